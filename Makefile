@@ -1,0 +1,32 @@
+# Every target installs what it needs on a fresh machine: only python3 (>= 3.11) is assumed.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup test demo bench lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required (set PYTHON=python3.11)")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: setup
+	$(PY) -m pytest -q
+
+demo: setup
+	$(VENV)/bin/arena run ladders/demo.toml --db demo.db
+	$(VENV)/bin/arena leaderboard --db demo.db
+
+bench: setup
+	$(PY) bench/run_all.py
+
+lint: setup
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache demo.db*

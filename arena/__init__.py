@@ -1,0 +1,1 @@
+"""Everything around the engines: plugins, referee, tournaments, storage, ratings, CLI."""

@@ -1,0 +1,66 @@
+"""The ``arena`` command line."""
+
+from __future__ import annotations
+
+import typer
+from tabulate import tabulate
+
+from arena.plugins import PluginError, Registry, discover
+
+app = typer.Typer(
+    help="Tlachtli arena: run bots against each other on board-game rules engines.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one clear line on stderr and return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def load_registry() -> Registry:
+    """Discover the plugins, turning a broken plugin into one clear error line."""
+    try:
+        return discover()
+    except PluginError as error:
+        raise fail(str(error)) from None
+
+
+@app.command()
+def agents() -> None:
+    """List the agents the installed plugins offer (name, games, description, source)."""
+    registry = load_registry()
+    rows = [
+        [
+            spec.name,
+            ", ".join(spec.games) or "any",
+            "python" if spec.factory else "external",
+            spec.description,
+            spec.source,
+        ]
+        for spec in sorted(registry.agents.values(), key=lambda s: s.name)
+    ]
+    typer.echo(tabulate(rows, headers=["agent", "games", "kind", "description", "plugin"]))
+
+
+@app.command()
+def games() -> None:
+    """List the games (rules engines) the installed plugins offer."""
+    registry = load_registry()
+    rows = []
+    for game_id, game in sorted(registry.games.items()):
+        players = f"{game.min_players}-{game.max_players}"
+        rows.append(
+            [game_id, game.version, players, ", ".join(game.automata) or "-", registry.game_sources[game_id]]
+        )
+    typer.echo(tabulate(rows, headers=["game", "version", "players", "automata", "plugin"]))
+
+
+def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli`
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

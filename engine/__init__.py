@@ -1,0 +1,1 @@
+"""Rules engines: pure game logic behind the contract in engine.api (no I/O, no clocks)."""

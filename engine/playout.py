@@ -1,0 +1,23 @@
+"""The built-in random policy: used by the random agent, forfeited seats and self-play tests."""
+
+from __future__ import annotations
+
+from random import Random
+
+from engine.api import State
+
+
+def random_choice(state: State, seat: int, rng: Random) -> int:
+    """A uniformly random legal option for ``seat``."""
+    return rng.randrange(len(state.decision(seat).options))
+
+
+def play_random(state: State, rng: Random, max_steps: int = 1_000_000) -> State:
+    """Play ``state`` to the end with every seat choosing at random (in place); returns it."""
+    for _ in range(max_steps):
+        seats = state.to_act()
+        if not seats:
+            return state
+        seat = seats[0]  # simultaneous seats are asked one after another; each sees no other's pick
+        state.apply(seat, random_choice(state, seat, rng))
+    raise RuntimeError(f"game did not end within {max_steps} decisions")

@@ -1,0 +1,1 @@
+"""The bundled agents and games, registered through the ``tlachtli`` entry-point group."""

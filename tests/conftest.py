@@ -1,0 +1,18 @@
+"""Shared fixtures: the test game goofspiel is loaded as a plugin through TLACHTLI_PLUGINS."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _test_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the test game discoverable in this process and in any subprocess it starts."""
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.goofspiel")
+    path = os.environ.get("PYTHONPATH", "")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), path])))
