@@ -1,0 +1,69 @@
+"""What a match is asked to be (MatchSpec) and what it came to (MatchOutcome).
+
+Shared by the referee (plays one), the scheduler (makes them) and the runner and store (run and
+keep them). Specs are plain data so they pickle to worker processes and serialise to SQLite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match to play.
+
+    ``agents`` holds one entry per agent seat, in seat order: a plugin agent's name or a path to
+    an executable speaking the wire protocol. An ``automaton`` (e.g. "teotibot") takes the seat
+    after them and is played by the engine.
+    """
+
+    game: str
+    agents: tuple[str, ...]
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    automaton: str | None = None
+    agent_options: tuple[dict[str, Any], ...] = ()  # per agent seat; empty = none
+    move_ms: int = 1000  # per-decision clock
+    bank_ms: int = 60_000  # per-game time bank drawn on once a move overruns move_ms
+    memory_mb: int | None = None  # address-space limit per agent process
+    cpu_seconds: int | None = None  # CPU-time limit per agent process
+
+    @property
+    def players(self) -> int:
+        """Agent seats (the automaton seat, if any, is not counted)."""
+        return len(self.agents)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["agents"] = list(self.agents)
+        data["agent_options"] = [dict(o) for o in self.agent_options]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchSpec:
+        data = dict(data)
+        data["agents"] = tuple(data["agents"])
+        data["agent_options"] = tuple(dict(o) for o in data.get("agent_options", ()))
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's line in a finished match; ``fault`` is None unless the seat forfeited."""
+
+    seat: int
+    agent: str
+    score: int
+    rank: int
+    fault: str | None = None
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """A finished match: one SeatResult per seat (automaton included) and the full record."""
+
+    spec: MatchSpec
+    seats: tuple[SeatResult, ...]
+    record: dict[str, Any]
