@@ -75,6 +75,9 @@ class State(Protocol):
     def log(self) -> list[dict]:
         """Human-readable events since setup."""
 
+    def render(self) -> str:
+        """The position as plain text a person can follow (used by `arena replay`)."""
+
 
 @runtime_checkable
 class Game(Protocol):
