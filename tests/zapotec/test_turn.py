@@ -10,9 +10,7 @@ from tests.zapotec.util import DATA, begin_turn, card, choose, find, new, option
 
 
 def btile(kind: str, basic: str) -> int:
-    return next(
-        t.index for t in DATA.building_tiles if t.type == PROP[kind] and RESOURCES[t.basic] == basic
-    )
+    return next(t.index for t in DATA.building_tiles if t.type == PROP[kind] and RESOURCES[t.basic] == basic)
 
 
 def at_capital(players: int = 2, number: int | None = None, seed: int = 0, **res):
