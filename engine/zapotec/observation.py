@@ -103,6 +103,8 @@ def observe(state: ZapotecState, seat: int) -> dict[str, Any]:
             "card": state.cj_card,
             "flipped": list(state.cj_flipped),
             "deck_count": len(state.cj_deck),
+            # The back of the top card hints at one of its icons (misleading on high numbers).
+            "top_hint": _top_hint(state),
             "tiles": [PROPERTIES[t] for t in state.cj_tiles],
             "pyramid": state.cj_pyramid,
         },
@@ -110,7 +112,18 @@ def observe(state: ZapotecState, seat: int) -> dict[str, Any]:
     }
 
 
-def _resample(state: ZapotecState, seat: int, rng: Random, hand_counts: list[int], deck_count: int) -> None:
+def _top_hint(state: ZapotecState) -> str | None:
+    return state.data.cocijobot_deck[state.cj_deck[-1]].back_hint if state.cj_deck else None
+
+
+def _resample(
+    state: ZapotecState,
+    seat: int,
+    rng: Random,
+    hand_counts: list[int],
+    deck_count: int,
+    top_hint: str | None,
+) -> None:
     """Deal everything ``seat`` cannot see from the pools it cannot tell apart."""
     d = state.data
     known = set(state.hands[seat]) | set(state.offer) | set(state.bonus) | set(state.discard)
@@ -144,8 +157,12 @@ def _resample(state: ZapotecState, seat: int, rng: Random, hand_counts: list[int
         state.box[level - 1] = unseen[count:]
     if state.solo:
         flipped = set(state.cj_flipped)
-        state.cj_deck = [c for c in range(len(d.cocijobot_deck)) if c not in flipped]
-        rng.shuffle(state.cj_deck)
+        deck = [c for c in range(len(d.cocijobot_deck)) if c not in flipped]
+        rng.shuffle(deck)
+        # The top card must show the hint everyone sees on its back.
+        top = next(i for i, c in enumerate(deck) if d.cocijobot_deck[c].back_hint == top_hint)
+        deck.append(deck.pop(top))
+        state.cj_deck = deck
     state.rng = Random(rng.getrandbits(64))
 
 
@@ -153,7 +170,7 @@ def determinize(state: ZapotecState, seat: int, rng: Random) -> ZapotecState:
     """A clone of ``state`` with the parts hidden from ``seat`` resampled."""
     other = state.clone()
     other._cache = None
-    _resample(other, seat, rng, [len(h) for h in state.hands], len(state.deck))
+    _resample(other, seat, rng, [len(h) for h in state.hands], len(state.deck), _top_hint(state))
     return other
 
 
@@ -243,5 +260,5 @@ def from_observation(obs: dict[str, Any], rng: Random) -> ZapotecState:
         for s, v in enumerate(view):
             if s != seat and v["picked"]:
                 state.picks[s] = 0  # placeholder; _resample deals the hidden card
-    _resample(state, seat, rng, [v["hand_count"] for v in view], obs["deck_count"])
+    _resample(state, seat, rng, [v["hand_count"] for v in view], obs["deck_count"], cj["top_hint"])
     return state

@@ -163,3 +163,15 @@ def test_observation_hides_hands_decks_and_stacks():
     assert sorted(unseen) == sorted(
         [c for s in (0, 2, 3) for c in state.hands[s]] + state.deck + state.removed
     )
+
+
+def test_cocijobot_top_card_hint_is_seen_and_kept_by_determinize():
+    state = GAME.setup(1, 4, {})
+    obs = state.observation(0)
+    top = state.data.cocijobot_deck[state.cj_deck[-1]]
+    assert obs["cocijobot"]["top_hint"] == top.back_hint
+    assert "number" not in repr(obs["cocijobot"])
+    for seed in range(20):
+        sampled = state.determinize(0, Random(seed))
+        assert state.data.cocijobot_deck[sampled.cj_deck[-1]].back_hint == top.back_hint
+        assert sorted(sampled.cj_deck) == sorted(state.cj_deck)
