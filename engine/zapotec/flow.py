@@ -22,7 +22,7 @@ def all_picked(state: ZapotecState) -> None:
         state.order = [1, 0] if first else [0, 1]
         state.event(
             f"Cards revealed: you played {state.picks[0]}, Cocijobot flipped number "
-            f"{d.cocijobot_deck[card].number}; {'Cocijobot' if first else 'you'} go first",
+            f"{d.cocijobot_deck[card].number}; {'Cocijobot goes' if first else 'you go'} first",
             kind="reveal",
             cards=[state.picks[0]],
             cocijobot_number=d.cocijobot_deck[card].number,
@@ -80,13 +80,13 @@ def end_round(state: ZapotecState) -> None:
         state.current = -1
         return
     played = [state.picks[s] for s in range(state.players)]
+    state.bonus.extend(state.offer)  # the card left over in the Offer is the next bonus card
     if state.solo:
-        # The Offer was settled in the draw step; played cards leave the game face up.
+        # Played cards leave the game face up; the next Offer is drawn from the deck.
         state.discard.extend(played)
-        if state.round in d.solo_offer_refill_rounds:
-            state.offer = [state.deck.pop() for _ in range(min(2, len(state.deck)))]
+        refill = state.round in d.solo_offer_refill_rounds
+        state.offer = [state.deck.pop() for _ in range(min(2, len(state.deck)))] if refill else []
     else:
-        state.bonus.extend(state.offer)  # the card left over becomes the next bonus card
         state.offer = sorted(played + ([state.deck.pop()] if state.deck else []))
     state.round += 1
     state.picks = [-1] * state.seats

@@ -497,9 +497,6 @@ def _do_draw(state: ZapotecState, seat: int, option: dict) -> None:
     state.offer.remove(card)
     state.hands[seat].append(card)
     state.hands[seat].sort()
-    if state.solo:
-        state.bonus.extend(state.offer)  # the other card is next round's bonus card
-        state.offer = []
     state.event(f"Seat {seat} takes card {card} from the Offer", kind="draw", seat=seat, card=card)
     flow.end_turn(state)
 

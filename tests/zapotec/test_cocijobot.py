@@ -265,3 +265,26 @@ def test_solo_draw_step_other_card_becomes_bonus():
     assert state.bonus[-1] == offer[1]
     # Cocijobot then played; the round ended and the next Offer came from the deck.
     assert state.round == 2 and len(state.offer) == 2 and len(state.deck) == 4
+
+
+def test_cocijobot_after_you_still_scores_this_rounds_bonus_card():
+    state = new(1)
+    state.cj_deck.append(next(c.index for c in DATA.cocijobot_deck if c.number == 19))
+    bonus = state.bonus[-1]
+    prop = DATA.action_cards[bonus].prop
+    begin_turn(state, 1)
+    choose(state, action="income", line="row")
+    choose(state, action="done")
+    choose(state, action="done")
+    # Give Cocijobot a House matching this round's bonus card before it plays.
+    target = next(
+        s.index
+        for s in DATA.spaces
+        if rules.matches(s.props, prop) and state.space_tile[s.index] >= 0 and s.min_players == 2
+    )
+    rules.place_house(state, CJ, target, palace=False)
+    before = state.score[CJ]
+    choose(state, action="draw")
+    scored = [e for e in state.log() if e.get("kind") == "turn-score" and e.get("seat") == CJ]
+    assert scored[-1]["vp"] >= 2 and state.score[CJ] > before
+    assert state.bonus[-2] == bonus
