@@ -248,6 +248,16 @@ def _spaces(rules: dict, assumed: dict) -> tuple[tuple[Space, ...], dict]:
 
 def build_data(rules: dict, assumed: dict) -> ZapotecData:
     """Turn the two parsed TOML documents into ``ZapotecData`` (validating as it goes)."""
+    # Readings the engine does not implement the other way: refuse rather than silently ignore.
+    if assumed["supply"]["limited"]:
+        raise DataError(
+            "assumed.toml [supply] limited = true is not supported: the engine's supply is unlimited"
+        )
+    if assumed["player_board"]["printed_advanced_icons_pay_income"]:
+        raise DataError(
+            "assumed.toml [player_board] printed_advanced_icons_pay_income = true is not supported: "
+            "printed icons pay once, when first covered"
+        )
     spaces, combos = _spaces(rules, assumed)
     btypes = rules["building_types"]
     tiles = tuple(

@@ -74,3 +74,10 @@ def test_broken_data_is_rejected_with_a_message_saying_what_to_fix():
     rules["card_setup"]["4"]["hand"] = 5
     with pytest.raises(DataError, match="4 player"):
         build_data(rules, assumed)
+
+
+def test_unsupported_readings_are_refused():
+    rules, assumed = _raw("rules.toml"), _raw("assumed.toml")
+    assumed["supply"]["limited"] = True
+    with pytest.raises(DataError, match="unlimited"):
+        build_data(rules, assumed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.api import BadOptions
+from engine.api import BadOptions, IllegalAction
 from engine.zapotec import GAME
 from tests.zapotec.util import DATA, choose, new
 
@@ -77,3 +77,18 @@ def test_all_seats_pick_simultaneously_and_hidden_then_order_by_number():
     assert state.order == sorted(range(3), key=lambda s: picks[s])
     assert state.current == state.order[0] and state.step == "income"
     assert state.observation(0)["seats"][2]["pick"] == low  # revealed
+
+
+def test_illegal_choices_and_seats_are_refused():
+    state = new(2, seed=1)
+    with pytest.raises(IllegalAction, match="option index"):
+        state.apply(0, 99)
+    with pytest.raises(IllegalAction, match="option index"):
+        state.apply(0, True)
+    choose(state, 0, card=state.hands[0][0])
+    with pytest.raises(IllegalAction, match="does not act now"):
+        state.decision(0)
+    with pytest.raises(IllegalAction, match="does not act now"):
+        state.apply(0, 0)
+    with pytest.raises(ValueError, match="not over"):
+        state.result()
