@@ -24,8 +24,7 @@ def turn_score(state: ZapotecState, seat: int, prop: int) -> int:
 
 
 def _building_counts(state: ZapotecState, seat: int) -> list[list[int]]:
-    """counts[same_value][different_value] per (category, category) pair is derived by the caller;
-    here: one row per building with its (type, region, terrain) repeated by its weight."""
+    """One (type, region, terrain) row per building of ``seat``; the Palace gives two rows."""
     spaces = state.data.spaces
     rows = []
     for index in state.houses[seat]:

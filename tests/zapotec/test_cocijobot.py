@@ -288,3 +288,21 @@ def test_cocijobot_after_you_still_scores_this_rounds_bonus_card():
     scored = [e for e in state.log() if e.get("kind") == "turn-score" and e.get("seat") == CJ]
     assert scored[-1]["vp"] >= 2 and state.score[CJ] > before
     assert state.bonus[-2] == bonus
+
+
+def test_sacrifice_free_tile_skipped_when_its_row_is_empty():
+    state = new(1)
+    state.display[1] = [-1, -1, -1]
+    state.cj_tiles = [PROP["cornfield"]] * 3
+    cocijobot.sacrifice(state)
+    assert state.sac[CJ] == 3 and state.tiles_owned[CJ] == []
+
+
+def test_pyramid_with_everything_complete_places_a_ritual_disc():
+    state = new(1)
+    a, b = state.scoring_avail
+    for prop in (a, b):
+        pyramid = rules.start_pyramid(state, 0, prop)
+        state.pyr_pieces[pyramid].append(0 * 3 + 2)  # finish it
+    cocijobot.pyramid_level(state)
+    assert state.cj_pyramid == -1 and state.ritual_discs[0] == [CJ]
