@@ -38,10 +38,8 @@ class Space:
     region: int  # property index 3-5
     terrain: int  # property index 6-8
     min_players: int
-
-    @property
-    def props(self) -> tuple[int, int, int]:
-        return (self.type, self.region, self.terrain)
+    props: tuple[int, int, int]  # (type, region, terrain)
+    name: str  # "Temple in Mitla forest"
 
 
 @dataclass(frozen=True)
@@ -120,6 +118,8 @@ class ZapotecData:
     rounds: int
     spaces: tuple[Space, ...]
     space_by_combo: dict  # (type, region, terrain) -> index of the unmarked space
+    space_index: dict  # space id -> index
+    spaces_with: tuple[tuple[int, ...], ...]  # per property: indices of the spaces that have it
     building_tiles: tuple[BuildingTile, ...]
     building_cost: tuple[tuple[int, ...], ...]  # per type
     palace_cost: tuple[int, ...]
@@ -239,7 +239,9 @@ def _spaces(rules: dict, assumed: dict) -> tuple[tuple[Space, ...], dict]:
     spaces = []
     combos = {}
     for index, (sid, kind, region, terrain, min_players) in enumerate(raw):
-        space = Space(index, sid, _prop(kind, sid), _prop(region, sid), _prop(terrain, sid), int(min_players))
+        props = (_prop(kind, sid), _prop(region, sid), _prop(terrain, sid))
+        name = f"{kind.title()} in {region.title()} {terrain}"
+        space = Space(index, sid, props[0], props[1], props[2], int(min_players), props, name)
         spaces.append(space)
         if min_players == 2:
             combos[(space.type, space.region, space.terrain)] = index
@@ -359,6 +361,8 @@ def build_data(rules: dict, assumed: dict) -> ZapotecData:
         rounds=int(rules["rounds"]),
         spaces=spaces,
         space_by_combo=combos,
+        space_index={s.id: s.index for s in spaces},
+        spaces_with=tuple(tuple(s.index for s in spaces if p in s.props) for p in range(len(PROPERTIES))),
         building_tiles=tiles,
         building_cost=tuple(_vector(btypes[name]["cost"], name) for name in PROPERTIES[:3]),
         palace_cost=_vector(rules["palace"]["cost"], "palace"),

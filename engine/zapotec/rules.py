@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .data import CATEGORY_OF_PROP, PROPERTIES, SMALL, TradeTile
+from .data import CATEGORY_OF_PROP, SMALL, TradeTile
 
 if TYPE_CHECKING:
     from .state import ZapotecState
@@ -213,6 +213,5 @@ def refill_display(state: ZapotecState) -> None:
 
 
 def space_name(state: ZapotecState, space: int) -> str:
-    """'Temple, Mitla, Forest' for a space."""
-    s = state.data.spaces[space]
-    return f"{PROPERTIES[s.type].title()} in {PROPERTIES[s.region].title()} {PROPERTIES[s.terrain]}"
+    """'Temple in Mitla forest' for a space."""
+    return state.data.spaces[space].name

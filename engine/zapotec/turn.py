@@ -231,21 +231,23 @@ def _build_decision(state: ZapotecState, seat: int) -> Decision:
     prop = d.action_cards[state.picks[seat]].prop
     options: list[dict] = []
     palace_ok = _can_build_palace(state, seat)
-    house_ok = [_can_build_house(state, seat, kind) for kind in range(3)]
-    if palace_ok or any(house_ok):
-        for space in d.spaces:
-            i = space.index
-            if state.space_tile[i] < 0 or not rules.matches(space.props, prop):
-                continue
-            if house_ok[space.type] or palace_ok:
-                what = []
-                if house_ok[space.type]:
-                    what.append(f"House for {describe_cost(rules.building_cost(state, seat, space.type))}")
-                if palace_ok:
-                    what.append(PALACE_LABEL)
+    # What each building type can be built as, worked out once for all spaces.
+    what = []
+    for kind in range(3):
+        parts = []
+        if _can_build_house(state, seat, kind):
+            parts.append(f"House for {describe_cost(rules.building_cost(state, seat, kind))}")
+        if palace_ok:
+            parts.append(PALACE_LABEL)
+        what.append(" or ".join(parts))
+    if any(what):
+        tiles = state.space_tile
+        for i in d.spaces_with[prop]:
+            space = d.spaces[i]
+            if tiles[i] >= 0 and what[space.type]:
                 options.append(
                     {
-                        "label": f"Build on {rules.space_name(state, i)}: {' or '.join(what)}",
+                        "label": f"Build on {space.name}: {what[space.type]}",
                         "action": "build",
                         "space": space.id,
                     }
@@ -266,11 +268,7 @@ def _build_decision(state: ZapotecState, seat: int) -> Decision:
 
 
 def _tile_spaces(state: ZapotecState, tile: TradeTile) -> list[int]:
-    return [
-        s.index
-        for s in state.data.spaces
-        if state.space_tile[s.index] >= 0 and rules.matches(s.props, tile.prop)
-    ]
+    return [i for i in state.data.spaces_with[tile.prop] if state.space_tile[i] >= 0]
 
 
 def _build_kind_decision(state: ZapotecState, seat: int) -> Decision:
@@ -516,10 +514,7 @@ def _do_build(state: ZapotecState, seat: int, option: dict) -> None:
 
 
 def _space_index(state: ZapotecState, space_id: str) -> int:
-    for space in state.data.spaces:
-        if space.id == space_id:
-            return space.index
-    raise KeyError(space_id)
+    return state.data.space_index[space_id]
 
 
 def _build_house(state: ZapotecState, seat: int, space: int, cost: tuple[int, ...]) -> None:
