@@ -1,0 +1,77 @@
+"""A plain-text view of the board, and readable log events."""
+
+from __future__ import annotations
+
+from .data import DATA, RESOURCES, SIDES, SPACE_BOARD, TEMPLES
+from .effects import tile_name
+
+BOARD = DATA.board_names
+
+
+def event_text(st, event: tuple) -> dict:
+    """One log entry as a dict: who, what kind, and the option taken in words."""
+    seat, kind, payload = event
+    if kind == "event":
+        return {"seat": seat, "kind": kind, "text": payload}
+    return {"seat": seat, "kind": kind, "text": f"{kind}: {list(payload)}"}
+
+
+def render(st) -> str:
+    """The position as text: calendar, boards with workers, pyramid, players."""
+    lines = []
+    lines.append(
+        f"Teotihuacan, {st.n} players. Calendar: light {st.light} / dark {st.dark}, "
+        f"Eclipses scored {st.eclipses}"
+        + (", Eclipse pending" if st.pending >= 0 else "")
+        + (", GAME OVER" if st.over else "")
+    )
+    lines.append(
+        f"Buildings taken {st.buildings_taken} (Avenue pays {DATA.building_numbers[st.buildings_taken]}"
+        f"/step); Nobles rows filled {st.nob_filled}"
+    )
+    lines.append("Boards (clockwise from the Palace):")
+    for place in range(1, 9):
+        b = st.place_board[place]
+        workers = []
+        for w in range(16):
+            if st.wb[w] == b:
+                who = f"P{w // 4 + 1}" if w // 4 < st.n else f"N{w // 4 + 1}"
+                lock = "*" if st.ws[w] >= 0 else ""
+                workers.append(f"{who}:{st.wp[w]}{lock}")
+        extra = ""
+        if b in (1, 2, 3, 4, 7):
+            tid = st.d_offer[(1, 2, 3, 4, 7).index(b)]
+            extra = f"  [tile: {tile_name(tid) if tid else '-'}]"
+        if b == 1:
+            extra += f"  royal {st.royal}"
+        lines.append(f"  {place}. {BOARD[b]:<13} {' '.join(workers) or '-'}{extra}")
+    techs = " ".join(
+        f"{t:02d}:{''.join(str(s + 1) for s in range(st.n) if m >> s & 1) or '-'}"
+        for t, m in zip(st.tech, st.tech_marks, strict=True)
+    )
+    lines.append(f"Technologies (top row, bottom row): {techs}")
+    lines.append(f"Temple bonus tiles (blue, red, green): {st.bonus}")
+    lines.append("Pyramid (top icons; upper case = coloured):")
+    for r in range(8):
+        lines.append("  " + " ".join(st.grid[r * 8 : r * 8 + 8]))
+    placed = sum(1 for p in st.pyr_pos if p >= 0)
+    lines.append(
+        f"  tiles placed {placed}/30; offer {st.pyr_offer}; decorations "
+        + ", ".join(f"{SIDES[i // 4]}{i % 4 + 1}" for i in range(16) if st.deco_space[i])
+    )
+    lines.append(f"Decoration offer: {[''.join(DATA.deco_tiles[t]) if t else '-' for t in st.deco_offer]}")
+    for s in range(st.n):
+        res = ", ".join(f"{st.res[s * 3 + i]} {RESOURCES[i]}" for i in range(3))
+        temples = ", ".join(f"{TEMPLES[t]} {st.temple[s * 3 + t]}" for t in range(3))
+        tiles = [
+            tile_name(t) + (" (used)" if st.d_used[t] else "") for t in range(1, 55) if st.d_owner[t] == s
+        ]
+        lines.append(
+            f"P{s + 1}: {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
+            f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
+        )
+    seats = st.to_act()
+    if seats:
+        lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)} ({st.stack[-1][0]})")
+    _ = SPACE_BOARD
+    return "\n".join(lines)
