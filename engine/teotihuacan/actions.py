@@ -123,7 +123,7 @@ def _alchemy_describe(st, frame, opts):
 
 @choice("alchemy", _alchemy_options, _alchemy_describe)
 def _alchemy(st, frame, p):
-    seat, count = frame[1], frame[2]
+    seat, _count = frame[1], frame[2]
     pos, forfeit = p
     had3, had13 = st.has_tech(seat, 3), st.has_tech(seat, 13)
     number = st.tech[pos]

@@ -26,7 +26,7 @@ def space_label(st, seat: int, s: int) -> str:
 
 
 def _mode_options(st, frame):
-    seat, w, s = frame[1], frame[2], frame[3]
+    seat, _w, s = frame[1], frame[2], frame[3]
     board = SPACE_BOARD[s]
     unlock = 1 if st.space_occ[s] >= 0 else 0
     tid = st.d_offer[WORSHIP_OFFER[board]]
@@ -54,7 +54,7 @@ def _mode_options(st, frame):
 
 
 def _mode_describe(st, frame, opts):
-    seat, s = frame[1], frame[3]
+    _seat, s = frame[1], frame[3]
     board = SPACE_BOARD[s]
     tid = st.d_offer[WORSHIP_OFFER[board]]
     unlock = 1 if st.space_occ[s] >= 0 else 0
