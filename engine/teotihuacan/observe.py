@@ -13,7 +13,16 @@ from random import Random
 from .data import DATA
 from .state import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoState
 
-HIDDEN = {"d_deck", "pyr_deck", "deco_deck", "start_deck", "start_dealt", "start_disc", "start_pick", "events"}
+HIDDEN = {
+    "d_deck",
+    "pyr_deck",
+    "deco_deck",
+    "start_deck",
+    "start_dealt",
+    "start_disc",
+    "start_pick",
+    "events",
+}
 
 
 def _visible_start_tiles(st, seat: int) -> set[int]:
@@ -40,7 +49,8 @@ def observe(st, seat: int) -> dict:
     public["stack"] = [list(f) for f in st.stack]
     seen = _visible_start_tiles(st, seat)
     picks = [
-        (list(p) if p is not None else None) if s == seat else (p is not None) for s, p in enumerate(st.start_pick)
+        (list(p) if p is not None else None) if s == seat else (p is not None)
+        for s, p in enumerate(st.start_pick)
     ]
     return {
         "game": GAME.id,
