@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from .data import DATA
 from .effects import mask_score, mask_sets
 from .frames import auto, choice, push
@@ -113,7 +115,7 @@ def _eclipse_end(st, frame) -> None:
     st.eclipses += 1
     st.light = 0
     st.dark = DATA.dark_disc[st.n][st.eclipses]
-    place_neutrals(st, list(range(1, 19)))
+    place_neutrals(st, list(range(1, 19)), st.chance_rng())
     push(st, ("turn", nxt))
 
 
@@ -147,12 +149,12 @@ def bonus_score(st, seat: int) -> int:
     return total
 
 
-def place_neutrals(st, pool: list[int]) -> None:
+def place_neutrals(st, pool: list[int], rng: Random) -> None:
     """Each unused colour: draw 2 Starting tiles from ``pool``, put its 3 workers on the first 3
     different boards shown."""
     colours = range(st.n, st.n + DATA.neutral_colours[st.n])
     for c in colours:
-        drawn = st.rng.sample(pool, 2)
+        drawn = rng.sample(pool, 2)
         for tid in drawn:
             pool.remove(tid)
         boards = []

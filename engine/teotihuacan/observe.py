@@ -14,6 +14,7 @@ from .data import DATA
 from .state import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoState
 
 HIDDEN = {
+    "chance",
     "d_deck",
     "pyr_deck",
     "deco_deck",
@@ -39,7 +40,8 @@ def observe(st, seat: int) -> dict:
 
     public = {}
     for name in SCALAR_FIELDS:
-        public[name] = st.__dict__[name]
+        if name not in HIDDEN:
+            public[name] = st.__dict__[name]
     for name in LIST_FIELDS:
         if name not in HIDDEN:
             public[name] = list(st.__dict__[name])
@@ -139,7 +141,7 @@ def resample(st, seat: int, rng: Random) -> None:
     pyr = [t for t in DATA.pyramid_tiles if t not in st.pyr_offer and t not in placed]
     rng.shuffle(pyr)
     st.pyr_deck = pyr
-    st.rng = Random(rng.getrandbits(64))
+    st.chance = rng.getrandbits(64)
     st.opts = None
     from .frames import run
 
@@ -152,7 +154,8 @@ def from_observation(obs: dict, rng: Random) -> TeoState:
     seat = obs["seat"]
     public = obs["public"]
     for name in SCALAR_FIELDS:
-        st.__dict__[name] = public[name]
+        if name not in HIDDEN:
+            st.__dict__[name] = public[name]
     for name in LIST_FIELDS:
         if name not in HIDDEN:
             st.__dict__[name] = list(public[name])
@@ -177,6 +180,6 @@ def from_observation(obs: dict, rng: Random) -> TeoState:
         (tuple(p) if p is not None else None) if s == seat else ((0, 1) if p else None)
         for s, p in enumerate(obs["start_pick"])
     ]
-    st.rng = Random(0)
+    st.chance = 0
     resample(st, seat, rng)
     return st

@@ -21,7 +21,7 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     st.first_game = bool(options.get("first_game"))
     st.draft = bool(options.get("starting_tile_draft"))
     st.dark_variant = bool(options.get("dark_eclipse"))
-    rng = st.rng = Random(seed)
+    rng = Random(seed)
     st.events = []
     st.stack = []
     st.opts = None
@@ -104,20 +104,21 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     st.draft_pool = []
     if st.first_game:
         _first_game(st)
-        place_neutrals(st, st.start_deck)
+        place_neutrals(st, st.start_deck, rng)
         push(st, ("turn", 0))
     elif st.draft:
         st.draft_pool = sorted(st.start_deck.pop() for _ in range(DATA.draft_pool[n]))
         _deal_discoveries(st, st.draft_pool)
-        place_neutrals(st, st.start_deck)
+        place_neutrals(st, st.start_deck, rng)
         order = list(range(n)) + list(range(n - 1, -1, -1))
         push(st, *[("draft", s) for s in order], ("start-resolve", 0))
     else:
         for s in range(n):
             st.start_dealt[s] = sorted(st.start_deck.pop() for _ in range(4))
             _deal_discoveries(st, st.start_dealt[s])
-        place_neutrals(st, st.start_deck)
+        place_neutrals(st, st.start_deck, rng)
         push(st, ("start-pick", -1))
+    st.chance = rng.getrandbits(64)
     run(st)
     return st
 
@@ -215,7 +216,7 @@ def _start_resolve(st, frame) -> None:
             st.start_disc[tid] = 0
             returned = True
     if returned:
-        st.rng.shuffle(st.d_deck)
+        st.chance_rng().shuffle(st.d_deck)
     todo = []
     for s in range(st.n):
         todo.append(("start-place", s))
@@ -311,4 +312,4 @@ def _start_disc(st, frame, p):
         claim(st, seat, tid)
     else:
         st.d_deck.append(tid)
-        st.rng.shuffle(st.d_deck)
+        st.chance_rng().shuffle(st.d_deck)

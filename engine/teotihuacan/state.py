@@ -69,6 +69,7 @@ SCALAR_FIELDS = (
     "buildings_taken",
     "over",
     "turns",
+    "chance",
 )
 # Score categories kept per seat for Result.details.
 CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")
@@ -94,10 +95,14 @@ class TeoState:
             d[name] = [x[:] for x in src[name]]
         d["options"] = src["options"]
         d["opts"] = src["opts"]
-        rng = Random()
-        rng.setstate(self.rng.getstate())
-        d["rng"] = rng
         return new
+
+    def chance_rng(self) -> Random:
+        """A generator for the next chance event. The state keeps only an int seed between
+        events (drawn from the setup's Random(seed)), so clone() copies no generator."""
+        rng = Random(self.chance)
+        self.chance = rng.getrandbits(64)
+        return rng
 
     # ---- contract ------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
