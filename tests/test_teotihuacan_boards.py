@@ -6,7 +6,7 @@ import pytest
 
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.frames import push, run
-from tests.support.teo import acts, arrive, blank, choose, give, kind, put, start_turn
+from tests.support.teo import acts, arrive, blank, choose, give, kind, put, refresh, start_turn
 
 PALACE, FOREST, STONE, GOLD, ALCHEMY, NOBLES, DECOR, BUILD = 1, 2, 3, 4, 5, 6, 7, 8
 
@@ -161,8 +161,7 @@ def test_decoration_cost_falls_with_more_workers(workers, cost):
     arrive(st, 0, 0, DECOR)
     assert not any(a[0] == "main" for a in acts(st))  # one gold short
     give(st, 0, cocoa=1, gold=cost)
-    st.stack[-1:] = [st.stack[-1]]
-    run(st)
+    refresh(st)
     choose(st, "main", 0, 0)
     choose(st, 0, 0)
     assert st.res[2] == 0 and st.deco_space[0] == 9

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.state import KIND_IDS
-from tests.support.teo import acts, arrive, blank, choose, give, kind, put
+from tests.support.teo import acts, arrive, blank, choose, give, kind, put, refresh
 
 BLACK, RED, YELLOW, BLUE = 0, 1, 2, 3
 STONE, FOREST, ALCHEMY, NOBLES, DECOR, BUILD = 3, 2, 5, 6, 7, 8
@@ -53,10 +53,7 @@ def test_main_action_cost_counts_own_earlier_worker_but_not_locked_blue():
     arrive(st, BLACK, 0, STONE)
     assert ["main", 0, 0] in acts(st)
     give(st, BLACK, cocoa=2)
-    st.opts = None
-    from engine.teotihuacan.frames import run
-
-    run(st)
+    refresh(st)
     assert not any(a[0] == "main" for a in acts(st))  # 2 cocoa is not enough: the cost is 3
 
 
@@ -143,32 +140,23 @@ def test_construction_level_two_costs_two_stone_one_wood_scores_six_and_blue_ste
 
 def test_eclipse_after_rest_of_round_and_one_more_full_round():
     st = blank(4)
-    for seat in range(4):
+    for seat in (BLACK, YELLOW, BLUE):
         for k in range(3):
-            put(st, seat * 4 + k, FOREST)
-    st.light = st.dark - 1
+            put(st, seat * 4 + k, 1)  # everyone else waits at the Palace
     put(st, RED * 4, FOREST, power=5)
     put(st, RED * 4 + 1, FOREST, power=5)
-    give(st, RED, cocoa=5)
-    from tests.support.teo import start_turn
-
-    start_turn(st, RED)
-    choose(st, "move", RED * 4 + 2, 3)  # to Construction... any move; then power-ups by hand below
-    # Ascend by hand at the start of the action: a power-up from 5 reaches 6.
-    from engine.teotihuacan.effects import power_up
-    from engine.teotihuacan.frames import run
-
-    st.opts = None
-    power_up(st, RED, RED * 4)
-    run(st)
-    while kind(st) == "asc-reward":
-        choose(st, "vp")
-    assert st.light == st.dark
+    st.light = st.dark - 1
+    give(st, RED, cocoa=1)
+    arrive(st, RED, RED * 4 + 2, FOREST)  # the second player's turn
+    choose(st, "main", 0, 0)
+    choose(st, "w", RED * 4)  # power 5 -> 6: Ascension, the light disc reaches the dark disc
+    choose(st, "vp")
+    assert st.light == st.dark and st.vp[RED] == 5 and st.avenue[RED] == 1
+    choose(st, "skip")
     turns = []
     while st.eclipses == 0:
         seat = st.to_act()[0]
         if kind(st) == "turn":
             turns.append(seat)
-        options = st.decision(seat).options
-        st.apply(seat, len(options) - 1 if kind(st) == "turn" else 0)
+        st.apply(seat, 0)
     assert turns == [YELLOW, BLUE, BLACK, RED, YELLOW, BLUE]

@@ -233,7 +233,8 @@ def tile_name(tid: int) -> str:
 
 def claim_label(tid: int) -> str:
     """Label of an option that claims tile ``tid`` by paying its cost."""
-    return f"claim {tile_name(tid)} paying {cost_text(DATA.discoveries[tid].cost)}"
+    cost = DATA.discoveries[tid].cost
+    return f"claim {tile_name(tid)} " + (f"paying {cost_text(cost)}" if any(cost) else "(no cost)")
 
 
 def claim(st, seat: int, tid: int) -> None:

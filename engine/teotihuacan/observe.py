@@ -143,6 +143,7 @@ def resample(st, seat: int, rng: Random) -> None:
     st.pyr_deck = pyr
     st.chance = rng.getrandbits(64)
     st.opts = None
+    st.dec = None
     from .frames import run
 
     run(st)

@@ -10,10 +10,8 @@ BOARD = DATA.board_names
 
 def event_text(st, event: tuple) -> dict:
     """One log entry as a dict: who, what kind, and the option taken in words."""
-    seat, kind, payload = event
-    if kind == "event":
-        return {"seat": seat, "kind": kind, "text": payload}
-    return {"seat": seat, "kind": kind, "text": f"{kind}: {list(payload)}"}
+    seat, kind, text = event
+    return {"seat": seat, "kind": kind, "text": text}
 
 
 def render(st) -> str:

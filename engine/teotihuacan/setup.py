@@ -188,7 +188,10 @@ def _start_pick(st, frame, p):
         st.stack.pop()
         for s in range(st.n):
             st.kept[s] = [st.start_dealt[s][i] for i in st.start_pick[s]]
-        st.events.append((-1, "start-pick", tuple(tuple(k) for k in st.kept)))
+        kept = "; ".join(
+            f"P{s + 1} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in range(st.n)
+        )
+        st.events.append((-1, "start-pick", kept))
         push(st, ("start-resolve", 0))
 
 

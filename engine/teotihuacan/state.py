@@ -80,6 +80,7 @@ class TeoState:
 
     def __init__(self) -> None:
         self.opts: list | None = None  # cached options of the top choice frame
+        self.dec: tuple | None = None  # (seat, Decision) last built, until the next apply
 
     # ---- copying -------------------------------------------------------------------------
     def clone(self) -> TeoState:
@@ -95,6 +96,7 @@ class TeoState:
             d[name] = [x[:] for x in src[name]]
         d["options"] = src["options"]
         d["opts"] = src["opts"]
+        d["dec"] = src["dec"]
         return new
 
     def chance_rng(self) -> Random:
@@ -124,12 +126,17 @@ class TeoState:
 
     def decision(self, seat: int) -> Decision:
         """The decision ``seat`` faces now, options labelled for a person."""
+        cached = self.dec
+        if cached is not None and cached[0] == seat:
+            return cached[1]
         opts = self._options(seat)
         top = self.stack[-1]
         frame = ("start-pick", seat) if top[0] == "start-pick" else top
         prompt, labels = frames.CHOICE[frame[0]].describe(self, frame, opts)
         options = tuple({"label": label, "act": list(p)} for label, p in zip(labels, opts, strict=True))
-        return Decision(frame[0], prompt, options)
+        decision = Decision(frame[0], prompt, options)
+        self.dec = (seat, decision)
+        return decision
 
     def apply(self, seat: int, choice: int) -> None:
         """Apply option ``choice`` of ``decision(seat)``; raises IllegalAction otherwise."""
@@ -139,10 +146,13 @@ class TeoState:
         top = self.stack[-1]
         payload = opts[choice]
         if top[0] == "start-pick":
+            self.dec = None
             frames.CHOICE["start-pick"].resolve(self, ("start-pick", seat), payload)
         else:
+            label = self.decision(seat).options[choice]["label"]
+            self.dec = None
             self.stack.pop()
-            self.events.append((seat, top[0], payload))
+            self.events.append((seat, top[0], label))
             frames.CHOICE[top[0]].resolve(self, top, payload)
         frames.run(self)
 

@@ -60,6 +60,13 @@ def own_tile(st: TeoState, seat: int, kind: str, index: int = 0) -> int:
     return tid
 
 
+def refresh(st: TeoState) -> None:
+    """Recompute the current decision after a test changed the state by hand."""
+    st.opts = None
+    st.dec = None
+    run(st)
+
+
 def start_turn(st: TeoState, seat: int) -> None:
     """Make it ``seat``'s turn now."""
     st.stack = [("turn", seat)]
