@@ -121,7 +121,7 @@ def _eclipse_end(st, frame) -> None:
 
 def bonus_tiles_reached(st, seat: int) -> list[int]:
     """Temple Bonus tiles ``seat`` qualifies for (on step 10 or 11 of their temple)."""
-    return [st.bonus[t] for t in range(3) if st.temple[seat * 3 + t] >= DATA.bonus_step]
+    return [st.bonus[t] for t in range(len(st.bonus)) if st.temple[seat * st.nt + t] >= DATA.bonus_step]
 
 
 def bonus_score(st, seat: int) -> int:

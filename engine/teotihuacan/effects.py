@@ -107,12 +107,12 @@ def _any_res(st, frame, mix):
 # ---- temples ----------------------------------------------------------------------------------
 def can_advance(st, seat: int, t: int) -> bool:
     """Whether ``seat`` may step up on temple ``t`` (top step free of other markers)."""
-    step = st.temple[seat * 3 + t]
+    step = st.temple[seat * st.nt + t]
     top = DATA.top_step
     if step >= top:
         return False
     if step + 1 == top:
-        return not any(st.temple[s * 3 + t] == top for s in range(st.n) if s != seat)
+        return not any(st.temple[s * st.nt + t] == top for s in range(st.n) if s != seat)
     return True
 
 
@@ -121,7 +121,7 @@ def _advance(st, frame) -> None:
     seat, t = frame[1], frame[2]
     if not can_advance(st, seat, t):
         return
-    i = seat * 3 + t
+    i = seat * st.nt + t
     st.temple[i] += 1
     step = st.temple[i]
     kind, reward = DATA.temple_steps[t][step]
@@ -170,13 +170,13 @@ def _major(st, frame, payload):
 
 
 def _any_temple_options(st, frame):
-    return [(t,) for t in range(3) if can_advance(st, frame[1], t)]
+    return [(t,) for t in range(st.nt) if can_advance(st, frame[1], t)]
 
 
 def _any_temple_describe(st, frame, opts):
     seat = frame[1]
     return "Advance one step on a temple of your choice", [
-        f"{TEMPLES[t]} temple (step {st.temple[seat * 3 + t]} -> {st.temple[seat * 3 + t] + 1})"
+        f"{TEMPLES[t]} temple (step {st.temple[seat * st.nt + t]} -> {st.temple[seat * st.nt + t] + 1})"
         for (t,) in opts
     ]
 

@@ -60,7 +60,7 @@ def render(st) -> str:
     lines.append(f"Decoration offer: {[''.join(DATA.deco_tiles[t]) if t else '-' for t in st.deco_offer]}")
     for s in range(st.n):
         res = ", ".join(f"{st.res[s * 3 + i]} {RESOURCES[i]}" for i in range(3))
-        temples = ", ".join(f"{TEMPLES[t]} {st.temple[s * 3 + t]}" for t in range(3))
+        temples = ", ".join(f"{TEMPLES[t]} {st.temple[s * st.nt + t]}" for t in range(st.nt))
         tiles = [
             tile_name(t) + (" (used)" if st.d_used[t] else "") for t in range(1, 55) if st.d_owner[t] == s
         ]

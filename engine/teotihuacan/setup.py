@@ -85,7 +85,8 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     st.vp = [0] * n
     st.avenue = [0] * n
     st.ptrack = [0] * n
-    st.temple = [0] * (3 * n)
+    st.nt = len(TEMPLES)  # temples in play (a module may add a fourth)
+    st.temple = [0] * (st.nt * n)
     st.cat_vp = [0] * (len(CATEGORIES) * n)
     st.ecl_vp = [0] * (3 * n)
     st.wb = [0] * 16
@@ -144,8 +145,8 @@ def _first_game(st) -> None:
             steps.append(TEMPLES[DATA.tech_columns[pos % 3]])
         for name in steps:
             t = TEMPLES.index(name)
-            st.temple[s * 3 + t] += 1
-            reward = dict(DATA.temple_steps[t][st.temple[s * 3 + t]][1])
+            st.temple[s * st.nt + t] += 1
+            reward = dict(DATA.temple_steps[t][st.temple[s * st.nt + t]][1])
             if "any_resource" in reward:
                 reward = {spec["blue_reward"]: reward.pop("any_resource"), **reward}
             gain(st, s, reward)

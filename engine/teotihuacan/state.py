@@ -70,6 +70,7 @@ SCALAR_FIELDS = (
     "over",
     "turns",
     "chance",
+    "nt",
 )
 # Score categories kept per seat for Result.details.
 CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")
