@@ -299,3 +299,74 @@ def test_avenue_never_beyond_nine():
     push(st, ("avenue", 0))
     run(st)
     assert st.avenue[0] == 9
+
+
+def test_decoration_icons_pair_clockwise_on_each_side():
+    st = blank(2)
+    st.deco_offer = [15, 10, 1, 2]  # 15: . G ; 10: G .  -- the right side's level 1 prints . g
+    give(st, 0, gold=3)
+    st2 = st.clone()
+    arrive(st, 0, 0, DECOR)
+    choose(st, "main", 0, 0)
+    choose(st, 0, 4)
+    assert st.vp[0] == 2 + 3 and st.temple[2] == 1  # blank on blank and G on g
+    arrive(st2, 0, 0, DECOR)
+    choose(st2, "main", 0, 0)
+    choose(st2, 1, 4)
+    assert st2.vp[0] == 3 and st2.temple[2] == 0  # turned the other way nothing matches
+
+
+def test_pay_three_cocoa_to_unlock_after_the_action():
+    st = blank(2)
+    put(st, 4, FOREST)
+    give(st, 0, cocoa=4)
+    st.d_offer[1] = 0
+    arrive(st, 0, 0, FOREST)
+    choose(st, "worship", 3)
+    assert st.ws[0] == 3 and kind(st) == "end-options"
+    choose(st, "unlock-pay")
+    assert st.ws[0] == -1 and st.space_occ[3] == -1 and st.cocoa[0] == 1
+
+
+def test_royal_tile_with_both_options_claims_the_palace_tile():
+    st = blank(2)
+    st.royal[0] = 1
+    tile = st.d_offer[0]
+    from engine.teotihuacan.data import DATA as D
+
+    cost = D.discoveries[tile].cost
+    give(st, 0, cocoa=1 + cost[0], wood=cost[1], stone=cost[2], gold=cost[3])
+    put(st, 4, FOREST)
+    arrive(st, 0, 0, PALACE, power=2)
+    choose(st, "worship", 0)
+    choose(st, "both", 0)
+    choose(st, "claim")
+    assert st.d_owner[tile] == 0 and st.cocoa[0] == 3  # paid 1 + tile cocoa, then gained power + 1
+
+
+def test_rotations_that_look_the_same_are_offered_once():
+    st = blank(2)
+    st.pyr_offer = [31, 1, 2]  # tile 31 has no icon at all
+    give(st, 0, stone=2)
+    put(st, 4, FOREST)
+    arrive(st, 0, 0, BUILD)
+    choose(st, "main", 0, 0)
+    choose(st, "tile", 0)
+    pos = acts(st)[0]
+    choose(st, *pos)
+    assert kind(st) != "build-rot"  # a single distinct rotation: taken without asking
+    assert st.pyr_pos[pos[0]] == 31 * 4
+
+
+def test_after_an_ascension_the_second_power_up_goes_to_a_worker_still_there():
+    st = blank(2)
+    put(st, 1, FOREST, power=5)
+    put(st, 2, FOREST, power=5)
+    st.wp[2] = 4
+    give(st, 0, cocoa=1)
+    arrive(st, 0, 0, FOREST)
+    choose(st, "main", 0, 0)
+    choose(st, "w", 1)  # 5 -> 6: Ascends to the Palace
+    choose(st, "vp")
+    assert st.wb[1] == PALACE
+    assert sorted(a[1] for a in acts(st) if a[0] == "w") == [0, 2]

@@ -122,3 +122,32 @@ def test_observation_is_plain_msgpack_data():
     others = set(st.start_dealt[0]) | set(st.start_dealt[2])
     assert not others & set(obs["own_start_tiles"])
     assert "start_dealt" not in obs["public"] and "d_deck" not in obs["public"]
+
+
+def test_starting_tile_discovery_claimed_or_shuffled_back():
+    for seed in range(200):
+        st = GAME.setup(2, seed, {})
+        mine = [t for t in st.start_dealt[0] if t in (16, 17)]
+        if mine:
+            break
+    tile = mine[0]
+    disc = st.start_disc[tile]
+    assert disc and disc not in st.d_deck
+    others = {t: st.start_disc[t] for t in st.start_dealt[1] if st.start_disc[t]}
+    pair = next(
+        i
+        for i, o in enumerate(st.decision(0).options)
+        if o["act"][0] == st.start_dealt[0].index(tile) or o["act"][1] == st.start_dealt[0].index(tile)
+    )
+    st.apply(0, pair)
+    st.apply(1, 5)  # player 2 keeps its last two tiles
+    kept1 = st.kept[1]
+    rng = Random(2)
+    while st.stack[-1][0] != "turn":
+        seat = st.to_act()[0]
+        options = st.decision(seat).options
+        claim = [i for i, o in enumerate(options) if o["act"] == ["claim"]]
+        st.apply(seat, claim[0] if claim else rng.randrange(len(options)))
+    assert st.d_owner[disc] == 0 or disc in st.d_deck
+    for t, d in others.items():
+        assert d in st.d_deck or (t in kept1 and st.d_owner[d] == 1)  # unclaimed: back into the stack
