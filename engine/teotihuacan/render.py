@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .data import DATA, RESOURCES, SIDES, SPACE_BOARD, TEMPLES
+from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import tile_name
 
 BOARD = DATA.board_names
@@ -34,15 +34,24 @@ def render(st) -> str:
         for w in range(16):
             if st.wb[w] == b:
                 who = f"P{w // 4 + 1}" if w // 4 < st.n else f"N{w // 4 + 1}"
-                lock = "*" if st.ws[w] >= 0 else ""
+                space = st.ws[w]
+                lock = "" if space < 0 else (f"*Royal{st.royal[space]:02d}" if space < 3 else "*worship")
                 workers.append(f"{who}:{st.wp[w]}{lock}")
         extra = ""
         if b in (1, 2, 3, 4, 7):
             tid = st.d_offer[(1, 2, 3, 4, 7).index(b)]
             extra = f"  [tile: {tile_name(tid) if tid else '-'}]"
         if b == 1:
-            extra += f"  royal {st.royal}"
+            extra += "  Royal tiles " + ", ".join(f"{r:02d}" for r in st.royal)
         lines.append(f"  {place}. {BOARD[b]:<13} {' '.join(workers) or '-'}{extra}")
+    lines.append(
+        "Avenue discovery spots (steps 3/6/8): "
+        + "; ".join(", ".join(tile_name(t) for t in spot) or "-" for spot in st.d_avenue)
+    )
+    majors = []
+    for (t, step, _), stack in zip(DATA.temple_discovery, st.d_temple, strict=True):
+        majors.append(f"{TEMPLES[t]} {step}: " + (", ".join(tile_name(x) for x in stack) or "-"))
+    lines.append("Temple major steps: " + "; ".join(majors))
     techs = " ".join(
         f"{t:02d}:{''.join(str(s + 1) for s in range(st.n) if m >> s & 1) or '-'}"
         for t, m in zip(st.tech, st.tech_marks, strict=True)
@@ -70,6 +79,6 @@ def render(st) -> str:
         )
     seats = st.to_act()
     if seats:
-        lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)} ({st.stack[-1][0]})")
-    _ = SPACE_BOARD
+        prompt = st.decision(seats[0]).prompt if len(seats) == 1 else "choose Starting tiles"
+        lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}")
     return "\n".join(lines)
