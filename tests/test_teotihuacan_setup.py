@@ -151,3 +151,26 @@ def test_starting_tile_discovery_claimed_or_shuffled_back():
     assert st.d_owner[disc] == 0 or disc in st.d_deck
     for t, d in others.items():
         assert d in st.d_deck or (t in kept1 and st.d_owner[d] == 1)  # unclaimed: back into the stack
+
+
+def test_registered_as_a_plugin_game():
+    from arena.plugins import discover
+    from engine.api import Game
+
+    registry = discover()
+    game = registry.game("teotihuacan")
+    assert game is GAME and isinstance(game, Game) and GAME.automata == ()
+
+
+def test_illegal_choices_are_refused():
+    from engine.api import IllegalAction
+
+    st = GAME.setup(2, 0, {"first_game": True})
+    with pytest.raises(IllegalAction):
+        st.apply(1, 0)  # not player 2's turn
+    with pytest.raises(IllegalAction):
+        st.apply(0, len(st.decision(0).options))
+    with pytest.raises(IllegalAction):
+        st.apply(0, True)
+    with pytest.raises(BadOptions, match="Teotibot"):
+        GAME.setup(1, 0, {"automaton": "teotibot"})
