@@ -1,0 +1,466 @@
+"""Main actions of boards 2-8: resource grids, Alchemy, Nobles, Decorations, Construction."""
+
+from __future__ import annotations
+
+from .data import DATA, RESOURCES, SIDES, TEMPLES
+from .effects import gain
+from .frames import auto, choice, push
+
+BOARD = DATA.board_names
+TEMPLE_OF = {"B": 0, "R": 1, "G": 2}
+
+
+def own_count(st, seat: int, board: int) -> int:
+    """``seat``'s unlocked workers on ``board`` (the arriving ones included), uncapped."""
+    return len(st.unlocked_workers(seat, board))
+
+
+def base_count(st, seat: int, board: int) -> int:
+    """Own workers plus Technology 15's virtual worker on Construction, uncapped."""
+    extra = 1 if board == 8 and st.has_tech(seat, 15) else 0
+    return own_count(st, seat, board) + extra
+
+
+def worker_count(st, seat: int, board: int, extra: int) -> int:
+    """The worker count a Main action uses: own (+ virtual) workers, capped at 3."""
+    return min(3, base_count(st, seat, board) + extra)
+
+
+def power_up_frames(st, seat: int, board: int, count: int, had13: bool) -> list[tuple]:
+    """One power-up, an optional second one with 3 workers, then Technology 13's offer."""
+    out = [("power-up", seat, board, 0)]
+    if DATA.power_ups[count] >= 2:
+        out.append(("power-up", seat, board, 1))
+    if had13:
+        out.append(("tech13", seat, board))
+    return out
+
+
+def main_possible(st, seat: int, board: int, extra: int) -> bool:
+    """Whether the Main action of ``board`` can be carried out (ignoring its cocoa cost)."""
+    if board in (2, 3, 4):
+        return True
+    count = worker_count(st, seat, board, extra)
+    if board == 5:
+        return bool(alchemy_options(st, seat, count))
+    if board == 6:
+        return bool(noble_rows(st, seat, count))
+    if board == 7:
+        return bool(deco_options(st, seat, count))
+    return bool(build_tiles(st, seat, 1 if st.has_tech(seat, 15) else 0))
+
+
+def start_main(st, seat: int, board: int, extra: int) -> None:
+    """Begin the Main action of ``board`` (its cocoa already paid)."""
+    count = worker_count(st, seat, board, extra)
+    if board in (2, 3, 4):
+        _resource_grid(st, seat, board)
+    elif board == 5:
+        push(st, ("alchemy", seat, count))
+    elif board == 6:
+        push(st, ("nobles", seat, count))
+    elif board == 7:
+        push(st, ("deco", seat, count))
+    else:
+        disc = 1 if st.has_tech(seat, 15) else 0
+        push(st, ("build", seat, count, 0, disc, count))
+
+
+# ---- Forest (2), Stone Quarry (3), Gold Deposits (4) ------------------------------------------------
+def _resource_grid(st, seat: int, board: int) -> None:
+    workers = st.unlocked_workers(seat, board)
+    count = min(3, len(workers))
+    low = min(st.wp[w] for w in workers)
+    todo = gain(st, seat, DATA.grids[board][count - 1][low - 1])
+    if st.has_tech(seat, 5):
+        st.res[seat * 3 + board - 2] += 1  # wood / stone / gold for boards 2 / 3 / 4
+    if st.has_tech(seat, 7):
+        st.cocoa[seat] += 1
+        st.vp[seat] += 1
+    push(st, *todo, *power_up_frames(st, seat, board, count, st.has_tech(seat, 13)))
+
+
+# ---- Alchemy (5) ---------------------------------------------------------------------------------------
+def alchemy_options(st, seat: int, count: int) -> list[tuple[int, int]]:
+    """(position, forfeit) pairs: Technologies ``seat`` may develop now."""
+    gold = st.res[seat * 3 + 2]
+    single = 0
+    if count == 1:
+        single = max(st.wp[w] for w in st.unlocked_workers(seat, 5))
+    out = []
+    for pos in range(6):
+        number = st.tech[pos]
+        if st.tech_marks[pos] >> seat & 1 or DATA.tech_gold[number] > gold:
+            continue
+        if pos < 3:
+            out.append((pos, 0))
+        elif count >= 2:
+            out.append((pos, 0))
+        elif single >= 4:
+            out.append((pos, 1))  # the power 4-5 exception: no power-up afterwards
+    return out
+
+
+def _alchemy_options(st, frame):
+    return alchemy_options(st, frame[1], frame[2])
+
+
+TECH_TEXT = {t["number"]: t["effect"] for t in DATA.raw["technology_tiles"]}
+
+
+def _alchemy_describe(st, frame, opts):
+    labels = []
+    for pos, forfeit in opts:
+        number = st.tech[pos]
+        col = TEMPLES[DATA.tech_columns[pos % 3]]
+        note = " (no power-up: single power 4-5 worker)" if forfeit else ""
+        labels.append(
+            f"Technology {number:02d} for {DATA.tech_gold[number]} gold, {col} step{note}: "
+            f"{TECH_TEXT[number]}"
+        )
+    return "Alchemy: develop a Technology", labels
+
+
+@choice("alchemy", _alchemy_options, _alchemy_describe)
+def _alchemy(st, frame, p):
+    seat, _count = frame[1], frame[2]
+    pos, forfeit = p
+    had3, had13 = st.has_tech(seat, 3), st.has_tech(seat, 13)
+    number = st.tech[pos]
+    st.res[seat * 3 + 2] -= DATA.tech_gold[number]
+    for other in range(st.n):
+        if other != seat and st.tech_marks[pos] >> other & 1:
+            st.vp[other] += DATA.tech_vp_earlier
+    st.tech_marks[pos] |= 1 << seat
+    if had3:
+        st.vp[seat] += 3
+    todo = [("adv", seat, DATA.tech_columns[pos % 3])]
+    if not forfeit:
+        todo.extend(power_up_frames(st, seat, 5, 1, had13))
+    push(st, *todo)
+
+
+# ---- Nobles (6) -------------------------------------------------------------------------------------------
+def noble_rows(st, seat: int, count: int) -> list[int]:
+    """Rows the Building may go to: the row of the worker count, else a row above it."""
+    if st.res[seat * 3] < DATA.noble_cost or st.buildings_taken >= DATA.buildings:
+        return []
+    target = count - 1
+    rows = DATA.noble_rows
+    if st.nob_filled[target] < len(rows[target]):
+        return [target]
+    return [r for r in range(target - 1, -1, -1) if st.nob_filled[r] < len(rows[r])]
+
+
+def _nobles_options(st, frame):
+    return [(r,) for r in noble_rows(st, frame[1], frame[2])]
+
+
+ROW_NAMES = ("top", "centre", "bottom")
+
+
+def _nobles_describe(st, frame, opts):
+    return "Nobles: where does the Building go?", [
+        f"{ROW_NAMES[r]} row for {DATA.noble_rows[r][st.nob_filled[r]]} VP (pay 2 wood, Avenue +1)"
+        for (r,) in opts
+    ]
+
+
+@choice("nobles", _nobles_options, _nobles_describe)
+def _nobles(st, frame, p):
+    seat, count = frame[1], frame[2]
+    row = p[0]
+    st.res[seat * 3] -= DATA.noble_cost
+    st.vp[seat] += DATA.noble_rows[row][st.nob_filled[row]]
+    st.nob_filled[row] += 1
+    st.buildings_taken += 1
+    if st.has_tech(seat, 3):
+        st.vp[seat] += 3
+    push(st, ("avenue", seat), *power_up_frames(st, seat, 6, count, st.has_tech(seat, 13)))
+
+
+# ---- Decorations (7) -------------------------------------------------------------------------------------
+def deco_space_open(st, space: int) -> bool:
+    """Whether a Decoration may go on ``space`` now (empty, lower one filled, tiles beneath)."""
+    if st.deco_space[space]:
+        return False
+    if space % 4 == 0:
+        return True
+    if not st.deco_space[space - 1]:
+        return False
+    return all(st.pyr_pos[p] >= 0 for p in DATA.deco_spaces[space][2])
+
+
+def deco_options(st, seat: int, count: int) -> list[tuple[int, int]]:
+    """(offer slot, space) pairs ``seat`` can afford and place."""
+    if st.res[seat * 3 + 2] < DATA.deco_cost[count]:
+        return []
+    spaces = [sp for sp in range(16) if deco_space_open(st, sp)]
+    return [(slot, sp) for slot in range(len(st.deco_offer)) if st.deco_offer[slot] for sp in spaces]
+
+
+def _deco_options(st, frame):
+    return deco_options(st, frame[1], frame[2])
+
+
+def covered_icons(st, space: int) -> tuple[str, str]:
+    """The two icons a Decoration on ``space`` covers (clockwise order)."""
+    printed, squares, _ = DATA.deco_spaces[space]
+    if printed is not None:
+        return printed
+    return st.grid[squares[0]], st.grid[squares[1]]
+
+
+def match(new: str, old: str) -> tuple[int, int]:
+    """(VP, temple index or -1) for one new icon covering one old icon.
+
+    Same symbol type matches, case ignored; a blank covering a blank also scores 1 VP
+    (reference README); only a coloured icon on the new piece gives a temple step."""
+    if new == ".":
+        return (1, -1) if old == "." else (0, -1)
+    if old.lower() != new.lower():
+        return 0, -1
+    return 1, TEMPLE_OF.get(new, -1)
+
+
+def _score_icons(st, seat: int, new: tuple, old: tuple) -> list[tuple]:
+    steps = []
+    for a, b in zip(new, old, strict=True):
+        vp, t = match(a, b)
+        st.vp[seat] += vp
+        if t >= 0:
+            steps.append(("adv", seat, t))
+    return steps
+
+
+def _deco_describe(st, frame, opts):
+    labels = []
+    for slot, sp in opts:
+        tid = st.deco_offer[slot]
+        icons = DATA.deco_tiles[tid]
+        old = covered_icons(st, sp)
+        vp = sum(match(a, b)[0] for a, b in zip(icons, old, strict=True))
+        labels.append(
+            f"decoration {''.join(icons)} on {SIDES[sp // 4]} level {sp % 4 + 1} "
+            f"covering {''.join(old)} ({vp} matching VP)"
+        )
+    cost = DATA.deco_cost[frame[2]]
+    return f"Decorations: pay {cost} gold, choose a tile and a space", labels
+
+
+@choice("deco", _deco_options, _deco_describe)
+def _deco(st, frame, p):
+    seat, count = frame[1], frame[2]
+    slot, sp = p
+    tid = st.deco_offer[slot]
+    st.res[seat * 3 + 2] -= DATA.deco_cost[count]
+    steps = _score_icons(st, seat, DATA.deco_tiles[tid], covered_icons(st, sp))
+    st.vp[seat] += DATA.deco_vp
+    st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
+    st.deco_space[sp] = tid
+    st.deco_offer[slot] = st.deco_deck.pop() if st.deco_deck else 0
+    if st.has_tech(seat, 9):
+        st.vp[seat] += 4
+    push(st, *steps, *power_up_frames(st, seat, 7, 1, st.has_tech(seat, 13)))
+
+
+# ---- Construction (8) -------------------------------------------------------------------------------------
+def open_positions(st) -> list[int]:
+    """Empty pyramid positions whose supporting tiles are all in place."""
+    pos = st.pyr_pos
+    return [i for i, p in enumerate(DATA.positions) if pos[i] < 0 and all(pos[s] >= 0 for s in p.supports)]
+
+
+def position_costs(st, seat: int, disc: int) -> list[tuple[int, int]]:
+    """(position, discount kind) pairs ``seat`` can pay: kind -1 none, 0 stone off, 1 wood off."""
+    stone, wood = st.res[seat * 3 + 1], st.res[seat * 3]
+    out = []
+    for i in open_positions(st):
+        need_s, need_w = DATA.level_cost[DATA.positions[i].level]
+        if not disc:
+            if stone >= need_s and wood >= need_w:
+                out.append((i, -1))
+            continue
+        if stone >= need_s - 1 and wood >= need_w:
+            out.append((i, 0))
+        if need_w and stone >= need_s and wood >= need_w - 1:
+            out.append((i, 1))
+    return out
+
+
+def build_tiles(st, seat: int, disc: int) -> list[int]:
+    """Offer slots with a tile, when some position is affordable."""
+    if not position_costs(st, seat, disc):
+        return []
+    return [slot for slot, tid in enumerate(st.pyr_offer) if tid]
+
+
+def _build_options(st, frame):
+    seat, remaining, placed, disc = frame[1], frame[2], frame[3], frame[4]
+    opts = [("tile", slot) for slot in build_tiles(st, seat, disc)] if remaining else []
+    if placed:
+        opts.append(("done",))
+    return opts
+
+
+def _build_describe(st, frame, opts):
+    labels = []
+    for p in opts:
+        if p[0] == "done":
+            labels.append("place no more tiles")
+        else:
+            labels.append(
+                f"place pyramid tile {''.join(DATA.pyramid_tiles[st.pyr_offer[p[1]]])} "
+                f"(#{st.pyr_offer[p[1]]})"
+            )
+    return f"Construction: choose a pyramid tile ({frame[2]} more allowed)", labels
+
+
+@choice("build", _build_options, _build_describe)
+def _build(st, frame, p):
+    seat, remaining, placed, disc, count = frame[1:6]
+    if p[0] == "done":
+        push(st, ("build-end", seat, count))
+        return
+    push(st, ("build-pos", seat, p[1], remaining, placed, disc, count))
+
+
+def _pos_options(st, frame):
+    return position_costs(st, frame[1], frame[5])
+
+
+def position_text(i: int) -> str:
+    """'level 2 at row 1, col 0'."""
+    p = DATA.positions[i]
+    return f"level {p.level} at row {p.row}, col {p.col}"
+
+
+def _pos_describe(st, frame, opts):
+    labels = []
+    for i, kind in opts:
+        s, w = DATA.level_cost[DATA.positions[i].level]
+        if kind == 0:
+            s -= 1
+        elif kind == 1:
+            w -= 1
+        cost = f"{s} stone" + (f" + {w} wood" if w else "")
+        note = " (Technology 15 discount)" if kind >= 0 else ""
+        labels.append(f"{position_text(i)}: pay {cost}{note}, {DATA.level_vp[DATA.positions[i].level]} VP")
+    return "Construction: where does the tile go?", labels
+
+
+@choice("build-pos", _pos_options, _pos_describe)
+def _build_pos(st, frame, p):
+    seat, slot, remaining, placed, disc, count = frame[1:7]
+    push(st, ("build-rot", seat, slot, p[0], p[1], remaining, placed, disc, count))
+
+
+def rotated(tid: int, rot: int) -> tuple:
+    """Icons of pyramid tile ``tid`` turned ``rot`` quarter turns clockwise (TL, TR, BR, BL)."""
+    icons = DATA.pyramid_tiles[tid]
+    return tuple(icons[(i - rot) % 4] for i in range(4))
+
+
+def _rot_options(st, frame):
+    tid = st.pyr_offer[frame[2]]
+    seen = set()
+    out = []
+    for rot in range(4):
+        icons = rotated(tid, rot)
+        if icons not in seen:
+            seen.add(icons)
+            out.append((rot,))
+    return out
+
+
+def _rot_describe(st, frame, opts):
+    tid, pos = st.pyr_offer[frame[2]], frame[3]
+    squares = DATA.positions[pos].squares
+    labels = []
+    for (rot,) in opts:
+        icons = rotated(tid, rot)
+        old = [st.grid[q] for q in squares]
+        scored = [match(a, b) for a, b in zip(icons, old, strict=True)]
+        vp = sum(v for v, _ in scored)
+        temples = ", ".join(TEMPLES[t] for _, t in scored if t >= 0) or "none"
+        labels.append(
+            f"rotation {rot} ({''.join(icons)} over {''.join(old)}): {vp} matching VP, "
+            f"temple steps: {temples}"
+        )
+    return "Construction: how is the tile turned?", labels
+
+
+@choice("build-rot", _rot_options, _rot_describe)
+def _build_rot(st, frame, p):
+    seat, slot, pos, kind, remaining, placed, disc, count = frame[1:9]
+    tid = st.pyr_offer[slot]
+    level = DATA.positions[pos].level
+    need_s, need_w = DATA.level_cost[level]
+    if kind == 0:
+        need_s -= 1
+    elif kind == 1:
+        need_w -= 1
+    st.res[seat * 3 + 1] -= need_s
+    st.res[seat * 3] -= need_w
+    icons = rotated(tid, p[0])
+    squares = DATA.positions[pos].squares
+    steps = _score_icons(st, seat, icons, tuple(st.grid[q] for q in squares))
+    for q, icon in zip(squares, icons, strict=True):
+        st.grid[q] = icon
+    st.pyr_pos[pos] = tid * 4 + p[0]
+    st.pyr_offer[slot] = 0
+    st.vp[seat] += DATA.level_vp[level]
+    st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
+    if level == 4:
+        # the Pyramid is finished: the light disc jumps to the dark one, the final Eclipse follows
+        st.pyramid_done = True
+        st.light = st.dark
+        st.note(seat, "the Pyramid is finished: the final Eclipse is triggered")
+    placed += 1
+    more = ("build", seat, remaining - 1, placed, 0 if kind >= 0 else disc, count)
+    push(st, *steps, more)
+
+
+@auto("build-end")
+def _build_end(st, frame) -> None:
+    seat, count = frame[1], frame[2]
+    todo = []
+    if st.has_tech(seat, 11):
+        st.vp[seat] += 3
+    if st.has_tech(seat, 17):
+        todo.append(("any-temple", seat))
+    todo.extend(power_up_frames(st, seat, 8, count, st.has_tech(seat, 13)))
+    todo.append(("refill-pyramid", seat))
+    push(st, *todo)
+
+
+@auto("refill-pyramid")
+def _refill(st, frame) -> None:
+    for slot in range(len(st.pyr_offer)):
+        if not st.pyr_offer[slot] and st.pyr_deck:
+            st.pyr_offer[slot] = st.pyr_deck.pop()
+
+
+# ---- Technology 13 ------------------------------------------------------------------------------------------
+def _tech13_options(st, frame):
+    seat, board = frame[1], frame[2]
+    if st.cocoa[seat] >= 1 and st.unlocked_workers(seat, board):
+        return [("pay",), ("no",)]
+    return []
+
+
+def _tech13_describe(st, frame, opts):
+    return "Technology 13: pay 1 cocoa for one more power-up here?", [
+        f"pay 1 cocoa, power up a worker on {BOARD[frame[2]]}",
+        "no",
+    ]
+
+
+@choice("tech13", _tech13_options, _tech13_describe)
+def _tech13(st, frame, p):
+    if p[0] == "pay":
+        st.cocoa[frame[1]] -= 1
+        push(st, ("power-up", frame[1], frame[2], 0))
+
+
+RESOURCE_NAMES = RESOURCES

@@ -1,0 +1,170 @@
+"""End of turn, the Calendar, the eight Eclipse steps, final bonus tiles and neutral workers."""
+
+from __future__ import annotations
+
+from random import Random
+
+from .data import DATA
+from .effects import mask_score, mask_sets
+from .frames import auto, choice, push
+from .state import CATEGORIES
+
+NCAT = len(CATEGORIES)
+
+
+def _score(st, seat: int, category: str, vp: int) -> None:
+    """Add Eclipse VP to a seat, booking it under a category and the current Eclipse."""
+    st.vp[seat] += vp
+    st.cat_vp[seat * NCAT + CATEGORIES.index(category)] += vp
+    st.ecl_vp[seat * 3 + min(st.eclipses, 2)] += vp
+
+
+@auto("end-turn")
+def _end_turn(st, frame) -> None:
+    seat = frame[1]
+    n = st.n
+    st.turns += 1
+    if seat == n - 1 and st.light < st.dark:
+        st.light += 1  # the Last Player moves the light disc after every turn
+    if st.pending < 0 and st.light >= st.dark:
+        # Reached on this turn: finish the round, then one more full round (Dark Eclipse: now).
+        st.pending = 0 if st.dark_variant else (n - 1 - seat) + n
+        st.note(seat, "the light disc reaches the dark disc: an Eclipse is coming")
+    elif st.pending > 0:
+        st.pending -= 1
+    nxt = (seat + 1) % n
+    if st.pending == 0:
+        st.pending = -1
+        push(st, ("eclipse", nxt))
+    else:
+        push(st, ("turn", nxt))
+
+
+def is_final(st) -> bool:
+    """Whether the Eclipse being scored ends the game (third, or Pyramid finished)."""
+    return st.eclipses >= 2 or st.pyramid_done
+
+
+@auto("eclipse")
+def _eclipse(st, frame) -> None:
+    nxt = frame[1]
+    e = min(st.eclipses, 2)
+    number = DATA.building_numbers[st.buildings_taken]
+    lead = max(st.ptrack)
+    st.note(-1, f"Eclipse {st.eclipses + 1}: Avenue pays {number} VP per step")
+    for s in range(st.n):
+        _score(st, s, "avenue", st.avenue[s] * number)
+        if lead and st.ptrack[s] == lead:
+            _score(st, s, "pyramid", DATA.pyramid_leader_vp)
+        _score(st, s, "pyramid", st.ptrack[s] * DATA.pyramid_step_vp[e])
+        st.ptrack[s] = 0
+        _score(st, s, "masks", mask_score(st, s))
+    push(st, *[("salary", s) for s in range(st.n)], ("eclipse-end", nxt))
+
+
+def salary_due(st, seat: int) -> int:
+    """1 cocoa per worker in play, 2 for a worker of power 4-5."""
+    low, high = DATA.salary
+    return sum(high if st.wp[w] >= 4 else low for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
+
+
+def _salary_options(st, frame):
+    seat = frame[1]
+    due = salary_due(st, seat)
+    opts = [("pay", k) for k in range(min(due, st.cocoa[seat]), -1, -1)]
+    if st.holds(seat, "free_payment"):
+        opts.insert(0, ("tile",))
+    return opts
+
+
+def _salary_describe(st, frame, opts):
+    seat = frame[1]
+    due = salary_due(st, seat)
+    labels = []
+    for p in opts:
+        if p[0] == "tile":
+            labels.append("use the free-payment tile (pay nothing, lose nothing)")
+        else:
+            lose = DATA.salary_vp * (due - p[1])
+            labels.append(f"pay {p[1]} cocoa" + (f" and lose up to {lose} VP" if lose else ""))
+    return f"Eclipse salary: {due} cocoa due", labels
+
+
+@choice("salary", _salary_options, _salary_describe)
+def _salary(st, frame, p):
+    seat = frame[1]
+    if p[0] == "tile":
+        st.d_used[st.holds(seat, "free_payment")] = 1
+        return
+    due = salary_due(st, seat)
+    st.cocoa[seat] -= p[1]
+    loss = min(st.vp[seat], DATA.salary_vp * (due - p[1]))  # never below 0 VP
+    _score(st, seat, "salary", -loss)
+
+
+@auto("eclipse-end")
+def _eclipse_end(st, frame) -> None:
+    nxt = frame[1]
+    if is_final(st):
+        for s in range(st.n):
+            _score(st, s, "bonus", bonus_score(st, s))
+        st.eclipses += 1
+        st.over = True
+        st.note(-1, "the final Eclipse is scored: the game is over")
+        return
+    st.eclipses += 1
+    st.light = 0
+    st.dark = DATA.dark_disc[st.n][st.eclipses]
+    place_neutrals(st, list(range(1, 19)), st.chance_rng())
+    push(st, ("turn", nxt))
+
+
+def bonus_tiles_reached(st, seat: int) -> list[int]:
+    """Temple Bonus tiles ``seat`` qualifies for (on step 10 or 11 of their temple)."""
+    return [st.bonus[t] for t in range(len(st.bonus)) if st.temple[seat * st.nt + t] >= DATA.bonus_step]
+
+
+def bonus_score(st, seat: int) -> int:
+    """VP from every Temple Bonus tile ``seat`` reached."""
+    reached = bonus_tiles_reached(st, seat)
+    total = 0
+    for number in reached:
+        if number == 1:
+            sets = mask_sets(st, seat)
+            total += DATA.mask_set_vp[sets[0]] if sets else 0
+        elif number == 2:
+            total += 5 * st.tech_count(seat)
+        elif number == 3:
+            total += 15
+        elif number == 4:
+            total += 3 * st.avenue[seat]
+        elif number == 5:
+            total += 9 * len(reached)
+        elif number == 6:
+            total += 2 * sum(
+                1 for tid in range(1, 55) if st.d_owner[tid] == seat and not DATA.discoveries[tid].mask
+            )
+        elif number == 7:
+            total += sum(9 if st.wp[w] >= 4 else 4 for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
+    return total
+
+
+def place_neutrals(st, pool: list[int], rng: Random) -> None:
+    """Each unused colour: draw 2 Starting tiles from ``pool``, put its 3 workers on the first 3
+    different boards shown."""
+    colours = range(st.n, st.n + DATA.neutral_colours[st.n])
+    for c in colours:
+        drawn = rng.sample(pool, 2)
+        for tid in drawn:
+            pool.remove(tid)
+        boards = []
+        for tid in drawn:
+            for b in DATA.starting_tiles[tid][0]:
+                if b not in boards:
+                    boards.append(b)
+        for k in range(3):
+            w = c * 4 + k
+            st.wb[w] = boards[k]
+            st.wp[w] = 1
+            st.ws[w] = -1
+        st.neutral_draws.extend(drawn)

@@ -1,0 +1,393 @@
+"""Shared effects: gains, temple and Avenue steps, discovery tiles, power-ups and Ascension."""
+
+from __future__ import annotations
+
+from .data import DATA, MIXES, RESOURCES, TEMPLES
+from .frames import auto, choice, push
+
+TEMPLE_LETTER = {"b": 0, "r": 1, "g": 2}
+COST_NAMES = ("cocoa", "wood", "stone", "gold")
+INSTANT_KINDS = (
+    "vp_4",
+    "resources_3",
+    "resources_2",
+    "avenue_step",
+    "any_temple_step",
+    "blue_temple_step",
+    "red_temple_step",
+    "green_temple_step",
+    "cocoa_4",
+    "power_up_2",
+)
+
+
+# ---- plain gains ---------------------------------------------------------------------------
+def gain(st, seat: int, g: dict) -> list[tuple]:
+    """Apply the immediate part of a gain dict; return the frames its choices need, in order."""
+    out: list[tuple] = []
+    for key, amount in g.items():
+        if key == "cocoa":
+            st.cocoa[seat] += amount
+        elif key == "vp":
+            st.vp[seat] += amount
+        elif key == "wood":
+            st.res[seat * 3] += amount
+        elif key == "stone":
+            st.res[seat * 3 + 1] += amount
+        elif key == "gold":
+            st.res[seat * 3 + 2] += amount
+        elif key == "any_resource":
+            out.append(("any-res", seat, amount))
+        elif key == "any_temple":
+            out.extend(("any-temple", seat) for _ in range(amount))
+        elif key.endswith("_temple"):
+            out.append(("adv", seat, TEMPLES.index(key[:-7])))
+        elif key == "avenue":
+            out.extend(("avenue", seat) for _ in range(amount))
+        elif key == "power_ups":
+            out.extend(("power-up", seat, 0, 0) for _ in range(amount))
+        elif key == "source":
+            continue
+        else:
+            raise KeyError(f"unknown gain {key!r}")
+    return out
+
+
+def describe_gain(g: dict) -> str:
+    """A gain dict as short text: '2 wood, 1 VP'."""
+    parts = []
+    for key, amount in g.items():
+        name = {"vp": "VP", "any_resource": "any resource", "any_temple": "any-temple step"}.get(key, key)
+        parts.append(f"{amount} {name.replace('_', ' ')}")
+    return ", ".join(parts) or "nothing"
+
+
+def can_pay(st, seat: int, cost: tuple[int, int, int, int]) -> bool:
+    """Whether ``seat`` holds (cocoa, wood, stone, gold) ``cost``."""
+    res = st.res
+    b = seat * 3
+    return st.cocoa[seat] >= cost[0] and res[b] >= cost[1] and res[b + 1] >= cost[2] and res[b + 2] >= cost[3]
+
+
+def pay(st, seat: int, cost: tuple[int, int, int, int]) -> None:
+    """Pay (cocoa, wood, stone, gold) ``cost``."""
+    st.cocoa[seat] -= cost[0]
+    b = seat * 3
+    st.res[b] -= cost[1]
+    st.res[b + 1] -= cost[2]
+    st.res[b + 2] -= cost[3]
+
+
+def cost_text(cost: tuple[int, int, int, int]) -> str:
+    """A cost tuple as text ('free' when nothing)."""
+    parts = [f"{n} {name}" for n, name in zip(cost, COST_NAMES, strict=True) if n]
+    return " + ".join(parts) or "free"
+
+
+# ---- any resource ---------------------------------------------------------------------------
+def _any_res_options(st, frame):
+    return list(MIXES[frame[2]])
+
+
+def _mix_text(mix) -> str:
+    return ", ".join(f"{n} {RESOURCES[i]}" for i, n in enumerate(mix) if n) or "nothing"
+
+
+def _any_res_describe(st, frame, opts):
+    return f"Choose {frame[2]} resource(s) of any kind", [f"take {_mix_text(m)}" for m in opts]
+
+
+@choice("any-res", _any_res_options, _any_res_describe)
+def _any_res(st, frame, mix):
+    b = frame[1] * 3
+    for i in range(3):
+        st.res[b + i] += mix[i]
+
+
+# ---- temples ----------------------------------------------------------------------------------
+def can_advance(st, seat: int, t: int) -> bool:
+    """Whether ``seat`` may step up on temple ``t`` (top step free of other markers)."""
+    step = st.temple[seat * st.nt + t]
+    top = DATA.top_step
+    if step >= top:
+        return False
+    if step + 1 == top:
+        return not any(st.temple[s * st.nt + t] == top for s in range(st.n) if s != seat)
+    return True
+
+
+@auto("adv")
+def _advance(st, frame) -> None:
+    seat, t = frame[1], frame[2]
+    if not can_advance(st, seat, t):
+        return
+    i = seat * st.nt + t
+    st.temple[i] += 1
+    step = st.temple[i]
+    kind, reward = DATA.temple_steps[t][step]
+    if kind == "major":
+        k = major_index(t, step)
+        if st.d_temple[k]:
+            push(st, ("major", seat, t, step))
+            return
+    if reward:
+        push(st, *gain(st, seat, reward))
+
+
+def major_index(t: int, step: int) -> int:
+    """Index of a major step in DATA.temple_discovery (and in the state's d_temple)."""
+    for k, (tt, ss, _) in enumerate(DATA.temple_discovery):
+        if tt == t and ss == step:
+            return k
+    raise KeyError((t, step))
+
+
+def _major_options(st, frame):
+    seat = frame[1]
+    stack = st.d_temple[major_index(frame[2], frame[3])]
+    opts = [("tile", tid) for tid in sorted(set(stack)) if can_pay(st, seat, DATA.discoveries[tid].cost)]
+    opts.append(("reward",))
+    return opts
+
+
+def _major_describe(st, frame, opts):
+    reward = DATA.temple_steps[frame[2]][frame[3]][1]
+    labels = [
+        f"take the printed reward ({describe_gain(reward)})" if p[0] == "reward" else claim_label(p[1])
+        for p in opts
+    ]
+    return f"{TEMPLES[frame[2]]} temple step {frame[3]}: a discovery tile or the printed reward", labels
+
+
+@choice("major", _major_options, _major_describe)
+def _major(st, frame, payload):
+    seat, t, step = frame[1], frame[2], frame[3]
+    if payload[0] == "tile":
+        st.d_temple[major_index(t, step)].remove(payload[1])
+        claim(st, seat, payload[1])
+    else:
+        push(st, *gain(st, seat, DATA.temple_steps[t][step][1]))
+
+
+def _any_temple_options(st, frame):
+    return [(t,) for t in range(st.nt) if can_advance(st, frame[1], t)]
+
+
+def _any_temple_describe(st, frame, opts):
+    seat = frame[1]
+    return "Advance one step on a temple of your choice", [
+        f"{TEMPLES[t]} temple (step {st.temple[seat * st.nt + t]} -> {st.temple[seat * st.nt + t] + 1})"
+        for (t,) in opts
+    ]
+
+
+@choice("any-temple", _any_temple_options, _any_temple_describe)
+def _any_temple(st, frame, payload):
+    push(st, ("adv", frame[1], payload[0]))
+
+
+# ---- Avenue of the Dead -------------------------------------------------------------------------
+@auto("avenue")
+def _avenue(st, frame) -> None:
+    seat = frame[1]
+    if st.avenue[seat] >= DATA.avenue_max:
+        return
+    st.avenue[seat] += 1
+    for k, (step, _) in enumerate(DATA.avenue_spots):
+        if step == st.avenue[seat] and st.d_avenue[k]:
+            push(st, ("avenue-claim", seat, k))
+
+
+def _avenue_options(st, frame):
+    seat = frame[1]
+    opts = [
+        ("tile", tid)
+        for tid in sorted(set(st.d_avenue[frame[2]]))
+        if can_pay(st, seat, DATA.discoveries[tid].cost)
+    ]
+    opts.append(("decline",))
+    return opts
+
+
+def _avenue_describe(st, frame, opts):
+    return "Avenue of the Dead: claim a discovery tile here?", [
+        "claim nothing" if p[0] == "decline" else claim_label(p[1]) for p in opts
+    ]
+
+
+@choice("avenue-claim", _avenue_options, _avenue_describe)
+def _avenue_claim(st, frame, payload):
+    if payload[0] == "tile":
+        st.d_avenue[frame[2]].remove(payload[1])
+        claim(st, frame[1], payload[1])
+
+
+# ---- discovery tiles ---------------------------------------------------------------------------
+def tile_name(tid: int) -> str:
+    """A discovery tile as readable text."""
+    tile = DATA.discoveries[tid]
+    if tile.mask:
+        return f"mask {tile.mask} (#{tid})"
+    return f"{tile.kind.replace('_', ' ')} (#{tid})"
+
+
+def claim_label(tid: int) -> str:
+    """Label of an option that claims tile ``tid`` by paying its cost."""
+    cost = DATA.discoveries[tid].cost
+    return f"claim {tile_name(tid)} " + (f"paying {cost_text(cost)}" if any(cost) else "(no cost)")
+
+
+def claim(st, seat: int, tid: int) -> None:
+    """Pay the tile's cost and put it in front of ``seat`` (face up, unused)."""
+    pay(st, seat, DATA.discoveries[tid].cost)
+    st.d_owner[tid] = seat
+    st.d_used[tid] = 0
+
+
+def draw_discovery(st) -> int:
+    """The next tile of the face-down stack, or 0 when it is empty (never reshuffled)."""
+    return st.d_deck.pop() if st.d_deck else 0
+
+
+def instant_tiles(st, seat: int) -> list[int]:
+    """One unused tile of each instant kind ``seat`` holds (the ones usable at any time)."""
+    out = []
+    for kind in INSTANT_KINDS:
+        tid = st.holds(seat, kind)
+        if tid:
+            out.append(tid)
+    return out
+
+
+def use_tile(st, seat: int, tid: int) -> None:
+    """Flip an instant tile face down and apply its benefit."""
+    st.d_used[tid] = 1
+    push(st, *gain(st, seat, DATA.discoveries[tid].gain))
+
+
+def mask_sets(st, seat: int) -> list[int]:
+    """Sizes of the mask sets (greedy layers of different masks, largest first)."""
+    counts = [0] * 8
+    for tid in MASK_IDS:
+        if st.d_owner[tid] == seat:
+            counts[DATA.discoveries[tid].mask] += 1
+    sets = []
+    layer = 0
+    while True:
+        size = sum(1 for c in counts if c > layer)
+        if not size:
+            return sets
+        sets.append(size)
+        layer += 1
+
+
+MASK_IDS = tuple(t.id for t in DATA.discoveries.values() if t.mask)
+
+
+def mask_score(st, seat: int) -> int:
+    """VP for all of ``seat``'s mask sets."""
+    return sum(DATA.mask_set_vp[size] for size in mask_sets(st, seat))
+
+
+# ---- power-ups and Ascension --------------------------------------------------------------------
+def _power_options(st, frame):
+    seat, board, optional = frame[1], frame[2], frame[3]
+    seen = set()
+    opts = []
+    wp, wb = st.wp, st.wb
+    for w in st.unlocked_workers(seat, board):
+        key = (wb[w], wp[w])
+        if key not in seen:
+            seen.add(key)
+            opts.append(("w", w))
+    if optional and opts:
+        opts.append(("skip",))
+    return opts
+
+
+def _power_describe(st, frame, opts):
+    where = f" on {DATA.board_names[frame[2]]}" if frame[2] else ""
+    labels = []
+    for p in opts:
+        if p[0] == "skip":
+            labels.append("no further power-up")
+        else:
+            w = p[1]
+            labels.append(f"power up worker on {DATA.board_names[st.wb[w]]} ({st.wp[w]} -> {st.wp[w] + 1})")
+    return f"Power up one of your workers{where}", labels
+
+
+@choice("power-up", _power_options, _power_describe)
+def _power_up(st, frame, payload):
+    if payload[0] == "skip":
+        return
+    power_up(st, frame[1], payload[1])
+
+
+def power_up(st, seat: int, w: int) -> None:
+    """Raise worker ``w`` by one; at 6 it Ascends."""
+    st.wp[w] += 1
+    if st.wp[w] >= 6:
+        push(st, ("ascend", seat, w))
+
+
+@auto("ascend")
+def _ascend(st, frame) -> None:
+    seat, w = frame[1], frame[2]
+    st.wb[w] = 1  # reborn at power 1 in the Palace's general area
+    st.wp[w] = 1
+    st.note(seat, "a worker Ascends (Avenue +1, calendar +1)")
+    if st.light < st.dark:
+        st.light += 1
+    push(st, ("avenue", seat), ("asc-reward", seat))
+
+
+def workers_in_play(st, seat: int) -> int:
+    """How many of ``seat``'s workers are on the boards."""
+    return sum(1 for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
+
+
+def _asc_options(st, frame):
+    seat = frame[1]
+    opts = [("vp",), ("cocoa",), ("temple",)]
+    if st.cocoa[seat] >= 3:
+        opts.append(("temples",))
+    if workers_in_play(st, seat) == 3:
+        opts.append(("worker",))
+    return opts
+
+
+ASC_LABELS = {
+    "vp": "score 5 VP",
+    "cocoa": "gain 5 cocoa",
+    "temple": "advance once on a temple",
+    "temples": "pay 3 cocoa to advance twice on temples",
+    "worker": "gain your 4th worker (power 3, at the Palace) and 2 cocoa",
+}
+
+
+def _asc_describe(st, frame, opts):
+    return "Ascension: choose a reward", [ASC_LABELS[p[0]] for p in opts]
+
+
+@choice("asc-reward", _asc_options, _asc_describe)
+def _asc_reward(st, frame, payload):
+    seat = frame[1]
+    kind = payload[0]
+    if kind == "vp":
+        st.vp[seat] += 5
+    elif kind == "cocoa":
+        st.cocoa[seat] += 5
+    elif kind == "temple":
+        push(st, ("any-temple", seat))
+    elif kind == "temples":
+        st.cocoa[seat] -= 3
+        push(st, ("any-temple", seat), ("any-temple", seat))
+    else:
+        for w in range(seat * 4, seat * 4 + 4):
+            if not st.wb[w]:
+                st.wb[w] = 1
+                st.wp[w] = 3
+                st.ws[w] = -1
+                break
+        st.cocoa[seat] += 2

@@ -1,0 +1,79 @@
+"""The pending-work stack that drives a game: every step of the rules is a *frame*.
+
+A frame is a tuple ``(kind, seat, *args)`` of ints and strings. Frames of an *automatic* kind
+run as soon as they reach the top of the stack; frames of a *choice* kind wait for their seat
+to pick one of the options their handler lists. A choice with no option is skipped (the
+benefit is lost, as the rules say when it cannot be used); a choice with exactly one option
+is taken without asking. Handlers register themselves here by kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Frame = tuple
+Payload = tuple
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How one kind of choice frame lists, describes and resolves its options."""
+
+    options: Callable[[Any, Frame], list[Payload]]
+    resolve: Callable[[Any, Frame, Payload], None]
+    describe: Callable[[Any, Frame, list[Payload]], tuple[str, list[str]]]
+
+
+AUTO: dict[str, Callable[[Any, Frame], None]] = {}
+CHOICE: dict[str, Choice] = {}
+
+
+def auto(kind: str) -> Callable:
+    """Register an automatic frame handler ``fn(state, frame)``."""
+
+    def register(fn: Callable) -> Callable:
+        AUTO[kind] = fn
+        return fn
+
+    return register
+
+
+def choice(kind: str, options: Callable, describe: Callable) -> Callable:
+    """Register a choice frame: ``options(state, frame)``, ``describe`` and the decorated resolver."""
+
+    def register(fn: Callable) -> Callable:
+        CHOICE[kind] = Choice(options, fn, describe)
+        return fn
+
+    return register
+
+
+def push(state: Any, *frames: Frame) -> None:
+    """Schedule frames to run in the order given (the first one next)."""
+    state.stack.extend(reversed(frames))
+
+
+def run(state: Any) -> None:
+    """Run automatic frames until a real choice (two or more options) or the end of the game."""
+    stack = state.stack
+    state.opts = None
+    while stack:
+        frame = stack[-1]
+        kind = frame[0]
+        fn = AUTO.get(kind)
+        if fn is not None:
+            stack.pop()
+            fn(state, frame)
+            continue
+        if kind == "start-pick":  # simultaneous: every seat that has not picked yet decides
+            return
+        spec = CHOICE[kind]
+        opts = spec.options(state, frame)
+        if len(opts) > 1:
+            state.opts = opts
+            return
+        stack.pop()
+        if opts:
+            spec.resolve(state, frame, opts[0])

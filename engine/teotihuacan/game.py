@@ -1,0 +1,75 @@
+"""The Teotihuacan ``Game``: options, setup, and rebuilding a state from an observation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from random import Random
+from typing import Any
+
+from engine.api import BadOptions, validate_options
+
+from .state import TeoState
+
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "first_game": {
+        "type": "bool",
+        "default": False,
+        "help": "first-game setup: printed boards and tiles, fixed starting resources and workers",
+    },
+    "starting_tile_draft": {
+        "type": "bool",
+        "default": False,
+        "help": "Starting Tile Draft variant: a face-up pool drafted in snake order",
+    },
+    "dark_eclipse": {
+        "type": "bool",
+        "default": False,
+        "help": "Dark Eclipse (sudden death): Eclipses score right after the triggering turn",
+    },
+    "automaton": {"type": "str", "default": None, "help": "solo opponent (Teotibot): not available yet"},
+}
+
+
+class TeotihuacanGame:
+    """Teotihuacan: City of Gods, base game for 2-4 players."""
+
+    id = "teotihuacan"
+    version = "0.1.0"
+    min_players = 2
+    max_players = 4
+    automata: tuple[str, ...] = ()
+
+    def option_schema(self) -> Mapping[str, Any]:
+        """Options: first_game, starting_tile_draft, dark_eclipse (automaton reserved)."""
+        return OPTION_SCHEMA
+
+    def check_options(self, players: int, options: Mapping[str, Any]) -> dict:
+        """Validated options completed with defaults; BadOptions on anything unsupported."""
+        checked = validate_options(OPTION_SCHEMA, options)
+        if checked["automaton"] is not None:
+            raise BadOptions(
+                f"automaton {checked['automaton']!r} is not available yet: Teotibot is a later issue; "
+                "play 2-4 agent seats without the 'automaton' option"
+            )
+        if not self.min_players <= players <= self.max_players:
+            raise BadOptions(f"teotihuacan takes 2 to 4 players, got {players}")
+        if checked["first_game"] and checked["starting_tile_draft"]:
+            raise BadOptions(
+                "first_game and starting_tile_draft exclude each other: the first game has no Starting tiles"
+            )
+        return checked
+
+    def setup(self, players: int, seed: int, options: Mapping[str, Any]) -> TeoState:
+        """A new game for ``players`` seats, all chance from ``Random(seed)``."""
+        from .setup import new_game
+
+        return new_game(players, seed, self.check_options(players, options))
+
+    def from_observation(self, observation: dict, rng: Random) -> TeoState:
+        """A full state consistent with one seat's observation, hidden parts sampled with rng."""
+        from .observe import from_observation
+
+        return from_observation(observation, rng)
+
+
+GAME = TeotihuacanGame()

@@ -1,0 +1,186 @@
+"""What one seat may know, resampling the rest, and rebuilding a state from an observation.
+
+Hidden from a seat: the order (and so the content) of the face-down stacks (discovery,
+decoration, pyramid and Starting tiles), the other seats' dealt Starting tiles with the
+discovery tiles dealt on them, their pending Starting-tile picks, and the random generator.
+Everything else is public and copied as is.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from .data import DATA
+from .state import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoState
+
+HIDDEN = {
+    "chance",
+    "d_deck",
+    "pyr_deck",
+    "deco_deck",
+    "start_deck",
+    "start_dealt",
+    "start_disc",
+    "start_pick",
+    "events",
+}
+
+
+def _visible_start_tiles(st, seat: int) -> set[int]:
+    """Starting tiles ``seat`` has seen: its own deal, the draft pool, kept tiles, neutral draws."""
+    seen = set(st.start_dealt[seat]) | set(st.draft_pool)
+    for tiles in st.kept:
+        seen.update(tiles)
+    return seen
+
+
+def observe(st, seat: int) -> dict:
+    """The observation of ``seat``: public state, own hidden holdings, sizes of the rest."""
+    from .game import GAME
+
+    public = {}
+    for name in SCALAR_FIELDS:
+        if name not in HIDDEN:
+            public[name] = st.__dict__[name]
+    for name in LIST_FIELDS:
+        if name not in HIDDEN:
+            public[name] = list(st.__dict__[name])
+    for name in NESTED_FIELDS:
+        if name not in HIDDEN:
+            public[name] = [list(x) for x in st.__dict__[name]]
+    public["stack"] = [list(f) for f in st.stack]
+    seen = _visible_start_tiles(st, seat)
+    picks = [
+        (list(p) if p is not None else None) if s == seat else (p is not None)
+        for s, p in enumerate(st.start_pick)
+    ]
+    return {
+        "game": GAME.id,
+        "version": GAME.version,
+        "options": dict(st.options),
+        "seat": seat,
+        "players": st.n,
+        "public": public,
+        "own_start_tiles": list(st.start_dealt[seat]),
+        "start_dealt_count": [len(x) for x in st.start_dealt],
+        "start_disc": {str(t): st.start_disc[t] for t in sorted(seen) if st.start_disc[t]},
+        "start_pick": picks,
+        "hidden_counts": {
+            "discovery_stack": len(st.d_deck),
+            "decoration_stack": len(st.deco_deck),
+            "pyramid_stack": len(st.pyr_deck),
+            "starting_stack": len(st.start_deck),
+        },
+    }
+
+
+def _visible_discoveries(st, seat: int) -> set[int]:
+    seen = {t for t in st.d_offer if t}
+    for stack in (*st.d_avenue, *st.d_temple):
+        seen.update(stack)
+    seen.update(t for t in range(1, 55) if st.d_owner[t] >= 0)
+    for frame in st.stack:
+        if frame[0] == "start-disc":
+            seen.add(frame[2])
+    for t in _visible_start_tiles(st, seat):
+        if st.start_disc[t]:
+            seen.add(st.start_disc[t])
+    return seen
+
+
+def resample(st, seat: int, rng: Random) -> None:
+    """Replace, in place, everything hidden from ``seat`` by a random consistent sample."""
+    n = st.n
+    # Starting tiles: other seats' deals (their kept tiles are public) and the stack. While the
+    # Starting tiles are being chosen, the discovery tiles lying on the other seats' hidden tiles
+    # are missing from the stack: their number k is known, so exactly k hidden deals carry one.
+    seen = _visible_start_tiles(st, seat)
+    neutral_setup = st.neutral_draws[: 2 * DATA.neutral_colours[n]]
+    visible = _visible_discoveries(st, seat)
+    dpool = [t for t in DATA.discovery_ids if t not in visible]
+    rng.shuffle(dpool)
+    pending = any(f[0] == "start-pick" for f in st.stack)
+    k = len(dpool) - len(st.d_deck) if pending else 0
+    pool = [t for t in range(1, 19) if t not in seen and t not in neutral_setup]
+    icons = [t for t in pool if DATA.starting_tiles[t][1].get("discovery")]
+    rng.shuffle(icons)
+    forced, rest = icons[:k], [t for t in pool if t not in icons[:k]]
+    if pending:  # other icon tiles cannot be dealt: their discovery tile would be missing too
+        rest_icons = [t for t in rest if t in icons]
+        rest = [t for t in rest if t not in icons]
+    rng.shuffle(rest)
+    slots = sum(len(st.start_dealt[s]) - len(st.kept[s]) for s in range(n) if s != seat and st.start_dealt[s])
+    deal = forced + rest[: slots - len(forced)]
+    rng.shuffle(deal)
+    stack = rest[slots - len(forced) :] + (rest_icons if pending else [])
+    for t in range(1, 19):
+        if t not in seen:
+            st.start_disc[t] = 0
+    for s in range(n):
+        if s == seat or not st.start_dealt[s]:
+            continue
+        size = len(st.start_dealt[s])
+        dealt = sorted(list(st.kept[s]) + [deal.pop() for _ in range(size - len(st.kept[s]))])
+        st.start_dealt[s] = dealt
+        if st.kept[s]:
+            st.start_pick[s] = tuple(dealt.index(t) for t in st.kept[s])
+        elif st.start_pick[s] is not None:
+            st.start_pick[s] = tuple(sorted(rng.sample(range(4), 2)))
+        if pending:
+            for t in dealt:
+                if t in forced:
+                    st.start_disc[t] = dpool.pop()
+    rng.shuffle(stack)
+    st.start_deck = stack[: len(st.start_deck)]
+    assert len(dpool) == len(st.d_deck), "discovery stack size does not match the hidden pool"
+    st.d_deck = dpool
+    deco = [t for t in DATA.deco_tiles if t not in st.deco_offer and t not in st.deco_space]
+    rng.shuffle(deco)
+    st.deco_deck = deco
+    placed = {p // 4 for p in st.pyr_pos if p >= 0}
+    pyr = [t for t in DATA.pyramid_tiles if t not in st.pyr_offer and t not in placed]
+    rng.shuffle(pyr)
+    st.pyr_deck = pyr
+    st.chance = rng.getrandbits(64)
+    st.opts = None
+    st.dec = None
+    from .frames import run
+
+    run(st)
+
+
+def from_observation(obs: dict, rng: Random) -> TeoState:
+    """A full state whose observation for ``obs['seat']`` equals ``obs``."""
+    st = TeoState()
+    seat = obs["seat"]
+    public = obs["public"]
+    for name in SCALAR_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = public[name]
+    for name in LIST_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = list(public[name])
+    for name in NESTED_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = [list(x) for x in public[name]]
+    st.stack = [tuple(f) for f in public["stack"]]
+    st.options = dict(obs["options"])
+    st.events = []
+    counts = obs["hidden_counts"]
+    st.d_deck = [0] * counts["discovery_stack"]
+    st.deco_deck = [0] * counts["decoration_stack"]
+    st.pyr_deck = [0] * counts["pyramid_stack"]
+    st.start_deck = [0] * counts["starting_stack"]
+    st.start_dealt = [
+        list(obs["own_start_tiles"]) if s == seat else [0] * c for s, c in enumerate(obs["start_dealt_count"])
+    ]
+    st.start_disc = [0] * 19
+    for t, d in obs["start_disc"].items():
+        st.start_disc[int(t)] = d
+    st.start_pick = [
+        (tuple(p) if p is not None else None) if s == seat else ((0, 1) if p else None)
+        for s, p in enumerate(obs["start_pick"])
+    ]
+    st.chance = 0
+    resample(st, seat, rng)
+    return st

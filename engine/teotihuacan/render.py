@@ -1,0 +1,84 @@
+"""A plain-text view of the board, and readable log events."""
+
+from __future__ import annotations
+
+from .data import DATA, RESOURCES, SIDES, TEMPLES
+from .effects import tile_name
+
+BOARD = DATA.board_names
+
+
+def event_text(st, event: tuple) -> dict:
+    """One log entry as a dict: who, what kind, and the option taken in words."""
+    seat, kind, text = event
+    return {"seat": seat, "kind": kind, "text": text}
+
+
+def render(st) -> str:
+    """The position as text: calendar, boards with workers, pyramid, players."""
+    lines = []
+    lines.append(
+        f"Teotihuacan, {st.n} players. Calendar: light {st.light} / dark {st.dark}, "
+        f"Eclipses scored {st.eclipses}"
+        + (", Eclipse pending" if st.pending >= 0 else "")
+        + (", GAME OVER" if st.over else "")
+    )
+    lines.append(
+        f"Buildings taken {st.buildings_taken} (Avenue pays {DATA.building_numbers[st.buildings_taken]}"
+        f"/step); Nobles rows filled {st.nob_filled}"
+    )
+    lines.append("Boards (clockwise from the Palace):")
+    for place in range(1, 9):
+        b = st.place_board[place]
+        workers = []
+        for w in range(16):
+            if st.wb[w] == b:
+                who = f"P{w // 4 + 1}" if w // 4 < st.n else f"N{w // 4 + 1}"
+                space = st.ws[w]
+                lock = "" if space < 0 else (f"*Royal{st.royal[space]:02d}" if space < 3 else "*worship")
+                workers.append(f"{who}:{st.wp[w]}{lock}")
+        extra = ""
+        if b in (1, 2, 3, 4, 7):
+            tid = st.d_offer[(1, 2, 3, 4, 7).index(b)]
+            extra = f"  [tile: {tile_name(tid) if tid else '-'}]"
+        if b == 1:
+            extra += "  Royal tiles " + ", ".join(f"{r:02d}" for r in st.royal)
+        lines.append(f"  {place}. {BOARD[b]:<13} {' '.join(workers) or '-'}{extra}")
+    lines.append(
+        "Avenue discovery spots (steps 3/6/8): "
+        + "; ".join(", ".join(tile_name(t) for t in spot) or "-" for spot in st.d_avenue)
+    )
+    majors = []
+    for (t, step, _), stack in zip(DATA.temple_discovery, st.d_temple, strict=True):
+        majors.append(f"{TEMPLES[t]} {step}: " + (", ".join(tile_name(x) for x in stack) or "-"))
+    lines.append("Temple major steps: " + "; ".join(majors))
+    techs = " ".join(
+        f"{t:02d}:{''.join(str(s + 1) for s in range(st.n) if m >> s & 1) or '-'}"
+        for t, m in zip(st.tech, st.tech_marks, strict=True)
+    )
+    lines.append(f"Technologies (top row, bottom row): {techs}")
+    lines.append(f"Temple bonus tiles (blue, red, green): {st.bonus}")
+    lines.append("Pyramid (top icons; upper case = coloured):")
+    for r in range(8):
+        lines.append("  " + " ".join(st.grid[r * 8 : r * 8 + 8]))
+    placed = sum(1 for p in st.pyr_pos if p >= 0)
+    lines.append(
+        f"  tiles placed {placed}/30; offer {st.pyr_offer}; decorations "
+        + ", ".join(f"{SIDES[i // 4]}{i % 4 + 1}" for i in range(16) if st.deco_space[i])
+    )
+    lines.append(f"Decoration offer: {[''.join(DATA.deco_tiles[t]) if t else '-' for t in st.deco_offer]}")
+    for s in range(st.n):
+        res = ", ".join(f"{st.res[s * 3 + i]} {RESOURCES[i]}" for i in range(3))
+        temples = ", ".join(f"{TEMPLES[t]} {st.temple[s * st.nt + t]}" for t in range(st.nt))
+        tiles = [
+            tile_name(t) + (" (used)" if st.d_used[t] else "") for t in range(1, 55) if st.d_owner[t] == s
+        ]
+        lines.append(
+            f"P{s + 1}: {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
+            f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
+        )
+    seats = st.to_act()
+    if seats:
+        prompt = st.decision(seats[0]).prompt if len(seats) == 1 else "choose Starting tiles"
+        lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}")
+    return "\n".join(lines)

@@ -1,0 +1,319 @@
+"""Board and player setup: layout, tiles, offers, pyramid patterns, Starting tiles (dealt or
+drafted) or the first-game setup, neutral workers."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from random import Random
+
+from .calendar import place_neutrals
+from .data import DATA, RESOURCES, TEMPLES
+from .effects import can_pay, claim, claim_label, describe_gain, gain
+from .frames import auto, choice, push, run
+from .state import CATEGORIES, TeoState
+
+
+def new_game(players: int, seed: int, options: dict) -> TeoState:
+    """A new game after setup, waiting for the first decision."""
+    st = TeoState()
+    n = st.n = players
+    st.options = options
+    st.first_game = bool(options.get("first_game"))
+    st.draft = bool(options.get("starting_tile_draft"))
+    st.dark_variant = bool(options.get("dark_eclipse"))
+    rng = Random(seed)
+    st.events = []
+    st.stack = []
+    st.opts = None
+    # -- action boards around the main board
+    if st.first_game:
+        layout = list(DATA.first_game_layout)
+    else:
+        layout = [0] * 8
+        layout[0], layout[4] = 1, 8
+        boards = [2, 3, 4, 5, 6, 7]
+        rng.shuffle(boards)
+        for place, board in zip(DATA.shuffled_places, boards, strict=True):
+            layout[place - 1] = board
+    st.place_board = [0, *layout]
+    st.board_place = [0] * 9
+    for place, board in enumerate(layout, 1):
+        st.board_place[board] = place
+    # -- Royal, Technology and Temple Bonus tiles
+    fg = DATA.first_game
+    if st.first_game:
+        st.royal = [fg["royal_tiles"][k] for k in ("left", "centre", "right")]
+        st.tech = fg["technology"]["top_row"] + fg["technology"]["bottom_row"]
+        st.bonus = [fg["temple_bonus"][t] for t in TEMPLES]
+    else:
+        st.royal = [rng.choice(group) for group in DATA.royal_groups]
+        st.tech = sorted(rng.sample(sorted(DATA.tech_gold), 6))
+        st.bonus = rng.sample(list(DATA.bonus_tiles), 3)
+    st.tech_marks = [0] * 6
+    # -- calendar, buildings
+    st.light, st.dark = 0, DATA.dark_disc[n][0]
+    st.eclipses, st.pending, st.pyramid_done, st.over, st.turns = 0, -1, False, False, 0
+    st.buildings_taken = 0
+    st.nob_filled = [0, 0, 0]
+    # -- decorations and pyramid
+    st.deco_deck = sorted(DATA.deco_tiles)
+    rng.shuffle(st.deco_deck)
+    st.deco_offer = [st.deco_deck.pop() for _ in range(DATA.deco_offer_size)]
+    st.deco_space = [0] * 16
+    st.pyr_deck = sorted(DATA.pyramid_tiles)
+    rng.shuffle(st.pyr_deck)
+    st.pyr_offer = [st.pyr_deck.pop() for _ in range(DATA.pyramid_offer)]
+    st.pyr_pos = [-1] * len(DATA.positions)
+    st.grid = list(DATA.base_grid)
+    for pos in DATA.setup_patterns[n]:
+        tid, rot = st.pyr_deck.pop(), rng.randrange(4)
+        icons = DATA.pyramid_tiles[tid]
+        for i, q in enumerate(DATA.positions[pos].squares):
+            st.grid[q] = icons[(i - rot) % 4]
+        st.pyr_pos[pos] = tid * 4 + rot
+    # -- discovery tiles
+    st.d_owner = [-1] * 55
+    st.d_used = [0] * 55
+    st.d_deck = list(DATA.discovery_ids)
+    rng.shuffle(st.d_deck)
+    st.d_offer = [st.d_deck.pop() for _ in range(5)]
+    st.d_avenue = [[st.d_deck.pop() for _ in range(k)] for _, k in DATA.avenue_spots]
+    st.d_temple = [[st.d_deck.pop() for _ in range(counts[n])] for _, _, counts in DATA.temple_discovery]
+    # -- players
+    st.cocoa = [DATA.starting_cocoa[0 if s == 0 else 2 if s == n - 1 else 1] for s in range(n)]
+    st.res = [0] * (3 * n)
+    st.vp = [0] * n
+    st.avenue = [0] * n
+    st.ptrack = [0] * n
+    st.nt = len(TEMPLES)  # temples in play (a module may add a fourth)
+    st.temple = [0] * (st.nt * n)
+    st.cat_vp = [0] * (len(CATEGORIES) * n)
+    st.ecl_vp = [0] * (3 * n)
+    st.wb = [0] * 16
+    st.wp = [1] * 16
+    st.ws = [-1] * 16
+    st.space_occ = [-1] * 7
+    for s in range(n):
+        st.wp[s * 4 + 3] = 3  # the fourth worker waits on the Ascension wheel
+    st.neutral_draws = []
+    st.start_deck = list(range(1, 19))
+    rng.shuffle(st.start_deck)
+    st.start_dealt = [[] for _ in range(n)]
+    st.kept = [[] for _ in range(n)]
+    st.start_disc = [0] * 19
+    st.start_pick = [None] * n
+    st.draft_pool = []
+    if st.first_game:
+        _first_game(st)
+        place_neutrals(st, st.start_deck, rng)
+        push(st, ("turn", 0))
+    elif st.draft:
+        st.draft_pool = sorted(st.start_deck.pop() for _ in range(DATA.draft_pool[n]))
+        _deal_discoveries(st, st.draft_pool)
+        place_neutrals(st, st.start_deck, rng)
+        order = list(range(n)) + list(range(n - 1, -1, -1))
+        push(st, *[("draft", s) for s in order], ("start-resolve", 0))
+    else:
+        for s in range(n):
+            st.start_dealt[s] = sorted(st.start_deck.pop() for _ in range(4))
+            _deal_discoveries(st, st.start_dealt[s])
+        place_neutrals(st, st.start_deck, rng)
+        push(st, ("start-pick", -1))
+    st.chance = rng.getrandbits(64)
+    run(st)
+    return st
+
+
+def _deal_discoveries(st, tiles: list[int]) -> None:
+    for tid in tiles:
+        if DATA.starting_tiles[tid][1].get("discovery"):
+            st.start_disc[tid] = st.d_deck.pop()
+
+
+def _first_game(st) -> None:
+    """The printed first-game setup (rulebook Player setup, point 6)."""
+    for s in range(st.n):
+        spec = DATA.first_game[f"p{s + 1}"]
+        st.cocoa[s] += spec.get("cocoa", 0)
+        for i, name in enumerate(RESOURCES):
+            st.res[s * 3 + i] += spec.get(name, 0)
+        st.avenue[s] += spec.get("avenue", 0)
+        steps = list(spec.get("temples", []))
+        if "technology_position" in spec:
+            pos = spec["technology_position"]
+            st.tech_marks[pos] |= 1 << s
+            steps.append(TEMPLES[DATA.tech_columns[pos % 3]])
+        for name in steps:
+            t = TEMPLES.index(name)
+            st.temple[s * st.nt + t] += 1
+            reward = dict(DATA.temple_steps[t][st.temple[s * st.nt + t]][1])
+            if "any_resource" in reward:
+                reward = {spec["blue_reward"]: reward.pop("any_resource"), **reward}
+            gain(st, s, reward)
+        for k, (board, power) in enumerate(spec["workers"]):
+            st.wb[s * 4 + k] = board
+            st.wp[s * 4 + k] = power
+
+
+# ---- Starting tiles: hidden simultaneous pick, or the draft -------------------------------------------
+PAIRS = tuple(combinations(range(4), 2))
+
+
+def start_tile_text(st, tid: int, seat: int | None = None) -> str:
+    """'tile 7 (boards 1, 4): 1 red temple, 5 cocoa, 2 gold'."""
+    boards, g = DATA.starting_tiles[tid]
+    text = f"Starting tile {tid} (boards {boards[0]}, {boards[1]}): {describe_gain(g)}"
+    if st.start_disc[tid]:
+        from .effects import tile_name
+
+        text += f" [discovery: {tile_name(st.start_disc[tid])}]"
+    return text
+
+
+def _pick_options(st, frame):
+    return list(PAIRS)
+
+
+def _pick_describe(st, frame, opts):
+    dealt = st.start_dealt[frame[1]]
+    return "Keep 2 of your 4 Starting tiles", [
+        f"keep {start_tile_text(st, dealt[i])} AND {start_tile_text(st, dealt[j])}" for i, j in opts
+    ]
+
+
+@choice("start-pick", _pick_options, _pick_describe)
+def _start_pick(st, frame, p):
+    seat = frame[1]
+    st.start_pick[seat] = p
+    if all(x is not None for x in st.start_pick):
+        st.stack.pop()
+        for s in range(st.n):
+            st.kept[s] = [st.start_dealt[s][i] for i in st.start_pick[s]]
+        kept = "; ".join(
+            f"P{s + 1} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in range(st.n)
+        )
+        st.events.append((-1, "start-pick", kept))
+        push(st, ("start-resolve", 0))
+
+
+def _draft_options(st, frame):
+    return [(tid,) for tid in st.draft_pool]
+
+
+def _draft_describe(st, frame, opts):
+    return "Draft a Starting tile", [start_tile_text(st, tid) for (tid,) in opts]
+
+
+@choice("draft", _draft_options, _draft_describe)
+def _draft(st, frame, p):
+    st.draft_pool.remove(p[0])
+    st.kept[frame[1]].append(p[0])
+
+
+@auto("start-resolve")
+def _start_resolve(st, frame) -> None:
+    kept = {tid for tiles in st.kept for tid in tiles}
+    returned = False
+    for tid in range(1, 19):
+        if st.start_disc[tid] and tid not in kept:
+            st.d_deck.append(st.start_disc[tid])  # unclaimed tiles go back into the stacks
+            st.start_disc[tid] = 0
+            returned = True
+    if returned:
+        st.chance_rng().shuffle(st.d_deck)
+    todo = []
+    for s in range(st.n):
+        todo.append(("start-place", s))
+        todo.append(("start-benefits", s))
+    todo.append(("turn", 0))
+    push(st, *todo)
+
+
+def _place_options(st, frame):
+    boards = []
+    for tid in st.kept[frame[1]]:
+        for b in DATA.starting_tiles[tid][0]:
+            if b not in boards:
+                boards.append(b)
+    return list(combinations(sorted(boards), 3))
+
+
+def _place_describe(st, frame, opts):
+    return "Place your 3 starting workers on 3 different boards", [
+        "workers on " + ", ".join(DATA.board_names[b] for b in trio) for trio in opts
+    ]
+
+
+@choice("start-place", _place_options, _place_describe)
+def _start_place(st, frame, p):
+    seat = frame[1]
+    for k, board in enumerate(p):
+        st.wb[seat * 4 + k] = board
+        st.wp[seat * 4 + k] = 1
+
+
+@auto("start-benefits")
+def _start_benefits(st, frame) -> None:
+    """Benefits in a fixed order: resources, Avenue, temples, technology, choices, tiles."""
+    seat = frame[1]
+    fixed: dict = {}
+    later: list[tuple] = []
+    for tid in st.kept[seat]:
+        for key, amount in DATA.starting_tiles[tid][1].items():
+            if key == "technology":
+                later.append(("tech-free", seat))
+            elif key == "power_up":
+                later.append(("power-up", seat, 0, 0))
+            elif key == "discovery":
+                if st.start_disc[tid]:
+                    later.append(("start-disc", seat, st.start_disc[tid]))
+                    st.start_disc[tid] = 0
+            else:
+                fixed[key] = fixed.get(key, 0) + amount
+    order = [
+        "cocoa",
+        "wood",
+        "stone",
+        "gold",
+        "avenue",
+        "blue_temple",
+        "red_temple",
+        "green_temple",
+        "any_resource",
+    ]
+    todo = gain(st, seat, {k: fixed[k] for k in order if k in fixed})
+    push(st, *todo, *later)
+
+
+@auto("tech-free")
+def _tech_free(st, frame) -> None:
+    seat = frame[1]
+    for pos in sorted(range(6), key=lambda p: st.tech[p]):
+        if not st.tech_marks[pos] >> seat & 1:
+            st.tech_marks[pos] |= 1 << seat
+            push(st, ("adv", seat, DATA.tech_columns[pos % 3]))
+            return
+
+
+def _disc_options(st, frame):
+    seat, tid = frame[1], frame[2]
+    opts = [("decline",)]
+    if can_pay(st, seat, DATA.discoveries[tid].cost):
+        opts.insert(0, ("claim",))
+    return opts
+
+
+def _disc_describe(st, frame, opts):
+    return "Claim the discovery tile of your Starting tile?", [
+        claim_label(frame[2]) if p[0] == "claim" else "decline it" for p in opts
+    ]
+
+
+@choice("start-disc", _disc_options, _disc_describe)
+def _start_disc(st, frame, p):
+    seat, tid = frame[1], frame[2]
+    if p[0] == "claim":
+        claim(st, seat, tid)
+    else:
+        st.d_deck.append(tid)
+        st.chance_rng().shuffle(st.d_deck)

@@ -1,0 +1,294 @@
+"""A player's turn: move a worker (or unlock), choose the action, use tiles, end the turn."""
+
+from __future__ import annotations
+
+from . import actions, worship
+from .data import DATA, SPACE_BOARD
+from .effects import instant_tiles, tile_name, use_tile
+from .frames import choice, push
+
+BOARD = DATA.board_names
+
+
+def _locked(st, seat: int) -> bool:
+    wb, ws = st.wb, st.ws
+    return any(wb[w] and ws[w] >= 0 for w in range(seat * 4, seat * 4 + 4))
+
+
+def unlock_all(st, seat: int) -> None:
+    """Slide every locked worker of ``seat`` to its board's general area."""
+    for w in range(seat * 4, seat * 4 + 4):
+        s = st.ws[w]
+        if s >= 0:
+            st.ws[w] = -1
+            st.space_occ[s] = -1
+
+
+def distinct_workers(st, seat: int) -> list[int]:
+    """Unlocked workers in play, one per (board, power): moving either is the same move."""
+    seen = set()
+    out = []
+    for w in st.unlocked_workers(seat):
+        key = (st.wb[w], st.wp[w])
+        if key not in seen:
+            seen.add(key)
+            out.append(w)
+    return out
+
+
+def destination(st, board: int, distance: int) -> tuple[int, bool]:
+    """The board ``distance`` places clockwise of ``board``, and whether the move reaches or
+    passes the Palace (place 1)."""
+    p = st.board_place[board] - 1 + distance
+    return st.place_board[p % 8 + 1], p >= 8
+
+
+def move(st, seat: int, w: int, distance: int) -> None:
+    """Move worker ``w``; Technology 01 pays 1 cocoa for reaching or passing the Palace."""
+    dest, passes = destination(st, st.wb[w], distance)
+    st.wb[w] = dest
+    if passes and st.has_tech(seat, 1):
+        st.cocoa[seat] += 1
+
+
+def worker_text(st, w: int) -> str:
+    """'worker 3 on Forest'."""
+    where = BOARD[st.wb[w]]
+    lock = ", locked" if st.ws[w] >= 0 else ""
+    return f"power-{st.wp[w]} worker on {where}{lock}"
+
+
+# ---- the turn decision ---------------------------------------------------------------------------
+def _turn_options(st, frame):
+    seat = frame[1]
+    opts = [("move", w, d) for w in distinct_workers(st, seat) for d in (1, 2, 3)]
+    if opts:
+        tid = st.holds(seat, "move_anywhere")
+        if tid:
+            opts.append(("anywhere", tid))
+    if _locked(st, seat):
+        if st.cocoa[seat] >= DATA.unlock_cost:
+            opts.append(("unlock-pay",))
+        opts.append(("unlock-free",))
+    opts.extend(("use", tid) for tid in instant_tiles(st, seat))
+    return opts
+
+
+def _turn_label(st, p) -> str:
+    kind = p[0]
+    if kind == "move":
+        dest, _ = destination(st, st.wb[p[1]], p[2])
+        return f"move {worker_text(st, p[1])} {p[2]} board(s) to {BOARD[dest]}"
+    if kind == "anywhere":
+        return "use the move-anywhere tile to move a worker any distance"
+    if kind == "unlock-pay":
+        return f"pay {DATA.unlock_cost} cocoa to unlock all your workers (then take your turn)"
+    if kind == "unlock-free":
+        return "unlock all your workers for free (this is your whole turn)"
+    return f"use discovery tile: {tile_name(p[1])}"
+
+
+def _turn_describe(st, frame, opts):
+    return f"Player {frame[1] + 1}: your turn", [_turn_label(st, p) for p in opts]
+
+
+@choice("turn", _turn_options, _turn_describe)
+def _turn(st, frame, p):
+    seat = frame[1]
+    kind = p[0]
+    if kind == "move":
+        origin = st.wb[p[1]]
+        move(st, seat, p[1], p[2])
+        after_move(st, seat, p[1], origin)
+    elif kind == "anywhere":
+        push(st, ("anywhere-w", seat, p[1]))
+    elif kind == "unlock-pay":
+        st.cocoa[seat] -= DATA.unlock_cost
+        unlock_all(st, seat)
+        push(st, ("turn", seat))
+    elif kind == "unlock-free":
+        unlock_all(st, seat)
+        push(st, ("end-turn", seat))
+    else:
+        push(st, ("turn", seat))
+        use_tile(st, seat, p[1])
+
+
+def after_move(st, seat: int, w: int, origin: int) -> None:
+    """Offer the double-move tile if it applies, then the action on the destination."""
+    others = [x for x in st.unlocked_workers(seat, origin) if x != w]
+    tid = st.holds(seat, "double_move")
+    first = ("double", seat, w, origin, tid) if tid and others else ("action", seat, w, -1)
+    push(st, first, ("end-options", seat), ("end-turn", seat))
+
+
+# ---- move-anywhere and double-move tiles ----------------------------------------------------------
+def _anywhere_w_options(st, frame):
+    return [(w,) for w in distinct_workers(st, frame[1])]
+
+
+def _anywhere_w_describe(st, frame, opts):
+    return "Move-anywhere tile: which worker?", [worker_text(st, w) for (w,) in opts]
+
+
+@choice("anywhere-w", _anywhere_w_options, _anywhere_w_describe)
+def _anywhere_w(st, frame, p):
+    push(st, ("anywhere-d", frame[1], frame[2], p[0]))
+
+
+def _anywhere_d_options(st, frame):
+    return [(d,) for d in range(1, 9)]
+
+
+def _anywhere_d_describe(st, frame, opts):
+    w = frame[3]
+    return "Move-anywhere tile: how far clockwise?", [
+        f"{d} board(s) to {BOARD[destination(st, st.wb[w], d)[0]]}" for (d,) in opts
+    ]
+
+
+@choice("anywhere-d", _anywhere_d_options, _anywhere_d_describe)
+def _anywhere_d(st, frame, p):
+    seat, tid, w = frame[1], frame[2], frame[3]
+    st.d_used[tid] = 1
+    origin = st.wb[w]
+    move(st, seat, w, p[0])
+    after_move(st, seat, w, origin)
+
+
+def _double_options(st, frame):
+    seat, w, origin = frame[1], frame[2], frame[3]
+    seen = set()
+    opts = [("no",)]
+    for x in st.unlocked_workers(seat, origin):
+        if x != w and st.wp[x] not in seen:
+            seen.add(st.wp[x])
+            opts.append(("w", x))
+    return opts
+
+
+def _double_describe(st, frame, opts):
+    dest = BOARD[st.wb[frame[2]]]
+    return "Double-move tile: move a second worker along?", [
+        "no" if p[0] == "no" else f"also move the power-{st.wp[p[1]]} worker to {dest}" for p in opts
+    ]
+
+
+@choice("double", _double_options, _double_describe)
+def _double(st, frame, p):
+    seat, w, origin, tid = frame[1], frame[2], frame[3], frame[4]
+    if p[0] == "no":
+        push(st, ("action", seat, w, -1))
+        return
+    st.d_used[tid] = 1
+    w2 = p[1]
+    st.wb[w2] = st.wb[w]
+    dest_place = st.board_place[st.wb[w]]
+    if dest_place <= st.board_place[origin] and st.has_tech(seat, 1):
+        st.cocoa[seat] += 1  # the second worker also reaches or passes the Palace
+    push(st, ("action", seat, w, w2))
+
+
+# ---- the action on the destination board -----------------------------------------------------------
+def _action_options(st, frame):
+    seat, w, w2 = frame[1], frame[2], frame[3]
+    board = st.wb[w]
+    opts = [("cocoa",)]
+    free = st.holds(seat, "free_payment")
+    for s, b in enumerate(SPACE_BOARD):
+        if b != board:
+            continue
+        occ = st.space_occ[s]
+        if occ >= 0 and occ >> 2 == seat:
+            continue  # never unlock your own worker this way
+        if occ < 0 or st.cocoa[seat] >= 1 or free:
+            opts.append(("worship", s))
+    if board != 1:
+        cost = st.colours_on(board, (w, w2))
+        extras = st.holds_count(seat, "additional_worker") if board in (5, 6, 8) else 0
+        base = actions.base_count(st, seat, board)
+        for extra in range(extras + 1):
+            if extra and base + extra > 3:
+                break  # a further additional-worker tile would change nothing (cap of 3)
+            if not actions.main_possible(st, seat, board, extra):
+                continue
+            if st.cocoa[seat] >= cost:
+                opts.append(("main", extra, 0))
+            if free and cost:
+                opts.append(("main", extra, 1))
+    return opts
+
+
+def _action_label(st, frame, p) -> str:
+    kind = p[0]
+    seat, w, w2 = frame[1], frame[2], frame[3]
+    board = st.wb[w]
+    if kind == "cocoa":
+        return f"Collect Cocoa (+{st.colours_on(board, (w, w2)) + 1} cocoa)"
+    if kind == "worship":
+        return worship.space_label(st, seat, p[1])
+    cost = st.colours_on(board, (w, w2))
+    pay = "using the free-payment tile" if p[2] else f"paying {cost} cocoa"
+    extra = f" with {p[1]} additional-worker tile(s)" if p[1] else ""
+    return f"Main action of {BOARD[board]}{extra}, {pay}"
+
+
+def _action_describe(st, frame, opts):
+    board = BOARD[st.wb[frame[2]]]
+    return f"Choose the action on {board}", [_action_label(st, frame, p) for p in opts]
+
+
+@choice("action", _action_options, _action_describe)
+def _action(st, frame, p):
+    seat, w, w2 = frame[1], frame[2], frame[3]
+    board = st.wb[w]
+    kind = p[0]
+    if kind == "cocoa":
+        st.cocoa[seat] += st.colours_on(board, (w, w2)) + 1
+    elif kind == "worship":
+        push(st, ("worship-mode", seat, w, p[1]))
+    else:
+        cost = st.colours_on(board, (w, w2))
+        if p[2]:
+            st.d_used[st.holds(seat, "free_payment")] = 1
+        else:
+            st.cocoa[seat] -= cost
+        extra = p[1]
+        for _ in range(extra):
+            st.d_used[st.holds(seat, "additional_worker")] = 1
+        actions.start_main(st, seat, board, extra)
+
+
+# ---- end of the turn ---------------------------------------------------------------------------------
+def _end_options(st, frame):
+    seat = frame[1]
+    opts = [("end",)]
+    opts.extend(("use", tid) for tid in instant_tiles(st, seat))
+    if _locked(st, seat) and st.cocoa[seat] >= DATA.unlock_cost:
+        opts.append(("unlock-pay",))
+    return opts
+
+
+def _end_describe(st, frame, opts):
+    labels = []
+    for p in opts:
+        if p[0] == "end":
+            labels.append("end your turn")
+        elif p[0] == "use":
+            labels.append(f"use discovery tile: {tile_name(p[1])}")
+        else:
+            labels.append(f"pay {DATA.unlock_cost} cocoa to unlock all your workers")
+    return "Anything else before your turn ends?", labels
+
+
+@choice("end-options", _end_options, _end_describe)
+def _end(st, frame, p):
+    seat = frame[1]
+    if p[0] == "end":
+        return
+    push(st, ("end-options", seat))
+    if p[0] == "use":
+        use_tile(st, seat, p[1])
+    else:
+        st.cocoa[seat] -= DATA.unlock_cost
+        unlock_all(st, seat)

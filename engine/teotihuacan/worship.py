@@ -1,0 +1,254 @@
+"""The Worship action: spaces, the ability / discovery / both choice, and the 9 Royal tiles."""
+
+from __future__ import annotations
+
+from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
+from .effects import can_pay, claim, claim_label, draw_discovery, tile_name
+from .frames import auto, choice, push
+
+BOARD = DATA.board_names
+SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}
+ROYAL_SIDE = ("left", "centre", "right")
+ROYAL_TEXT = {t["number"]: t["effect"] for t in DATA.raw["royal_tiles"]}
+
+
+def space_label(st, seat: int, s: int) -> str:
+    """Label of a Worship space option (which space, what it does, the unlock cost)."""
+    board = SPACE_BOARD[s]
+    if board == 1:
+        what = f"Royal tile {st.royal[s]:02d} ({ROYAL_SIDE[s]}): {ROYAL_TEXT[st.royal[s]]}"
+    else:
+        t = SIDEBAR_TEMPLE[board]
+        what = f"{BOARD[board]} temple sidebar ({'any' if t < 0 else TEMPLES[t]} temple step)"
+    occ = st.space_occ[s]
+    unlock = f", paying 1 cocoa to unlock player {occ // 4 + 1}'s worker" if occ >= 0 else ""
+    return f"Worship on {what}{unlock}"
+
+
+def _mode_options(st, frame):
+    seat, _w, s = frame[1], frame[2], frame[3]
+    board = SPACE_BOARD[s]
+    unlock = 1 if st.space_occ[s] >= 0 else 0
+    tid = st.d_offer[WORSHIP_OFFER[board]]
+    free = st.holds(seat, "free_payment")
+    modes = [("ability", unlock)]
+    if tid:
+        if board != 1:
+            modes.append(("discovery", unlock))
+        modes.append(("both", unlock + 1))
+    opts = []
+    cocoa = st.cocoa[seat]
+    for mode, total in modes:
+        for use_free in (0, 1):
+            if use_free and (not free or not total):
+                continue
+            paid = 0 if use_free else total
+            if paid > cocoa:
+                continue
+            if mode == "discovery":
+                cost = DATA.discoveries[tid].cost
+                if not can_pay(st, seat, (cost[0] + paid, cost[1], cost[2], cost[3])):
+                    continue
+            opts.append((mode, use_free))
+    return opts
+
+
+def _mode_describe(st, frame, opts):
+    _seat, s = frame[1], frame[3]
+    board = SPACE_BOARD[s]
+    tid = st.d_offer[WORSHIP_OFFER[board]]
+    unlock = 1 if st.space_occ[s] >= 0 else 0
+    labels = []
+    for mode, use_free in opts:
+        total = unlock + (1 if mode == "both" else 0)
+        pay = " (free-payment tile)" if use_free else (f" (pay {total} cocoa)" if total else "")
+        if mode == "ability":
+            text = "use the ability"
+        elif mode == "discovery":
+            text = claim_label(tid)
+        else:
+            text = f"use the ability and claim {tile_name(tid)}"
+        labels.append(text + pay)
+    return f"Worship on {BOARD[board]}: ability, discovery tile or both", labels
+
+
+@choice("worship-mode", _mode_options, _mode_describe)
+def _worship_mode(st, frame, p):
+    seat, w, s = frame[1], frame[2], frame[3]
+    mode, use_free = p
+    board = SPACE_BOARD[s]
+    occ = st.space_occ[s]
+    total = (1 if occ >= 0 else 0) + (1 if mode == "both" else 0)
+    if use_free:
+        st.d_used[st.holds(seat, "free_payment")] = 1
+    else:
+        st.cocoa[seat] -= total
+    if occ >= 0:
+        st.ws[occ] = -1
+    st.ws[w] = s
+    st.space_occ[s] = w
+    todo = []
+    if mode != "discovery":
+        todo.append(ability_frame(st, seat, s, st.wp[w]))
+    if mode == "discovery":
+        take_offer(st, seat, board)
+    elif mode == "both":
+        todo.append(("worship-claim", seat, board))
+    push(st, *todo)
+
+
+def ability_frame(st, seat: int, s: int, power: int) -> tuple:
+    """The frame that resolves the ability of Worship space ``s`` for a worker of ``power``."""
+    board = SPACE_BOARD[s]
+    if board == 1:
+        return ("royal", seat, st.royal[s], power)
+    t = SIDEBAR_TEMPLE[board]
+    return ("any-temple", seat) if t < 0 else ("adv", seat, t)
+
+
+def take_offer(st, seat: int, board: int) -> None:
+    """Claim the face-up tile beside ``board``'s Worship space and refill it at once."""
+    slot = WORSHIP_OFFER[board]
+    claim(st, seat, st.d_offer[slot])
+    st.d_offer[slot] = draw_discovery(st)
+
+
+def _claim_options(st, frame):
+    seat, board = frame[1], frame[2]
+    tid = st.d_offer[WORSHIP_OFFER[board]]
+    if tid and can_pay(st, seat, DATA.discoveries[tid].cost):
+        return [("claim",), ("decline",)]
+    return []
+
+
+def _claim_describe(st, frame, opts):
+    tid = st.d_offer[WORSHIP_OFFER[frame[2]]]
+    return "Claim the Worship discovery tile?", [claim_label(tid), "do not claim it"]
+
+
+@choice("worship-claim", _claim_options, _claim_describe)
+def _worship_claim(st, frame, p):
+    if p[0] == "claim":
+        take_offer(st, frame[1], frame[2])
+
+
+# ---- Royal tiles ------------------------------------------------------------------------------------
+@auto("royal")
+def _royal(st, frame) -> None:
+    seat, number, power = frame[1], frame[2], frame[3]
+    if number == 1:
+        st.cocoa[seat] += power + 1
+    elif number == 4:
+        st.vp[seat] += 2 * min(st.tech_count(seat), power)
+    elif number == 5:
+        st.vp[seat] += 2 * min(st.ptrack[seat], power)
+    elif number == 9:
+        st.vp[seat] += min(st.avenue[seat], power + 1)
+    elif number in (2, 6, 8):
+        push(st, ("royal-buy", seat, number, power))
+    elif number == 3:
+        push(st, ("royal-sell", seat, power))
+    elif number == 7:
+        push(st, ("royal-trade", seat, power))
+
+
+ROYAL_BUY = {2: (0, 1), 6: (2, 1)}  # resource indices gained per cocoa
+
+
+def _buy_options(st, frame):
+    seat, number, power = frame[1], frame[2], frame[3]
+    top = min(power - 1 if number == 8 else power, st.cocoa[seat])
+    return [(k,) for k in range(top, -1, -1)]
+
+
+def _buy_describe(st, frame, opts):
+    number = frame[2]
+    if number == 8:
+        what = "advance(s) on any temple"
+    else:
+        a, b = ROYAL_BUY[number]
+        what = f"x ({RESOURCES[a]} + {RESOURCES[b]})"
+    return f"Royal tile {number:02d}: how many times (1 cocoa each)?", [
+        f"pay {k} cocoa: {k} {what}" for (k,) in opts
+    ]
+
+
+@choice("royal-buy", _buy_options, _buy_describe)
+def _royal_buy(st, frame, p):
+    seat, number = frame[1], frame[2]
+    k = p[0]
+    st.cocoa[seat] -= k
+    if number == 8:
+        push(st, *[("any-temple", seat)] * k)
+    else:
+        for r in ROYAL_BUY[number]:
+            st.res[seat * 3 + r] += k
+
+
+def _affordable_mixes(st, seat: int, total: int) -> list[tuple[int, int, int]]:
+    b = seat * 3
+    res = st.res
+    return [m for m in MIXES[total] if m[0] <= res[b] and m[1] <= res[b + 1] and m[2] <= res[b + 2]]
+
+
+def _sell_options(st, frame):
+    seat, power = frame[1], frame[2]
+    held = sum(st.res[seat * 3 : seat * 3 + 3])
+    return [(k,) for k in range(min(power, held), -1, -1)]
+
+
+def _sell_describe(st, frame, opts):
+    return "Royal tile 03: how many resources to sell (2 cocoa each)?", [
+        f"sell {k} resource(s) for {2 * k} cocoa" for (k,) in opts
+    ]
+
+
+@choice("royal-sell", _sell_options, _sell_describe)
+def _royal_sell(st, frame, p):
+    seat, k = frame[1], p[0]
+    st.cocoa[seat] += 2 * k
+    if k:
+        push(st, ("pay-res", seat, k))
+
+
+def _pay_res_options(st, frame):
+    return _affordable_mixes(st, frame[1], frame[2])
+
+
+def _pay_res_describe(st, frame, opts):
+    return f"Which {frame[2]} resource(s) do you give up?", [
+        "give " + ", ".join(f"{n} {RESOURCES[i]}" for i, n in enumerate(m) if n) for m in opts
+    ]
+
+
+@choice("pay-res", _pay_res_options, _pay_res_describe)
+def _pay_res(st, frame, mix):
+    b = frame[1] * 3
+    for i in range(3):
+        st.res[b + i] -= mix[i]
+
+
+def _trade_options(st, frame):
+    seat = frame[1]
+    opts = [("no",)]
+    if st.cocoa[seat] >= 1:
+        opts.extend(("pay", r) for r in range(3) if st.res[seat * 3 + r])
+    return opts
+
+
+def _trade_describe(st, frame, opts):
+    power = frame[2]
+    return "Royal tile 07: pay 1 cocoa and 1 resource for resources?", [
+        "do not trade" if p[0] == "no" else f"pay 1 cocoa + 1 {RESOURCES[p[1]]}, gain {power} resources"
+        for p in opts
+    ]
+
+
+@choice("royal-trade", _trade_options, _trade_describe)
+def _royal_trade(st, frame, p):
+    if p[0] == "no":
+        return
+    seat = frame[1]
+    st.cocoa[seat] -= 1
+    st.res[seat * 3 + p[1]] -= 1
+    push(st, ("any-res", seat, frame[2]))
