@@ -346,6 +346,9 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
 class Terminated(Exception):
     """The referee's process received SIGTERM: the match was stopped and its agents killed."""
 
+    def __init__(self, message: str = "terminated by SIGTERM; every agent process was stopped") -> None:
+        super().__init__(message)
+
 
 async def _play_unless_terminated(spec: MatchSpec, registry: Registry) -> MatchOutcome:
     """``play_match``, cancelled cleanly (every agent killed) if the process gets SIGTERM."""
@@ -356,7 +359,7 @@ async def _play_unless_terminated(spec: MatchSpec, registry: Registry) -> MatchO
         async def watch() -> None:
             with trio.open_signal_receiver(signal.SIGTERM) as signals:
                 async for _ in signals:
-                    raise Terminated("terminated by SIGTERM; every agent process was stopped")
+                    raise Terminated()
 
         nursery.start_soon(watch)
         outcome = await play_match(spec, registry)
