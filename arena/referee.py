@@ -30,6 +30,10 @@ from arena.record import build_record, final_ranks
 from engine.api import BadOptions, Game, State
 from engine.playout import random_choice
 
+# How long the referee may block in poll() for the answer of the only seat it is asking; a quick
+# agent is then read without a round through trio's scheduler, a slow one costs at most this.
+LINGER_MS = 1
+
 
 class MatchSetupError(ValueError):
     """A match that cannot start: unknown game or agent, wrong seat count, bad options."""
@@ -196,8 +200,14 @@ class Match:
             self.forfeit(seat, fault, "handshake")
             await seat.process.kill()
 
-    async def ask(self, seat: Seat, decision_id: int, message: dict[str, Any], options: int) -> int | None:
-        """One decision from ``seat``'s agent under its clock; None when it faulted (forfeit)."""
+    async def ask(
+        self, seat: Seat, decision_id: int, message: dict[str, Any], options: int, alone: bool = False
+    ) -> int | None:
+        """One decision from ``seat``'s agent under its clock; None when it faulted (forfeit).
+
+        ``alone``: no other seat is being asked, so the reply may be awaited in a short blocking
+        poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
+        """
         spec = self.spec
         started = time.perf_counter()
         try:
@@ -254,14 +264,14 @@ class Match:
         questions = {seat.plan.seat: self.decide_message(seat) for seat in asked}
         answers: dict[int, tuple[int | None, float]] = {}
 
-        async def one(seat: Seat) -> None:
+        async def one(seat: Seat, alone: bool = False) -> None:
             started = time.perf_counter()
             decision_id, message, options = questions[seat.plan.seat]
-            choice = await self.ask(seat, decision_id, message, options)
+            choice = await self.ask(seat, decision_id, message, options, alone)
             answers[seat.plan.seat] = (choice, (time.perf_counter() - started) * 1000)
 
         if len(asked) == 1:
-            await one(asked[0])
+            await one(asked[0], alone=True)
         elif asked:
             async with trio.open_nursery() as nursery:
                 for seat in asked:
