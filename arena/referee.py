@@ -21,7 +21,7 @@ from typing import Any
 
 import trio
 
-from arena.connection import AgentProcess
+from arena.connection import AgentProcess, DeadlineExceeded
 from arena.faults import AgentFault
 from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.plugins import AgentSpec, PluginError, Registry, discover
@@ -210,11 +210,15 @@ class Match:
         """
         spec = self.spec
         started = time.perf_counter()
+        allowed_ms = spec.move_ms + seat.bank_ms
         try:
-            with trio.move_on_after((spec.move_ms + seat.bank_ms) / 1000) as scope:
-                await seat.process.send(message)
-                reply = await seat.process.receive()
-            if scope.cancelled_caught:
+            try:
+                deadline = trio.current_time() + allowed_ms / 1000
+                await seat.process.send(message, deadline)
+                reply = await seat.process.receive(deadline, LINGER_MS if alone else 0.0)
+            except DeadlineExceeded:
+                reply = None
+            if reply is None or (time.perf_counter() - started) * 1000 > allowed_ms:
                 raise AgentFault(
                     "timeout", f"no answer within {spec.move_ms} ms + {seat.bank_ms:.0f} ms bank"
                 )
