@@ -14,7 +14,8 @@ from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.record import ReplayError, replay
 from arena.referee import MatchSetupError, play_match, run_match
-from tests.support.goofspiel import GAME
+from engine.api import IllegalAction, validate_options
+from tests.support.goofspiel import GAME, Goofspiel, GoofspielState
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_OPTION = str(ROOT / "examples" / "bots" / "first_option.py")
@@ -228,3 +229,55 @@ def test_replay_detects_a_tampered_record():
 
 def test_fault_vocabulary_covers_the_cases():
     assert {case[1] for case in FAULT_CASES} | {"timeout", "handshake"} <= set(FAULTS)
+
+
+class SoloState(GoofspielState):
+    """Goofspiel with an automaton in the last seat: it always bids its highest card."""
+
+    def to_act(self) -> tuple[int, ...]:
+        return tuple(seat for seat in super().to_act() if seat != self.players - 1)
+
+    def apply(self, seat: int, choice: int) -> None:
+        if seat == self.players - 1:
+            raise IllegalAction("the automaton's seat is played by the engine")
+        super().apply(seat, choice)
+        bot = self.players - 1
+        if [s for s in range(self.players) if self.bids[s] is None] == [bot]:
+            card = max(self.hands[bot])
+            self.hands[bot].remove(card)
+            self.bids[bot] = card
+            self._resolve()
+
+    def decision(self, seat: int):
+        if seat == self.players - 1:
+            raise IllegalAction("the automaton's seat is played by the engine")
+        return super().decision(seat)
+
+
+class SoloGoofspiel(Goofspiel):
+    id = "goofspiel-solo"
+    min_players = 1
+    max_players = 3
+    automata = ("bidbot",)
+
+    def option_schema(self):
+        return {**super().option_schema(), "automaton": {"type": "str", "default": None, "help": ""}}
+
+    def setup(self, players, seed, options):
+        options = validate_options(self.option_schema(), options)
+        return SoloState(players + (options["automaton"] is not None), seed, options)
+
+
+def test_automaton_takes_the_next_seat_and_is_never_asked(no_leftovers):
+    registry = discover()
+    registry.games["goofspiel-solo"] = SoloGoofspiel()
+    spec = MatchSpec(game="goofspiel-solo", agents=(FIRST_OPTION,), seed=5, automaton="bidbot")
+    outcome = run_match(spec, registry)
+    assert [(s.seat, s.agent) for s in outcome.seats] == [(0, FIRST_OPTION), (1, "bidbot")]
+    assert {m["seat"] for m in outcome.record["moves"]} == {0} and len(outcome.record["moves"]) == ROUNDS
+    assert outcome.record["options"] == {"automaton": "bidbot"} and outcome.record["players"] == 1
+    same = SoloGoofspiel().setup(1, 5, {"automaton": "bidbot"})
+    while same.to_act():
+        same.apply(0, 0)  # what first-option plays
+    assert [s.score for s in outcome.seats] == list(same.result().scores)
+    assert replay(outcome.record, registry.games["goofspiel-solo"]).terminal()
