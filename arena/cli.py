@@ -117,13 +117,15 @@ def play(
     ),
     seed: int | None = typer.Option(None, help="Game seed (random when omitted; printed either way)."),
     players: int | None = typer.Option(
-        None, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
+        None, min=1, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
     ),
     option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-    move_ms: int = typer.Option(1000, help="Clock per decision, in milliseconds."),
-    bank_ms: int = typer.Option(60_000, help="Time bank per game, drawn on when a move overruns its clock."),
-    memory_mb: int | None = typer.Option(None, help="Address-space limit per agent process, in MiB."),
-    cpu_seconds: int | None = typer.Option(None, help="CPU-time limit per agent process, in seconds."),
+    move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
+    bank_ms: int = typer.Option(
+        60_000, min=0, help="Time bank per game, drawn on when a move overruns its clock."
+    ),
+    memory_mb: int | None = typer.Option(None, min=16, help="Address-space limit per agent process, in MiB."),
+    cpu_seconds: int | None = typer.Option(None, min=1, help="CPU-time limit per agent process, in seconds."),
     record: Path | None = typer.Option(None, help="Write the match record (JSON) to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
 ) -> None:
@@ -227,7 +229,7 @@ def check(
     game: str | None = typer.Option(
         None, "--game", "-g", help="Check on this game only (default: every game it claims)."
     ),
-    move_ms: int = typer.Option(1000, help="Clock per decision, in milliseconds."),
+    move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 

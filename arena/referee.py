@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
@@ -103,7 +103,7 @@ def setup_state(spec: MatchSpec, registry: Registry) -> tuple[Game, State, dict[
             known = ", ".join(game.automata) or "none"
             raise MatchSetupError(f"game {game.id!r} has no automaton {spec.automaton!r} (automata: {known})")
         options["automaton"] = spec.automaton
-        seats_ok = 1 <= players and players + 1 <= max(game.max_players, 2)
+        seats_ok = 1 <= players <= game.max_players  # the engine says whether the automaton fits
     else:
         seats_ok = game.min_players <= players <= game.max_players
     if not seats_ok:
@@ -113,7 +113,7 @@ def setup_state(spec: MatchSpec, registry: Registry) -> tuple[Game, State, dict[
         )
     try:
         state = game.setup(players, spec.seed, options)
-    except (BadOptions, ValueError) as error:
+    except (BadOptions, ValueError, KeyError, TypeError) as error:
         raise MatchSetupError(f"{game.id}: {error}") from None
     return game, state, options
 
@@ -134,16 +134,18 @@ class Seat:
     version: str = "?"
     handshake_ms: float | None = None
     fault: dict[str, Any] | None = None
-    times_ms: list[float] = field(default_factory=list)
 
 
 class Match:
     """One match in progress (used through ``play_match``)."""
 
-    def __init__(self, spec: MatchSpec, game: Game, state: State, plans: list[SeatPlan]) -> None:
+    def __init__(
+        self, spec: MatchSpec, game: Game, state: State, options: dict[str, Any], plans: list[SeatPlan]
+    ) -> None:
         self.spec = spec
         self.game = game
         self.state = state
+        self.options = options  # as given to Game.setup (the automaton included)
         self.rng = forfeit_rng(spec.seed)
         self.next_id = 0
         self.moves: list[dict[str, Any]] = []
@@ -177,7 +179,7 @@ class Match:
             "game_version": self.game.version,
             "seat": seat.plan.seat,
             "players": len(spec.agents) + (spec.automaton is not None),
-            "options": dict(spec.options, **({"automaton": spec.automaton} if spec.automaton else {})),
+            "options": self.options,
             "clock": {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms},
             "agent_options": agent_options,
         }
@@ -240,7 +242,6 @@ class Match:
             return None
         elapsed = (time.perf_counter() - started) * 1000
         seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, elapsed - spec.move_ms))
-        seat.times_ms.append(elapsed)
         return choice
 
     def decide_message(self, seat: Seat) -> tuple[int, dict[str, Any], int]:
@@ -318,6 +319,7 @@ class Match:
         record = build_record(
             spec,
             self.game,
+            self.options,
             [
                 {
                     "seat": seat.plan.seat,
@@ -348,13 +350,13 @@ class Match:
 
 async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
     """Play one match through agent subprocesses; raises MatchSetupError if it cannot start."""
-    game, state, _ = setup_state(spec, registry)
+    game, state, options = setup_state(spec, registry)
     plans = [plan_seat(seat, name, registry, game.id) for seat, name in enumerate(spec.agents)]
     if spec.agent_options and len(spec.agent_options) != len(spec.agents):
         raise MatchSetupError(
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
         )
-    return await Match(spec, game, state, plans).run()
+    return await Match(spec, game, state, options, plans).run()
 
 
 class Terminated(Exception):
