@@ -147,24 +147,36 @@ def match_in_process(seed: int) -> None:
             state.apply(seat, agents[seat].act(state.observation(seat), message))
 
 
+def set_affinity(cpus: set[int]) -> None:
+    """Pin every thread of this process (trio spawns agents from a worker thread) to ``cpus``."""
+    for tid in os.listdir("/proc/self/task"):
+        os.sched_setaffinity(int(tid), cpus)
+
+
 def main() -> None:
     os.environ.setdefault("TLACHTLI_PLUGINS", "tests.support.goofspiel")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
-    # The machine is shared: interleave the two measures and keep each one's best median.
-    echoes, moves, loops = [], [], []
-    for _ in range(5):
-        echoes.append(bare_echo(2000))
-        per_move, loop = referee_decisions()
-        moves.append(per_move)
-        loops.append(loop)
-    echo, per_move, loop = min(echoes), min(moves), min(loops)
-    print(f"bare msgpack-over-pipe echo:        {echo:8.1f} us per round trip (best median of 5)")
-    print(
-        f"referee -> subprocess agent:        {per_move:8.1f} us per decision (best median of 5, referee clock)"
-    )
-    print(f"referee whole decision loop:        {loop:8.1f} us per decision (mean, engine included)")
-    print(f"referee / bare echo:                {per_move / echo:8.2f} x  (target <= 3x)")
+    # Two settings: free (the agent usually runs on the other core, so each round trip pays a
+    # cross-core wake-up whose cost depends on the machine's load and idle states) and pinned
+    # to one core (a plain context switch: the software cost of the path). The machine is
+    # shared, so the two measures are interleaved and each keeps its best median of 5.
+    cpus = sorted(os.sched_getaffinity(0))
+    for setting, affinity in (("free", set(cpus)), ("pinned to one core", {cpus[-1]})):
+        set_affinity(affinity)  # inherited by the agent processes started below
+        echoes, moves, loops = [], [], []
+        for _ in range(5):
+            echoes.append(bare_echo(2000))
+            per_move, loop = referee_decisions()
+            moves.append(per_move)
+            loops.append(loop)
+        echo, per_move, loop = min(echoes), min(moves), min(loops)
+        print(f"[{setting}]")
+        print(f"  bare msgpack-over-pipe echo:   {echo:8.1f} us per round trip (median)")
+        print(f"  referee -> subprocess agent:   {per_move:8.1f} us per decision (median, referee clock)")
+        print(f"  referee whole decision loop:   {loop:8.1f} us per decision (mean, engine included)")
+        print(f"  referee / bare echo:           {per_move / echo:8.2f} x  (target <= 3x)")
+    set_affinity(set(cpus))
     registry = discover()
     seeds = range(5)
     started = time.perf_counter()
