@@ -286,6 +286,14 @@ class Match:
             by = "agent"
             if choice is None:
                 choice, by = random_choice(self.state, index, self.rng), "random"
+            elif (
+                len(to_act) > 1 and list(self.state.decision(index).options) != questions[index][1]["options"]
+            ):
+                # Simultaneous seats chose from what they were shown; an engine whose options
+                # for one seat change with another seat's choice breaks the contract.
+                raise RuntimeError(
+                    f"{self.game.id}: seat {index}'s options changed while applying a simultaneous decision"
+                )
             self.state.apply(index, choice)
             self.moves.append({"seat": index, "choice": choice, "ms": round(ms, 3), "by": by})
 

@@ -281,3 +281,27 @@ def test_automaton_takes_the_next_seat_and_is_never_asked(no_leftovers):
         same.apply(0, 0)  # what first-option plays
     assert [s.score for s in outcome.seats] == list(same.result().scores)
     assert replay(outcome.record, registry.games["goofspiel-solo"]).terminal()
+
+
+class LeakyState(GoofspielState):
+    """Breaks the simultaneous contract: a seat's option labels show how many seats already bid."""
+
+    def decision(self, seat: int):
+        decision = super().decision(seat)
+        made = sum(bid is not None for bid in self.bids)
+        options = tuple(dict(option, label=f"{option['label']} after {made}") for option in decision.options)
+        return type(decision)(decision.kind, decision.prompt, options)
+
+
+class LeakyGoofspiel(Goofspiel):
+    id = "goofspiel-leaky"
+
+    def setup(self, players, seed, options):
+        return LeakyState(players, seed, validate_options(self.option_schema(), options))
+
+
+def test_an_engine_changing_simultaneous_options_is_caught(no_leftovers):
+    registry = discover()
+    registry.games["goofspiel-leaky"] = LeakyGoofspiel()
+    with pytest.raises(RuntimeError, match="options changed while applying a simultaneous decision"):
+        run_match(MatchSpec(game="goofspiel-leaky", agents=("random", "random"), seed=1), registry)
