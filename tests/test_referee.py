@@ -117,15 +117,15 @@ def test_fault_forfeits_and_the_match_finishes(agent, fault, phase, detail, no_l
 
 
 def test_timeout_uses_the_move_clock_and_the_bank(no_leftovers):
-    spec = MatchSpec(game="goofspiel", agents=("fault-sleep", "random"), seed=1, move_ms=300, bank_ms=200)
+    spec = MatchSpec(game="goofspiel", agents=("fault-sleep", "random"), seed=1, move_ms=1000, bank_ms=500)
     outcome = run_match(spec)
     assert outcome.seats[0].fault == "timeout" and outcome.seats[1].fault is None
-    assert "300 ms + 200 ms bank" in outcome.record["faults"][0]["detail"]
+    assert "1000 ms + 500 ms bank" in outcome.record["faults"][0]["detail"]
     check_replays(outcome)
 
 
 def test_handshake_stall_forfeits(no_leftovers):
-    spec = MatchSpec(game="goofspiel", agents=("random", "fault-handshake-stall"), seed=2, handshake_ms=3000)
+    spec = MatchSpec(game="goofspiel", agents=("random", "fault-handshake-stall"), seed=2, handshake_ms=5000)
     outcome = run_match(spec)
     assert [s.fault for s in outcome.seats] == [None, "handshake"]
     assert outcome.record["agents"][1]["handshake_ms"] is None
