@@ -124,6 +124,23 @@ def test_timeout_uses_the_move_clock_and_the_bank(no_leftovers):
     check_replays(outcome)
 
 
+def test_overruns_draw_on_the_bank_without_forfeiting(no_leftovers):
+    spec = MatchSpec(
+        game="goofspiel",
+        agents=("fault-slow", "random"),
+        seed=1,
+        move_ms=50,
+        bank_ms=5000,
+        agent_options=({"sleep_ms": 150}, {}),
+    )
+    outcome = run_match(spec)
+    assert outcome.seats[0].fault is None
+    banks = [int(line.split()[1]) for line in outcome.record["agents"][0]["stderr"].splitlines()]
+    assert banks[0] == 5000 and len(banks) == ROUNDS
+    # every move overran the 50 ms clock by at least 100 ms, taken from the bank
+    assert all(later <= earlier - 100 for earlier, later in zip(banks, banks[1:], strict=False))
+
+
 def test_handshake_stall_forfeits(no_leftovers):
     spec = MatchSpec(game="goofspiel", agents=("random", "fault-handshake-stall"), seed=2, handshake_ms=5000)
     outcome = run_match(spec)
