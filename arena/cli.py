@@ -16,11 +16,12 @@ from rich.progress import Progress
 from tabulate import tabulate
 
 from arena.conformance import CheckReport, check_specs
+from arena.lineup import MatchSetupError, setup_state
 from arena.match import MatchSpec, SeatResult
 from arena.plugins import PluginError, Registry, discover
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
-from arena.referee import MatchSetupError, Terminated, run_match, setup_state
+from arena.referee import Terminated, run_match
 from engine.api import Game, State
 
 app = typer.Typer(

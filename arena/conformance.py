@@ -11,9 +11,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from arena.lineup import MatchSetupError, resolve_agent
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import Registry
-from arena.referee import MatchSetupError, resolve_agent
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,7 @@ the game.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -23,99 +21,20 @@ import trio
 
 from arena.connection import AgentProcess, DeadlineExceeded
 from arena.faults import AgentFault
+from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec, SeatResult
-from arena.plugins import AgentSpec, PluginError, Registry, discover
+from arena.plugins import PluginError, Registry, discover
 from arena.protocol import AGENT_MESSAGES, PROTOCOL_VERSION, ProtocolError, check_message
 from arena.record import build_record, final_ranks
-from engine.api import BadOptions, Game, State
+from engine.api import Game, State
 from engine.playout import random_choice
+
+# MatchSetupError is raised here too (bad specs), so callers import it from this module as well.
+__all__ = ["MatchSetupError", "Terminated", "play_match", "run_match"]
 
 # How long the referee may block in poll() for the answer of the only seat it is asking; a quick
 # agent is then read without a round through trio's scheduler, a slow one costs at most this.
 LINGER_MS = 1
-
-
-class MatchSetupError(ValueError):
-    """A match that cannot start: unknown game or agent, wrong seat count, bad options."""
-
-
-@dataclass(frozen=True)
-class SeatPlan:
-    """How one agent seat is played: the name it was asked by, how to start it, what it claims."""
-
-    seat: int
-    agent: str  # as given in the MatchSpec: a plugin name or a path
-    argv: tuple[str, ...]
-    kind: str  # "python" (hosted by arena.host) or "external"
-    version: str
-
-
-def host_argv(name: str) -> tuple[str, ...]:
-    """The command running plugin agent ``name`` behind the wire protocol."""
-    return (sys.executable, "-m", "arena.host", name)
-
-
-def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> AgentSpec | str:
-    """A registered agent's spec, or the absolute path of an executable file; else MatchSetupError."""
-    if name in registry.agents:
-        spec = registry.agents[name]
-        if game_id is not None and not spec.plays(game_id):
-            raise MatchSetupError(
-                f"agent {name!r} does not play {game_id!r} (it plays: {', '.join(spec.games)})"
-            )
-        return spec
-    if os.sep in name or os.path.exists(name):
-        if not os.path.isfile(name):
-            raise MatchSetupError(
-                f"agent {name!r}: no such file (a path must name an executable speaking the protocol)"
-            )
-        if not os.access(name, os.X_OK):
-            raise MatchSetupError(f"agent {name!r} is not executable (chmod +x it)")
-        return os.path.abspath(name)
-    try:
-        registry.agent(name)
-    except PluginError as error:
-        raise MatchSetupError(f"{error}, or a path to an executable") from None
-    raise AssertionError("unreachable")
-
-
-def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPlan:
-    """Resolve agent ``name`` for ``seat`` into the command that plays it."""
-    resolved = resolve_agent(name, registry, game_id)
-    if isinstance(resolved, str):
-        return SeatPlan(seat, name, (resolved,), "external", "?")
-    if resolved.factory is not None:
-        return SeatPlan(seat, name, host_argv(resolved.name), "python", resolved.version)
-    assert resolved.argv is not None
-    return SeatPlan(seat, name, tuple(resolved.argv), "external", resolved.version)
-
-
-def setup_state(spec: MatchSpec, registry: Registry) -> tuple[Game, State, dict[str, Any]]:
-    """The game, its initial state and the options given to ``setup``; MatchSetupError if impossible."""
-    try:
-        game = registry.game(spec.game)
-    except PluginError as error:
-        raise MatchSetupError(str(error)) from None
-    players = len(spec.agents)
-    options = dict(spec.options)
-    if spec.automaton is not None:
-        if spec.automaton not in game.automata:
-            known = ", ".join(game.automata) or "none"
-            raise MatchSetupError(f"game {game.id!r} has no automaton {spec.automaton!r} (automata: {known})")
-        options["automaton"] = spec.automaton
-        seats_ok = 1 <= players <= game.max_players  # the engine says whether the automaton fits
-    else:
-        seats_ok = game.min_players <= players <= game.max_players
-    if not seats_ok:
-        raise MatchSetupError(
-            f"{game.id} takes {game.min_players}-{game.max_players} players, got {players} agent(s)"
-            + (f" plus the automaton {spec.automaton}" if spec.automaton else "")
-        )
-    try:
-        state = game.setup(players, spec.seed, options)
-    except (BadOptions, ValueError, KeyError, TypeError) as error:
-        raise MatchSetupError(f"{game.id}: {error}") from None
-    return game, state, options
 
 
 def forfeit_rng(seed: int) -> Random:
