@@ -246,8 +246,8 @@ def check(
     try:
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(f"checking {agent}", total=len(specs))
-            for spec in specs:
-                report.add(run_match(spec, registry))
+            for spec, seat in specs:
+                report.add(run_match(spec, registry), seat)
                 progress.advance(task)
     except MatchSetupError as error:
         raise fail(str(error)) from None
