@@ -1,0 +1,348 @@
+"""The referee: plays one match between agent subprocesses on a rules engine.
+
+``play_match`` starts every agent (own process group, optional limits), shakes hands, then asks
+the seats in ``to_act()`` for their choices (simultaneous seats concurrently) under a per-move
+clock and a per-game time bank, applies them, sends ``end`` and reaps every process. A seat
+that faults (see arena/faults.py) forfeits: the random policy plays it to the end and it is
+ranked last. Every match yields a record (arena/record.py) from which ``arena replay`` re-runs
+the game.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+import trio
+
+from arena.connection import AgentProcess, DeadlineExceeded
+from arena.faults import AgentFault
+from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
+from arena.match import MatchOutcome, MatchSpec, SeatResult
+from arena.plugins import PluginError, Registry, discover
+from arena.protocol import AGENT_MESSAGES, PROTOCOL_VERSION, ProtocolError, check_message
+from arena.record import build_record, final_ranks
+from engine.api import Game, State
+from engine.playout import random_choice
+
+# MatchSetupError is raised here too (bad specs), so callers import it from this module as well.
+__all__ = ["MatchSetupError", "Terminated", "play_match", "run_match"]
+
+# How long the referee may block in poll() for the answer of the only seat it is asking; a quick
+# agent is then read without a round through trio's scheduler, a slow one costs at most this.
+LINGER_MS = 1
+
+
+def forfeit_rng(seed: int) -> Random:
+    """The random policy's generator for forfeited seats, derived from the match seed."""
+    return Random(f"tlachtli-forfeit-{seed}")
+
+
+@dataclass
+class Seat:
+    """The referee's view of one agent seat during a match."""
+
+    plan: SeatPlan
+    process: AgentProcess
+    bank_ms: float
+    name: str = "?"
+    version: str = "?"
+    handshake_ms: float | None = None
+    fault: dict[str, Any] | None = None
+
+
+class Match:
+    """One match in progress (used through ``play_match``)."""
+
+    def __init__(
+        self, spec: MatchSpec, game: Game, state: State, options: dict[str, Any], plans: list[SeatPlan]
+    ) -> None:
+        self.spec = spec
+        self.game = game
+        self.state = state
+        self.options = options  # as given to Game.setup (the automaton included)
+        self.rng = forfeit_rng(spec.seed)
+        self.next_id = 0
+        self.moves: list[dict[str, Any]] = []
+        self.seats = [
+            Seat(
+                plan,
+                AgentProcess(plan.argv, memory_mb=spec.memory_mb, cpu_seconds=spec.cpu_seconds),
+                spec.bank_ms,
+            )
+            for plan in plans
+        ]
+
+    def forfeit(self, seat: Seat, fault: AgentFault, phase: str) -> None:
+        """Mark ``seat`` forfeited (first fault wins); its process is killed by the caller."""
+        if seat.fault is None:
+            seat.fault = {
+                "seat": seat.plan.seat,
+                "fault": fault.kind,
+                "detail": fault.detail,
+                "phase": phase,
+                "move": len(self.moves),
+            }
+
+    async def handshake(self, seat: Seat, nursery: trio.Nursery, agent_options: dict[str, Any]) -> None:
+        """Start the agent and exchange hello/ready within the handshake clock; faults forfeit."""
+        spec = self.spec
+        hello = {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "game": self.game.id,
+            "game_version": self.game.version,
+            "seat": seat.plan.seat,
+            "players": len(spec.agents) + (spec.automaton is not None),
+            "options": self.options,
+            "clock": {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms},
+            "agent_options": agent_options,
+        }
+        started = time.perf_counter()
+        try:
+            with trio.move_on_after(spec.handshake_ms / 1000) as scope:
+                await seat.process.start(nursery)
+                await seat.process.send(hello)
+                reply = await seat.process.receive()
+                kind = check_message(reply, AGENT_MESSAGES)
+                if kind == "error":
+                    raise AgentFault("error", reply["message"][:300])
+                if kind != "ready":
+                    raise ProtocolError("unknown-type", f"expected 'ready', got {kind!r}")
+                seat.name, seat.version = reply["name"], reply["version"]
+            if scope.cancelled_caught:
+                raise AgentFault("handshake", f"no 'ready' within {spec.handshake_ms} ms")
+            seat.handshake_ms = (time.perf_counter() - started) * 1000
+        except AgentFault as fault:
+            self.forfeit(seat, fault, "handshake")
+            await seat.process.kill()
+
+    async def ask(
+        self, seat: Seat, decision_id: int, message: dict[str, Any], options: int, alone: bool = False
+    ) -> int | None:
+        """One decision from ``seat``'s agent under its clock; None when it faulted (forfeit).
+
+        ``alone``: no other seat is being asked, so the reply may be awaited in a short blocking
+        poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
+        """
+        spec = self.spec
+        started = time.perf_counter()
+        allowed_ms = spec.move_ms + seat.bank_ms
+        try:
+            try:
+                deadline = trio.current_time() + allowed_ms / 1000
+                await seat.process.send(message, deadline)
+                reply = await seat.process.receive(deadline, LINGER_MS if alone else 0.0)
+            except DeadlineExceeded:
+                reply = None
+            if reply is None or (time.perf_counter() - started) * 1000 > allowed_ms:
+                raise AgentFault(
+                    "timeout", f"no answer within {spec.move_ms} ms + {seat.bank_ms:.0f} ms bank"
+                )
+            kind = check_message(reply, AGENT_MESSAGES)
+            if kind == "error":
+                raise AgentFault("error", reply["message"][:300])
+            if kind != "act":
+                raise ProtocolError("unknown-type", f"expected 'act', got {kind!r}")
+            if reply["id"] != decision_id:
+                raise ProtocolError(
+                    "wrong-id", f"act id {reply['id']} answers no pending decision (expected {decision_id})"
+                )
+            choice = reply["choice"]
+            if not 0 <= choice < options:
+                raise ProtocolError("illegal-choice", f"choice {choice} is not in 0..{options - 1}")
+        except AgentFault as fault:
+            self.forfeit(seat, fault, "move")
+            await seat.process.kill()
+            return None
+        elapsed = (time.perf_counter() - started) * 1000
+        seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, elapsed - spec.move_ms))
+        return choice
+
+    def decide_message(self, seat: Seat) -> tuple[int, dict[str, Any], int]:
+        """(id, decide message, number of options) for ``seat``'s current decision."""
+        index = seat.plan.seat
+        decision = self.state.decision(index)
+        self.next_id += 1
+        message = {
+            "type": "decide",
+            "id": self.next_id,
+            "obs": self.state.observation(index),
+            "kind": decision.kind,
+            "prompt": decision.prompt,
+            "options": list(decision.options),
+            "clock": {"move_ms": self.spec.move_ms, "bank_ms_left": int(seat.bank_ms)},
+        }
+        return self.next_id, message, len(decision.options)
+
+    async def play_turn(self, to_act: tuple[int, ...]) -> None:
+        """Get a choice from every seat in ``to_act`` (concurrently when several), then apply them."""
+        for index in to_act:
+            if index >= len(self.seats):
+                raise RuntimeError(f"engine asked seat {index}, which is no agent seat (automaton?)")
+        asked = [self.seats[i] for i in to_act if self.seats[i].fault is None]
+        questions = {seat.plan.seat: self.decide_message(seat) for seat in asked}
+        answers: dict[int, tuple[int | None, float]] = {}
+
+        async def one(seat: Seat, alone: bool = False) -> None:
+            started = time.perf_counter()
+            decision_id, message, options = questions[seat.plan.seat]
+            choice = await self.ask(seat, decision_id, message, options, alone)
+            answers[seat.plan.seat] = (choice, (time.perf_counter() - started) * 1000)
+
+        if len(asked) == 1:
+            await one(asked[0], alone=True)
+        elif asked:
+            async with trio.open_nursery() as nursery:
+                for seat in asked:
+                    nursery.start_soon(one, seat)
+        for index in to_act:  # applied in seat order, whoever answered first
+            choice, ms = answers.get(index, (None, 0.0))
+            by = "agent"
+            if choice is None:
+                choice, by = random_choice(self.state, index, self.rng), "random"
+            elif (
+                len(to_act) > 1 and list(self.state.decision(index).options) != questions[index][1]["options"]
+            ):
+                # Simultaneous seats chose from what they were shown; an engine whose options
+                # for one seat change with another seat's choice breaks the contract.
+                raise RuntimeError(
+                    f"{self.game.id}: seat {index}'s options changed while applying a simultaneous decision"
+                )
+            self.state.apply(index, choice)
+            self.moves.append({"seat": index, "choice": choice, "ms": round(ms, 3), "by": by})
+
+    async def run(self) -> MatchOutcome:
+        """The whole match: handshake, decisions until the end, goodbye; every process reaped."""
+        spec = self.spec
+        started = time.time()
+        async with trio.open_nursery() as nursery:  # holds the stderr drains
+            try:
+                async with trio.open_nursery() as shakes:
+                    for seat in self.seats:
+                        options = spec.agent_options[seat.plan.seat] if spec.agent_options else {}
+                        shakes.start_soon(self.handshake, seat, nursery, dict(options))
+                while to_act := self.state.to_act():
+                    await self.play_turn(to_act)
+                result = self.state.result()
+                forfeited = {seat.plan.seat for seat in self.seats if seat.fault}
+                ranks = final_ranks(result.ranks, forfeited)
+                goodbye = {
+                    "type": "end",
+                    "result": {"scores": list(result.scores), "ranks": list(ranks)},
+                    "reason": "finished",
+                }
+                async with trio.open_nursery() as farewells:
+                    for seat in self.seats:
+                        if seat.fault is None:
+                            farewells.start_soon(seat.process.finish, goodbye)
+            finally:
+                for seat in self.seats:  # every path, including cancellation (Ctrl-C)
+                    await seat.process.kill()
+        record = build_record(
+            spec,
+            self.game,
+            self.options,
+            [
+                {
+                    "seat": seat.plan.seat,
+                    "agent": seat.plan.agent,
+                    "kind": seat.plan.kind,
+                    "name": seat.name,
+                    "version": seat.version if seat.version != "?" else seat.plan.version,
+                    "handshake_ms": None if seat.handshake_ms is None else round(seat.handshake_ms, 3),
+                    "stderr": seat.process.stderr_text(),
+                }
+                for seat in self.seats
+            ],
+            self.moves,
+            [seat.fault for seat in self.seats if seat.fault],
+            result,
+            ranks,
+            started=started,
+            duration_ms=(time.time() - started) * 1000,
+        )
+        names = [seat.plan.agent for seat in self.seats] + ([spec.automaton] if spec.automaton else [])
+        faults = {seat.plan.seat: seat.fault["fault"] for seat in self.seats if seat.fault}
+        seats = tuple(
+            SeatResult(index, names[index], result.scores[index], ranks[index], faults.get(index))
+            for index in range(len(result.scores))
+        )
+        return MatchOutcome(spec=spec, seats=seats, record=record)
+
+
+async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
+    """Play one match through agent subprocesses; raises MatchSetupError if it cannot start."""
+    game, state, options = setup_state(spec, registry)
+    plans = [plan_seat(seat, name, registry, game.id) for seat, name in enumerate(spec.agents)]
+    if spec.agent_options and len(spec.agent_options) != len(spec.agents):
+        raise MatchSetupError(
+            f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
+        )
+    return await Match(spec, game, state, options, plans).run()
+
+
+class Terminated(Exception):
+    """The referee's process received SIGTERM: the match was stopped and its agents killed."""
+
+    def __init__(self, message: str = "terminated by SIGTERM; every agent process was stopped") -> None:
+        super().__init__(message)
+
+
+async def _play_unless_terminated(spec: MatchSpec, registry: Registry) -> MatchOutcome:
+    """``play_match``, cancelled cleanly (every agent killed) if the process gets SIGTERM."""
+    if threading.current_thread() is not threading.main_thread():
+        return await play_match(spec, registry)  # signals can only be caught in the main thread
+    async with trio.open_nursery() as nursery:
+
+        async def watch() -> None:
+            with trio.open_signal_receiver(signal.SIGTERM) as signals:
+                async for _ in signals:
+                    raise Terminated()
+
+        nursery.start_soon(watch)
+        outcome = await play_match(spec, registry)
+        nursery.cancel_scope.cancel()
+    return outcome
+
+
+def _single(group: BaseExceptionGroup) -> BaseException:
+    """The one meaningful exception in a trio exception group (KeyboardInterrupt first)."""
+    for kind in (KeyboardInterrupt, Terminated):
+        if group.subgroup(kind) is not None:
+            return kind()
+    leaves = []
+
+    def walk(error: BaseException) -> None:
+        if isinstance(error, BaseExceptionGroup):
+            for inner in error.exceptions:
+                walk(inner)
+        else:
+            leaves.append(error)
+
+    walk(group)
+    return leaves[0] if len(leaves) == 1 else group
+
+
+def run_match(spec: MatchSpec, registry: Registry | None = None) -> MatchOutcome:
+    """Synchronous ``play_match`` (runs trio); discovers the plugins when ``registry`` is None.
+
+    Ctrl-C raises KeyboardInterrupt and SIGTERM raises Terminated, both after every agent
+    process was killed.
+    """
+    if registry is None:
+        try:
+            registry = discover()
+        except PluginError as error:
+            raise MatchSetupError(str(error)) from None
+    try:
+        return trio.run(_play_unless_terminated, spec, registry)
+    except BaseExceptionGroup as group:
+        error = _single(group)
+        if error is group:
+            raise
+        raise error from group
