@@ -29,6 +29,7 @@ class MatchSpec:
     bank_ms: int = 60_000  # per-game time bank drawn on once a move overruns move_ms
     memory_mb: int | None = None  # address-space limit per agent process
     cpu_seconds: int | None = None  # CPU-time limit per agent process
+    handshake_ms: int = 10_000  # time from spawn to the agent's `ready` (Python startup included)
 
     @property
     def players(self) -> int:

@@ -1,0 +1,177 @@
+"""One agent subprocess seen from the referee: spawn, frames in and out, stderr capture, kill.
+
+The agent runs in its own session (so its own process group, out of reach of the terminal's
+Ctrl-C) with optional memory and CPU limits. ``kill`` kills the whole group; the referee calls it
+on every exit path. Every failure is turned into an ``AgentFault`` naming what went wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import trio
+
+from arena.faults import AgentFault
+from arena.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
+
+STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
+EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
+
+
+def _limiter(memory_mb: int | None, cpu_seconds: int | None) -> Callable[[], None] | None:
+    """A preexec function setting RLIMIT_AS / RLIMIT_CPU in the child, or None when unlimited."""
+    if memory_mb is None and cpu_seconds is None:
+        return None
+
+    def apply() -> None:
+        if memory_mb is not None:
+            size = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        if cpu_seconds is not None:
+            # soft limit: SIGXCPU; the hard limit one second later: SIGKILL
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+
+    return apply
+
+
+def describe_status(returncode: int | None) -> tuple[str, str]:
+    """(fault kind, detail) for an agent that stopped talking, from its exit status."""
+    if returncode is None:
+        return "exit", "closed its stdout but is still running"
+    if returncode == 0:
+        return "exit", "exited with status 0 before the match ended"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return "crash", f"killed by {name}"
+    return "crash", f"exited with status {returncode}"
+
+
+class AgentProcess:
+    """A running agent: ``start`` it, ``send``/``receive`` messages, ``kill`` it."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        memory_mb: int | None = None,
+        cpu_seconds: int | None = None,
+        frame_limit: int = AGENT_FRAME_LIMIT,
+    ) -> None:
+        self.argv = list(argv)
+        self.memory_mb = memory_mb
+        self.cpu_seconds = cpu_seconds
+        self.buffer = FrameBuffer(frame_limit)
+        self.process: trio.Process | None = None
+        self._stderr_tail = bytearray()
+        self._stderr_total = 0
+        self._stderr_done = trio.Event()
+
+    async def start(self, nursery: trio.Nursery) -> None:
+        """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
+        try:
+            self.process = await trio.lowlevel.open_process(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=_limiter(self.memory_mb, self.cpu_seconds),
+            )
+        except OSError as error:
+            raise AgentFault("spawn", f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
+        nursery.start_soon(self._drain_stderr)
+
+    async def _drain_stderr(self) -> None:
+        # Always drained: an agent blocked on a full stderr pipe would look like a timeout.
+        assert self.process is not None and self.process.stderr is not None
+        try:
+            while data := await self.process.stderr.receive_some(65536):
+                self._stderr_total += len(data)
+                self._stderr_tail += data
+                del self._stderr_tail[:-STDERR_LIMIT]
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+        finally:
+            self._stderr_done.set()
+
+    def stderr_text(self) -> str:
+        """The captured stderr (its last STDERR_LIMIT bytes, with a note when cut)."""
+        text = self._stderr_tail.decode("utf-8", "replace")
+        dropped = self._stderr_total - len(self._stderr_tail)
+        return f"[{dropped} earlier bytes dropped]\n{text}" if dropped else text
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one message; a dead agent raises its crash/exit fault."""
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            await self.process.stdin.send_all(encode(message))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            raise await self._stopped_fault() from None
+
+    async def receive(self) -> dict[str, Any]:
+        """The next message (a checked msgpack map); a bad frame or dead agent raises a fault."""
+        assert self.process is not None and self.process.stdout is not None
+        while True:
+            body = self.buffer.next_body()
+            if body is not None:
+                return decode_body(body)
+            try:
+                data = await self.process.stdout.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                fault = await self._stopped_fault()
+                if self.buffer.pending:
+                    fault = AgentFault(fault.kind, fault.detail + " (in the middle of a frame)")
+                raise fault
+            self.buffer.feed(data)
+
+    async def _stopped_fault(self) -> AgentFault:
+        """The fault of an agent whose pipe closed: crash or exit, from its status."""
+        assert self.process is not None
+        with trio.move_on_after(EXIT_GRACE_S):
+            await self.process.wait()
+        with trio.move_on_after(0.2):  # let the last stderr lines arrive: they say why
+            await self._stderr_done.wait()
+        kind, detail = describe_status(self.process.returncode)
+        last = self.stderr_text().strip().splitlines()
+        if last:
+            detail += f"; stderr: {last[-1][:200]}"
+        return AgentFault(kind, detail)
+
+    async def finish(self, goodbye: dict[str, Any] | None) -> None:
+        """Say goodbye (best effort), let the agent exit briefly, then kill its group. Never raises."""
+        if self.process is None:
+            return
+        with trio.move_on_after(EXIT_GRACE_S):
+            if goodbye is not None:
+                try:
+                    await self.send(goodbye)
+                except AgentFault:
+                    pass
+            if self.process.stdin is not None:
+                await self.process.stdin.aclose()
+            await self.process.wait()
+        await self.kill()
+
+    async def kill(self) -> None:
+        """Kill the agent's whole process group and reap it; safe to call again, even when cancelled."""
+        if self.process is None:
+            return
+        with trio.CancelScope(shield=True):
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass  # the group is gone already
+            await self.process.wait()
+            for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+                if stream is not None:
+                    await stream.aclose()

@@ -1,0 +1,108 @@
+"""The agent side of the wire protocol: runs one plugin agent behind stdin/stdout.
+
+``python -m arena.host NAME`` discovers the plugins, builds agent NAME and answers the referee's
+messages by calling its ``setup``/``act``/``end``. The protocol owns the real stdout: anything the
+bot prints goes to stderr instead (which the referee keeps in the match record), so a stray
+``print`` cannot corrupt the frame stream.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import BinaryIO
+
+from arena.agent import Agent
+from arena.protocol import (
+    REFEREE_FRAME_LIMIT,
+    REFEREE_MESSAGES,
+    PeerClosed,
+    ProtocolError,
+    check_message,
+    read_frame,
+    write_frame,
+)
+
+
+def serve(agent: Agent, name: str, version: str, inp: BinaryIO, out: BinaryIO) -> int:
+    """Speak for ``agent`` until the referee ends the match; return the exit status."""
+    try:
+        hello = read_frame(inp, REFEREE_FRAME_LIMIT)
+        if check_message(hello, REFEREE_MESSAGES) != "hello":
+            raise ProtocolError("unknown-type", f"expected 'hello', got {hello['type']!r}")
+        agent.setup(hello)
+        write_frame(out, {"type": "ready", "name": name, "version": version})
+        while True:
+            message = read_frame(inp, REFEREE_FRAME_LIMIT)
+            kind = check_message(message, REFEREE_MESSAGES)
+            if kind == "decide":
+                choice = agent.act(message["obs"], message)
+                write_frame(out, {"type": "act", "id": message["id"], "choice": int(choice)})
+            elif kind == "end":
+                agent.end(message["result"])
+                return 0
+            elif kind == "error":
+                print(f"arena.host: the referee reported an error: {message['message']}", file=sys.stderr)
+                return 1
+            else:
+                raise ProtocolError("unknown-type", f"unexpected {kind!r} message after the handshake")
+    except PeerClosed:
+        return 0  # the referee went away: nothing left to do
+    except ProtocolError as error:
+        print(f"arena.host: protocol error from the referee: {error}", file=sys.stderr)
+        _try_send_error(out, str(error))
+        return 1
+    except Exception as error:  # the bot's own bug: say so on the wire, traceback on stderr
+        traceback.print_exc()
+        _try_send_error(out, f"{name} raised {type(error).__name__}: {error}")
+        return 1
+
+
+def _try_send_error(out: BinaryIO, text: str) -> None:
+    try:
+        write_frame(out, {"type": "error", "message": text[:1000]})
+    except OSError:
+        pass
+
+
+def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
+    """Take the protocol pipes away from the bot: stdout -> stderr, stdin -> /dev/null."""
+    inp = os.fdopen(os.dup(0), "rb")
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    return inp, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m arena.host NAME``."""
+    from arena.plugins import PluginError, discover
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or args[0].startswith("-"):
+        print(
+            "usage: python -m arena.host AGENT_NAME   (speaks the wire protocol on stdin/stdout)",
+            file=sys.stderr,
+        )
+        return 2
+    inp, out = _claim_stdio()
+    try:
+        spec = discover().agent(args[0])
+    except PluginError as error:
+        print(f"arena.host: {error}", file=sys.stderr)
+        _try_send_error(out, str(error))
+        return 2
+    if spec.factory is None:
+        print(
+            f"arena.host: agent {spec.name!r} is an external executable; run {spec.argv} directly",
+            file=sys.stderr,
+        )
+        return 2
+    return serve(spec.factory(), spec.name, spec.version, inp, out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
