@@ -1,31 +1,19 @@
-"""The ``arena`` command line."""
+"""The ``arena`` command line (tournament commands: arena/cli_tournament.py)."""
 
 from __future__ import annotations
 
 import typer
 from tabulate import tabulate
 
-from arena.plugins import PluginError, Registry, discover
+from arena.cli_common import fail, load_registry  # noqa: F401 - fail is re-exported for command modules
+from arena.cli_tournament import register as register_tournament_commands
 
 app = typer.Typer(
     help="Tlachtli arena: run bots against each other on board-game rules engines.",
     no_args_is_help=True,
     add_completion=False,
 )
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one clear line on stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
-
-
-def load_registry() -> Registry:
-    """Discover the plugins, turning a broken plugin into one clear error line."""
-    try:
-        return discover()
-    except PluginError as error:
-        raise fail(str(error)) from None
+register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export
 
 
 @app.command()

@@ -1,0 +1,231 @@
+"""Runs a ladder's pending matches in parallel local worker processes; the parent stores results.
+
+Each worker process plays one match at a time through the referee (``arena.referee.run_match``,
+trio inside). The parent is the only writer of the database: it marks a match running when it
+hands it out and commits each outcome the moment it arrives, so a crash or ``kill -9`` loses at
+most the matches in flight, which the next run plays again.
+
+Ctrl-C: pending matches are cancelled, workers are asked to stop their current match (the
+referee then kills its agents), finished matches stay stored, running ones go back to pending.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as futures
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from arena.match import MatchOutcome, MatchSpec
+from arena.plugins import Registry, discover
+from arena.store import Store, StoredMatch
+
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): signal this process when its parent dies
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class RunReport:
+    """What a call to ``run_pending`` did."""
+
+    played: int = 0
+    failed: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        """Matches per second of wall time."""
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+# -- worker side -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Worker:
+    """The state of one worker process (one per process, set up by ``_init_worker``)."""
+
+    registry: Registry | None = None
+    in_match: bool = False
+    parent_gone: bool = False
+
+
+_worker = _Worker()
+
+
+def _init_worker(parent_pid: int) -> None:
+    """Prepare a worker: own process group, SIGINT only during a match, leave with the parent."""
+    os.setpgrp()  # the terminal's Ctrl-C reaches the parent only; it forwards it deliberately
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_parent_death)
+    if sys.platform.startswith("linux"):
+        try:  # if the parent is killed (even -9), the kernel sends us SIGTERM
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+    _worker.registry = discover()
+
+
+def _on_parent_death(signum: int, frame: object) -> None:
+    """SIGTERM (the parent died, or someone stops us): stop the match cleanly, then exit."""
+    _worker.parent_gone = True
+    if _worker.in_match:
+        os.kill(os.getpid(), signal.SIGINT)  # trio cancels the match; the referee reaps its agents
+    else:
+        os._exit(1)  # idle: nothing to clean up, and no one will ever send us work again
+
+
+def _play(spec: MatchSpec) -> tuple[MatchOutcome, float]:
+    """Play one match in a worker; SIGINT (from the parent) cancels it through trio."""
+    from arena.referee import run_match
+
+    started = time.perf_counter()
+    # trio installs its own Ctrl-C handling only over the default handler
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _worker.in_match = True
+    try:
+        outcome = run_match(spec, _worker.registry)
+    finally:
+        _worker.in_match = False
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if _worker.parent_gone:
+            os._exit(1)
+    return outcome, time.perf_counter() - started
+
+
+# -- parent side -------------------------------------------------------------------------------
+
+
+class _RateColumn(ProgressColumn):
+    """Matches per second since the start of this run."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed or 0.0
+        rate = task.completed / elapsed if elapsed > 0 else 0.0
+        return Text(f"{rate:5.2f} matches/s", style="progress.data.speed")
+
+
+def _progress(console: Console, show: bool) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not show,
+    )
+
+
+def run_pending(
+    store: Store,
+    matches: Sequence[StoredMatch],
+    jobs: int,
+    *,
+    total: int | None = None,
+    done_before: int = 0,
+    label: str = "matches",
+    show_progress: bool = True,
+    console: Console | None = None,
+) -> RunReport:
+    """Play ``matches`` with ``jobs`` worker processes, committing each outcome as it arrives.
+
+    ``total`` and ``done_before`` size the progress bar for a resumed run. A match whose
+    referee raises (e.g. an agent that cannot start) is left pending and its error reported.
+    """
+    report = RunReport()
+    if not matches:
+        return report
+    console = console or Console(stderr=True)
+    started = time.perf_counter()
+    context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite and threads
+    executor = futures.ProcessPoolExecutor(
+        max_workers=max(1, min(jobs, len(matches))),
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(os.getpid(),),
+    )
+    running: dict[futures.Future, StoredMatch] = {}
+    queue = list(matches)
+    queue.reverse()  # pop() from the end hands matches out in schedule order
+    window = 2 * max(1, jobs)  # a few queued ahead keep workers busy; the rest stay cancellable
+    try:
+        with _progress(console, show_progress) as progress:
+            task = progress.add_task(label, total=total or len(matches), completed=done_before)
+            while queue or running:
+                while queue and len(running) < window:
+                    match = queue.pop()
+                    store.mark_running(match.id)
+                    running[executor.submit(_play, match.spec)] = match
+                finished, _ = futures.wait(running, return_when=futures.FIRST_COMPLETED)
+                for future in finished:
+                    match = running[future]
+                    try:
+                        outcome, seconds = future.result()
+                    except BrokenProcessPool:
+                        raise
+                    except Exception as error:  # the referee refused or broke: report, keep pending
+                        store.mark_pending([match.id])
+                        report.failed += 1
+                        report.errors.append(
+                            f"match {match.idx} ({match.key}): {type(error).__name__}: {error}"
+                        )
+                    else:
+                        store.record_outcome(match, outcome, seconds)
+                        report.played += 1
+                        progress.advance(task)
+                    del running[future]  # only once stored: an interrupt before leaves it to reset
+    except BrokenProcessPool as error:
+        report.errors.append(f"a worker process died ({error}); unfinished matches stay pending")
+    except KeyboardInterrupt:
+        report.interrupted = True
+        _stop_workers(executor)
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+        # whatever was handed out and not stored goes back to pending, to be played next time
+        store.mark_pending([match.id for match in running.values()])
+        report.seconds = time.perf_counter() - started
+    return report
+
+
+def _stop_workers(executor: futures.ProcessPoolExecutor) -> None:
+    """Interrupt every worker's current match (the referee kills its agents on the way out)."""
+    for process in list((executor._processes or {}).values()):  # no public API lists the workers
+        if process.pid is not None and process.is_alive():
+            try:
+                os.kill(process.pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
