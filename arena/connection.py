@@ -88,6 +88,21 @@ class AgentProcess:
         except OSError as error:
             raise AgentFault("spawn", f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
         nursery.start_soon(self._drain_stderr)
+        nursery.start_soon(self._watch)
+
+    async def _watch(self) -> None:
+        # When the agent dies, kill its group at once: a child it left behind may hold the
+        # stdout pipe open, and then the referee would never see end-of-file.
+        assert self.process is not None
+        await self.process.wait()
+        self._killpg()
+
+    def _killpg(self) -> None:
+        assert self.process is not None
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is gone already
 
     async def _drain_stderr(self) -> None:
         # Always drained: an agent blocked on a full stderr pipe would look like a timeout.
@@ -167,10 +182,7 @@ class AgentProcess:
         if self.process is None:
             return
         with trio.CancelScope(shield=True):
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass  # the group is gone already
+            self._killpg()
             await self.process.wait()
             for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
                 if stream is not None:

@@ -91,7 +91,7 @@ def test_digest_ignores_layout_and_comments_but_not_content(registry):
         (
             ('agent = "prize-bidder"', 'agent = "nobody"'),
             29,
-            "unknown agent 'nobody'; known agents: prize-bidder, random",
+            "unknown agent 'nobody'; known agents: ",
         ),
         (('game = "goofspiel"', 'game = "chess"'), 2, "unknown game 'chess'; known games: goofspiel"),
         (

@@ -1,0 +1,230 @@
+"""The referee end to end: real subprocess agents on goofspiel, every fault, records, cleanup."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena.faults import FAULTS
+from arena.match import MatchSpec
+from arena.plugins import discover
+from arena.record import ReplayError, replay
+from arena.referee import MatchSetupError, play_match, run_match
+from tests.support.goofspiel import GAME
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRST_OPTION = str(ROOT / "examples" / "bots" / "first_option.py")
+ROUNDS = 5  # goofspiel's default hand: 5 rounds, one bid per seat each
+
+
+def processes_marked(mark: str) -> list[int]:
+    """Live processes (not zombies) whose environment carries ``mark``: our agents and their children."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                environ = handle.read()
+        except OSError:
+            continue
+        if mark.encode() in environ and alive(int(entry)):
+            found.append(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a killed orphan may linger as a zombie until init reaps it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def no_leftovers(monkeypatch: pytest.MonkeyPatch):
+    """Tag every agent process this test starts; afterwards none may be alive."""
+    mark = f"tlachtli-test-{uuid.uuid4().hex}"
+    monkeypatch.setenv("TLACHTLI_TEST_MARK", mark)
+    yield
+    assert processes_marked(mark) == []
+
+
+def check_replays(outcome) -> None:
+    state = replay(outcome.record, GAME)
+    assert list(state.result().scores) == [s.score for s in outcome.seats]
+
+
+def test_random_agents_play_a_full_match(no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=("random", "random", "random"), seed=11)
+    outcome = run_match(spec)
+    assert [s.seat for s in outcome.seats] == [0, 1, 2]
+    assert all(s.fault is None and s.agent == "random" for s in outcome.seats)
+    assert sum(s.score for s in outcome.seats) <= 15 and min(s.rank for s in outcome.seats) == 1
+    record = outcome.record
+    assert record["game"] == "goofspiel" and record["seed"] == 11 and record["faults"] == []
+    assert [a["name"] for a in record["agents"]] == ["random"] * 3 and record["agents"][0]["version"] == "1"
+    assert len(record["moves"]) == 3 * ROUNDS
+    assert all(m["by"] == "agent" and m["ms"] >= 0 for m in record["moves"])
+    check_replays(outcome)
+
+
+def test_same_seed_same_match():
+    spec = MatchSpec(game="goofspiel", agents=("random", "random"), seed=5)
+    first, second = run_match(spec), run_match(spec)
+    assert first.record["moves"] == [{**m, "ms": m["ms"]} for m in first.record["moves"]]
+    strip = lambda r: [(m["seat"], m["choice"]) for m in r["moves"]]  # noqa: E731
+    assert strip(first.record) == strip(second.record) and first.seats == second.seats
+
+
+FAULT_CASES = [
+    ("fault-crash", "crash", "move", "status 3"),
+    ("fault-exit", "exit", "move", "status 0"),
+    ("fault-garbage", "bad-frame", "move", "msgpack"),
+    ("fault-print", "oversized-frame", "move", "print to stdout"),
+    ("fault-oversized", "oversized-frame", "move", "2097152 bytes"),
+    ("fault-illegal", "illegal-choice", "move", "not in 0..3"),
+    ("fault-wrong-id", "wrong-id", "move", "expected"),
+    ("fault-unknown-type", "unknown-type", "move", "'ponder'"),
+    ("fault-error", "error", "move", "I give up"),
+    ("fault-orphan", "crash", "move", "status 4"),
+    ("fault-handshake-exit", "exit", "handshake", "status 0"),
+    ("fault-handshake-crash", "crash", "handshake", "broken before ready"),
+]
+
+
+@pytest.mark.parametrize("agent, fault, phase, detail", FAULT_CASES)
+def test_fault_forfeits_and_the_match_finishes(agent, fault, phase, detail, no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=(agent, "random"), seed=3, agent_options=({"at": 2}, {}))
+    outcome = run_match(spec)
+    faulty, other = outcome.seats
+    assert (faulty.fault, faulty.rank, other.fault, other.rank) == (fault, 2, None, 1)
+    (entry,) = outcome.record["faults"]
+    assert entry["seat"] == 0 and entry["fault"] == fault and entry["phase"] == phase
+    assert detail in entry["detail"]
+    moves = outcome.record["moves"]
+    assert len(moves) == 2 * ROUNDS  # the match went on to the end
+    mine = [m for m in moves if m["seat"] == 0]
+    played = 0 if phase == "handshake" else 1  # at=2: the first decision was answered
+    assert [m["by"] for m in mine] == ["agent"] * played + ["random"] * (ROUNDS - played)
+    check_replays(outcome)
+
+
+def test_timeout_uses_the_move_clock_and_the_bank(no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=("fault-sleep", "random"), seed=1, move_ms=300, bank_ms=200)
+    outcome = run_match(spec)
+    assert outcome.seats[0].fault == "timeout" and outcome.seats[1].fault is None
+    assert "300 ms + 200 ms bank" in outcome.record["faults"][0]["detail"]
+    check_replays(outcome)
+
+
+def test_handshake_stall_forfeits(no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=("random", "fault-handshake-stall"), seed=2, handshake_ms=3000)
+    outcome = run_match(spec)
+    assert [s.fault for s in outcome.seats] == [None, "handshake"]
+    assert outcome.record["agents"][1]["handshake_ms"] is None
+    assert outcome.record["agents"][0]["handshake_ms"] > 0
+
+
+def test_orphaned_grandchild_is_killed_with_the_group(no_leftovers):
+    outcome = run_match(MatchSpec(game="goofspiel", agents=("fault-orphan", "random"), seed=3))
+    stderr = outcome.record["agents"][0]["stderr"]
+    pid = int(stderr.split("orphan pid ")[1].split()[0])
+    assert not alive(pid)
+
+
+def test_every_seat_can_fault_and_all_share_last_place(no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=("fault-illegal", "random", "fault-crash"), seed=4)
+    outcome = run_match(spec)
+    assert [(s.fault, s.rank) for s in outcome.seats] == [("illegal-choice", 2), (None, 1), ("crash", 2)]
+
+
+def test_stderr_is_captured_and_bounded(no_leftovers):
+    outcome = run_match(MatchSpec(game="goofspiel", agents=("fault-noisy", "random"), seed=3))
+    assert outcome.seats[0].fault is None
+    stderr = outcome.record["agents"][0]["stderr"]
+    assert stderr.rstrip().endswith("last noisy line") and "earlier bytes dropped" in stderr
+    assert len(stderr) < 17 * 1024
+
+
+def test_memory_limit_applies_to_the_agent(no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=("fault-hog", "random"), seed=3, memory_mb=400)
+    outcome = run_match(spec)
+    assert outcome.seats[0].fault == "crash" and "MemoryError" in outcome.record["agents"][0]["stderr"]
+
+
+def test_cpu_limit_applies_to_the_agent(no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=("fault-spin", "random"), seed=3, cpu_seconds=1, move_ms=20_000)
+    outcome = run_match(spec)
+    assert outcome.seats[0].fault == "crash" and "SIGXCPU" in outcome.record["faults"][0]["detail"]
+
+
+def test_simultaneous_seats_are_asked_concurrently(tmp_path, no_leftovers):
+    # Each rendezvous agent answers only once all three were asked in the same round.
+    options = ({"dir": str(tmp_path)},) * 3
+    spec = MatchSpec(
+        game="goofspiel", agents=("rendezvous",) * 3, seed=8, agent_options=options, move_ms=20_000
+    )
+    outcome = run_match(spec)
+    assert [s.fault for s in outcome.seats] == [None, None, None]
+    assert "stray print" in outcome.record["agents"][0]["stderr"]  # host kept stdout for the protocol
+
+
+def test_cancelled_referee_leaves_no_process(no_leftovers):
+    spec = MatchSpec(game="goofspiel", agents=("random", "fault-sleep"), seed=1, move_ms=60_000)
+    registry = discover()
+
+    async def main() -> None:
+        with trio.move_on_after(2.5) as scope:
+            await play_match(spec, registry)
+        assert scope.cancelled_caught
+
+    trio.run(main)
+
+
+def test_stdlib_external_bot_plays_by_path_and_by_plugin_argv(no_leftovers):
+    outcome = run_match(MatchSpec(game="goofspiel", agents=(FIRST_OPTION, "random"), seed=6))
+    assert outcome.seats[0].fault is None and outcome.seats[0].agent == FIRST_OPTION
+    assert (
+        outcome.record["agents"][0]["name"] == "first-option"
+        and outcome.record["agents"][0]["kind"] == "external"
+    )
+    first = [m["choice"] for m in outcome.record["moves"] if m["seat"] == 0]
+    assert first == [0] * ROUNDS
+    check_replays(outcome)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (MatchSpec(game="chess", agents=("random", "random"), seed=1), "unknown game 'chess'"),
+        (MatchSpec(game="goofspiel", agents=("nobody", "random"), seed=1), "unknown agent 'nobody'"),
+        (MatchSpec(game="goofspiel", agents=("random",), seed=1), "takes 2-4 players, got 1"),
+        (MatchSpec(game="goofspiel", agents=("random", "random"), seed=1, options={"cards": 99}), "'cards'"),
+        (MatchSpec(game="goofspiel", agents=("./no/such/bot", "random"), seed=1), "no such file"),
+        (MatchSpec(game="goofspiel", agents=("random", "random"), seed=1, automaton="bot"), "no automaton"),
+    ],
+)
+def test_a_match_that_cannot_start_says_why(spec, message):
+    with pytest.raises(MatchSetupError, match=None) as info:
+        run_match(spec)
+    assert message in str(info.value)
+
+
+def test_replay_detects_a_tampered_record():
+    outcome = run_match(MatchSpec(game="goofspiel", agents=("random", "random"), seed=9))
+    short = dict(outcome.record, moves=outcome.record["moves"][:-1])
+    with pytest.raises(ReplayError, match="not over"):
+        replay(short, GAME)
+    result = dict(outcome.record["result"], scores=[99, 99])
+    with pytest.raises(ReplayError, match="replay gives scores"):
+        replay(dict(outcome.record, result=result), GAME)
+
+
+def test_fault_vocabulary_covers_the_cases():
+    assert {case[1] for case in FAULT_CASES} | {"timeout", "handshake"} <= set(FAULTS)
