@@ -12,10 +12,11 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from arena.match import MatchSpec
 from arena.plugins import Registry
 from engine.api import BadOptions, validate_options
 
@@ -38,10 +39,12 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "limits": dict,
     "agents": list,
 }
-CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int}
+CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int, "handshake_ms": int}
 LIMIT_KEYS: dict[str, type] = {"memory_mb": int, "cpu_seconds": int}
 AGENT_KEYS: dict[str, type] = {"name": str, "agent": str, "options": dict}
 REQUIRED_TOP = ("name", "game", "agents")
+# Clock defaults are the MatchSpec's, so a ladder and a single match agree.
+SPEC_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(MatchSpec)}
 
 
 class LadderError(ValueError):
@@ -76,8 +79,9 @@ class Ladder:
     seed: int = 0
     challenger: str | None = None
     automaton: str | None = None
-    move_ms: int = 1000
-    bank_ms: int = 60_000
+    move_ms: int = SPEC_DEFAULTS["move_ms"]
+    bank_ms: int = SPEC_DEFAULTS["bank_ms"]
+    handshake_ms: int = SPEC_DEFAULTS["handshake_ms"]
     memory_mb: int | None = None
     cpu_seconds: int | None = None
     concurrency: int | None = None
@@ -183,6 +187,11 @@ class _Validator:
                 ("players",),
                 f"game {game_id!r} takes {low} to {game.max_players} players, got players = {players}",
             )
+        if "automaton" in data.get("options", {}):
+            raise self.fail(
+                ("options", "automaton"),
+                "set the automaton with the top-level keys format = 'solo' and automaton = NAME, not in [options]",
+            )
         try:
             options = validate_options(game.option_schema(), data.get("options", {}))
         except BadOptions as error:
@@ -219,8 +228,9 @@ class _Validator:
             seed=data.get("seed", 0),
             challenger=challenger,
             automaton=automaton,
-            move_ms=clock.get("move_ms", 1000),
-            bank_ms=clock.get("bank_ms", 60_000),
+            move_ms=clock.get("move_ms", SPEC_DEFAULTS["move_ms"]),
+            bank_ms=clock.get("bank_ms", SPEC_DEFAULTS["bank_ms"]),
+            handshake_ms=clock.get("handshake_ms", SPEC_DEFAULTS["handshake_ms"]),
             memory_mb=limits.get("memory_mb"),
             cpu_seconds=limits.get("cpu_seconds"),
             concurrency=self.positive(data["concurrency"], ("concurrency",), "concurrency")

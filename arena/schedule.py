@@ -89,6 +89,7 @@ def make_schedule(ladder: Ladder) -> list[ScheduledMatch]:
                     agent_options=tuple(dict(entrant.options) for entrant in seated),
                     move_ms=ladder.move_ms,
                     bank_ms=ladder.bank_ms,
+                    handshake_ms=ladder.handshake_ms,
                     memory_mb=ladder.memory_mb,
                     cpu_seconds=ladder.cpu_seconds,
                 )
