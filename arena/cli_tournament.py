@@ -220,20 +220,9 @@ def matches(
             found = store.matches(
                 ladder_run.id, statuses=(status,) if status else statuses, agent=agent, faults_only=faults
             )
-        rows = [
-            [
-                m.idx,
-                m.key,
-                m.status,
-                m.seed,
-                describe_seats(m),
-                "" if m.seconds is None else f"{m.seconds:.2f}",
-            ]
-            for m in found[:limit]
-        ]
-        typer.echo(
-            tabulate(rows, headers=["#", "match", "status", "seed", "seats: agent score (rank)", "seconds"])
-        )
+        rows = [[m.idx, m.key, m.status, m.seed, describe_seats(m), m.seconds] for m in found[:limit]]
+        headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
+        typer.echo(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
 
     _guard(show)
 
