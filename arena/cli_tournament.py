@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import shlex
+import sqlite3
 import sys
 from collections.abc import Callable
 from enum import StrEnum
@@ -72,7 +73,7 @@ def _open_existing(db: Path) -> Store:
         raise _fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
     try:
         return Store(db)
-    except (StoreError, OSError, Exception) as error:  # sqlite3.DatabaseError: not a database
+    except (StoreError, sqlite3.Error, OSError) as error:  # e.g. a file that is not a database
         raise _fail(f"cannot open {db}: {error}") from None
 
 
@@ -117,8 +118,8 @@ def run(
     schedule = make_schedule(ladder)
     try:
         store = Store(db)
-    except StoreError as error:
-        raise _fail(str(error)) from None
+    except (StoreError, sqlite3.Error) as error:
+        raise _fail(f"cannot open {db}: {error}") from None
     with store:
         try:
             ladder_run = store.open_run(ladder, schedule, new=new)

@@ -199,6 +199,7 @@ class _Validator:
             raise self.fail(
                 ("options", key.group(1)) if key else ("options",), f"[options]: {error}"
             ) from None
+        self.try_setup(game, players, options, automaton)
         clock = data.get("clock", {})
         self.check_keys(clock, CLOCK_KEYS, ("clock",), "[clock]")
         limits = data.get("limits", {})
@@ -239,6 +240,16 @@ class _Validator:
             digest=content_digest(data),
             source=self.source,
         )
+
+    def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
+        """Set up one game now, so options the engine refuses in combination fail here, not per match."""
+        trial = dict(options, automaton=automaton) if automaton else dict(options)
+        try:
+            game.setup(players, 0, trial)
+        except (BadOptions, ValueError) as error:
+            raise self.fail(
+                ("options",), f"game {game.id!r} cannot be set up with these options: {error}"
+            ) from None
 
     def automaton(self, fmt: str, game: Any) -> str | None:
         if fmt != "solo":

@@ -9,6 +9,7 @@ import pytest
 
 from arena.ladder import LadderError, find_key_line, load_ladder, parse_ladder
 from arena.plugins import discover
+from engine.api import BadOptions
 
 GOOD = """\
 name = "goof"
@@ -160,3 +161,26 @@ def test_find_key_line_handles_arrays_of_tables_and_inline_tables():
     assert find_key_line(lines, ("agents", 2)) == 28
     assert find_key_line(lines, ("clock", "bank_ms")) == 13
     assert find_key_line(lines, ("clock", "nothing")) == 11
+
+
+def test_options_the_engine_refuses_together_fail_at_load_time(registry):
+    class Picky:
+        id = "picky"
+        version = "1"
+        min_players, max_players = 2, 4
+        automata = ()
+
+        def option_schema(self):
+            return {"a": {"type": "bool", "default": False}, "b": {"type": "bool", "default": False}}
+
+        def setup(self, players, seed, options):
+            if options["a"] and options["b"]:
+                raise BadOptions("a and b exclude each other")
+
+    registry.games["picky"] = Picky()
+    text = GOOD.replace('game = "goofspiel"', 'game = "picky"').replace("cards = 6", "a = true\nb = true")
+    text = text.replace('agent = "prize-bidder"', 'agent = "random"')
+    assert (
+        "x.toml:8: game 'picky' cannot be set up with these options: a and b exclude each other"
+        in error_of(text, registry)
+    )
