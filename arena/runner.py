@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 from rich.progress import (
@@ -74,6 +75,7 @@ class _Worker:
     """The state of one worker process (one per process, set up by ``_init_worker``)."""
 
     registry: Registry | None = None
+    stopping: Any = None  # a multiprocessing Event the parent sets on Ctrl-C
     in_match: bool = False
     parent_gone: bool = False
 
@@ -81,7 +83,7 @@ class _Worker:
 _worker = _Worker()
 
 
-def _init_worker(parent_pid: int) -> None:
+def _init_worker(parent_pid: int, stopping: Any) -> None:
     """Prepare a worker: own process group, SIGINT only during a match, leave with the parent."""
     os.setpgrp()  # the terminal's Ctrl-C reaches the parent only; it forwards it deliberately
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -94,6 +96,7 @@ def _init_worker(parent_pid: int) -> None:
     if os.getppid() != parent_pid:  # the parent died before prctl took effect
         os._exit(1)
     _worker.registry = discover()
+    _worker.stopping = stopping
 
 
 def _on_parent_death(signum: int, frame: object) -> None:
@@ -110,10 +113,13 @@ def _play(spec: MatchSpec) -> tuple[MatchOutcome, float]:
     from arena.referee import run_match
 
     started = time.perf_counter()
-    # trio installs its own Ctrl-C handling only over the default handler
-    signal.signal(signal.SIGINT, signal.default_int_handler)
     _worker.in_match = True
     try:
+        # trio installs its own Ctrl-C handling only over the default handler
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # checked after SIGINT is armed, so a stop is never missed: a queued match never starts
+        if _worker.stopping is not None and _worker.stopping.is_set():
+            raise KeyboardInterrupt
         outcome = run_match(spec, _worker.registry)
     finally:
         _worker.in_match = False
@@ -172,11 +178,12 @@ def run_pending(
     console = console or Console(stderr=True)
     started = time.perf_counter()
     context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite and threads
+    stopping = context.Event()
     executor = futures.ProcessPoolExecutor(
         max_workers=max(1, min(jobs, len(matches))),
         mp_context=context,
         initializer=_init_worker,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), stopping),
     )
     running: dict[futures.Future, StoredMatch] = {}
     queue = list(matches)
@@ -192,33 +199,44 @@ def run_pending(
                     running[executor.submit(_play, match.spec)] = match
                 finished, _ = futures.wait(running, return_when=futures.FIRST_COMPLETED)
                 for future in finished:
-                    match = running[future]
-                    try:
-                        outcome, seconds = future.result()
-                    except BrokenProcessPool:
-                        raise
-                    except Exception as error:  # the referee refused or broke: report, keep pending
-                        store.mark_pending([match.id])
-                        report.failed += 1
-                        report.errors.append(
-                            f"match {match.idx} ({match.key}): {type(error).__name__}: {error}"
-                        )
-                    else:
-                        store.record_outcome(match, outcome, seconds)
-                        report.played += 1
+                    if _collect(store, running, future, report):
                         progress.advance(task)
-                    del running[future]  # only once stored: an interrupt before leaves it to reset
     except BrokenProcessPool as error:
         report.errors.append(f"a worker process died ({error}); unfinished matches stay pending")
     except KeyboardInterrupt:
         report.interrupted = True
+        stopping.set()  # before the signal: see _play
         _stop_workers(executor)
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        for future in list(running):  # matches that finished while we were stopping are kept
+            if future.done() and not future.cancelled() and future.exception() is None:
+                _collect(store, running, future, report)
         # whatever was handed out and not stored goes back to pending, to be played next time
         store.mark_pending([match.id for match in running.values()])
         report.seconds = time.perf_counter() - started
     return report
+
+
+def _collect(
+    store: Store, running: dict[futures.Future, StoredMatch], future: futures.Future, report: RunReport
+) -> bool:
+    """Store a finished future's outcome (or note its error); True if stored. It then leaves ``running``."""
+    match = running[future]
+    try:
+        outcome, seconds = future.result()
+    except BrokenProcessPool:
+        raise
+    except Exception as error:  # the referee refused or broke: report it, the match stays pending
+        store.mark_pending([match.id])
+        report.failed += 1
+        report.errors.append(f"match {match.idx} ({match.key}): {type(error).__name__}: {error}")
+        del running[future]
+        return False
+    store.record_outcome(match, outcome, seconds)
+    report.played += 1
+    del running[future]  # only once stored: an interrupt before this leaves it to the reset
+    return True
 
 
 def _stop_workers(executor: futures.ProcessPoolExecutor) -> None:
