@@ -133,11 +133,12 @@ def _play(spec: MatchSpec) -> tuple[MatchOutcome, float]:
 
 
 class _RateColumn(ProgressColumn):
-    """Matches per second since the start of this run."""
+    """Matches per second since the start of this run (matches done by an earlier run excluded)."""
 
     def render(self, task: Task) -> Text:
         elapsed = task.elapsed or 0.0
-        rate = task.completed / elapsed if elapsed > 0 else 0.0
+        played = task.completed - task.fields.get("done_before", 0)
+        rate = played / elapsed if elapsed > 0 else 0.0
         return Text(f"{rate:5.2f} matches/s", style="progress.data.speed")
 
 
@@ -191,7 +192,9 @@ def run_pending(
     window = 2 * max(1, jobs)  # a few queued ahead keep workers busy; the rest stay cancellable
     try:
         with _progress(console, show_progress) as progress:
-            task = progress.add_task(label, total=total or len(matches), completed=done_before)
+            task = progress.add_task(
+                label, total=total or len(matches), completed=done_before, done_before=done_before
+            )
             while queue or running:
                 while queue and len(running) < window:
                     match = queue.pop()
