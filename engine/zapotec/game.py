@@ -1,0 +1,61 @@
+"""The ``Game`` object: id, version, options and the three ways to get a state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from random import Random
+from typing import Any
+
+from engine.api import BadOptions, validate_options
+
+from .observation import from_observation
+from .setup import new_game
+from .state import ZapotecState
+
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "automaton": {
+        "type": "str",
+        "default": None,
+        "choices": ["cocijobot"],
+        "help": "solo opponent (players=1 only; solo always uses cocijobot)",
+    },
+    "difficulty": {
+        "type": "str",
+        "default": "normal",
+        "choices": ["normal", "easier", "harder"],
+        "help": "solo only: easier = you gain 2 VP whenever your House blocks Cocijobot; "
+        "harder = Cocijobot gains 2 VP for every House it fails to build",
+    },
+}
+
+
+class ZapotecGame:
+    """Zapotec for 2-4 players, or solo (players=1) against Cocijobot in seat 1."""
+
+    id = "zapotec"
+    version = "1.0.0"
+    min_players = 1
+    max_players = 4
+    automata: tuple[str, ...] = ("cocijobot",)
+
+    def option_schema(self) -> Mapping[str, Any]:
+        """Options: the solo automaton and its difficulty adjustment."""
+        return OPTION_SCHEMA
+
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> ZapotecState:
+        """A new game; ``players`` counts agent seats (1 = solo, Cocijobot takes seat 1)."""
+        checked = validate_options(OPTION_SCHEMA, dict(options or {}))
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise BadOptions(f"Zapotec is played by 1 (solo against Cocijobot) to 4 players, not {players!r}")
+        if players == 1:
+            checked["automaton"] = "cocijobot"
+        elif checked["automaton"] is not None:
+            raise BadOptions("option 'automaton' is for solo games only: use players=1")
+        return new_game(players, seed, checked, self.version)
+
+    def from_observation(self, observation: dict, rng: Random) -> ZapotecState:
+        """A full state consistent with one seat's observation, hidden parts sampled with ``rng``."""
+        return from_observation(observation, rng)
+
+
+GAME = ZapotecGame()
