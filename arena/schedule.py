@@ -72,11 +72,16 @@ FORMATS: dict[str, Callable[[Ladder], list[tuple[Entrant, ...]]]] = {
 
 
 def make_schedule(ladder: Ladder) -> list[ScheduledMatch]:
-    """The ladder's matches in schedule order: group by group, repeat by repeat, rotation by rotation."""
+    """The ladder's matches in schedule order: deal by deal, group by group, rotation by rotation.
+
+    Deal-major order plays every group early, so a leaderboard read mid-run covers every pairing
+    and no pairing's results all come last in the (sequential) rating updates.
+    """
     schedule: list[ScheduledMatch] = []
-    for group in FORMATS[ladder.format](ladder):
-        names = [entrant.name for entrant in group]
-        for repeat in range(ladder.matches_per_pairing):
+    groups = FORMATS[ladder.format](ladder)
+    for repeat in range(ladder.matches_per_pairing):
+        for group in groups:
+            names = [entrant.name for entrant in group]
             # Solo agents all face the same deals, so their scores compare directly.
             seed = match_seed(ladder.seed, [] if ladder.format == "solo" else names, repeat)
             for shift, seated in enumerate(rotations(group)):
