@@ -58,7 +58,8 @@ DbOption = Annotated[
 LadderArg = Annotated[
     str | None,
     typer.Argument(
-        help="Ladder name, or its .toml file; default: the ladder run most recently in the database."
+        metavar="LADDER",
+        help="Ladder name, or its .toml file; default: the ladder run most recently in the database.",
     ),
 ]
 LadderOption = Annotated[
@@ -229,8 +230,8 @@ def matches(
 
 
 def head_to_head_command(
-    a: Annotated[str, typer.Argument(help="First agent (its display name in the ladder).")],
-    b: Annotated[str, typer.Argument(help="Second agent.")],
+    a: Annotated[str, typer.Argument(metavar="A", help="First agent (its display name in the ladder).")],
+    b: Annotated[str, typer.Argument(metavar="B", help="Second agent.")],
     ladder: LadderOption = None,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
