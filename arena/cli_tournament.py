@@ -123,6 +123,7 @@ def run(
         raise _fail(f"cannot open {db}: {error}") from None
     with store:
         try:
+            store.claim_writer()
             ladder_run = store.open_run(ladder, schedule, new=new)
         except StoreError as error:
             raise _fail(str(error)) from None
@@ -130,11 +131,11 @@ def run(
         pending = store.pending(ladder_run.id)
         done_before = len(schedule) - len(pending)
         workers = jobs or ladder.concurrency or default_jobs()
-        console = Console(stderr=True)
         if done_before:
-            console.print(
+            typer.echo(
                 f"resuming {ladder.name!r}: {done_before} of {len(schedule)} matches already played"
-                + (f", {reset} interrupted match(es) will be replayed" if reset else "")
+                + (f", {reset} interrupted match(es) will be replayed" if reset else ""),
+                err=True,
             )
         report = run_pending(
             store,
@@ -144,7 +145,7 @@ def run(
             done_before=done_before,
             label=ladder.name,
             show_progress=not quiet,
-            console=console,
+            console=Console(stderr=True),
         )
         counts = store.counts(ladder_run.id)
     rate = f" ({report.rate:.2f} matches/s with {workers} job(s))" if report.played else ""

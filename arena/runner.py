@@ -228,15 +228,15 @@ def _collect(
     match = running[future]
     try:
         outcome, seconds = future.result()
+        store.record_outcome(match, outcome, seconds)
     except BrokenProcessPool:
         raise
-    except Exception as error:  # the referee refused or broke: report it, the match stays pending
-        store.mark_pending([match.id])
+    except Exception as error:  # the referee refused or broke, or the store refused: report it
+        store.mark_pending([match.id])  # played again next time (a match already done stays done)
         report.failed += 1
         report.errors.append(f"match {match.idx} ({match.key}): {type(error).__name__}: {error}")
         del running[future]
         return False
-    store.record_outcome(match, outcome, seconds)
     report.played += 1
     del running[future]  # only once stored: an interrupt before this leaves it to the reset
     return True

@@ -8,6 +8,7 @@ The schema is versioned with ``PRAGMA user_version`` and migrated forward on ope
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 import zlib
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from arena.ladder import Ladder
 from arena.match import MatchOutcome, MatchSpec
@@ -145,6 +146,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a commit survives a process kill
         self.db.execute("PRAGMA foreign_keys = ON")
+        self._writer_lock: IO[bytes] | None = None
         self.migrate()
 
     def __enter__(self) -> Store:
@@ -154,8 +156,28 @@ class Store:
         self.close()
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and give up the writer claim, if any)."""
         self.db.close()
+        if self._writer_lock is not None:
+            self._writer_lock.close()
+            self._writer_lock = None
+
+    def claim_writer(self) -> None:
+        """Make this process the only tournament runner writing the database, until ``close``.
+
+        Two runs of one ladder at once would play the same pending matches twice. The claim is
+        an flock on the database file: SQLite's own locks are POSIX record locks, independent
+        of it, and the kernel drops it when the process dies, even on ``kill -9``.
+        """
+        handle = open(self.path, "rb")  # noqa: SIM115 - held open until close()
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise StoreError(
+                f"another `arena run` is writing {self.path}; wait for it to finish, or use another --db"
+            ) from None
+        self._writer_lock = handle
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

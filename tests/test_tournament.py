@@ -197,11 +197,13 @@ def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path)
 
 
 def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
-    ladder = write_ladder(tmp_path, repeats=3)  # 18 matches
+    ladder = write_ladder(tmp_path, repeats=6)  # 36 matches: still running when we interrupt it
     tag = uuid.uuid4().hex
     db = tmp_path / "t.db"
     process = start("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
     wait_for_done(db, 3, process)
+    second = arena("run", str(ladder), "--db", str(db), "--quiet", check=False)
+    assert second.returncode == 2 and "another `arena run` is writing" in second.stderr
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
@@ -211,9 +213,9 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
     statuses = dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
     connection.close()
     assert "running" not in statuses and statuses["done"] >= 3
-    if statuses["done"] < 18:
+    if statuses["done"] < 36:
         resumed = arena("run", str(ladder), "--db", str(db), "--quiet")
-        assert "resuming" in resumed.stderr and "18/18 matches done" in resumed.stdout
+        assert "resuming" in resumed.stderr and "36/36 matches done" in resumed.stdout
 
 
 def test_edited_ladder_is_refused_unless_new(tmp_path):
