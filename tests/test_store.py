@@ -139,3 +139,18 @@ def test_matches_filter_by_agent_and_fault(tmp_path, ladder):
         faulted = store.matches(run.id, faults_only=True)
         assert faulted and all(any(s.fault == "timeout" for s in m.seats) for m in faulted)
         assert {m.entrants[1] for m in faulted} == {"c"}
+
+
+def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder, monkeypatch):
+    import arena.store as store_module
+
+    path = tmp_path / "t.db"
+    with Store(path) as store:
+        run = store.open_run(ladder, make_schedule(ladder))
+    upgrade = "ALTER TABLE matches ADD COLUMN note TEXT; UPDATE matches SET note = 'migrated'"
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, upgrade))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with Store(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION + 1
+        assert {row[0] for row in store.db.execute("SELECT note FROM matches")} == {"migrated"}
+        assert len(store.pending(run.id)) == len(make_schedule(ladder))

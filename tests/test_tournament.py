@@ -163,6 +163,11 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     assert len(lines) == 8 and all("bidder" in line for line in lines)
     exported = json.loads(arena("export", "--db", str(db), "--format", "json").stdout)
     assert len(exported) == 24 and {row["agent"] for row in exported} == {"rand-1", "rand-2", "bidder"}
+    csv_file = tmp_path / "out.csv"
+    arena("export", "--db", str(db), "--ladder", "goof-t", "-o", str(csv_file))
+    lines = csv_file.read_text().splitlines()
+    assert lines[0] == "ladder,run,match,key,game,seed,seat,agent,plugin,score,rank,fault,seconds"
+    assert len(lines) == 25 and all(line.startswith("goof-t,1,") for line in lines[1:])
 
     # rerunning a finished ladder plays nothing
     again = arena("run", str(ladder), "--db", str(db), "--quiet").stdout
