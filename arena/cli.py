@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import json
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
 import typer
+from rich.console import Console
+from rich.progress import Progress
 from tabulate import tabulate
 
-from arena.cli_common import fail, load_registry  # noqa: F401 - fail is re-exported for command modules
+from arena.cli_common import fail, load_registry
 from arena.cli_tournament import register as register_tournament_commands
+from arena.conformance import CheckReport, check_specs
+from arena.match import MatchSpec, SeatResult
+from arena.plugins import PluginError
+from arena.record import ReplayError, ReplayStep, load_record
+from arena.record import replay as replay_record
+from arena.referee import MatchSetupError, run_match, setup_state
+from engine.api import Game, State
 
 app = typer.Typer(
     help="Tlachtli arena: run bots against each other on board-game rules engines.",
     no_args_is_help=True,
     add_completion=False,
 )
-register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export
 
 
 @app.command()
@@ -44,6 +60,189 @@ def games() -> None:
             [game_id, game.version, players, ", ".join(game.automata) or "-", registry.game_sources[game_id]]
         )
     typer.echo(tabulate(rows, headers=["game", "version", "players", "automata", "plugin"]))
+
+
+def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
+    """``k=v`` strings as game options, each value converted to the type the game's schema gives it."""
+    schema = game.option_schema()
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise fail(f"--option {pair!r}: write it as key=value")
+        kind = schema.get(key, {}).get("type", "str")
+        if kind == "int":
+            try:
+                options[key] = int(text)
+            except ValueError:
+                raise fail(f"option {key!r} must be an int, got {text!r}") from None
+        elif kind == "bool":
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise fail(f"option {key!r} must be true or false, got {text!r}")
+            options[key] = text.lower() in ("true", "1", "yes")
+        else:
+            options[key] = text
+    return options
+
+
+def seat_table(seats: Sequence[SeatResult]) -> str:
+    """The seat / agent / score / rank / fault table of a finished match."""
+    rows = [[s.seat, s.agent, s.score, s.rank, s.fault or ""] for s in seats]
+    return tabulate(rows, headers=["seat", "agent", "score", "rank", "fault"])
+
+
+@app.command()
+def play(
+    game: str = typer.Option(..., "--game", "-g", help="Game id (see `arena games`)."),
+    agent: list[str] = typer.Option(
+        ...,
+        "--agent",
+        "-a",
+        help="A plugin agent's name or a path to an executable; once per seat, in order.",
+    ),
+    automaton: str | None = typer.Option(
+        None, help="Let the game's automaton (e.g. teotibot) take the next seat."
+    ),
+    seed: int | None = typer.Option(None, help="Game seed (random when omitted; printed either way)."),
+    players: int | None = typer.Option(
+        None, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
+    ),
+    option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
+    move_ms: int = typer.Option(1000, help="Clock per decision, in milliseconds."),
+    bank_ms: int = typer.Option(60_000, help="Time bank per game, drawn on when a move overruns its clock."),
+    memory_mb: int | None = typer.Option(None, help="Address-space limit per agent process, in MiB."),
+    cpu_seconds: int | None = typer.Option(None, help="CPU-time limit per agent process, in seconds."),
+    record: Path | None = typer.Option(None, help="Write the match record (JSON) to this file."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+) -> None:
+    """Play one match and print each seat's agent, score, rank and fault.
+
+    Example: arena play --game goofspiel --agent random --agent ./bots/mybot --seed 7
+    """
+    registry = load_registry()
+    agents = list(agent)
+    if players is not None:
+        if players < len(agents):
+            raise fail(f"--players {players} is fewer than the {len(agents)} --agent given")
+        agents += [agents[-1]] * (players - len(agents))
+    try:
+        game_obj = registry.game(game)
+    except PluginError as error:
+        raise fail(str(error)) from None
+    spec = MatchSpec(
+        game=game,
+        agents=tuple(agents),
+        seed=random.randrange(2**31) if seed is None else seed,
+        options=parse_options(game_obj, option),
+        automaton=automaton,
+        move_ms=move_ms,
+        bank_ms=bank_ms,
+        memory_mb=memory_mb,
+        cpu_seconds=cpu_seconds,
+    )
+    try:
+        setup_state(spec, registry)  # a bad match fails here, before any process starts
+        with _status(not as_json, f"playing {game} ({', '.join(spec.agents)}), seed {spec.seed}"):
+            outcome = run_match(spec, registry)
+    except MatchSetupError as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; every agent process was stopped", 130) from None
+    if record is not None:
+        record.write_text(json.dumps(outcome.record, indent=1) + "\n", encoding="utf-8")
+    if as_json:
+        seats = [asdict(s) for s in outcome.seats]
+        typer.echo(json.dumps({"game": game, "seed": spec.seed, "options": spec.options, "seats": seats}))
+        return
+    typer.echo(f"{game} seed {spec.seed}" + (f"  (record: {record})" if record else ""))
+    typer.echo(seat_table(outcome.seats))
+    for fault in outcome.record["faults"]:
+        typer.echo(f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}")
+
+
+@contextmanager
+def _status(show: bool, text: str) -> Iterator[None]:
+    """A spinner on stderr while work runs (only on a terminal)."""
+    console = Console(stderr=True)
+    if show and console.is_terminal:
+        with console.status(text):
+            yield
+    else:
+        yield
+
+
+@app.command()
+def replay(
+    record: Path = typer.Argument(..., help="A record written by `arena play --record FILE`."),
+    final: bool = typer.Option(False, "--final", help="Print only the final position."),
+) -> None:
+    """Re-run a recorded match on the engine, check it gives the recorded result, and print it step by step."""
+    try:
+        data = load_record(str(record))
+    except ReplayError as error:
+        raise fail(str(error)) from None
+    registry = load_registry()
+    try:
+        game = registry.game(data["game"])
+    except PluginError as error:
+        raise fail(str(error)) from None
+    names = {entry["seat"]: entry["agent"] for entry in data["agents"]}
+
+    def show(step: ReplayStep, state: State) -> None:
+        by = " (random policy: forfeited seat)" if step.by == "random" else ""
+        typer.echo(
+            f"--- move {step.index + 1}: seat {step.seat} ({names.get(step.seat, '?')}) plays {step.label}{by}"
+        )
+        typer.echo(state.render())
+
+    try:
+        state = replay_record(data, game, None if final else show)
+    except ReplayError as error:
+        raise fail(f"replay does not match the record: {error}", 1) from None
+    if final:
+        typer.echo(state.render())
+    result = data["result"]
+    typer.echo(f"replay OK: {len(data['moves'])} moves, scores {result['scores']}, ranks {result['ranks']}")
+    for fault in data["faults"]:
+        typer.echo(f"seat {fault['seat']} forfeited ({fault['fault']}): {fault['detail']}")
+
+
+@app.command()
+def check(
+    agent: str = typer.Argument(..., help="A plugin agent's name or a path to an executable."),
+    game: str | None = typer.Option(
+        None, "--game", "-g", help="Check on this game only (default: every game it claims)."
+    ),
+    move_ms: int = typer.Option(1000, help="Clock per decision, in milliseconds."),
+) -> None:
+    """Conformance run for bot authors: short matches against random in every seat count and seat.
+
+    Reports handshake and per-move times, protocol errors and forfeits with their cause, and
+    ends with PASS or FAIL (exit status 1).
+    """
+    registry = load_registry()
+    try:
+        specs = check_specs(agent, registry, game, move_ms=move_ms)
+    except (MatchSetupError, PluginError) as error:
+        raise fail(str(error)) from None
+    report = CheckReport(agent)
+    try:
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(f"checking {agent}", total=len(specs))
+            for spec in specs:
+                report.add(run_match(spec, registry))
+                progress.advance(task)
+    except MatchSetupError as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; every agent process was stopped", 130) from None
+    for line in report.summary_lines():
+        typer.echo(line)
+    if not report.passed:
+        raise typer.Exit(1)
+
+
+register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record
 
 
 def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli`

@@ -1,4 +1,4 @@
-"""The tournament commands of ``arena``: run, leaderboard, matches, head-to-head, export.
+"""The tournament commands of ``arena``: run, leaderboard, matches, head-to-head, export, record.
 
 Registered on the main typer app by ``arena/cli.py`` through ``register``.
 """
@@ -280,6 +280,34 @@ def export(
     _guard(write)
 
 
+def record(
+    index: Annotated[int, typer.Argument(metavar="MATCH", help="The match's number (# in `arena matches`).")],
+    ladder: LadderOption = None,
+    db: DbOption = Path(DEFAULT_DB),
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
+) -> None:
+    """Write a stored match's full record as JSON, e.g. for `arena replay FILE`."""
+
+    def write() -> None:
+        with _open_existing(db) as store:
+            ladder_run = resolve_run(store, ladder)
+            data = store.record_at(ladder_run.id, index)
+        if data is None:
+            raise ReportError(f"match {index} of ladder {ladder_run.name!r} has no record (not played yet?)")
+        text = json.dumps(data, indent=1) + "\n"
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            try:
+                output.write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise ReportError(f"cannot write {output}: {error.strerror}") from None
+
+    _guard(write)
+
+
 def _csv(rows: list[dict], fields: list[str]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
@@ -295,3 +323,4 @@ def register(app: typer.Typer) -> None:
     app.command()(matches)
     app.command("head-to-head")(head_to_head_command)
     app.command()(export)
+    app.command()(record)

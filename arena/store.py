@@ -370,6 +370,14 @@ class Store:
         row = self.db.execute("SELECT data FROM records WHERE match_id = ?", (match_id,)).fetchone()
         return decode_record(row["data"]) if row else None
 
+    def record_at(self, run_id: int, idx: int) -> dict[str, Any] | None:
+        """The decoded record of match number ``idx`` (schedule order) of a run, if it was played."""
+        row = self.db.execute(
+            "SELECT r.data FROM records r JOIN matches m ON m.id = r.match_id WHERE m.ladder_id = ? AND m.idx = ?",
+            (run_id, idx),
+        ).fetchone()
+        return decode_record(row["data"]) if row else None
+
     def counts(self, run_id: int) -> dict[str, int]:
         """How many of the run's matches are in each status."""
         rows = self.db.execute(

@@ -169,6 +169,12 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     assert lines[0] == "ladder,run,match,key,game,seed,seat,agent,plugin,score,rank,fault,seconds"
     assert len(lines) == 25 and all(line.startswith("goof-t,1,") for line in lines[1:])
 
+    # a stored record replays on the engine to the stored result
+    record_file = tmp_path / "match-5.json"
+    arena("record", "5", "--db", str(db), "-o", str(record_file))
+    assert json.loads(record_file.read_text())["seed"] > 0
+    assert "replay OK" in arena("replay", str(record_file), "--final").stdout
+
     # rerunning a finished ladder plays nothing
     again = arena("run", str(ladder), "--db", str(db), "--quiet").stdout
     assert "0 played now" in again
