@@ -171,7 +171,8 @@ def run_pending(
     """Play ``matches`` with ``jobs`` worker processes, committing each outcome as it arrives.
 
     ``total`` and ``done_before`` size the progress bar for a resumed run. A match whose
-    referee raises (e.g. an agent that cannot start) is left pending and its error reported.
+    referee raises (e.g. the engine refuses the setup) is left pending and its error reported;
+    an agent that crashes or stalls is not an error but a fault, stored with the match.
     """
     report = RunReport()
     if not matches:
