@@ -22,7 +22,7 @@ from arena.match import MatchSpec, SeatResult
 from arena.plugins import PluginError
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
-from arena.referee import MatchSetupError, run_match, setup_state
+from arena.referee import MatchSetupError, Terminated, run_match, setup_state
 from engine.api import Game, State
 
 app = typer.Typer(
@@ -148,6 +148,8 @@ def play(
         raise fail(str(error)) from None
     except KeyboardInterrupt:
         raise fail("interrupted; every agent process was stopped", 130) from None
+    except Terminated as error:
+        raise fail(str(error), 143) from None
     if record is not None:
         record.write_text(json.dumps(outcome.record, indent=1) + "\n", encoding="utf-8")
     if as_json:
@@ -236,6 +238,8 @@ def check(
         raise fail(str(error)) from None
     except KeyboardInterrupt:
         raise fail("interrupted; every agent process was stopped", 130) from None
+    except Terminated as error:
+        raise fail(str(error), 143) from None
     for line in report.summary_lines():
         typer.echo(line)
     if not report.passed:

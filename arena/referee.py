@@ -11,7 +11,9 @@ the game.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from random import Random
@@ -341,11 +343,63 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
     return await Match(spec, game, state, plans).run()
 
 
+class Terminated(Exception):
+    """The referee's process received SIGTERM: the match was stopped and its agents killed."""
+
+    def __init__(self, message: str = "terminated by SIGTERM; every agent process was stopped") -> None:
+        super().__init__(message)
+
+
+async def _play_unless_terminated(spec: MatchSpec, registry: Registry) -> MatchOutcome:
+    """``play_match``, cancelled cleanly (every agent killed) if the process gets SIGTERM."""
+    if threading.current_thread() is not threading.main_thread():
+        return await play_match(spec, registry)  # signals can only be caught in the main thread
+    async with trio.open_nursery() as nursery:
+
+        async def watch() -> None:
+            with trio.open_signal_receiver(signal.SIGTERM) as signals:
+                async for _ in signals:
+                    raise Terminated()
+
+        nursery.start_soon(watch)
+        outcome = await play_match(spec, registry)
+        nursery.cancel_scope.cancel()
+    return outcome
+
+
+def _single(group: BaseExceptionGroup) -> BaseException:
+    """The one meaningful exception in a trio exception group (KeyboardInterrupt first)."""
+    for kind in (KeyboardInterrupt, Terminated):
+        if group.subgroup(kind) is not None:
+            return kind()
+    leaves = []
+
+    def walk(error: BaseException) -> None:
+        if isinstance(error, BaseExceptionGroup):
+            for inner in error.exceptions:
+                walk(inner)
+        else:
+            leaves.append(error)
+
+    walk(group)
+    return leaves[0] if len(leaves) == 1 else group
+
+
 def run_match(spec: MatchSpec, registry: Registry | None = None) -> MatchOutcome:
-    """Synchronous ``play_match`` (runs trio); discovers the plugins when ``registry`` is None."""
+    """Synchronous ``play_match`` (runs trio); discovers the plugins when ``registry`` is None.
+
+    Ctrl-C raises KeyboardInterrupt and SIGTERM raises Terminated, both after every agent
+    process was killed.
+    """
     if registry is None:
         try:
             registry = discover()
         except PluginError as error:
             raise MatchSetupError(str(error)) from None
-    return trio.run(play_match, spec, registry)
+    try:
+        return trio.run(_play_unless_terminated, spec, registry)
+    except BaseExceptionGroup as group:
+        error = _single(group)
+        if error is group:
+            raise
+        raise error from group
