@@ -75,6 +75,7 @@ class _Worker:
     """The state of one worker process (one per process, set up by ``_init_worker``)."""
 
     registry: Registry | None = None
+    parent_pid: int = 0
     stopping: Any = None  # a multiprocessing Event the parent sets on Ctrl-C
     in_match: bool = False
     parent_gone: bool = False
@@ -96,6 +97,7 @@ def _init_worker(parent_pid: int, stopping: Any) -> None:
     if os.getppid() != parent_pid:  # the parent died before prctl took effect
         os._exit(1)
     _worker.registry = discover()
+    _worker.parent_pid = parent_pid
     _worker.stopping = stopping
 
 
@@ -124,7 +126,9 @@ def _play(spec: MatchSpec) -> tuple[MatchOutcome, float]:
     finally:
         _worker.in_match = False
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if _worker.parent_gone:
+        # the referee turns SIGTERM into its own clean stop during a match, so our handler may not
+        # have seen the parent die: check again, and leave rather than wait for work forever
+        if _worker.parent_gone or os.getppid() != _worker.parent_pid:
             os._exit(1)
     return outcome, time.perf_counter() - started
 
