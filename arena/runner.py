@@ -17,9 +17,11 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -195,35 +197,71 @@ def run_pending(
     queue = list(matches)
     queue.reverse()  # pop() from the end hands matches out in schedule order
     window = 2 * max(1, jobs)  # a few queued ahead keep workers busy; the rest stay cancellable
+    ctrl_c = _CtrlC(executor, stopping)
     try:
-        with _progress(console, show_progress) as progress:
+        with ctrl_c.installed(), _progress(console, show_progress) as progress:
             task = progress.add_task(
                 label, total=total or len(matches), completed=done_before, done_before=done_before
             )
-            while queue or running:
-                while queue and len(running) < window:
-                    match = queue.pop()
-                    store.mark_running(match.id)
-                    running[executor.submit(_play, match.spec)] = match
-                finished, _ = futures.wait(running, return_when=futures.FIRST_COMPLETED)
-                for future in finished:
-                    if _collect(store, running, future, report):
-                        progress.advance(task)
-    except BrokenProcessPool as error:
-        report.errors.append(f"a worker process died ({error}); unfinished matches stay pending")
-    except KeyboardInterrupt:
-        report.interrupted = True
-        stopping.set()  # before the signal: see _play
-        _stop_workers(executor)
+            try:
+                while (queue or running) and not ctrl_c.pressed:
+                    while queue and len(running) < window:
+                        match = queue.pop()
+                        store.mark_running(match.id)
+                        running[executor.submit(_play, match.spec)] = match
+                    # a short timeout: the Ctrl-C handler only sets a flag, the loop notices it
+                    finished, _ = futures.wait(running, timeout=0.25, return_when=futures.FIRST_COMPLETED)
+                    for future in finished:
+                        if _collect(store, running, future, report):
+                            progress.advance(task)
+            except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
+                ctrl_c.press()
+            except BrokenProcessPool as error:
+                report.errors.append(f"a worker process died ({error}); unfinished matches stay pending")
+            report.interrupted = ctrl_c.pressed > 0
+            executor.shutdown(wait=True, cancel_futures=True)
+            for future in list(running):  # matches that finished while we were stopping are kept
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    _collect(store, running, future, report)
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-        for future in list(running):  # matches that finished while we were stopping are kept
-            if future.done() and not future.cancelled() and future.exception() is None:
-                _collect(store, running, future, report)
         # whatever was handed out and not stored goes back to pending, to be played next time
         store.mark_pending([match.id for match in running.values()])
         report.seconds = time.perf_counter() - started
     return report
+
+
+class _CtrlC:
+    """Ctrl-C during a run: the first stops it cleanly, a repeat makes the workers leave at once.
+
+    The handler raises nothing, so no KeyboardInterrupt lands in the middle of a database write
+    or of the pool's shutdown (which, abandoned half-way, would leave workers waiting forever).
+    """
+
+    def __init__(self, executor: futures.ProcessPoolExecutor, stopping: Any) -> None:
+        self.executor = executor
+        self.stopping = stopping
+        self.pressed = 0
+
+    def press(self, signum: int = signal.SIGINT, frame: object = None) -> None:
+        """React to one Ctrl-C."""
+        self.pressed += 1
+        if self.pressed == 1:
+            self.stopping.set()  # before the signal: see _play
+            _signal_workers(self.executor, signal.SIGINT)
+        else:
+            _signal_workers(self.executor, signal.SIGTERM)
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """Handle Ctrl-C with ``press`` while inside (main thread only: signals are delivered there)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = signal.signal(signal.SIGINT, self.press)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _collect(
@@ -247,11 +285,14 @@ def _collect(
     return True
 
 
-def _stop_workers(executor: futures.ProcessPoolExecutor) -> None:
-    """Interrupt every worker's current match (the referee kills its agents on the way out)."""
+def _signal_workers(executor: futures.ProcessPoolExecutor, signum: int) -> None:
+    """Send ``signum`` to every live worker: SIGINT stops its match, SIGTERM makes it leave.
+
+    Either way the referee kills the match's agents on the way out.
+    """
     for process in list((executor._processes or {}).values()):  # no public API lists the workers
         if process.pid is not None and process.is_alive():
             try:
-                os.kill(process.pid, signal.SIGINT)
+                os.kill(process.pid, signum)
             except ProcessLookupError:
                 pass
