@@ -229,6 +229,29 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
         assert "resuming" in resumed.stderr and "36/36 matches done" in resumed.stdout
 
 
+def test_ctrl_c_twice_still_stops_cleanly(tmp_path):
+    """A repeated Ctrl-C (an impatient user; `timeout` signals twice) must not hang or leak."""
+    ladder = write_ladder(tmp_path, repeats=6)
+    tag = uuid.uuid4().hex
+    db = tmp_path / "t.db"
+    process = start("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
+    wait_for_done(db, 2, process)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    try:
+        process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()  # its workers follow it (parent-death signal)
+        pytest.fail("`arena run` hung after a repeated Ctrl-C")
+    assert process.returncode in (130, -signal.SIGINT)  # the second one may end the final message
+    assert wait_no_processes(tag) == []
+    connection = sqlite3.connect(db)
+    statuses = dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
+    connection.close()
+    assert "running" not in statuses and statuses["done"] >= 2
+
+
 def test_edited_ladder_is_refused_unless_new(tmp_path):
     ladder = write_ladder(tmp_path, repeats=1)
     db = tmp_path / "t.db"
