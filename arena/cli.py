@@ -18,11 +18,12 @@ from tabulate import tabulate
 from arena.cli_common import fail, load_registry
 from arena.cli_tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
+from arena.lineup import MatchSetupError, setup_state
 from arena.match import MatchSpec, SeatResult
 from arena.plugins import PluginError
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
-from arena.referee import MatchSetupError, Terminated, run_match, setup_state
+from arena.referee import Terminated, run_match
 from engine.api import Game, State
 
 app = typer.Typer(
@@ -105,13 +106,15 @@ def play(
     ),
     seed: int | None = typer.Option(None, help="Game seed (random when omitted; printed either way)."),
     players: int | None = typer.Option(
-        None, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
+        None, min=1, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
     ),
     option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-    move_ms: int = typer.Option(1000, help="Clock per decision, in milliseconds."),
-    bank_ms: int = typer.Option(60_000, help="Time bank per game, drawn on when a move overruns its clock."),
-    memory_mb: int | None = typer.Option(None, help="Address-space limit per agent process, in MiB."),
-    cpu_seconds: int | None = typer.Option(None, help="CPU-time limit per agent process, in seconds."),
+    move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
+    bank_ms: int = typer.Option(
+        60_000, min=0, help="Time bank per game, drawn on when a move overruns its clock."
+    ),
+    memory_mb: int | None = typer.Option(None, min=16, help="Address-space limit per agent process, in MiB."),
+    cpu_seconds: int | None = typer.Option(None, min=1, help="CPU-time limit per agent process, in seconds."),
     record: Path | None = typer.Option(None, help="Write the match record (JSON) to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
 ) -> None:
@@ -215,7 +218,7 @@ def check(
     game: str | None = typer.Option(
         None, "--game", "-g", help="Check on this game only (default: every game it claims)."
     ),
-    move_ms: int = typer.Option(1000, help="Clock per decision, in milliseconds."),
+    move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
@@ -231,8 +234,8 @@ def check(
     try:
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(f"checking {agent}", total=len(specs))
-            for spec in specs:
-                report.add(run_match(spec, registry))
+            for spec, seat in specs:
+                report.add(run_match(spec, registry), seat)
                 progress.advance(task)
     except MatchSetupError as error:
         raise fail(str(error)) from None

@@ -11,9 +11,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from arena.lineup import MatchSetupError, resolve_agent
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import Registry
-from arena.referee import MatchSetupError, resolve_agent
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,11 @@ class CheckReport:
     def passed(self) -> bool:
         return self.matches > 0 and not self.problems
 
-    def add(self, outcome: MatchOutcome) -> None:
-        """Account for one finished match (only the checked agent's seats count)."""
+    def add(self, outcome: MatchOutcome, seat: int) -> None:
+        """Account for one finished match in which the checked agent played ``seat``."""
         self.matches += 1
         record = outcome.record
-        mine = {i for i, name in enumerate(outcome.spec.agents) if name == self.agent}
+        mine = {seat}
         for entry in record["agents"]:
             if entry["seat"] in mine and entry["handshake_ms"] is not None:
                 self.handshake_ms.append(entry["handshake_ms"])
@@ -93,8 +93,8 @@ def _ms(values: Sequence[float]) -> str:
 
 def check_specs(
     agent: str, registry: Registry, game_id: str | None = None, move_ms: int = 1000
-) -> list[MatchSpec]:
-    """The matches of a conformance run: each claimed seat count, the agent in each seat."""
+) -> list[tuple[MatchSpec, int]]:
+    """The matches of a conformance run, each with the agent's seat: every claimed seat count, every seat."""
     resolved = resolve_agent(agent, registry, game_id)
     claimed_games = () if isinstance(resolved, str) else resolved.games
     claimed_players = () if isinstance(resolved, str) else resolved.players
@@ -113,9 +113,8 @@ def check_specs(
             automaton = game.automata[0] if players == 1 and game.automata else None
             for seat in range(players):
                 agents = tuple(agent if i == seat else "random" for i in range(players))
-                specs.append(
-                    MatchSpec(
-                        game=gid, agents=agents, seed=1000 + len(specs), automaton=automaton, move_ms=move_ms
-                    )
+                spec = MatchSpec(
+                    game=gid, agents=agents, seed=1000 + len(specs), automaton=automaton, move_ms=move_ms
                 )
+                specs.append((spec, seat))
     return specs

@@ -7,8 +7,10 @@ on every exit path. Every failure is turned into an ``AgentFault`` naming what w
 
 from __future__ import annotations
 
+import math
 import os
 import resource
+import select
 import signal
 import subprocess
 from collections.abc import Callable, Sequence
@@ -21,6 +23,10 @@ from arena.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
+
+
+class DeadlineExceeded(Exception):
+    """The agent did not answer (or take the message) before the deadline."""
 
 
 def _limiter(memory_mb: int | None, cpu_seconds: int | None) -> Callable[[], None] | None:
@@ -123,31 +129,71 @@ class AgentProcess:
         dropped = self._stderr_total - len(self._stderr_tail)
         return f"[{dropped} earlier bytes dropped]\n{text}" if dropped else text
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one message; a dead agent raises its crash/exit fault."""
+    async def send(self, message: dict[str, Any], deadline: float = math.inf) -> None:
+        """Send one message by trio time ``deadline`` (else DeadlineExceeded); a dead agent raises its fault."""
         assert self.process is not None and self.process.stdin is not None
+        data = encode(message)
         try:
-            await self.process.stdin.send_all(encode(message))
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            # Fast path: one write on the non-blocking pipe (trio's send_all costs a scheduler
+            # round per call); the rest, if the pipe is full, goes through trio.
+            try:
+                written = os.write(self.process.stdin.fileno(), data)
+            except BlockingIOError:
+                written = 0
+            if written < len(data):
+                with trio.move_on_at(deadline) as scope:
+                    await self.process.stdin.send_all(data[written:])
+                if scope.cancelled_caught:
+                    raise DeadlineExceeded()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, BrokenPipeError, ValueError):
             raise await self._stopped_fault() from None
 
-    async def receive(self) -> dict[str, Any]:
-        """The next message (a checked msgpack map); a bad frame or dead agent raises a fault."""
+    async def receive(self, deadline: float = math.inf, linger_ms: float = 0.0) -> dict[str, Any]:
+        """The next message, a msgpack map with str keys, by trio time ``deadline`` (else DeadlineExceeded).
+
+        A bad frame or a dead agent raises its fault. The caller checks the message's schema
+        (protocol.check_message), which also types every field, so nested values are not walked.
+
+        ``linger_ms`` > 0 first waits that long for the answer in a plain ``poll`` call, holding
+        the event loop: an agent that answers at once is then read without a scheduler round
+        trip. Only worth it when no other agent is being waited for.
+        """
         assert self.process is not None and self.process.stdout is not None
         while True:
             body = self.buffer.next_body()
             if body is not None:
-                return decode_body(body)
-            try:
-                data = await self.process.stdout.receive_some(65536)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                data = b""
+                return decode_body(body, deep=False)
+            data = await self._read_stdout(deadline, linger_ms)
             if not data:
                 fault = await self._stopped_fault()
                 if self.buffer.pending:
                     fault = AgentFault(fault.kind, fault.detail + " (in the middle of a frame)")
                 raise fault
             self.buffer.feed(data)
+
+    async def _read_stdout(self, deadline: float, linger_ms: float) -> bytes:
+        """Bytes from the agent's stdout (b"" at end of file), waiting only when none are there.
+
+        The cancel scope enforcing ``deadline`` is only entered on the slow path: it costs more
+        than the rest of a quick decision.
+        """
+        assert self.process is not None and self.process.stdout is not None
+        try:
+            fd = self.process.stdout.fileno()
+            if linger_ms > 0:
+                poller = select.poll()
+                poller.register(fd, select.POLLIN)
+                poller.poll(linger_ms)
+            while True:
+                try:
+                    return os.read(fd, 65536)
+                except BlockingIOError:
+                    with trio.move_on_at(deadline) as scope:
+                        await trio.lowlevel.wait_readable(fd)
+                    if scope.cancelled_caught:
+                        raise DeadlineExceeded() from None
+        except (trio.ClosedResourceError, OSError, ValueError):
+            return b""
 
     async def _stopped_fault(self) -> AgentFault:
         """The fault of an agent whose pipe closed: crash or exit, from its status."""

@@ -28,13 +28,13 @@ from arena.protocol import (
 def serve(agent: Agent, name: str, version: str, inp: BinaryIO, out: BinaryIO) -> int:
     """Speak for ``agent`` until the referee ends the match; return the exit status."""
     try:
-        hello = read_frame(inp, REFEREE_FRAME_LIMIT)
+        hello = read_frame(inp, REFEREE_FRAME_LIMIT, deep=False)
         if check_message(hello, REFEREE_MESSAGES) != "hello":
             raise ProtocolError("unknown-type", f"expected 'hello', got {hello['type']!r}")
         agent.setup(hello)
         write_frame(out, {"type": "ready", "name": name, "version": version})
         while True:
-            message = read_frame(inp, REFEREE_FRAME_LIMIT)
+            message = read_frame(inp, REFEREE_FRAME_LIMIT, deep=False)
             kind = check_message(message, REFEREE_MESSAGES)
             if kind == "decide":
                 choice = agent.act(message["obs"], message)

@@ -86,8 +86,11 @@ def _reject_ext(code: int, data: bytes) -> Any:
     raise ProtocolError("bad-frame", f"msgpack extension type {code} is not allowed")
 
 
-def decode_body(body: bytes) -> dict[str, Any]:
-    """The msgpack map in ``body``: exactly one object, a map with str keys, no extension types."""
+def decode_body(body: bytes, deep: bool = True) -> dict[str, Any]:
+    """The msgpack map in ``body``: exactly one object, a map with str keys, no extension types.
+
+    ``deep=False`` skips walking nested values (the host trusts the referee's observations).
+    """
     try:
         message = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_reject_ext)
     except ProtocolError:
@@ -96,9 +99,12 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise ProtocolError("bad-frame", "bytes left over after the msgpack object") from None
     except Exception as error:  # msgpack raises several types (ValueError, UnicodeDecodeError, ...)
         raise ProtocolError("bad-frame", f"not valid msgpack: {type(error).__name__}: {error}") from None
-    _check_plain(message)
     if not isinstance(message, dict):
         raise ProtocolError("bad-frame", f"a frame must hold a msgpack map, not {type(message).__name__}")
+    if deep:
+        _check_plain(message)
+    elif not all(isinstance(key, str) for key in message):
+        raise ProtocolError("bad-frame", "a top-level map key is not a string")
     return message
 
 
@@ -174,7 +180,7 @@ class FrameBuffer:
         return bool(self._data)
 
 
-def read_frame(stream: BinaryIO, limit: int) -> dict[str, Any]:
+def read_frame(stream: BinaryIO, limit: int, deep: bool = True) -> dict[str, Any]:
     """Blocking read of one frame's map from ``stream``; raises PeerClosed at end of input."""
     header = stream.read(HEADER.size)
     if len(header) < HEADER.size:
@@ -184,7 +190,7 @@ def read_frame(stream: BinaryIO, limit: int) -> dict[str, Any]:
     body = stream.read(length)
     if len(body) < length:
         raise PeerClosed(partial=True)
-    return decode_body(body)
+    return decode_body(body, deep)
 
 
 def write_frame(stream: BinaryIO, message: Mapping[str, Any]) -> None:

@@ -47,6 +47,7 @@ def _jsonable(value: Any) -> Any:
 def build_record(
     spec: MatchSpec,
     game: Game,
+    options: Mapping[str, Any],
     agents: list[dict[str, Any]],
     moves: list[dict[str, Any]],
     faults: list[dict[str, Any]],
@@ -56,10 +57,7 @@ def build_record(
     started: float,
     duration_ms: float,
 ) -> dict[str, Any]:
-    """The record of a finished match (see docs/records.md for every field)."""
-    options = dict(spec.options)
-    if spec.automaton is not None:
-        options["automaton"] = spec.automaton
+    """The record of a finished match (see docs/records.md); ``options`` as given to ``Game.setup``."""
     return {
         "format": RECORD_FORMAT,
         "record_version": RECORD_VERSION,

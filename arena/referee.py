@@ -10,108 +10,31 @@ the game.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 import trio
 
-from arena.connection import AgentProcess
+from arena.connection import AgentProcess, DeadlineExceeded
 from arena.faults import AgentFault
+from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec, SeatResult
-from arena.plugins import AgentSpec, PluginError, Registry, discover
+from arena.plugins import PluginError, Registry, discover
 from arena.protocol import AGENT_MESSAGES, PROTOCOL_VERSION, ProtocolError, check_message
 from arena.record import build_record, final_ranks
-from engine.api import BadOptions, Game, State
+from engine.api import Game, State
 from engine.playout import random_choice
 
+# MatchSetupError is raised here too (bad specs), so callers import it from this module as well.
+__all__ = ["MatchSetupError", "Terminated", "play_match", "run_match"]
 
-class MatchSetupError(ValueError):
-    """A match that cannot start: unknown game or agent, wrong seat count, bad options."""
-
-
-@dataclass(frozen=True)
-class SeatPlan:
-    """How one agent seat is played: the name it was asked by, how to start it, what it claims."""
-
-    seat: int
-    agent: str  # as given in the MatchSpec: a plugin name or a path
-    argv: tuple[str, ...]
-    kind: str  # "python" (hosted by arena.host) or "external"
-    version: str
-
-
-def host_argv(name: str) -> tuple[str, ...]:
-    """The command running plugin agent ``name`` behind the wire protocol."""
-    return (sys.executable, "-m", "arena.host", name)
-
-
-def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> AgentSpec | str:
-    """A registered agent's spec, or the absolute path of an executable file; else MatchSetupError."""
-    if name in registry.agents:
-        spec = registry.agents[name]
-        if game_id is not None and not spec.plays(game_id):
-            raise MatchSetupError(
-                f"agent {name!r} does not play {game_id!r} (it plays: {', '.join(spec.games)})"
-            )
-        return spec
-    if os.sep in name or os.path.exists(name):
-        if not os.path.isfile(name):
-            raise MatchSetupError(
-                f"agent {name!r}: no such file (a path must name an executable speaking the protocol)"
-            )
-        if not os.access(name, os.X_OK):
-            raise MatchSetupError(f"agent {name!r} is not executable (chmod +x it)")
-        return os.path.abspath(name)
-    try:
-        registry.agent(name)
-    except PluginError as error:
-        raise MatchSetupError(f"{error}, or a path to an executable") from None
-    raise AssertionError("unreachable")
-
-
-def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPlan:
-    """Resolve agent ``name`` for ``seat`` into the command that plays it."""
-    resolved = resolve_agent(name, registry, game_id)
-    if isinstance(resolved, str):
-        return SeatPlan(seat, name, (resolved,), "external", "?")
-    if resolved.factory is not None:
-        return SeatPlan(seat, name, host_argv(resolved.name), "python", resolved.version)
-    assert resolved.argv is not None
-    return SeatPlan(seat, name, tuple(resolved.argv), "external", resolved.version)
-
-
-def setup_state(spec: MatchSpec, registry: Registry) -> tuple[Game, State, dict[str, Any]]:
-    """The game, its initial state and the options given to ``setup``; MatchSetupError if impossible."""
-    try:
-        game = registry.game(spec.game)
-    except PluginError as error:
-        raise MatchSetupError(str(error)) from None
-    players = len(spec.agents)
-    options = dict(spec.options)
-    if spec.automaton is not None:
-        if spec.automaton not in game.automata:
-            known = ", ".join(game.automata) or "none"
-            raise MatchSetupError(f"game {game.id!r} has no automaton {spec.automaton!r} (automata: {known})")
-        options["automaton"] = spec.automaton
-        seats_ok = 1 <= players and players + 1 <= max(game.max_players, 2)
-    else:
-        seats_ok = game.min_players <= players <= game.max_players
-    if not seats_ok:
-        raise MatchSetupError(
-            f"{game.id} takes {game.min_players}-{game.max_players} players, got {players} agent(s)"
-            + (f" plus the automaton {spec.automaton}" if spec.automaton else "")
-        )
-    try:
-        state = game.setup(players, spec.seed, options)
-    except (BadOptions, ValueError) as error:
-        raise MatchSetupError(f"{game.id}: {error}") from None
-    return game, state, options
+# How long the referee may block in poll() for the answer of the only seat it is asking; a quick
+# agent is then read without a round through trio's scheduler, a slow one costs at most this.
+LINGER_MS = 1
 
 
 def forfeit_rng(seed: int) -> Random:
@@ -130,16 +53,18 @@ class Seat:
     version: str = "?"
     handshake_ms: float | None = None
     fault: dict[str, Any] | None = None
-    times_ms: list[float] = field(default_factory=list)
 
 
 class Match:
     """One match in progress (used through ``play_match``)."""
 
-    def __init__(self, spec: MatchSpec, game: Game, state: State, plans: list[SeatPlan]) -> None:
+    def __init__(
+        self, spec: MatchSpec, game: Game, state: State, options: dict[str, Any], plans: list[SeatPlan]
+    ) -> None:
         self.spec = spec
         self.game = game
         self.state = state
+        self.options = options  # as given to Game.setup (the automaton included)
         self.rng = forfeit_rng(spec.seed)
         self.next_id = 0
         self.moves: list[dict[str, Any]] = []
@@ -173,7 +98,7 @@ class Match:
             "game_version": self.game.version,
             "seat": seat.plan.seat,
             "players": len(spec.agents) + (spec.automaton is not None),
-            "options": dict(spec.options, **({"automaton": spec.automaton} if spec.automaton else {})),
+            "options": self.options,
             "clock": {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms},
             "agent_options": agent_options,
         }
@@ -196,15 +121,25 @@ class Match:
             self.forfeit(seat, fault, "handshake")
             await seat.process.kill()
 
-    async def ask(self, seat: Seat, decision_id: int, message: dict[str, Any], options: int) -> int | None:
-        """One decision from ``seat``'s agent under its clock; None when it faulted (forfeit)."""
+    async def ask(
+        self, seat: Seat, decision_id: int, message: dict[str, Any], options: int, alone: bool = False
+    ) -> int | None:
+        """One decision from ``seat``'s agent under its clock; None when it faulted (forfeit).
+
+        ``alone``: no other seat is being asked, so the reply may be awaited in a short blocking
+        poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
+        """
         spec = self.spec
         started = time.perf_counter()
+        allowed_ms = spec.move_ms + seat.bank_ms
         try:
-            with trio.move_on_after((spec.move_ms + seat.bank_ms) / 1000) as scope:
-                await seat.process.send(message)
-                reply = await seat.process.receive()
-            if scope.cancelled_caught:
+            try:
+                deadline = trio.current_time() + allowed_ms / 1000
+                await seat.process.send(message, deadline)
+                reply = await seat.process.receive(deadline, LINGER_MS if alone else 0.0)
+            except DeadlineExceeded:
+                reply = None
+            if reply is None or (time.perf_counter() - started) * 1000 > allowed_ms:
                 raise AgentFault(
                     "timeout", f"no answer within {spec.move_ms} ms + {seat.bank_ms:.0f} ms bank"
                 )
@@ -226,7 +161,6 @@ class Match:
             return None
         elapsed = (time.perf_counter() - started) * 1000
         seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, elapsed - spec.move_ms))
-        seat.times_ms.append(elapsed)
         return choice
 
     def decide_message(self, seat: Seat) -> tuple[int, dict[str, Any], int]:
@@ -254,14 +188,14 @@ class Match:
         questions = {seat.plan.seat: self.decide_message(seat) for seat in asked}
         answers: dict[int, tuple[int | None, float]] = {}
 
-        async def one(seat: Seat) -> None:
+        async def one(seat: Seat, alone: bool = False) -> None:
             started = time.perf_counter()
             decision_id, message, options = questions[seat.plan.seat]
-            choice = await self.ask(seat, decision_id, message, options)
+            choice = await self.ask(seat, decision_id, message, options, alone)
             answers[seat.plan.seat] = (choice, (time.perf_counter() - started) * 1000)
 
         if len(asked) == 1:
-            await one(asked[0])
+            await one(asked[0], alone=True)
         elif asked:
             async with trio.open_nursery() as nursery:
                 for seat in asked:
@@ -271,6 +205,14 @@ class Match:
             by = "agent"
             if choice is None:
                 choice, by = random_choice(self.state, index, self.rng), "random"
+            elif (
+                len(to_act) > 1 and list(self.state.decision(index).options) != questions[index][1]["options"]
+            ):
+                # Simultaneous seats chose from what they were shown; an engine whose options
+                # for one seat change with another seat's choice breaks the contract.
+                raise RuntimeError(
+                    f"{self.game.id}: seat {index}'s options changed while applying a simultaneous decision"
+                )
             self.state.apply(index, choice)
             self.moves.append({"seat": index, "choice": choice, "ms": round(ms, 3), "by": by})
 
@@ -304,6 +246,7 @@ class Match:
         record = build_record(
             spec,
             self.game,
+            self.options,
             [
                 {
                     "seat": seat.plan.seat,
@@ -334,13 +277,13 @@ class Match:
 
 async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
     """Play one match through agent subprocesses; raises MatchSetupError if it cannot start."""
-    game, state, _ = setup_state(spec, registry)
+    game, state, options = setup_state(spec, registry)
     plans = [plan_seat(seat, name, registry, game.id) for seat, name in enumerate(spec.agents)]
     if spec.agent_options and len(spec.agent_options) != len(spec.agents):
         raise MatchSetupError(
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
         )
-    return await Match(spec, game, state, plans).run()
+    return await Match(spec, game, state, options, plans).run()
 
 
 class Terminated(Exception):

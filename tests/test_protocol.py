@@ -41,7 +41,7 @@ def kind_of(error: pytest.ExceptionInfo) -> str:
 
 
 @given(maps, st.lists(st.integers(1, 50), max_size=20))
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 def test_frames_round_trip_through_any_chunking(message, cuts):
     frames = encode(message) * 2
     buffer = FrameBuffer(limit=1 << 20)
@@ -55,7 +55,7 @@ def test_frames_round_trip_through_any_chunking(message, cuts):
 
 
 @given(maps)
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 def test_blocking_read_round_trips(message):
     stream = io.BytesIO(encode(message) + encode({"type": "end"}))
     assert read_frame(stream, 1 << 20) == message
@@ -66,7 +66,7 @@ def test_blocking_read_round_trips(message):
 
 
 @given(st.binary(max_size=200))
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 def test_arbitrary_bytes_are_a_map_or_a_bad_frame(body):
     try:
         message = decode_body(body)
@@ -77,7 +77,7 @@ def test_arbitrary_bytes_are_a_map_or_a_bad_frame(body):
 
 
 @given(maps, st.integers(1, 10**6))
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 def test_truncated_frame_is_a_partial_close(message, cut):
     frame = encode(message)
     cut = min(cut, len(frame) - 1)
@@ -251,7 +251,7 @@ EXAMPLE_BOT = _example_bot()
 
 
 @given(maps)
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 def test_the_stdlib_example_bot_codec_agrees_with_msgpack(message):
     assert msgpack.unpackb(EXAMPLE_BOT.pack(message), raw=False) == message
     assert EXAMPLE_BOT.unpack(msgpack.packb(message, use_bin_type=True)) == message

@@ -14,7 +14,8 @@ from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.record import ReplayError, replay
 from arena.referee import MatchSetupError, play_match, run_match
-from tests.support.goofspiel import GAME
+from engine.api import IllegalAction, validate_options
+from tests.support.goofspiel import GAME, Goofspiel, GoofspielState
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_OPTION = str(ROOT / "examples" / "bots" / "first_option.py")
@@ -77,9 +78,11 @@ def test_random_agents_play_a_full_match(no_leftovers):
 def test_same_seed_same_match():
     spec = MatchSpec(game="goofspiel", agents=("random", "random"), seed=5)
     first, second = run_match(spec), run_match(spec)
-    assert first.record["moves"] == [{**m, "ms": m["ms"]} for m in first.record["moves"]]
-    strip = lambda r: [(m["seat"], m["choice"]) for m in r["moves"]]  # noqa: E731
-    assert strip(first.record) == strip(second.record) and first.seats == second.seats
+
+    def choices(record):
+        return [(m["seat"], m["choice"]) for m in record["moves"]]
+
+    assert choices(first.record) == choices(second.record) and first.seats == second.seats
 
 
 FAULT_CASES = [
@@ -116,15 +119,32 @@ def test_fault_forfeits_and_the_match_finishes(agent, fault, phase, detail, no_l
 
 
 def test_timeout_uses_the_move_clock_and_the_bank(no_leftovers):
-    spec = MatchSpec(game="goofspiel", agents=("fault-sleep", "random"), seed=1, move_ms=300, bank_ms=200)
+    spec = MatchSpec(game="goofspiel", agents=("fault-sleep", "random"), seed=1, move_ms=1000, bank_ms=500)
     outcome = run_match(spec)
     assert outcome.seats[0].fault == "timeout" and outcome.seats[1].fault is None
-    assert "300 ms + 200 ms bank" in outcome.record["faults"][0]["detail"]
+    assert "1000 ms + 500 ms bank" in outcome.record["faults"][0]["detail"]
     check_replays(outcome)
 
 
+def test_overruns_draw_on_the_bank_without_forfeiting(no_leftovers):
+    spec = MatchSpec(
+        game="goofspiel",
+        agents=("fault-slow", "random"),
+        seed=1,
+        move_ms=50,
+        bank_ms=5000,
+        agent_options=({"sleep_ms": 150}, {}),
+    )
+    outcome = run_match(spec)
+    assert outcome.seats[0].fault is None
+    banks = [int(line.split()[1]) for line in outcome.record["agents"][0]["stderr"].splitlines()]
+    assert banks[0] == 5000 and len(banks) == ROUNDS
+    # every move overran the 50 ms clock by at least 100 ms, taken from the bank
+    assert all(later <= earlier - 100 for earlier, later in zip(banks, banks[1:], strict=False))
+
+
 def test_handshake_stall_forfeits(no_leftovers):
-    spec = MatchSpec(game="goofspiel", agents=("random", "fault-handshake-stall"), seed=2, handshake_ms=3000)
+    spec = MatchSpec(game="goofspiel", agents=("random", "fault-handshake-stall"), seed=2, handshake_ms=5000)
     outcome = run_match(spec)
     assert [s.fault for s in outcome.seats] == [None, "handshake"]
     assert outcome.record["agents"][1]["handshake_ms"] is None
@@ -228,3 +248,79 @@ def test_replay_detects_a_tampered_record():
 
 def test_fault_vocabulary_covers_the_cases():
     assert {case[1] for case in FAULT_CASES} | {"timeout", "handshake"} <= set(FAULTS)
+
+
+class SoloState(GoofspielState):
+    """Goofspiel with an automaton in the last seat: it always bids its highest card."""
+
+    def to_act(self) -> tuple[int, ...]:
+        return tuple(seat for seat in super().to_act() if seat != self.players - 1)
+
+    def apply(self, seat: int, choice: int) -> None:
+        if seat == self.players - 1:
+            raise IllegalAction("the automaton's seat is played by the engine")
+        super().apply(seat, choice)
+        bot = self.players - 1
+        if [s for s in range(self.players) if self.bids[s] is None] == [bot]:
+            card = max(self.hands[bot])
+            self.hands[bot].remove(card)
+            self.bids[bot] = card
+            self._resolve()
+
+    def decision(self, seat: int):
+        if seat == self.players - 1:
+            raise IllegalAction("the automaton's seat is played by the engine")
+        return super().decision(seat)
+
+
+class SoloGoofspiel(Goofspiel):
+    id = "goofspiel-solo"
+    min_players = 1
+    max_players = 3
+    automata = ("bidbot",)
+
+    def option_schema(self):
+        return {**super().option_schema(), "automaton": {"type": "str", "default": None, "help": ""}}
+
+    def setup(self, players, seed, options):
+        options = validate_options(self.option_schema(), options)
+        return SoloState(players + (options["automaton"] is not None), seed, options)
+
+
+def test_automaton_takes_the_next_seat_and_is_never_asked(no_leftovers):
+    registry = discover()
+    registry.games["goofspiel-solo"] = SoloGoofspiel()
+    spec = MatchSpec(game="goofspiel-solo", agents=(FIRST_OPTION,), seed=5, automaton="bidbot")
+    outcome = run_match(spec, registry)
+    assert [(s.seat, s.agent) for s in outcome.seats] == [(0, FIRST_OPTION), (1, "bidbot")]
+    assert {m["seat"] for m in outcome.record["moves"]} == {0} and len(outcome.record["moves"]) == ROUNDS
+    assert outcome.record["options"] == {"automaton": "bidbot"} and outcome.record["players"] == 1
+    same = SoloGoofspiel().setup(1, 5, {"automaton": "bidbot"})
+    while same.to_act():
+        same.apply(0, 0)  # what first-option plays
+    assert [s.score for s in outcome.seats] == list(same.result().scores)
+    assert replay(outcome.record, registry.games["goofspiel-solo"]).terminal()
+
+
+class LeakyState(GoofspielState):
+    """Breaks the simultaneous contract: a seat's option labels show how many seats already bid."""
+
+    def decision(self, seat: int):
+        decision = super().decision(seat)
+        made = sum(bid is not None for bid in self.bids)
+        options = tuple(dict(option, label=f"{option['label']} after {made}") for option in decision.options)
+        return type(decision)(decision.kind, decision.prompt, options)
+
+
+class LeakyGoofspiel(Goofspiel):
+    id = "goofspiel-leaky"
+
+    def setup(self, players, seed, options):
+        return LeakyState(players, seed, validate_options(self.option_schema(), options))
+
+
+def test_an_engine_changing_simultaneous_options_is_caught(no_leftovers):
+    registry = discover()
+    registry.games["goofspiel-leaky"] = LeakyGoofspiel()
+    with pytest.raises(RuntimeError, match="options changed while applying a simultaneous decision"):
+        run_match(MatchSpec(game="goofspiel-leaky", agents=("random", "random"), seed=1), registry)

@@ -30,6 +30,7 @@ MOVE_MODES = {
     "noisy",  # floods stderr, then plays on normally
     "hog",  # allocates 1 GiB (fails under a memory limit)
     "spin",  # burns CPU for 30 s (killed under a CPU limit)
+    "slow",  # no fault: sleeps agent_options["sleep_ms"] on every decision, logs its bank
 }
 
 
@@ -62,6 +63,9 @@ def main() -> int:
             return 0
         count += 1
         reply = {"type": "act", "id": message["id"], "choice": 0}
+        if mode == "slow":
+            print(f"bank {message['clock']['bank_ms_left']}", file=sys.stderr, flush=True)
+            time.sleep(hello["agent_options"]["sleep_ms"] / 1000)
         if count == at:
             if mode == "crash":
                 print("crashing on purpose", file=sys.stderr, flush=True)

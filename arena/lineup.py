@@ -1,0 +1,99 @@
+"""From a MatchSpec to what the referee needs: the game's initial state and how to start each seat.
+
+Everything here fails early and clearly (``MatchSetupError``), before any process starts: unknown
+game or agent, wrong seat count, bad options, a path that is not an executable.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from arena.match import MatchSpec
+from arena.plugins import AgentSpec, PluginError, Registry
+from engine.api import BadOptions, Game, State
+
+
+class MatchSetupError(ValueError):
+    """A match that cannot start: unknown game or agent, wrong seat count, bad options."""
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """How one agent seat is played: the name it was asked by, how to start it, what it claims."""
+
+    seat: int
+    agent: str  # as given in the MatchSpec: a plugin name or a path
+    argv: tuple[str, ...]
+    kind: str  # "python" (hosted by arena.host) or "external"
+    version: str
+
+
+def host_argv(name: str) -> tuple[str, ...]:
+    """The command running plugin agent ``name`` behind the wire protocol."""
+    return (sys.executable, "-m", "arena.host", name)
+
+
+def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> AgentSpec | str:
+    """A registered agent's spec, or the absolute path of an executable file; else MatchSetupError."""
+    if name in registry.agents:
+        spec = registry.agents[name]
+        if game_id is not None and not spec.plays(game_id):
+            raise MatchSetupError(
+                f"agent {name!r} does not play {game_id!r} (it plays: {', '.join(spec.games)})"
+            )
+        return spec
+    if os.sep in name or os.path.exists(name):
+        if not os.path.isfile(name):
+            raise MatchSetupError(
+                f"agent {name!r}: no such file (a path must name an executable speaking the protocol)"
+            )
+        if not os.access(name, os.X_OK):
+            raise MatchSetupError(f"agent {name!r} is not executable (chmod +x it)")
+        return os.path.abspath(name)
+    try:
+        registry.agent(name)
+    except PluginError as error:
+        raise MatchSetupError(f"{error}, or a path to an executable") from None
+    raise AssertionError("unreachable")
+
+
+def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPlan:
+    """Resolve agent ``name`` for ``seat`` into the command that plays it."""
+    resolved = resolve_agent(name, registry, game_id)
+    if isinstance(resolved, str):
+        return SeatPlan(seat, name, (resolved,), "external", "?")
+    if resolved.factory is not None:
+        return SeatPlan(seat, name, host_argv(resolved.name), "python", resolved.version)
+    assert resolved.argv is not None
+    return SeatPlan(seat, name, tuple(resolved.argv), "external", resolved.version)
+
+
+def setup_state(spec: MatchSpec, registry: Registry) -> tuple[Game, State, dict[str, Any]]:
+    """The game, its initial state and the options given to ``setup``; MatchSetupError if impossible."""
+    try:
+        game = registry.game(spec.game)
+    except PluginError as error:
+        raise MatchSetupError(str(error)) from None
+    players = len(spec.agents)
+    options = dict(spec.options)
+    if spec.automaton is not None:
+        if spec.automaton not in game.automata:
+            known = ", ".join(game.automata) or "none"
+            raise MatchSetupError(f"game {game.id!r} has no automaton {spec.automaton!r} (automata: {known})")
+        options["automaton"] = spec.automaton
+        seats_ok = 1 <= players <= game.max_players  # the engine says whether the automaton fits
+    else:
+        seats_ok = game.min_players <= players <= game.max_players
+    if not seats_ok:
+        raise MatchSetupError(
+            f"{game.id} takes {game.min_players}-{game.max_players} players, got {players} agent(s)"
+            + (f" plus the automaton {spec.automaton}" if spec.automaton else "")
+        )
+    try:
+        state = game.setup(players, spec.seed, options)
+    except (BadOptions, ValueError, KeyError, TypeError) as error:
+        raise MatchSetupError(f"{game.id}: {error}") from None
+    return game, state, options
