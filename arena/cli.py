@@ -1,4 +1,4 @@
-"""The ``arena`` command line."""
+"""The ``arena`` command line (tournament commands: arena/cli_tournament.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from rich.console import Console
 from rich.progress import Progress
 from tabulate import tabulate
 
+from arena.cli_common import fail, load_registry
+from arena.cli_tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
 from arena.lineup import MatchSetupError, setup_state
 from arena.match import MatchSpec, SeatResult
-from arena.plugins import PluginError, Registry, discover
+from arena.plugins import PluginError
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
 from arena.referee import Terminated, run_match
@@ -29,20 +31,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one clear line on stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
-
-
-def load_registry() -> Registry:
-    """Discover the plugins, turning a broken plugin into one clear error line."""
-    try:
-        return discover()
-    except PluginError as error:
-        raise fail(str(error)) from None
 
 
 @app.command()
@@ -259,6 +247,9 @@ def check(
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
+
+
+register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record
 
 
 def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli`

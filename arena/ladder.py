@@ -1,0 +1,372 @@
+"""Ladder files: a tournament described in TOML, parsed and validated into a ``Ladder``.
+
+The format is documented in docs/ladders.md. Every error is a ``LadderError`` naming the file,
+the line and the bad key, so a user can fix the file without reading this code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from arena.match import MatchSpec
+from arena.plugins import Registry
+from engine.api import BadOptions, validate_options
+
+FORMATS = ("round-robin", "gauntlet", "solo")
+
+# Allowed keys per table, with the type each value must have (checked before any meaning).
+TOP_KEYS: dict[str, type | tuple[type, ...]] = {
+    "name": str,
+    "description": str,
+    "game": str,
+    "players": int,
+    "format": str,
+    "challenger": str,
+    "automaton": str,
+    "matches_per_pairing": int,
+    "seed": int,
+    "concurrency": int,
+    "options": dict,
+    "clock": dict,
+    "limits": dict,
+    "agents": list,
+}
+CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int, "handshake_ms": int}
+LIMIT_KEYS: dict[str, type] = {"memory_mb": int, "cpu_seconds": int}
+AGENT_KEYS: dict[str, type] = {"name": str, "agent": str, "options": dict}
+REQUIRED_TOP = ("name", "game", "agents")
+# Clock defaults are the MatchSpec's, so a ladder and a single match agree.
+SPEC_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(MatchSpec)}
+
+
+class LadderError(ValueError):
+    """A ladder file that cannot be used; the message names the file, line and key."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One agent entered in a ladder under its own display ``name``.
+
+    ``agent`` is a plugin agent name or an absolute path to an executable; ``options`` are the
+    agent options sent in its hello message. The same plugin agent may enter several times
+    under different names (e.g. two randoms with different seeds).
+    """
+
+    name: str
+    agent: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A validated tournament definition. ``digest`` identifies its content for resume."""
+
+    name: str
+    game: str
+    players: int
+    format: str
+    entrants: tuple[Entrant, ...]
+    options: dict[str, Any]
+    matches_per_pairing: int = 1
+    seed: int = 0
+    challenger: str | None = None
+    automaton: str | None = None
+    move_ms: int = SPEC_DEFAULTS["move_ms"]
+    bank_ms: int = SPEC_DEFAULTS["bank_ms"]
+    handshake_ms: int = SPEC_DEFAULTS["handshake_ms"]
+    memory_mb: int | None = None
+    cpu_seconds: int | None = None
+    concurrency: int | None = None
+    description: str = ""
+    digest: str = ""
+    source: str = ""
+
+    def entrant(self, name: str) -> Entrant:
+        """The entrant with display name ``name``."""
+        for entrant in self.entrants:
+            if entrant.name == name:
+                return entrant
+        raise KeyError(name)
+
+
+def content_digest(data: Mapping[str, Any]) -> str:
+    """A hash of the ladder's parsed content: comments, layout and key order do not count."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def load_ladder(path: str | os.PathLike[str], registry: Registry) -> Ladder:
+    """Read, parse and validate the ladder file at ``path`` against ``registry``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise LadderError(f"{path}: cannot read ladder file: {error.strerror or error}") from None
+    return parse_ladder(text, registry, source=str(path), base_dir=path.resolve().parent)
+
+
+def parse_ladder(
+    text: str, registry: Registry, source: str = "<ladder>", base_dir: Path | None = None
+) -> Ladder:
+    """Parse ladder TOML ``text``; relative executable paths are resolved from ``base_dir``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        # tomllib ends its message with "(at line L, column C)"; put the line in front instead.
+        message = str(error)
+        found = re.search(r"\(at line (\d+), column \d+\)$", message)
+        line = found.group(1) if found else "?"
+        message = re.sub(r"\s*\(at line \d+, column \d+\)$", "", message)
+        raise LadderError(f"{source}:{line}: TOML syntax error: {message}") from None
+    return _Validator(data, text, registry, source, base_dir or Path.cwd()).ladder()
+
+
+class _Validator:
+    """Turns parsed TOML into a Ladder, raising LadderError with the line of the bad key."""
+
+    def __init__(self, data: dict, text: str, registry: Registry, source: str, base_dir: Path) -> None:
+        self.data = data
+        self.lines = text.splitlines()
+        self.registry = registry
+        self.source = source
+        self.base_dir = base_dir
+
+    def fail(self, path: Sequence[str | int], message: str) -> LadderError:
+        line = find_key_line(self.lines, path)
+        where = f"{self.source}:{line}" if line else self.source
+        return LadderError(f"{where}: {message}")
+
+    def check_keys(
+        self, table: Mapping[str, Any], allowed: Mapping[str, Any], path: tuple, label: str
+    ) -> None:
+        for key, value in table.items():
+            if key not in allowed:
+                known = ", ".join(allowed)
+                raise self.fail((*path, key), f"unknown key {key!r} in {label}; known keys: {known}")
+            expected = allowed[key]
+            if expected is int and isinstance(value, bool) or not isinstance(value, expected):
+                name = {int: "an integer", str: "a string", dict: "a table", list: "an array"}[expected]
+                raise self.fail((*path, key), f"key {key!r} in {label} must be {name}, got {value!r}")
+
+    def positive(self, value: int, path: tuple, label: str) -> int:
+        if value < 1:
+            raise self.fail(path, f"{label} must be at least 1, got {value}")
+        return value
+
+    def ladder(self) -> Ladder:
+        data = self.data
+        self.check_keys(data, TOP_KEYS, (), "the ladder")
+        for key in REQUIRED_TOP:
+            if key not in data:
+                raise self.fail((), f"missing required key {key!r}")
+        if not data["name"].strip():
+            raise self.fail(("name",), "key 'name' must not be empty")
+        game_id = data["game"]
+        if game_id not in self.registry.games:
+            known = ", ".join(sorted(self.registry.games)) or "none"
+            raise self.fail(("game",), f"unknown game {game_id!r}; known games: {known} (see `arena games`)")
+        game = self.registry.games[game_id]
+
+        fmt = data.get("format", "round-robin")
+        if fmt not in FORMATS:
+            raise self.fail(("format",), f"unknown format {fmt!r}; known formats: {', '.join(FORMATS)}")
+        automaton = self.automaton(fmt, game)
+        players = data.get("players", 1 if fmt == "solo" else 2)
+        # Without an automaton a match needs two agents; solo adds the automaton's seat.
+        low = max(game.min_players, 1 if fmt == "solo" else 2)
+        if not low <= players <= game.max_players:
+            raise self.fail(
+                ("players",),
+                f"game {game_id!r} takes {low} to {game.max_players} players, got players = {players}",
+            )
+        if "automaton" in data.get("options", {}):
+            raise self.fail(
+                ("options", "automaton"),
+                "set the automaton with the top-level keys format = 'solo' and automaton = NAME, not in [options]",
+            )
+        try:
+            options = validate_options(game.option_schema(), data.get("options", {}))
+        except BadOptions as error:
+            key = re.search(r"option '([^']+)'", str(error))
+            raise self.fail(
+                ("options", key.group(1)) if key else ("options",), f"[options]: {error}"
+            ) from None
+        self.try_setup(game, players, options, automaton)
+        clock = data.get("clock", {})
+        self.check_keys(clock, CLOCK_KEYS, ("clock",), "[clock]")
+        limits = data.get("limits", {})
+        self.check_keys(limits, LIMIT_KEYS, ("limits",), "[limits]")
+        for table, values in (("clock", clock), ("limits", limits)):
+            for key, value in values.items():
+                self.positive(value, (table, key), f"{table}.{key}")
+
+        entrants = self.entrants(game_id, players, automaton)
+        challenger = self.challenger(fmt, entrants, players)
+        if len(entrants) < players:
+            raise self.fail(
+                ("agents",),
+                f"format {fmt!r} with players = {players} needs at least {players} agents, got {len(entrants)}",
+            )
+        return Ladder(
+            name=data["name"],
+            description=data.get("description", ""),
+            game=game_id,
+            players=players,
+            format=fmt,
+            entrants=entrants,
+            options=options,
+            matches_per_pairing=self.positive(
+                data.get("matches_per_pairing", 1), ("matches_per_pairing",), "matches_per_pairing"
+            ),
+            seed=data.get("seed", 0),
+            challenger=challenger,
+            automaton=automaton,
+            move_ms=clock.get("move_ms", SPEC_DEFAULTS["move_ms"]),
+            bank_ms=clock.get("bank_ms", SPEC_DEFAULTS["bank_ms"]),
+            handshake_ms=clock.get("handshake_ms", SPEC_DEFAULTS["handshake_ms"]),
+            memory_mb=limits.get("memory_mb"),
+            cpu_seconds=limits.get("cpu_seconds"),
+            concurrency=self.positive(data["concurrency"], ("concurrency",), "concurrency")
+            if "concurrency" in data
+            else None,
+            digest=content_digest(data),
+            source=self.source,
+        )
+
+    def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
+        """Set up one game now, so options the engine refuses in combination fail here, not per match."""
+        trial = dict(options, automaton=automaton) if automaton else dict(options)
+        try:
+            game.setup(players, 0, trial)
+        except (BadOptions, ValueError) as error:
+            raise self.fail(
+                ("options",), f"game {game.id!r} cannot be set up with these options: {error}"
+            ) from None
+
+    def automaton(self, fmt: str, game: Any) -> str | None:
+        if fmt != "solo":
+            if "automaton" in self.data:
+                raise self.fail(("automaton",), "key 'automaton' is only used with format = 'solo'")
+            return None
+        if not game.automata:
+            raise self.fail(
+                ("format",), f"game {game.id!r} has no automaton, so format 'solo' cannot be used"
+            )
+        automaton = self.data.get("automaton", game.automata[0])
+        if automaton not in game.automata:
+            known = ", ".join(game.automata)
+            raise self.fail(
+                ("automaton",), f"unknown automaton {automaton!r} for game {game.id!r}; known: {known}"
+            )
+        return automaton
+
+    def challenger(self, fmt: str, entrants: tuple[Entrant, ...], players: int) -> str | None:
+        challenger = self.data.get("challenger")
+        if fmt != "gauntlet":
+            if challenger is not None:
+                raise self.fail(("challenger",), "key 'challenger' is only used with format = 'gauntlet'")
+            return None
+        if challenger is None:
+            raise self.fail(
+                ("format",), "format 'gauntlet' needs a 'challenger' key naming one of the agents"
+            )
+        names = [entrant.name for entrant in entrants]
+        if challenger not in names:
+            raise self.fail(
+                ("challenger",), f"challenger {challenger!r} is not one of the agents: {', '.join(names)}"
+            )
+        return challenger
+
+    def entrants(self, game_id: str, players: int, automaton: str | None) -> tuple[Entrant, ...]:
+        entrants: list[Entrant] = []
+        for index, entry in enumerate(self.data["agents"]):
+            path = ("agents", index)
+            if not isinstance(entry, dict):
+                raise self.fail(
+                    ("agents",), f"agents[{index}] must be a table with keys name, agent, options"
+                )
+            self.check_keys(entry, AGENT_KEYS, path, f"agents[{index}]")
+            if "agent" not in entry:
+                raise self.fail(
+                    path, f"agents[{index}] is missing the key 'agent' (a plugin agent or a path)"
+                )
+            agent = self.resolve_agent(entry["agent"], game_id, players, (*path, "agent"))
+            name = entry.get("name", entry["agent"])
+            if any(other.name == name for other in entrants):
+                raise self.fail(
+                    (*path, "name" if "name" in entry else "agent"),
+                    f"agent name {name!r} is entered twice; give each entry a distinct 'name'",
+                )
+            if name == automaton:
+                raise self.fail((*path, "name"), f"agent name {name!r} is the automaton's; choose another")
+            entrants.append(Entrant(name=name, agent=agent, options=dict(entry.get("options", {}))))
+        return tuple(entrants)
+
+    def resolve_agent(self, agent: str, game_id: str, players: int, path: tuple) -> str:
+        """A plugin agent's name (checked against the registry) or an executable's absolute path."""
+        if "/" in agent or os.sep in agent:
+            file = (self.base_dir / agent).resolve()
+            if not file.is_file() or not os.access(file, os.X_OK):
+                raise self.fail(path, f"agent path {agent!r} is not an executable file (looked at {file})")
+            return str(file)
+        if agent not in self.registry.agents:
+            known = ", ".join(sorted(self.registry.agents)) or "none"
+            raise self.fail(path, f"unknown agent {agent!r}; known agents: {known} (see `arena agents`)")
+        spec = self.registry.agents[agent]
+        if not spec.plays(game_id):
+            raise self.fail(
+                path, f"agent {agent!r} does not play {game_id!r} (it plays {', '.join(spec.games)})"
+            )
+        if spec.players and players not in spec.players:
+            raise self.fail(path, f"agent {agent!r} does not play {players}-player games")
+        return agent
+
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def find_key_line(lines: Sequence[str], path: Sequence[str | int]) -> int | None:
+    """The 1-based line where the key at ``path`` is written, or the nearest enclosing one.
+
+    ``path`` is a key path such as ("clock", "move_ms") or ("agents", 2, "name"). Handles
+    the plain layouts ladders use (tables, arrays of tables, dotted/inline values); when a key
+    cannot be found, falls back to its parent's line so the message still points somewhere.
+    """
+    for depth in range(len(path), 0, -1):
+        found = _find_exact(lines, list(path[:depth]))
+        if found:
+            return found
+    return None
+
+
+def _find_exact(lines: Sequence[str], path: list[str | int]) -> int | None:
+    table: list[str | int] = []
+    array_counts: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(2).strip().strip("\"'")
+            if header.group(1) == "[[":
+                array_counts[name] = array_counts.get(name, -1) + 1
+                table = [*name.split("."), array_counts[name]]
+            else:
+                table = name.split(".")
+            if table == path:
+                return number
+            continue
+        key = re.match(r"^\s*([A-Za-z0-9_\-\"'.]+)\s*=", line)
+        if not key:
+            continue
+        full = table + [part.strip("\"'") for part in key.group(1).split(".")]
+        # A key inside an inline table (options = {seed = 1}) is found at its parent's line.
+        if full == path or (len(path) > len(full) and path[: len(full)] == full):
+            return number
+    return None

@@ -1,0 +1,147 @@
+"""Read-side views of a stored tournament: leaderboard, match list, head-to-head, export rows."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.ratings import SeatLine, Standing, effective_ranks, leaderboard
+from arena.store import LadderRun, Store, StoredMatch
+
+
+class ReportError(ValueError):
+    """A question the database cannot answer (no such ladder, no such agent)."""
+
+
+def resolve_run(store: Store, ladder: str | None) -> LadderRun:
+    """The latest run of ``ladder`` (a ladder name or the path of its TOML file), or of any ladder."""
+    name = ladder
+    if ladder is not None and ladder.endswith(".toml") and Path(ladder).is_file():
+        try:
+            name = tomllib.loads(Path(ladder).read_text(encoding="utf-8")).get("name")
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise ReportError(f"cannot read ladder name from {ladder}: {error}") from None
+    run = store.latest_run(name)
+    if run is None:
+        known = ", ".join(sorted({r.name for r in store.runs()}))
+        if name is None or not known:
+            raise ReportError(
+                f"no ladder has been run in {store.path} yet (start one with `arena run LADDER`)"
+            )
+        raise ReportError(f"no ladder named {name!r} in {store.path}; stored ladders: {known}")
+    return run
+
+
+def seat_lines(match: StoredMatch) -> list[SeatLine]:
+    """A done match's seats as the ratings see them."""
+    return [SeatLine(seat.agent, seat.score, seat.rank, seat.fault) for seat in match.seats]
+
+
+def standings(store: Store, run: LadderRun) -> list[Standing]:
+    """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
+    return leaderboard(seat_lines(match) for match in store.matches(run.id, statuses=("done",)))
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """How two agents fared in the matches where both sat (forfeits count as last place)."""
+
+    a: str
+    b: str
+    matches: int
+    a_ahead: int
+    b_ahead: int
+    level: int
+    a_mean_score: float
+    b_mean_score: float
+
+
+def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
+    """Compare agents ``a`` and ``b`` over the done matches of ``run`` they both played."""
+    known = {seat.agent for match in store.matches(run.id, statuses=("done",)) for seat in match.seats}
+    for name in (a, b):
+        if name not in known:
+            raise ReportError(
+                f"agent {name!r} has no finished match in ladder {run.name!r}; agents: {', '.join(sorted(known))}"
+            )
+    count = a_ahead = b_ahead = level = 0
+    a_total = b_total = 0
+    for match in store.matches(run.id, statuses=("done",), agent=a):
+        lines = seat_lines(match)
+        names = [line.agent for line in lines]
+        if b not in names:
+            continue
+        ranks = effective_ranks(lines)
+        ia, ib = names.index(a), names.index(b)
+        count += 1
+        a_total += lines[ia].score
+        b_total += lines[ib].score
+        a_ahead += ranks[ia] < ranks[ib]
+        b_ahead += ranks[ib] < ranks[ia]
+        level += ranks[ia] == ranks[ib]
+    return HeadToHead(
+        a,
+        b,
+        count,
+        a_ahead,
+        b_ahead,
+        level,
+        a_total / count if count else 0.0,
+        b_total / count if count else 0.0,
+    )
+
+
+EXPORT_FIELDS = (
+    "ladder",
+    "run",
+    "match",
+    "key",
+    "game",
+    "seed",
+    "seat",
+    "agent",
+    "plugin",
+    "score",
+    "rank",
+    "fault",
+    "seconds",
+)
+
+
+def export_rows(store: Store, run: LadderRun) -> list[dict[str, Any]]:
+    """One row per seat of every done match of ``run``, in schedule and seat order."""
+    rows = []
+    for match in store.matches(run.id, statuses=("done",)):
+        for seat in match.seats:
+            rows.append(
+                {
+                    "ladder": run.name,
+                    "run": run.id,
+                    "match": match.idx,
+                    "key": match.key,
+                    "game": match.spec.game,
+                    "seed": match.seed,
+                    "seat": seat.seat,
+                    "agent": seat.agent,
+                    "plugin": seat.plugin,
+                    "score": seat.score,
+                    "rank": seat.rank,
+                    "fault": seat.fault,
+                    "seconds": None if match.seconds is None else round(match.seconds, 3),
+                }
+            )
+    return rows
+
+
+def describe_seats(match: StoredMatch) -> str:
+    """One line naming who sat where and how it ended, e.g. ``a 12 (1st) | b 8 (2nd, timeout)``."""
+    if not match.seats:
+        names = match.entrants + ((match.spec.automaton,) if match.spec.automaton else ())
+        return " | ".join(names)
+    parts = []
+    for seat in match.seats:
+        note = f"#{seat.rank}" + (f", {seat.fault}" if seat.fault else "")
+        parts.append(f"{seat.agent} {seat.score} ({note})")
+    return " | ".join(parts)

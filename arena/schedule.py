@@ -1,0 +1,104 @@
+"""Tournament formats: pure functions from a Ladder to the ordered list of matches to play.
+
+Every format uses "duplicate" seating: each group of agents plays each of its seeds once in
+every cyclic seat rotation, so every agent of the group sits in every seat with the same deal,
+and the luck of the seed and the advantage of a seat cancel out across the rotations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from arena.ladder import Entrant, Ladder
+from arena.match import MatchSpec
+
+
+@dataclass(frozen=True)
+class ScheduledMatch:
+    """One match of a ladder: its place in schedule order, its spec, and who sits where.
+
+    ``entrants`` holds the display names of the agent seats in seat order; the automaton, if
+    any, takes the seat after them under its own name.
+    """
+
+    index: int
+    key: str  # stable human-readable id, e.g. "alice|bob#1/r0"
+    entrants: tuple[str, ...]
+    spec: MatchSpec
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Display names of every seat, the automaton's included."""
+        return self.entrants + ((self.spec.automaton,) if self.spec.automaton else ())
+
+
+def match_seed(base_seed: int, group: Sequence[str], repeat: int) -> int:
+    """The seed of repeat ``repeat`` of ``group``: stable, and independent of other groups."""
+    text = f"{base_seed}:{'|'.join(sorted(group))}:{repeat}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 1  # 31 bits
+
+
+def rotations(group: Sequence[Entrant]) -> Iterator[tuple[Entrant, ...]]:
+    """The cyclic seat rotations of ``group``: each member sits once in each seat."""
+    for shift in range(len(group)):
+        yield tuple(group[shift:]) + tuple(group[:shift])
+
+
+def round_robin_groups(ladder: Ladder) -> list[tuple[Entrant, ...]]:
+    """Every combination of ``players`` agents."""
+    return list(combinations(ladder.entrants, ladder.players))
+
+
+def gauntlet_groups(ladder: Ladder) -> list[tuple[Entrant, ...]]:
+    """The challenger with every combination of ``players - 1`` agents of the field."""
+    challenger = ladder.entrant(ladder.challenger or "")
+    field = [entrant for entrant in ladder.entrants if entrant.name != challenger.name]
+    return [(challenger, *others) for others in combinations(field, ladder.players - 1)]
+
+
+def solo_groups(ladder: Ladder) -> list[tuple[Entrant, ...]]:
+    """Every combination of ``players`` agents (usually one), each joined by the automaton."""
+    return list(combinations(ladder.entrants, ladder.players))
+
+
+FORMATS: dict[str, Callable[[Ladder], list[tuple[Entrant, ...]]]] = {
+    "round-robin": round_robin_groups,
+    "gauntlet": gauntlet_groups,
+    "solo": solo_groups,
+}
+
+
+def make_schedule(ladder: Ladder) -> list[ScheduledMatch]:
+    """The ladder's matches in schedule order: deal by deal, group by group, rotation by rotation.
+
+    Deal-major order plays every group early, so a leaderboard read mid-run covers every pairing
+    and no pairing's results all come last in the (sequential) rating updates.
+    """
+    schedule: list[ScheduledMatch] = []
+    groups = FORMATS[ladder.format](ladder)
+    for repeat in range(ladder.matches_per_pairing):
+        for group in groups:
+            names = [entrant.name for entrant in group]
+            # Solo agents all face the same deals, so their scores compare directly.
+            seed = match_seed(ladder.seed, [] if ladder.format == "solo" else names, repeat)
+            for shift, seated in enumerate(rotations(group)):
+                spec = MatchSpec(
+                    game=ladder.game,
+                    agents=tuple(entrant.agent for entrant in seated),
+                    seed=seed,
+                    options=dict(ladder.options),
+                    automaton=ladder.automaton,
+                    agent_options=tuple(dict(entrant.options) for entrant in seated),
+                    move_ms=ladder.move_ms,
+                    bank_ms=ladder.bank_ms,
+                    handshake_ms=ladder.handshake_ms,
+                    memory_mb=ladder.memory_mb,
+                    cpu_seconds=ladder.cpu_seconds,
+                )
+                key = f"{'|'.join(names)}#{repeat}/r{shift}"
+                entrants = tuple(entrant.name for entrant in seated)
+                schedule.append(ScheduledMatch(len(schedule), key, entrants, spec))
+    return schedule
