@@ -24,11 +24,11 @@ def _end_turn(st, frame) -> None:
     seat = frame[1]
     n = st.n
     st.turns += 1
-    if seat == n - 1 and st.light < st.dark:
+    if seat == st.last_seat() and st.light < st.dark:
         st.light += 1  # the Last Player moves the light disc after every turn
     if st.pending < 0 and st.light >= st.dark:
         # Reached on this turn: finish the round, then one more full round (Dark Eclipse: now).
-        st.pending = 0 if st.dark_variant else (n - 1 - seat) + n
+        st.pending = 0 if st.dark_variant else (n - 1 - st.order(seat)) + n
         st.note(seat, "the light disc reaches the dark disc: an Eclipse is coming")
     elif st.pending > 0:
         st.pending -= 1
@@ -59,7 +59,7 @@ def _eclipse(st, frame) -> None:
         _score(st, s, "pyramid", st.ptrack[s] * DATA.pyramid_step_vp[e])
         st.ptrack[s] = 0
         _score(st, s, "masks", mask_score(st, s))
-    push(st, *[("salary", s) for s in range(st.n)], ("eclipse-end", nxt))
+    push(st, *[("salary", s) for s in st.seats_in_order()], ("eclipse-end", nxt))
 
 
 def salary_due(st, seat: int) -> int:
