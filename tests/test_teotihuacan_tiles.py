@@ -398,3 +398,62 @@ def test_bonus_needs_step_ten():
     st.bonus = [3, 3, 3]
     st.temple[0:3] = [9, 9, 9]
     assert bonus_score(st, 0) == 0
+
+
+# ---- a tile claimed during the turn may be flipped at once ("even immediately after claiming it") -------
+def _offer(st, slot: int, tid: int) -> None:
+    if tid in st.d_deck:
+        st.d_deck.remove(tid)
+    st.d_offer[slot] = tid
+
+
+def test_worship_both_in_either_order_claimed_tile_used_before_the_ability():
+    st = blank(2)
+    st.royal[0] = 7  # pay 1 cocoa + 1 resource: gain power resources
+    tile = KIND_IDS["resources_2"][0]
+    _offer(st, 0, tile)
+    give(st, 0, cocoa=2)  # no resource at all: only the claimed tile can feed Royal tile 07
+    put(st, 4, FOREST)
+    arrive(st, 0, 0, PALACE, power=3)
+    choose(st, "worship", 0)
+    choose(st, "claim-first", 0)  # claim the tile first (1 cocoa for both), then the ability
+    assert st.d_owner[tile] == 0 and st.cocoa[0] == 1
+    choose(st, "use", tile)
+    choose(st, 2, 0, 0)  # the tile's 2 resources: 2 wood (no tile left: "go on" is forced)
+    choose(st, "pay", 0)  # Royal 07: 1 cocoa + 1 wood
+    choose(st, 0, 0, 3)  # 3 gold for the power-3 worker
+    assert st.cocoa[0] == 0 and st.res[0:3] == [1, 0, 3]
+
+
+def test_claim_first_is_offered_only_for_a_tile_usable_at_once():
+    st = blank(2)
+    st.royal[0] = 1
+    _offer(st, 0, KIND_IDS["mask_4"][0])
+    give(st, 0, cocoa=3, wood=1)
+    put(st, 4, FOREST)
+    arrive(st, 0, 0, PALACE)
+    choose(st, "worship", 0)
+    assert sorted(a[0] for a in acts(st)) == ["ability", "both"]  # the order cannot matter for a mask
+
+
+def test_tile_flipped_between_two_pyramid_tiles_pays_for_the_second():
+    st = blank(2)
+    put(st, 1, BUILD, power=2)
+    tile = own_tile(st, 0, "resources_2")
+    give(st, 0, cocoa=1, stone=2)
+    arrive(st, 0, 0, BUILD)
+    choose(st, "main", 0, 0)
+    choose(st, "tile", 0)
+    level_one = [a for a in acts(st) if DATA.positions[a[0]].level == 1]
+    choose(st, *level_one[0])
+    while kind(st) == "build-rot":
+        st.apply(0, 0)
+    assert kind(st) == "use-tiles" and st.res[1] == 0
+    choose(st, "use", tile)
+    choose(st, 0, 2, 0)  # 2 stone (no tile left: "go on" is forced)
+    choose(st, "tile", 1)
+    level_one = [a for a in acts(st) if DATA.positions[a[0]].level == 1]
+    choose(st, *level_one[0])
+    while kind(st) == "build-rot":
+        st.apply(0, 0)
+    assert st.ptrack[0] == 2 and st.res[1] == 0

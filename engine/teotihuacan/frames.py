@@ -27,7 +27,7 @@ class Choice:
 
 
 # Forced choices not worth a log line ("end your turn" with nothing else to do).
-QUIET = frozenset({"end-options"})
+QUIET = frozenset({"end-options", "use-tiles"})
 AUTO: dict[str, Callable[[Any, Frame], None]] = {}
 CHOICE: dict[str, Choice] = {}
 
