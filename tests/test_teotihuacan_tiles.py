@@ -8,7 +8,19 @@ from engine.teotihuacan.calendar import bonus_score
 from engine.teotihuacan.data import DATA, MIXES
 from engine.teotihuacan.effects import mask_score
 from engine.teotihuacan.state import KIND_IDS
-from tests.support.teo import acts, arrive, blank, choose, give, kind, own_tile, put, set_tech, start_turn
+from tests.support.teo import (
+    acts,
+    arrive,
+    blank,
+    choose,
+    give,
+    kind,
+    own_tile,
+    put,
+    refresh,
+    set_tech,
+    start_turn,
+)
 
 PALACE, FOREST, STONE, GOLD, ALCHEMY, NOBLES, DECOR, BUILD = 1, 2, 3, 4, 5, 6, 7, 8
 
@@ -48,6 +60,53 @@ def test_tech_05_and_07_after_forest(number, wood, cocoa, vp):
     arrive(st, 0, 0, FOREST, power=2)
     choose(st, "main", 0, 0)
     assert (st.res[0], st.cocoa[0], st.vp[0]) == (wood, cocoa, vp)
+
+
+@pytest.mark.parametrize("board", [STONE, GOLD])
+@pytest.mark.parametrize("number", [5, 7])
+def test_tech_05_and_07_after_stone_quarry_and_gold_deposits(board, number):
+    st = blank(2)
+    plain = blank(2)
+    for state in (st, plain):
+        arrive(state, 0, 0, board, power=2)  # 1 worker, power 2: 1 stone / 1 gold
+    set_tech(st, 0, number)
+    refresh(st)
+    for state in (st, plain):
+        choose(state, "main", 0, 0)
+    extra = [a - b for a, b in zip(st.res[0:3], plain.res[0:3], strict=True)]
+    if number == 5:
+        assert extra == [0, 1, 0] if board == STONE else extra == [0, 0, 1]
+        assert (st.cocoa[0], st.vp[0]) == (plain.cocoa[0], plain.vp[0])
+    else:
+        assert extra == [0, 0, 0] and (st.cocoa[0], st.vp[0]) == (plain.cocoa[0] + 1, plain.vp[0] + 1)
+
+
+def test_tech_03_three_vp_after_alchemy_not_after_forest():
+    st = blank(2)
+    set_tech(st, 0, 3)
+    give(st, 0, gold=1)
+    arrive(st, 0, 0, ALCHEMY)
+    choose(st, "main", 0, 0)
+    choose(st, 0, 0)  # Technology 01, top left, 1 gold
+    assert st.vp[0] == 3
+    other = blank(2)
+    set_tech(other, 0, 3)
+    arrive(other, 0, 0, FOREST, power=2)
+    choose(other, "main", 0, 0)
+    assert other.vp[0] == 0
+
+
+def test_tech_01_landing_on_the_palace_and_double_move():
+    st = blank(2)
+    set_tech(st, 0, 1)
+    own_tile(st, 0, "double_move")
+    put(st, 0, GOLD)  # place 8, next to the Palace
+    put(st, 1, GOLD, power=2)
+    put(st, 4, FOREST)
+    start_turn(st, 0)
+    choose(st, "move", 0, 1)  # onto the Palace: +1
+    choose(st, "w", 1)  # the second worker comes along: +1 more
+    assert st.cocoa[0] == 2 and st.wb[1] == PALACE
 
 
 def test_tech_09_four_vp_after_decorations():
