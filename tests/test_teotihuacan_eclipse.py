@@ -32,6 +32,8 @@ def test_step_1_avenue_times_lowest_visible_building_number():
     st.buildings_taken = 2  # numbers 5 5 4 ...: the third space shows 4
     _eclipse(st)
     assert st.vp == [12, 4]
+    texts = [e["text"] for e in st.log()]
+    assert "P1 scores Avenue 12, Pyramid leader 0, Pyramid steps 0, masks 0" in texts  # readable log
 
 
 @pytest.mark.parametrize("track,leader", [([2, 2], [4, 4]), ([3, 1], [4, 0]), ([0, 0], [0, 0])])
@@ -163,3 +165,64 @@ def test_winner_most_vp_then_cocoa_then_lower_order():
 
 def test_dark_eclipse_reverses_the_order_tie_break():
     assert _ranked([10, 10, 10], [2, 2, 2], dark=True) == (3, 2, 1)
+
+
+def test_last_player_token_follows_a_random_first_player():
+    st = blank(3)
+    st.first = 2  # seat 2 starts; seat 1 sits before it and holds the Last Player token
+    _workers(st)
+    for seat in (2, 0):
+        start_turn(st, seat)
+        while st.to_act() == (seat,):
+            st.apply(seat, 0)
+        assert st.light == 0
+    assert st.to_act() == (1,)
+    while st.to_act() == (1,):
+        st.apply(1, 0)
+    assert st.light == 1 and st.to_act() == (2,)
+
+
+def test_eclipse_round_counts_from_the_first_player():
+    st = blank(3)
+    st.first = 1  # order: seat 1, seat 2, seat 0 (Last Player)
+    _workers(st)
+    st.cocoa = [9, 9, 9]
+    st.light = st.dark - 1
+    st.turns = 0
+    start_turn(st, 0)  # the Last Player's turn reaches the dark disc: one more full round
+    turns = []
+    while st.eclipses == 0:
+        seat = st.to_act()[0]
+        if kind(st) == "turn":
+            turns.append(seat)
+        st.apply(seat, 0)
+    assert turns == [0, 1, 2, 0]
+
+
+def test_order_tie_break_uses_player_order_tokens():
+    st = blank(3)
+    st.first = 1
+    st.vp, st.cocoa, st.over = [10, 10, 10], [2, 2, 2], True
+    assert st.result().ranks == (3, 1, 2)  # tokens: seat 1 -> 1, seat 2 -> 2, seat 0 -> 3
+    st.dark_variant = True
+    assert st.result().ranks == (1, 3, 2)
+
+
+def test_free_unlock_is_a_whole_turn_and_the_last_player_still_moves_the_light_disc():
+    st = blank(2)
+    _workers(st)
+    st.ws[4] = 3  # seat 1 (Last Player) has a worker locked on the Forest sidebar
+    st.space_occ[3] = 4
+    start_turn(st, 1)
+    choose(st, "unlock-free")
+    assert st.ws[4] == -1 and st.light == 1 and st.to_act() == (0,)
+
+
+def test_salary_ignores_the_worker_still_on_the_ascension_wheel():
+    st = blank(2)
+    _workers(st, power=4)
+    st.wp[3] = 3  # seat 0's fourth worker waits on the wheel (board 0): no salary for it
+    st.cocoa = [9, 9]
+    st.stack = [("eclipse", 0)]
+    run(st)
+    assert st.decision(0).prompt == "Eclipse salary: 6 cocoa due"

@@ -418,7 +418,9 @@ def _build_rot(st, frame, p):
         st.note(seat, "the Pyramid is finished: the final Eclipse is triggered")
     placed += 1
     more = ("build", seat, remaining - 1, placed, 0 if kind >= 0 else disc, count)
-    push(st, *steps, more)
+    # a tile may be flipped between two pyramid tiles (e.g. one claimed through a temple step)
+    flip = [("use-tiles", seat)] if remaining > 1 else []
+    push(st, *steps, *flip, more)
 
 
 @auto("build-end")

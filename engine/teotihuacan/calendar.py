@@ -24,11 +24,11 @@ def _end_turn(st, frame) -> None:
     seat = frame[1]
     n = st.n
     st.turns += 1
-    if seat == n - 1 and st.light < st.dark:
+    if seat == st.last_seat() and st.light < st.dark:
         st.light += 1  # the Last Player moves the light disc after every turn
     if st.pending < 0 and st.light >= st.dark:
         # Reached on this turn: finish the round, then one more full round (Dark Eclipse: now).
-        st.pending = 0 if st.dark_variant else (n - 1 - seat) + n
+        st.pending = 0 if st.dark_variant else (n - 1 - st.order(seat)) + n
         st.note(seat, "the light disc reaches the dark disc: an Eclipse is coming")
     elif st.pending > 0:
         st.pending -= 1
@@ -53,13 +53,19 @@ def _eclipse(st, frame) -> None:
     lead = max(st.ptrack)
     st.note(-1, f"Eclipse {st.eclipses + 1}: Avenue pays {number} VP per step")
     for s in range(st.n):
-        _score(st, s, "avenue", st.avenue[s] * number)
-        if lead and st.ptrack[s] == lead:
-            _score(st, s, "pyramid", DATA.pyramid_leader_vp)
-        _score(st, s, "pyramid", st.ptrack[s] * DATA.pyramid_step_vp[e])
+        avenue = st.avenue[s] * number
+        leader = DATA.pyramid_leader_vp if lead and st.ptrack[s] == lead else 0
+        steps = st.ptrack[s] * DATA.pyramid_step_vp[e]
+        masks = mask_score(st, s)
+        _score(st, s, "avenue", avenue)
+        _score(st, s, "pyramid", leader + steps)
         st.ptrack[s] = 0
-        _score(st, s, "masks", mask_score(st, s))
-    push(st, *[("salary", s) for s in range(st.n)], ("eclipse-end", nxt))
+        _score(st, s, "masks", masks)
+        st.note(
+            s,
+            f"P{s + 1} scores Avenue {avenue}, Pyramid leader {leader}, Pyramid steps {steps}, masks {masks}",
+        )
+    push(st, *[("salary", s) for s in st.seats_in_order()], ("eclipse-end", nxt))
 
 
 def salary_due(st, seat: int) -> int:
@@ -107,7 +113,9 @@ def _eclipse_end(st, frame) -> None:
     nxt = frame[1]
     if is_final(st):
         for s in range(st.n):
-            _score(st, s, "bonus", bonus_score(st, s))
+            bonus = bonus_score(st, s)
+            _score(st, s, "bonus", bonus)
+            st.note(s, f"P{s + 1} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
         st.eclipses += 1
         st.over = True
         st.note(-1, "the final Eclipse is scored: the game is over")

@@ -41,7 +41,7 @@ def gain(st, seat: int, g: dict) -> list[tuple]:
         elif key == "any_temple":
             out.extend(("any-temple", seat) for _ in range(amount))
         elif key.endswith("_temple"):
-            out.append(("adv", seat, TEMPLES.index(key[:-7])))
+            out.extend(("adv", seat, TEMPLES.index(key[:-7])) for _ in range(amount))
         elif key == "avenue":
             out.extend(("avenue", seat) for _ in range(amount))
         elif key == "power_ups":
@@ -257,6 +257,24 @@ def instant_tiles(st, seat: int) -> list[int]:
         if tid:
             out.append(tid)
     return out
+
+
+def _use_options(st, frame):
+    return [("go",), *(("use", tid) for tid in instant_tiles(st, frame[1]))]
+
+
+def _use_describe(st, frame, opts):
+    return "Flip a discovery tile now?", [
+        "go on" if p[0] == "go" else f"use discovery tile: {tile_name(p[1])}" for p in opts
+    ]
+
+
+@choice("use-tiles", _use_options, _use_describe)
+def _use_tiles(st, frame, payload):
+    """Mid-turn moment to flip tiles (one claimed a moment ago may be used at once)."""
+    if payload[0] == "use":
+        push(st, ("use-tiles", frame[1]))
+        use_tile(st, frame[1], payload[1])
 
 
 def use_tile(st, seat: int, tid: int) -> None:

@@ -4,7 +4,7 @@ A frame is a tuple ``(kind, seat, *args)`` of ints and strings. Frames of an *au
 run as soon as they reach the top of the stack; frames of a *choice* kind wait for their seat
 to pick one of the options their handler lists. A choice with no option is skipped (the
 benefit is lost, as the rules say when it cannot be used); a choice with exactly one option
-is taken without asking. Handlers register themselves here by kind.
+is taken without asking (and logged). Handlers register themselves here by kind.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ class Choice:
     describe: Callable[[Any, Frame, list[Payload]], tuple[str, list[str]]]
 
 
+# Forced choices not worth a log line ("end your turn" with nothing else to do).
+QUIET = frozenset({"end-options", "use-tiles"})
 AUTO: dict[str, Callable[[Any, Frame], None]] = {}
 CHOICE: dict[str, Choice] = {}
 
@@ -76,4 +78,7 @@ def run(state: Any) -> None:
             return
         stack.pop()
         if opts:
+            if kind not in QUIET:  # a forced step is still logged: the log tells the whole story
+                label = spec.describe(state, frame, opts)[1][0]
+                state.events.append((frame[1], kind, f"{label} (only option)"))
             spec.resolve(state, frame, opts[0])

@@ -34,7 +34,7 @@ class TeotihuacanGame:
     """Teotihuacan: City of Gods, base game for 2-4 players."""
 
     id = "teotihuacan"
-    version = "0.1.0"
+    version = "0.2.0"  # 0.2.0: random first player, claim-first Worship, mid-turn tile use
     min_players = 2
     max_players = 4
     automata: tuple[str, ...] = ()
