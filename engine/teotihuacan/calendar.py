@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
+from . import teotibot
 from .data import DATA
 from .effects import mask_score, mask_sets
 from .frames import auto, choice, push
@@ -37,7 +38,7 @@ def _end_turn(st, frame) -> None:
         st.pending = -1
         push(st, ("eclipse", nxt))
     else:
-        push(st, ("turn", nxt))
+        push(st, st.turn_frame(nxt))
 
 
 def is_final(st) -> bool:
@@ -59,7 +60,7 @@ def _eclipse(st, frame) -> None:
         _score(st, s, "pyramid", st.ptrack[s] * DATA.pyramid_step_vp[e])
         st.ptrack[s] = 0
         _score(st, s, "masks", mask_score(st, s))
-    push(st, *[("salary", s) for s in range(st.n)], ("eclipse-end", nxt))
+    push(st, *[("salary", s) for s in st.agent_seats()], ("eclipse-end", nxt))  # Teotibot pays none
 
 
 def salary_due(st, seat: int) -> int:
@@ -107,7 +108,10 @@ def _eclipse_end(st, frame) -> None:
     nxt = frame[1]
     if is_final(st):
         for s in range(st.n):
-            _score(st, s, "bonus", bonus_score(st, s))
+            if s == st.bot:
+                _score(st, s, "bonus", teotibot.final_score(st, s, len(bonus_tiles_reached(st, s))))
+            else:
+                _score(st, s, "bonus", bonus_score(st, s))
         st.eclipses += 1
         st.over = True
         st.note(-1, "the final Eclipse is scored: the game is over")
@@ -116,7 +120,7 @@ def _eclipse_end(st, frame) -> None:
     st.light = 0
     st.dark = DATA.dark_disc[st.n][st.eclipses]
     place_neutrals(st, list(range(1, 19)), st.chance_rng())
-    push(st, ("turn", nxt))
+    push(st, st.turn_frame(nxt))
 
 
 def bonus_tiles_reached(st, seat: int) -> list[int]:

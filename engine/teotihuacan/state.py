@@ -54,6 +54,8 @@ LIST_FIELDS = (
     "cat_vp",
     "ecl_vp",
     "neutral_draws",
+    "act_pyr",
+    "dirs",
 )
 NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept")
 SCALAR_FIELDS = (
@@ -71,6 +73,9 @@ SCALAR_FIELDS = (
     "turns",
     "chance",
     "nt",
+    "bot",
+    "act_aside",
+    "roll",
 )
 # Score categories kept per seat for Result.details.
 CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")
@@ -114,7 +119,7 @@ class TeoState:
             return ()
         top = self.stack[-1]
         if top[0] == "start-pick":
-            return tuple(s for s in range(self.n) if self.start_pick[s] is None)
+            return tuple(s for s in range(self.n) if self.start_pick[s] is None and s != self.bot)
         return (top[1],)
 
     def _options(self, seat: int) -> list:
@@ -157,6 +162,14 @@ class TeoState:
             frames.CHOICE[top[0]].resolve(self, top, payload)
         frames.run(self)
 
+    def agent_seats(self) -> range:
+        """Seats played by agents (all but the automaton's, which is the last seat)."""
+        return range(self.bot if self.bot >= 0 else self.n)
+
+    def turn_frame(self, seat: int) -> tuple:
+        """The frame that starts ``seat``'s turn (the automaton plays its own)."""
+        return ("bot-turn", seat) if seat == self.bot else ("turn", seat)
+
     def terminal(self) -> bool:
         """True once the final Eclipse has been scored."""
         return self.over
@@ -168,6 +181,8 @@ class TeoState:
             raise IllegalAction("the game is not over yet")
         sign = 1 if self.dark_variant else -1
         keys = [(self.vp[s], self.cocoa[s], sign * s) for s in range(self.n)]
+        if self.bot >= 0:  # solo: the player wins only with more VP; a tie is a loss
+            keys = [(self.vp[s], s == self.bot) for s in range(self.n)]
         details = {"per_seat": [self._details(s) for s in range(self.n)]}
         return Result(tuple(self.vp), competition_ranks(keys), details)
 
