@@ -163,3 +163,44 @@ def test_winner_most_vp_then_cocoa_then_lower_order():
 
 def test_dark_eclipse_reverses_the_order_tie_break():
     assert _ranked([10, 10, 10], [2, 2, 2], dark=True) == (3, 2, 1)
+
+
+def test_last_player_token_follows_a_random_first_player():
+    st = blank(3)
+    st.first = 2  # seat 2 starts; seat 1 sits before it and holds the Last Player token
+    _workers(st)
+    for seat in (2, 0):
+        start_turn(st, seat)
+        while st.to_act() == (seat,):
+            st.apply(seat, 0)
+        assert st.light == 0
+    assert st.to_act() == (1,)
+    while st.to_act() == (1,):
+        st.apply(1, 0)
+    assert st.light == 1 and st.to_act() == (2,)
+
+
+def test_eclipse_round_counts_from_the_first_player():
+    st = blank(3)
+    st.first = 1  # order: seat 1, seat 2, seat 0 (Last Player)
+    _workers(st)
+    st.cocoa = [9, 9, 9]
+    st.light = st.dark - 1
+    st.turns = 0
+    start_turn(st, 0)  # the Last Player's turn reaches the dark disc: one more full round
+    turns = []
+    while st.eclipses == 0:
+        seat = st.to_act()[0]
+        if kind(st) == "turn":
+            turns.append(seat)
+        st.apply(seat, 0)
+    assert turns == [0, 1, 2, 0]
+
+
+def test_order_tie_break_uses_player_order_tokens():
+    st = blank(3)
+    st.first = 1
+    st.vp, st.cocoa, st.over = [10, 10, 10], [2, 2, 2], True
+    assert st.result().ranks == (3, 1, 2)  # tokens: seat 1 -> 1, seat 2 -> 2, seat 0 -> 3
+    st.dark_variant = True
+    assert st.result().ranks == (1, 3, 2)

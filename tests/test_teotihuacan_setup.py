@@ -65,7 +65,8 @@ def test_normal_setup(players):
     assert sum(1 for p in st.pyr_pos if p >= 0) == {2: 14, 3: 10, 4: 8}[players]
     assert [len(s) for s in st.d_avenue] == [3, 2, 1] and all(st.d_offer)
     assert sum(len(s) for s in st.d_temple) == {2: 8, 3: 12, 4: 16}[players]
-    assert st.cocoa == [1] + [2] * (players - 2) + [3]
+    by_order = [st.cocoa[(st.first + k) % players] for k in range(players)]
+    assert by_order == [1] + [2] * (players - 2) + [3]
     assert st.to_act() == tuple(range(players))  # the Starting tiles are picked simultaneously
     assert all(len(d) == 4 for d in st.start_dealt)
     assert sum(1 for w in range(players * 4, 16) if st.wb[w]) == 3 * (4 - players)  # neutral workers
@@ -97,12 +98,43 @@ def test_draft_snake_order():
         seat = st.to_act()[0]
         order.append(seat)
         st.apply(seat, 0)
-    assert order == [0, 1, 2, 2, 1, 0]
+    f = st.first
+    forward = [f, (f + 1) % 3, (f + 2) % 3]
+    assert order == forward + forward[::-1]  # from the first player, and back
     assert all(len(k) == 2 for k in st.kept)
 
 
+def _play_setup(st, rng):
+    while st.stack and st.stack[-1][0] != "turn":
+        seat = st.to_act()[0]
+        st.apply(seat, rng.randrange(len(st.decision(seat).options)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_first_player_is_random_from_the_seed(players):
+    firsts = {GAME.setup(players, seed, {}).first for seed in range(30)}
+    assert firsts == set(range(players))  # every seat can be the first player
+    for seed in range(6):
+        st = GAME.setup(players, seed, {"starting_tile_draft": seed % 2 == 1})
+        assert GAME.setup(players, seed, {}).first == GAME.setup(players, seed, {}).first
+        f = st.first
+        assert st.last_seat() == (f - 1) % players and st.order(f) == 0
+        assert st.cocoa[f] == 1 and st.cocoa[st.last_seat()] == 3
+        assert all(st.cocoa[s] == 2 for s in range(players) if s not in (f, st.last_seat()))
+        _play_setup(st, Random(seed))
+        assert st.to_act() == (f,) and st.stack[-1] == ("turn", f)  # the first player starts
+
+
+def test_first_game_resources_follow_the_player_order_tokens():
+    st = next(s for s in (GAME.setup(3, seed, {"first_game": True}) for seed in range(20)) if s.first == 2)
+    # seat 2 holds token 1 (7 cocoa: 1 + 5 + green step), seat 0 token 2, seat 1 is the Last Player
+    assert st.cocoa == [2 + 5, 3 + 4, 1 + 5 + 1]
+    assert (st.wb[8], st.wp[8]) == (6, 2) and st.avenue == [0, 1, 0]
+    assert st.to_act() == (2,)
+
+
 def test_first_game_setup_four_players():
-    st = GAME.setup(4, 0, {"first_game": True})
+    st = next(s for s in (GAME.setup(4, seed, {"first_game": True}) for seed in range(40)) if s.first == 0)
     assert st.place_board[1:] == [1, 3, 5, 2, 8, 7, 6, 4]
     assert st.royal == [1, 6, 4] and st.tech == [1, 3, 5, 9, 15, 17] and st.bonus == [3, 4, 7]
     assert st.cocoa == [7, 7, 6, 5]
@@ -166,9 +198,10 @@ def test_illegal_choices_are_refused():
     from engine.api import IllegalAction
 
     st = GAME.setup(2, 0, {"first_game": True})
+    f = st.first
     with pytest.raises(IllegalAction):
-        st.apply(1, 0)  # not player 2's turn
+        st.apply(1 - f, 0)  # not the other player's turn
     with pytest.raises(IllegalAction):
-        st.apply(0, len(st.decision(0).options))
+        st.apply(f, len(st.decision(f).options))
     with pytest.raises(IllegalAction):
-        st.apply(0, True)
+        st.apply(f, True)

@@ -25,11 +25,11 @@ def _end_turn(st, frame) -> None:
     seat = frame[1]
     n = st.n
     st.turns += 1
-    if seat == n - 1 and st.light < st.dark:
+    if seat == st.last_seat() and st.light < st.dark:
         st.light += 1  # the Last Player moves the light disc after every turn
     if st.pending < 0 and st.light >= st.dark:
         # Reached on this turn: finish the round, then one more full round (Dark Eclipse: now).
-        st.pending = 0 if st.dark_variant else (n - 1 - seat) + n
+        st.pending = 0 if st.dark_variant else (n - 1 - st.order(seat)) + n
         st.note(seat, "the light disc reaches the dark disc: an Eclipse is coming")
     elif st.pending > 0:
         st.pending -= 1

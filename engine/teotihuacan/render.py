@@ -73,8 +73,10 @@ def render(st) -> str:
         tiles = [
             tile_name(t) + (" (used)" if st.d_used[t] else "") for t in range(1, 55) if st.d_owner[t] == s
         ]
+        token = st.order(s) + 1
+        role = " first player" if token == 1 else (" Last Player" if s == st.last_seat() else "")
         lines.append(
-            f"P{s + 1}: {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
+            f"P{s + 1} (order {token}{role}): {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
             f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
         )
     seats = st.to_act()

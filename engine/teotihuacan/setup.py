@@ -83,8 +83,10 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     st.d_offer = [st.d_deck.pop() for _ in range(5)]
     st.d_avenue = [[st.d_deck.pop() for _ in range(k)] for _, k in DATA.avenue_spots]
     st.d_temple = [[st.d_deck.pop() for _ in range(counts[n])] for _, _, counts in DATA.temple_discovery]
-    # -- players
-    st.cocoa = [DATA.starting_cocoa[0 if s == 0 else 2 if s == n - 1 else 1] for s in range(n)]
+    # -- players: a random first player (Player Order token 1); the others follow clockwise
+    # (seat order). Solo: the player starts the game (Teotibot rules).
+    st.first = 0 if options.get("automaton") else rng.randrange(n)
+    st.cocoa = [DATA.starting_cocoa[_cocoa_index(st, s)] for s in range(n)]
     st.res = [0] * (3 * n)
     st.vp = [0] * n
     st.avenue = [0] * n
@@ -113,12 +115,13 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     if st.first_game:
         _first_game(st)
         place_neutrals(st, st.start_deck, rng)
-        push(st, ("turn", 0))
+        push(st, ("turn", st.first))
     elif st.draft:
         st.draft_pool = sorted(st.start_deck.pop() for _ in range(DATA.draft_pool[n]))
         _deal_discoveries(st, st.draft_pool)
         place_neutrals(st, st.start_deck, rng)
-        order = list(agents) + list(reversed(agents))
+        order = st.agent_seats()
+        order += order[::-1]
         push(st, *[("draft", s) for s in order], ("start-resolve", 0))
     else:
         for s in agents:
@@ -131,6 +134,13 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     return st
 
 
+def _cocoa_index(st, seat: int) -> int:
+    """Index into DATA.starting_cocoa: first player, others, Last Player."""
+    if seat == st.first:
+        return 0
+    return 2 if seat == st.last_seat() else 1
+
+
 def _deal_discoveries(st, tiles: list[int]) -> None:
     for tid in tiles:
         if DATA.starting_tiles[tid][1].get("discovery"):
@@ -140,7 +150,7 @@ def _deal_discoveries(st, tiles: list[int]) -> None:
 def _first_game(st) -> None:
     """The printed first-game setup (rulebook Player setup, point 6)."""
     for s in st.agent_seats():
-        spec = DATA.first_game[f"p{s + 1}"]
+        spec = DATA.first_game[f"p{st.order(s) + 1}"]  # by Player Order token
         st.cocoa[s] += spec.get("cocoa", 0)
         for i, name in enumerate(RESOURCES):
             st.res[s * 3 + i] += spec.get(name, 0)
@@ -231,7 +241,7 @@ def _start_resolve(st, frame) -> None:
     for s in st.agent_seats():
         todo.append(("start-place", s))
         todo.append(("start-benefits", s))
-    todo.append(("turn", 0))
+    todo.append(("turn", st.first))
     push(st, *todo)
 
 

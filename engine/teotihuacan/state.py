@@ -3,7 +3,9 @@
 Workers are 16 slots: colour ``c`` owns slots ``4c .. 4c+3``; seats 0..n-1 are colours 0..n-1
 and the unused colours hold the neutral workers (3 each). Per worker: ``wb`` board number
 (0 = not in play, e.g. on the Ascension wheel), ``wp`` power, ``ws`` worship space (-1 = in the
-general area, i.e. unlocked). Seat ``i`` holds Player Order token ``i + 1``.
+general area, i.e. unlocked). The first player (seat ``first``, drawn at setup) holds Player
+Order token 1; the seats after it clockwise (seat order) hold 2, 3, ...; ``order(seat)`` gives
+the 0-based position and ``last_seat()`` the holder of the Last Player token.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ SCALAR_FIELDS = (
     "turns",
     "chance",
     "nt",
+    "first",
     "bot",
     "act_aside",
     "roll",
@@ -162,9 +165,9 @@ class TeoState:
             frames.CHOICE[top[0]].resolve(self, top, payload)
         frames.run(self)
 
-    def agent_seats(self) -> range:
-        """Seats played by agents (all but the automaton's, which is the last seat)."""
-        return range(self.bot if self.bot >= 0 else self.n)
+    def agent_seats(self) -> list[int]:
+        """Seats played by agents, in player order (the automaton's seat left out)."""
+        return [s for s in self.seats_in_order() if s != self.bot]
 
     def turn_frame(self, seat: int) -> tuple:
         """The frame that starts ``seat``'s turn (the automaton plays its own)."""
@@ -180,7 +183,7 @@ class TeoState:
         if not self.over:
             raise IllegalAction("the game is not over yet")
         sign = 1 if self.dark_variant else -1
-        keys = [(self.vp[s], self.cocoa[s], sign * s) for s in range(self.n)]
+        keys = [(self.vp[s], self.cocoa[s], sign * self.order(s)) for s in range(self.n)]
         if self.bot >= 0:  # solo: the player wins only with more VP; a tie is a loss
             keys = [(self.vp[s], s == self.bot) for s in range(self.n)]
         details = {"per_seat": [self._details(s) for s in range(self.n)]}
@@ -220,6 +223,18 @@ class TeoState:
         return render(self)
 
     # ---- small shared helpers --------------------------------------------------------------
+    def order(self, seat: int) -> int:
+        """``seat``'s place in the player order, 0-based (its Player Order token minus 1)."""
+        return (seat - self.first) % self.n
+
+    def last_seat(self) -> int:
+        """The seat holding the Last Player token (the one before the first player)."""
+        return (self.first - 1) % self.n
+
+    def seats_in_order(self) -> list[int]:
+        """Every seat in player order, from the first player."""
+        return [(self.first + k) % self.n for k in range(self.n)]
+
     def has_tech(self, seat: int, number: int) -> bool:
         """Whether ``seat`` has a marker on Technology ``number``."""
         tech = self.tech

@@ -26,6 +26,7 @@ def blank(players: int = 2, seed: int = 0, **options) -> TeoState:
     st.ws = [-1] * 16
     st.space_occ = [-1] * 7
     st.events = []
+    st.first = 0  # scenario tests: seat 0 holds Player Order token 1
     return st
 
 
