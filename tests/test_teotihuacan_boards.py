@@ -370,3 +370,12 @@ def test_after_an_ascension_the_second_power_up_goes_to_a_worker_still_there():
     choose(st, "vp")
     assert st.wb[1] == PALACE
     assert sorted(a[1] for a in acts(st) if a[0] == "w") == [0, 2]
+
+
+def test_forced_steps_are_logged():
+    st = blank(2)
+    put(st, 4, FOREST)
+    arrive(st, 0, 0, ALCHEMY)  # no gold and no Worship at Alchemy: Collect Cocoa is the only action
+    texts = [e["text"] for e in st.log()]
+    assert "Collect Cocoa (+1 cocoa) (only option)" in texts
+    assert st.cocoa[0] == 1 and st.to_act() == (1,)

@@ -8,7 +8,19 @@ from engine.teotihuacan.calendar import bonus_score
 from engine.teotihuacan.data import DATA, MIXES
 from engine.teotihuacan.effects import mask_score
 from engine.teotihuacan.state import KIND_IDS
-from tests.support.teo import acts, arrive, blank, choose, give, kind, own_tile, put, set_tech, start_turn
+from tests.support.teo import (
+    acts,
+    arrive,
+    blank,
+    choose,
+    give,
+    kind,
+    own_tile,
+    put,
+    refresh,
+    set_tech,
+    start_turn,
+)
 
 PALACE, FOREST, STONE, GOLD, ALCHEMY, NOBLES, DECOR, BUILD = 1, 2, 3, 4, 5, 6, 7, 8
 
@@ -48,6 +60,53 @@ def test_tech_05_and_07_after_forest(number, wood, cocoa, vp):
     arrive(st, 0, 0, FOREST, power=2)
     choose(st, "main", 0, 0)
     assert (st.res[0], st.cocoa[0], st.vp[0]) == (wood, cocoa, vp)
+
+
+@pytest.mark.parametrize("board", [STONE, GOLD])
+@pytest.mark.parametrize("number", [5, 7])
+def test_tech_05_and_07_after_stone_quarry_and_gold_deposits(board, number):
+    st = blank(2)
+    plain = blank(2)
+    for state in (st, plain):
+        arrive(state, 0, 0, board, power=2)  # 1 worker, power 2: 1 stone / 1 gold
+    set_tech(st, 0, number)
+    refresh(st)
+    for state in (st, plain):
+        choose(state, "main", 0, 0)
+    extra = [a - b for a, b in zip(st.res[0:3], plain.res[0:3], strict=True)]
+    if number == 5:
+        assert extra == [0, 1, 0] if board == STONE else extra == [0, 0, 1]
+        assert (st.cocoa[0], st.vp[0]) == (plain.cocoa[0], plain.vp[0])
+    else:
+        assert extra == [0, 0, 0] and (st.cocoa[0], st.vp[0]) == (plain.cocoa[0] + 1, plain.vp[0] + 1)
+
+
+def test_tech_03_three_vp_after_alchemy_not_after_forest():
+    st = blank(2)
+    set_tech(st, 0, 3)
+    give(st, 0, gold=1)
+    arrive(st, 0, 0, ALCHEMY)
+    choose(st, "main", 0, 0)
+    choose(st, 0, 0)  # Technology 01, top left, 1 gold
+    assert st.vp[0] == 3
+    other = blank(2)
+    set_tech(other, 0, 3)
+    arrive(other, 0, 0, FOREST, power=2)
+    choose(other, "main", 0, 0)
+    assert other.vp[0] == 0
+
+
+def test_tech_01_landing_on_the_palace_and_double_move():
+    st = blank(2)
+    set_tech(st, 0, 1)
+    own_tile(st, 0, "double_move")
+    put(st, 0, GOLD)  # place 8, next to the Palace
+    put(st, 1, GOLD, power=2)
+    put(st, 4, FOREST)
+    start_turn(st, 0)
+    choose(st, "move", 0, 1)  # onto the Palace: +1
+    choose(st, "w", 1)  # the second worker comes along: +1 more
+    assert st.cocoa[0] == 2 and st.wb[1] == PALACE
 
 
 def test_tech_09_four_vp_after_decorations():
@@ -398,3 +457,62 @@ def test_bonus_needs_step_ten():
     st.bonus = [3, 3, 3]
     st.temple[0:3] = [9, 9, 9]
     assert bonus_score(st, 0) == 0
+
+
+# ---- a tile claimed during the turn may be flipped at once ("even immediately after claiming it") -------
+def _offer(st, slot: int, tid: int) -> None:
+    if tid in st.d_deck:
+        st.d_deck.remove(tid)
+    st.d_offer[slot] = tid
+
+
+def test_worship_both_in_either_order_claimed_tile_used_before_the_ability():
+    st = blank(2)
+    st.royal[0] = 7  # pay 1 cocoa + 1 resource: gain power resources
+    tile = KIND_IDS["resources_2"][0]
+    _offer(st, 0, tile)
+    give(st, 0, cocoa=2)  # no resource at all: only the claimed tile can feed Royal tile 07
+    put(st, 4, FOREST)
+    arrive(st, 0, 0, PALACE, power=3)
+    choose(st, "worship", 0)
+    choose(st, "claim-first", 0)  # claim the tile first (1 cocoa for both), then the ability
+    assert st.d_owner[tile] == 0 and st.cocoa[0] == 1
+    choose(st, "use", tile)
+    choose(st, 2, 0, 0)  # the tile's 2 resources: 2 wood (no tile left: "go on" is forced)
+    choose(st, "pay", 0)  # Royal 07: 1 cocoa + 1 wood
+    choose(st, 0, 0, 3)  # 3 gold for the power-3 worker
+    assert st.cocoa[0] == 0 and st.res[0:3] == [1, 0, 3]
+
+
+def test_claim_first_is_offered_only_for_a_tile_usable_at_once():
+    st = blank(2)
+    st.royal[0] = 1
+    _offer(st, 0, KIND_IDS["mask_4"][0])
+    give(st, 0, cocoa=3, wood=1)
+    put(st, 4, FOREST)
+    arrive(st, 0, 0, PALACE)
+    choose(st, "worship", 0)
+    assert sorted(a[0] for a in acts(st)) == ["ability", "both"]  # the order cannot matter for a mask
+
+
+def test_tile_flipped_between_two_pyramid_tiles_pays_for_the_second():
+    st = blank(2)
+    put(st, 1, BUILD, power=2)
+    tile = own_tile(st, 0, "resources_2")
+    give(st, 0, cocoa=1, stone=2)
+    arrive(st, 0, 0, BUILD)
+    choose(st, "main", 0, 0)
+    choose(st, "tile", 0)
+    level_one = [a for a in acts(st) if DATA.positions[a[0]].level == 1]
+    choose(st, *level_one[0])
+    while kind(st) == "build-rot":
+        st.apply(0, 0)
+    assert kind(st) == "use-tiles" and st.res[1] == 0
+    choose(st, "use", tile)
+    choose(st, 0, 2, 0)  # 2 stone (no tile left: "go on" is forced)
+    choose(st, "tile", 1)
+    level_one = [a for a in acts(st) if DATA.positions[a[0]].level == 1]
+    choose(st, *level_one[0])
+    while kind(st) == "build-rot":
+        st.apply(0, 0)
+    assert st.ptrack[0] == 2 and st.res[1] == 0

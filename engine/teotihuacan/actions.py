@@ -424,7 +424,9 @@ def _build_rot(st, frame, p):
     st.pyr_offer[slot] = 0
     placed += 1
     more = ("build", seat, remaining - 1, placed, 0 if kind >= 0 else disc, count)
-    push(st, *steps, more)
+    # a tile may be flipped between two pyramid tiles (e.g. one claimed through a temple step)
+    flip = [("use-tiles", seat)] if remaining > 1 else []
+    push(st, *steps, *flip, more)
 
 
 def place_pyramid_tile(st, seat: int, tid: int, pos: int, rot: int) -> None:

@@ -54,12 +54,18 @@ def _eclipse(st, frame) -> None:
     lead = max(st.ptrack)
     st.note(-1, f"Eclipse {st.eclipses + 1}: Avenue pays {number} VP per step")
     for s in range(st.n):
-        _score(st, s, "avenue", st.avenue[s] * number)
-        if lead and st.ptrack[s] == lead:
-            _score(st, s, "pyramid", DATA.pyramid_leader_vp)
-        _score(st, s, "pyramid", st.ptrack[s] * DATA.pyramid_step_vp[e])
+        avenue = st.avenue[s] * number
+        leader = DATA.pyramid_leader_vp if lead and st.ptrack[s] == lead else 0
+        steps = st.ptrack[s] * DATA.pyramid_step_vp[e]
+        masks = mask_score(st, s)
+        _score(st, s, "avenue", avenue)
+        _score(st, s, "pyramid", leader + steps)
         st.ptrack[s] = 0
-        _score(st, s, "masks", mask_score(st, s))
+        _score(st, s, "masks", masks)
+        st.note(
+            s,
+            f"P{s + 1} scores Avenue {avenue}, Pyramid leader {leader}, Pyramid steps {steps}, masks {masks}",
+        )
     push(st, *[("salary", s) for s in st.agent_seats()], ("eclipse-end", nxt))  # Teotibot pays none
 
 
@@ -109,9 +115,12 @@ def _eclipse_end(st, frame) -> None:
     if is_final(st):
         for s in range(st.n):
             if s == st.bot:
-                _score(st, s, "bonus", teotibot.final_score(st, s, len(bonus_tiles_reached(st, s))))
+                bonus = teotibot.final_score(st, s, len(bonus_tiles_reached(st, s)))
+                st.note(s, f"Teotibot scores {bonus} VP: leftovers, Technologies, flat Bonus tiles")
             else:
-                _score(st, s, "bonus", bonus_score(st, s))
+                bonus = bonus_score(st, s)
+                st.note(s, f"P{s + 1} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
+            _score(st, s, "bonus", bonus)
         st.eclipses += 1
         st.over = True
         st.note(-1, "the final Eclipse is scored: the game is over")

@@ -259,6 +259,24 @@ def instant_tiles(st, seat: int) -> list[int]:
     return out
 
 
+def _use_options(st, frame):
+    return [("go",), *(("use", tid) for tid in instant_tiles(st, frame[1]))]
+
+
+def _use_describe(st, frame, opts):
+    return "Flip a discovery tile now?", [
+        "go on" if p[0] == "go" else f"use discovery tile: {tile_name(p[1])}" for p in opts
+    ]
+
+
+@choice("use-tiles", _use_options, _use_describe)
+def _use_tiles(st, frame, payload):
+    """Mid-turn moment to flip tiles (one claimed a moment ago may be used at once)."""
+    if payload[0] == "use":
+        push(st, ("use-tiles", frame[1]))
+        use_tile(st, frame[1], payload[1])
+
+
 def use_tile(st, seat: int, tid: int) -> None:
     """Flip an instant tile face down and apply its benefit."""
     st.d_used[tid] = 1

@@ -42,7 +42,7 @@ class TeotihuacanGame:
     """Teotihuacan: City of Gods, base game for 2-4 players, or 1 player against Teotibot."""
 
     id = "teotihuacan"
-    version = "0.2.0"
+    version = "0.3.0"  # 0.2.0: random first player, claim-first Worship, mid-turn tile use; 0.3.0: Teotibot
     min_players = 1  # only with the automaton
     max_players = 4
     automata: tuple[str, ...] = ("teotibot",)

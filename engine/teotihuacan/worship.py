@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import teotibot
 from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
-from .effects import can_pay, claim, claim_label, draw_discovery, tile_name
+from .effects import INSTANT_KINDS, can_pay, claim, claim_label, draw_discovery, tile_name
 from .frames import auto, choice, push
 
 BOARD = DATA.board_names
@@ -37,6 +37,9 @@ def _mode_options(st, frame):
         if board != 1:
             modes.append(("discovery", unlock))
         modes.append(("both", unlock + 1))
+        if DATA.discoveries[tid].kind in INSTANT_KINDS:
+            # "both, in any order": claiming first matters only if the tile is flipped at once
+            modes.append(("claim-first", unlock + 1))
     opts = []
     cocoa = st.cocoa[seat]
     for mode, total in modes:
@@ -46,7 +49,7 @@ def _mode_options(st, frame):
             paid = 0 if use_free else total
             if paid > cocoa:
                 continue
-            if mode == "discovery":
+            if mode in ("discovery", "claim-first"):
                 cost = DATA.discoveries[tid].cost
                 if not can_pay(st, seat, (cost[0] + paid, cost[1], cost[2], cost[3])):
                     continue
@@ -61,12 +64,14 @@ def _mode_describe(st, frame, opts):
     unlock = 1 if st.space_occ[s] >= 0 else 0
     labels = []
     for mode, use_free in opts:
-        total = unlock + (1 if mode == "both" else 0)
+        total = unlock + (1 if mode in ("both", "claim-first") else 0)
         pay = " (free-payment tile)" if use_free else (f" (pay {total} cocoa)" if total else "")
         if mode == "ability":
             text = "use the ability"
         elif mode == "discovery":
             text = claim_label(tid)
+        elif mode == "claim-first":
+            text = f"{claim_label(tid)} first (may flip it at once), then use the ability"
         else:
             text = f"use the ability and claim {tile_name(tid)}"
         labels.append(text + pay)
@@ -79,7 +84,7 @@ def _worship_mode(st, frame, p):
     mode, use_free = p
     board = SPACE_BOARD[s]
     occ = st.space_occ[s]
-    total = (1 if occ >= 0 else 0) + (1 if mode == "both" else 0)
+    total = (1 if occ >= 0 else 0) + (1 if mode in ("both", "claim-first") else 0)
     if use_free:
         st.d_used[st.holds(seat, "free_payment")] = 1
     else:
@@ -91,11 +96,13 @@ def _worship_mode(st, frame, p):
     st.ws[w] = s
     st.space_occ[s] = w
     todo = []
+    if mode in ("discovery", "claim-first"):
+        take_offer(st, seat, board)
+    if mode == "claim-first":
+        todo.append(("use-tiles", seat))
     if mode != "discovery":
         todo.append(ability_frame(st, seat, s, st.wp[w]))
-    if mode == "discovery":
-        take_offer(st, seat, board)
-    elif mode == "both":
+    if mode == "both":
         todo.append(("worship-claim", seat, board))
     push(st, *todo)
 
