@@ -206,3 +206,23 @@ def test_order_tie_break_uses_player_order_tokens():
     assert st.result().ranks == (3, 1, 2)  # tokens: seat 1 -> 1, seat 2 -> 2, seat 0 -> 3
     st.dark_variant = True
     assert st.result().ranks == (1, 3, 2)
+
+
+def test_free_unlock_is_a_whole_turn_and_the_last_player_still_moves_the_light_disc():
+    st = blank(2)
+    _workers(st)
+    st.ws[4] = 3  # seat 1 (Last Player) has a worker locked on the Forest sidebar
+    st.space_occ[3] = 4
+    start_turn(st, 1)
+    choose(st, "unlock-free")
+    assert st.ws[4] == -1 and st.light == 1 and st.to_act() == (0,)
+
+
+def test_salary_ignores_the_worker_still_on_the_ascension_wheel():
+    st = blank(2)
+    _workers(st, power=4)
+    st.wp[3] = 3  # seat 0's fourth worker waits on the wheel (board 0): no salary for it
+    st.cocoa = [9, 9]
+    st.stack = [("eclipse", 0)]
+    run(st)
+    assert st.decision(0).prompt == "Eclipse salary: 6 cocoa due"

@@ -205,3 +205,17 @@ def test_illegal_choices_are_refused():
         st.apply(f, len(st.decision(f).options))
     with pytest.raises(IllegalAction):
         st.apply(f, True)
+
+
+def test_two_starting_tiles_on_the_same_temple_give_two_steps():
+    st = GAME.setup(2, 3, {})
+    st.start_dealt = [[3, 8, 1, 2], [9, 15, 5, 6]]  # 3 + 8: blue twice; 9 + 15: blue, red twice, green
+    st.start_disc = [0] * 19
+    st.apply(0, 0)  # keep the first two
+    st.apply(1, 0)
+    rng = Random(1)
+    while st.stack[-1][0] != "turn":
+        seat = st.to_act()[0]
+        st.apply(seat, rng.randrange(len(st.decision(seat).options)))
+    assert st.temple[0:3] == [2, 0, 0]
+    assert st.temple[3:6] == [2, 2, 1]

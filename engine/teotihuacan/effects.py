@@ -41,7 +41,7 @@ def gain(st, seat: int, g: dict) -> list[tuple]:
         elif key == "any_temple":
             out.extend(("any-temple", seat) for _ in range(amount))
         elif key.endswith("_temple"):
-            out.append(("adv", seat, TEMPLES.index(key[:-7])))
+            out.extend(("adv", seat, TEMPLES.index(key[:-7])) for _ in range(amount))
         elif key == "avenue":
             out.extend(("avenue", seat) for _ in range(amount))
         elif key == "power_ups":
