@@ -111,11 +111,10 @@ def test_decorations_places_topmost_tile_clockwise_from_the_top():
     give(st, BOT, gold=2)
     set_temples(st, 0, 4, 1)
     offer, new = list(st.deco_offer), st.deco_deck[-1]
-    st.deco_space[0] = 99  # top side, level 1 taken: level 2 of the top needs pyramid tiles
-    positions_ok = all(st.pyr_pos[p] >= 0 for p in DATA.deco_spaces[1][2])
+    st.deco_space[0] = 99  # top side, level 1 taken; level 2 of the top lacks a pyramid tile
+    st.pyr_pos[DATA.deco_spaces[1][2][0]] = -1
     bot_action(st, DECORATIONS)
-    expected = 1 if positions_ok else 4  # else the right side, level 1
-    assert st.deco_space[expected] == offer[0]
+    assert st.deco_space[1] == 0 and st.deco_space[4] == offer[0]  # so: the right side, level 1
     assert st.deco_offer == [*offer[1:], new]
     assert st.ptrack[BOT] == 1 and temples(st) == [0, 5, 1]
     assert st.vp[BOT] == 5 + DATA.temple_steps[1][5][1]["vp"]  # 5 VP, then red step 5's printed VP
@@ -375,3 +374,23 @@ def test_never_takes_discovery_tiles_from_temples_or_the_avenue():
     assert st.cocoa[BOT] == 9 + 1  # green step 3: the printed reward
     assert st.avenue[BOT] == 3
     assert ([list(s) for s in st.d_temple], [list(s) for s in st.d_avenue]) == stacks
+
+
+def test_worship_without_a_locked_worker_falls_back():
+    st = solo()
+    put(st, W0, BUILD, power=2)
+    bot_action(st, WORSHIP)
+    assert st.cocoa[BOT] == 5 and st.wp[W0] == 3 and st.wb[W0] == DECOR
+
+
+def test_the_bots_choices_are_logged_as_its_own():
+    st = solo()
+    set_temples(st, 1, 1, 1)
+    st.events = []
+    st.stack = []
+    push(st, ("any-temple", BOT))
+    run(st)
+    assert st.events == [
+        (BOT, "any-temple", "blue temple (step 1 -> 2) (automaton's choice)"),
+        (BOT, "any-res", "take 1 gold (automaton's choice)"),  # blue step 2's resource
+    ]
