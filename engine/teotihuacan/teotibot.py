@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from random import Random
 
-from .data import DATA, MIXES, SIDEBAR_SPACE
+from .data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
 from .frames import AUTOMATON, auto, push
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "teotibot.toml"
@@ -30,11 +30,10 @@ FINAL = BOT["final_eclipse"]
 MASK_RARITY = {int(k): v for k, v in BOT["masks"]["rarity"].items()}
 DIFFICULTY = BOT["difficulty"]
 # Temple worship spaces (the Palace ignored): board -> temple index, or -1 for any temple.
-SIDEBAR_TEMPLE = {
-    b: (("blue", "red", "green").index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()
-}
+SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}
+DATA_SPACE_BOARD = {s: b for b, s in SIDEBAR_SPACE.items()}  # temple Worship space -> its board
 
-# Difficulty options: name -> (data key, help). Worker powers are one option per starting worker.
+# Difficulty: one option per starting unlocked worker (its board -> the option's name).
 WORKER_OPTIONS = {
     4: "teotibot_power_gold_deposits",
     6: "teotibot_power_nobles",
@@ -168,9 +167,6 @@ def move_locked(st, w: int, space: int) -> None:
     st.wb[w] = DATA_SPACE_BOARD[space]
     st.ws[w] = space
     st.space_occ[space] = w
-
-
-DATA_SPACE_BOARD = {s: b for b, s in SIDEBAR_SPACE.items()}
 
 
 # ---- the turn ------------------------------------------------------------------------------------------
