@@ -516,3 +516,22 @@ def test_tile_flipped_between_two_pyramid_tiles_pays_for_the_second():
     while kind(st) == "build-rot":
         st.apply(0, 0)
     assert st.ptrack[0] == 2 and st.res[1] == 0
+
+
+def test_worship_both_a_tile_won_by_the_ability_may_pay_for_the_worship_tile():
+    from engine.teotihuacan.effects import major_index
+
+    st = blank(2)
+    st.temple[1] = 4  # red step 5 (major) is next: the Forest sidebar's step reaches it
+    cocoa_tile, offer_tile = KIND_IDS["cocoa_4"][0], KIND_IDS["resources_3"][0]  # costs 1 gold / 1 cocoa
+    st.d_temple[major_index(1, 5)] = [cocoa_tile]
+    _offer(st, 1, offer_tile)
+    give(st, 0, cocoa=1, gold=1)
+    put(st, 4, STONE)
+    arrive(st, 0, 0, FOREST)
+    choose(st, "worship", 3)
+    choose(st, "both", 0)  # 1 cocoa for both: none left
+    choose(st, "tile", cocoa_tile)  # red step 5: the cocoa tile, paying 1 gold
+    choose(st, "use", cocoa_tile)  # flipped at once: 4 cocoa
+    choose(st, "claim")  # now the Forest tile's 1 cocoa can be paid
+    assert st.d_owner[offer_tile] == 0 and st.cocoa[0] == 3

@@ -102,7 +102,8 @@ def _worship_mode(st, frame, p):
         todo.append(("use-tiles", seat))
     if mode != "discovery":
         todo.append(ability_frame(st, seat, s, st.wp[w]))
-    if mode == "both":
+    if mode == "both":  # a tile the ability brought may be flipped before paying for this one
+        todo.append(("use-tiles", seat))
         todo.append(("worship-claim", seat, board))
     push(st, *todo)
 
