@@ -1,4 +1,4 @@
-"""Registers the Teotihuacan engine with the arena (entry point ``teotihuacan``)."""
+"""Registers the Teotihuacan engine (with its Teotibot automaton) with the arena (entry point ``teotihuacan``)."""
 
 from __future__ import annotations
 

@@ -233,6 +233,22 @@ def _score_icons(st, seat: int, new: tuple, old: tuple) -> list[tuple]:
     return steps
 
 
+def slide_offer(offer: list, deck: list) -> None:
+    """Solo rule: the tiles left in an offer slide to its start; the stack refills its end."""
+    kept = [t for t in offer if t]
+    kept.extend(deck.pop() for _ in range(min(len(offer) - len(kept), len(deck))))
+    offer[:] = kept + [0] * (len(offer) - len(kept))
+
+
+def take_decoration(st, slot: int) -> None:
+    """A Decoration left the offer: refill its slot (solo: slide the rest up, refill the end)."""
+    st.deco_offer[slot] = 0
+    if st.bot >= 0:
+        slide_offer(st.deco_offer, st.deco_deck)
+    elif st.deco_deck:
+        st.deco_offer[slot] = st.deco_deck.pop()
+
+
 def _deco_describe(st, frame, opts):
     labels = []
     for slot, sp in opts:
@@ -258,7 +274,7 @@ def _deco(st, frame, p):
     st.vp[seat] += DATA.deco_vp
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     st.deco_space[sp] = tid
-    st.deco_offer[slot] = st.deco_deck.pop() if st.deco_deck else 0
+    take_decoration(st, slot)
     if st.has_tech(seat, 9):
         st.vp[seat] += 4
     push(st, *steps, *power_up_frames(st, seat, 7, 1, st.has_tech(seat, 13)))
@@ -402,13 +418,24 @@ def _build_rot(st, frame, p):
         need_w -= 1
     st.res[seat * 3 + 1] -= need_s
     st.res[seat * 3] -= need_w
-    icons = rotated(tid, p[0])
     squares = DATA.positions[pos].squares
-    steps = _score_icons(st, seat, icons, tuple(st.grid[q] for q in squares))
-    for q, icon in zip(squares, icons, strict=True):
-        st.grid[q] = icon
-    st.pyr_pos[pos] = tid * 4 + p[0]
+    steps = _score_icons(st, seat, rotated(tid, p[0]), tuple(st.grid[q] for q in squares))
+    place_pyramid_tile(st, seat, tid, pos, p[0])
     st.pyr_offer[slot] = 0
+    placed += 1
+    more = ("build", seat, remaining - 1, placed, 0 if kind >= 0 else disc, count)
+    # a tile may be flipped between two pyramid tiles (e.g. one claimed through a temple step)
+    flip = [("use-tiles", seat)] if remaining > 1 else []
+    push(st, *steps, *flip, more)
+
+
+def place_pyramid_tile(st, seat: int, tid: int, pos: int, rot: int) -> None:
+    """Put pyramid tile ``tid`` turned ``rot`` on ``pos``: icons, level VP, Pyramid track, and
+    the final Eclipse when the top is placed (icon matching is the caller's)."""
+    level = DATA.positions[pos].level
+    for q, icon in zip(DATA.positions[pos].squares, rotated(tid, rot), strict=True):
+        st.grid[q] = icon
+    st.pyr_pos[pos] = tid * 4 + rot
     st.vp[seat] += DATA.level_vp[level]
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     if level == 4:
@@ -416,11 +443,12 @@ def _build_rot(st, frame, p):
         st.pyramid_done = True
         st.light = st.dark
         st.note(seat, "the Pyramid is finished: the final Eclipse is triggered")
-    placed += 1
-    more = ("build", seat, remaining - 1, placed, 0 if kind >= 0 else disc, count)
-    # a tile may be flipped between two pyramid tiles (e.g. one claimed through a temple step)
-    flip = [("use-tiles", seat)] if remaining > 1 else []
-    push(st, *steps, *flip, more)
+
+
+def take_pyramid(st, slot: int) -> None:
+    """A pyramid tile left the offer (the bot's Construction): slide the rest, refill the end."""
+    st.pyr_offer[slot] = 0
+    slide_offer(st.pyr_offer, st.pyr_deck)
 
 
 @auto("build-end")
@@ -438,6 +466,9 @@ def _build_end(st, frame) -> None:
 
 @auto("refill-pyramid")
 def _refill(st, frame) -> None:
+    if st.bot >= 0:
+        slide_offer(st.pyr_offer, st.pyr_deck)  # solo rule: slide left, refill the right end
+        return
     for slot in range(len(st.pyr_offer)):
         if not st.pyr_offer[slot] and st.pyr_deck:
             st.pyr_offer[slot] = st.pyr_deck.pop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
+from . import teotibot
 from .data import DATA
 from .effects import mask_score, mask_sets
 from .frames import auto, choice, push
@@ -37,7 +38,7 @@ def _end_turn(st, frame) -> None:
         st.pending = -1
         push(st, ("eclipse", nxt))
     else:
-        push(st, ("turn", nxt))
+        push(st, st.turn_frame(nxt))
 
 
 def is_final(st) -> bool:
@@ -65,7 +66,7 @@ def _eclipse(st, frame) -> None:
             s,
             f"P{s + 1} scores Avenue {avenue}, Pyramid leader {leader}, Pyramid steps {steps}, masks {masks}",
         )
-    push(st, *[("salary", s) for s in st.seats_in_order()], ("eclipse-end", nxt))
+    push(st, *[("salary", s) for s in st.agent_seats()], ("eclipse-end", nxt))  # Teotibot pays none
 
 
 def salary_due(st, seat: int) -> int:
@@ -113,9 +114,13 @@ def _eclipse_end(st, frame) -> None:
     nxt = frame[1]
     if is_final(st):
         for s in range(st.n):
-            bonus = bonus_score(st, s)
+            if s == st.bot:
+                bonus = teotibot.final_score(st, s, len(bonus_tiles_reached(st, s)))
+                st.note(s, f"Teotibot scores {bonus} VP: leftovers, Technologies, flat Bonus tiles")
+            else:
+                bonus = bonus_score(st, s)
+                st.note(s, f"P{s + 1} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
             _score(st, s, "bonus", bonus)
-            st.note(s, f"P{s + 1} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
         st.eclipses += 1
         st.over = True
         st.note(-1, "the final Eclipse is scored: the game is over")
@@ -124,7 +129,7 @@ def _eclipse_end(st, frame) -> None:
     st.light = 0
     st.dark = DATA.dark_disc[st.n][st.eclipses]
     place_neutrals(st, list(range(1, 19)), st.chance_rng())
-    push(st, ("turn", nxt))
+    push(st, st.turn_frame(nxt))
 
 
 def bonus_tiles_reached(st, seat: int) -> list[int]:

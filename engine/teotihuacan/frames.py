@@ -4,7 +4,8 @@ A frame is a tuple ``(kind, seat, *args)`` of ints and strings. Frames of an *au
 run as soon as they reach the top of the stack; frames of a *choice* kind wait for their seat
 to pick one of the options their handler lists. A choice with no option is skipped (the
 benefit is lost, as the rules say when it cannot be used); a choice with exactly one option
-is taken without asking (and logged). Handlers register themselves here by kind.
+is taken without asking (and logged). Handlers register themselves here by kind. A choice
+that falls to an automaton seat (``state.bot``) is answered by its policy in ``AUTOMATON``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Choice:
 QUIET = frozenset({"end-options", "use-tiles"})
 AUTO: dict[str, Callable[[Any, Frame], None]] = {}
 CHOICE: dict[str, Choice] = {}
+# How an automaton seat answers a choice frame: ``pick(state, frame, options) -> payload``.
+AUTOMATON: dict[str, Callable[[Any, Frame, list[Payload]], Payload]] = {}
 
 
 def auto(kind: str) -> Callable:
@@ -73,12 +76,19 @@ def run(state: Any) -> None:
             return
         spec = CHOICE[kind]
         opts = spec.options(state, frame)
+        how = "only option"
         if len(opts) > 1:
-            state.opts = opts
-            return
+            if frame[1] != state.bot:
+                state.opts = opts
+                return
+            pick = AUTOMATON.get(kind)  # an engine-played seat never waits for a decision
+            if pick is None:
+                raise RuntimeError(f"the automaton has no policy for choice {kind!r}")
+            opts = [pick(state, frame, opts)]
+            how = "automaton's choice"
         stack.pop()
         if opts:
             if kind not in QUIET:  # a forced step is still logged: the log tells the whole story
                 label = spec.describe(state, frame, opts)[1][0]
-                state.events.append((frame[1], kind, f"{label} (only option)"))
+                state.events.append((frame[1], kind, f"{label} ({how})"))
             spec.resolve(state, frame, opts[0])

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.api import BadOptions, validate_options
 
+from . import teotibot
 from .state import TeoState
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
@@ -26,33 +27,49 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
         "default": False,
         "help": "Dark Eclipse (sudden death): Eclipses score right after the triggering turn",
     },
-    "automaton": {"type": "str", "default": None, "help": "solo opponent (Teotibot): not available yet"},
+    "automaton": {
+        "type": "str",
+        "default": None,
+        "choices": ["teotibot"],
+        "help": "solo opponent: 'teotibot' plays the seat after the single agent seat",
+    },
+    **teotibot.option_schema(),
 }
+DIFFICULTY_OPTIONS = tuple(name for name in OPTION_SCHEMA if name.startswith("teotibot_"))
 
 
 class TeotihuacanGame:
-    """Teotihuacan: City of Gods, base game for 2-4 players."""
+    """Teotihuacan: City of Gods, base game for 2-4 players, or 1 player against Teotibot."""
 
     id = "teotihuacan"
-    version = "0.2.0"  # 0.2.0: random first player, claim-first Worship, mid-turn tile use
-    min_players = 2
+    version = "0.3.0"  # 0.2.0: random first player, claim-first Worship, mid-turn tile use; 0.3.0: Teotibot
+    min_players = 1  # only with the automaton
     max_players = 4
-    automata: tuple[str, ...] = ()
+    automata: tuple[str, ...] = ("teotibot",)
 
     def option_schema(self) -> Mapping[str, Any]:
-        """Options: first_game, starting_tile_draft, dark_eclipse (automaton reserved)."""
+        """Options: first_game, starting_tile_draft, dark_eclipse, automaton, Teotibot difficulty."""
         return OPTION_SCHEMA
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> dict:
         """Validated options completed with defaults; BadOptions on anything unsupported."""
         checked = validate_options(OPTION_SCHEMA, options)
-        if checked["automaton"] is not None:
-            raise BadOptions(
-                f"automaton {checked['automaton']!r} is not available yet: Teotibot is a later issue; "
-                "play 2-4 agent seats without the 'automaton' option"
-            )
-        if not self.min_players <= players <= self.max_players:
-            raise BadOptions(f"teotihuacan takes 2 to 4 players, got {players}")
+        if checked["automaton"] == "teotibot":
+            if players != 1:
+                raise BadOptions(
+                    f"Teotibot is a solo opponent: play 1 agent seat with it, got {players}; "
+                    "drop the 'automaton' option for 2-4 players"
+                )
+        else:
+            if players == 1:
+                raise BadOptions("a 1-player game needs the solo automaton: pass {'automaton': 'teotibot'}")
+            if not 2 <= players <= self.max_players:
+                raise BadOptions(f"teotihuacan takes 2 to 4 players (or 1 with Teotibot), got {players}")
+            changed = [name for name in DIFFICULTY_OPTIONS if checked[name]]
+            if changed:
+                raise BadOptions(
+                    f"option {changed[0]!r} adjusts Teotibot: it needs {{'automaton': 'teotibot'}}"
+                )
         if checked["first_game"] and checked["starting_tile_draft"]:
             raise BadOptions(
                 "first_game and starting_tile_draft exclude each other: the first game has no Starting tiles"

@@ -78,7 +78,7 @@ def _visible_discoveries(st, seat: int) -> set[int]:
     seen = {t for t in st.d_offer if t}
     for stack in (*st.d_avenue, *st.d_temple):
         seen.update(stack)
-    seen.update(t for t in range(1, 55) if st.d_owner[t] >= 0)
+    seen.update(t for t in range(1, 55) if st.d_owner[t] != -1)  # owned, or discarded (-2) by the bot
     for frame in st.stack:
         if frame[0] == "start-disc":
             seen.add(frame[2])

@@ -75,12 +75,36 @@ def render(st) -> str:
         ]
         token = st.order(s) + 1
         role = " first player" if token == 1 else (" Last Player" if s == st.last_seat() else "")
+        role += ", Teotibot" if s == st.bot else ""
         lines.append(
             f"P{s + 1} (order {token}{role}): {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
             f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
         )
+    if st.bot >= 0:
+        lines.extend(teotibot_lines(st))
     seats = st.to_act()
     if seats:
         prompt = st.decision(seats[0]).prompt if len(seats) == 1 else "choose Starting tiles"
         lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}")
     return "\n".join(lines)
+
+
+def teotibot_lines(st) -> list[str]:
+    """Teotibot's action pyramid (with the dice sums that pick each tile), set-aside tile,
+    Direction tiles and last roll."""
+    from .teotibot import DICE_POSITION, TILE_NAMES
+    from .teotibot import SIDES as DIRECTION_SIDES
+
+    def cell(pos: int) -> str:
+        sums = [str(k) for k, p in DICE_POSITION.items() if p == pos]
+        return f"[{'/'.join(sums) or '-'}: {TILE_NAMES[st.act_pyr[pos]]}]"
+
+    return [
+        "Teotibot action pyramid (dice sums: tile):",
+        "  " + " " * 24 + cell(0),
+        "  " + " " * 12 + cell(1) + " " + cell(2),
+        "  " + " ".join(cell(p) for p in (3, 4, 5)),
+        f"  set aside: {TILE_NAMES[st.act_aside]}; Direction tiles (top first): "
+        + ", ".join(DIRECTION_SIDES[d] for d in st.dirs)
+        + (f"; last roll {st.roll}" if st.roll else ""),
+    ]

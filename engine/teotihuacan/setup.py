@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from random import Random
 
+from . import teotibot
 from .calendar import place_neutrals
 from .data import DATA, RESOURCES, TEMPLES
 from .effects import can_pay, claim, claim_label, describe_gain, gain
@@ -16,7 +17,10 @@ from .state import CATEGORIES, TeoState
 def new_game(players: int, seed: int, options: dict) -> TeoState:
     """A new game after setup, waiting for the first decision."""
     st = TeoState()
-    n = st.n = players
+    solo = options.get("automaton") == "teotibot"
+    n = st.n = players + (1 if solo else 0)  # the automaton takes the seat after the agents
+    st.bot = players if solo else -1
+    st.act_pyr, st.dirs, st.act_aside, st.roll = [], [], 0, 0
     st.options = options
     st.first_game = bool(options.get("first_game"))
     st.draft = bool(options.get("starting_tile_draft"))
@@ -105,6 +109,9 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     st.start_disc = [0] * 19
     st.start_pick = [None] * n
     st.draft_pool = []
+    agents = st.agent_seats()
+    if solo:
+        teotibot.setup_bot(st, rng)
     if st.first_game:
         _first_game(st)
         place_neutrals(st, st.start_deck, rng)
@@ -113,11 +120,11 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
         st.draft_pool = sorted(st.start_deck.pop() for _ in range(DATA.draft_pool[n]))
         _deal_discoveries(st, st.draft_pool)
         place_neutrals(st, st.start_deck, rng)
-        order = st.seats_in_order()
+        order = st.agent_seats()
         order += order[::-1]
         push(st, *[("draft", s) for s in order], ("start-resolve", 0))
     else:
-        for s in range(n):
+        for s in agents:
             st.start_dealt[s] = sorted(st.start_deck.pop() for _ in range(4))
             _deal_discoveries(st, st.start_dealt[s])
         place_neutrals(st, st.start_deck, rng)
@@ -142,7 +149,7 @@ def _deal_discoveries(st, tiles: list[int]) -> None:
 
 def _first_game(st) -> None:
     """The printed first-game setup (rulebook Player setup, point 6)."""
-    for s in range(st.n):
+    for s in st.agent_seats():
         spec = DATA.first_game[f"p{st.order(s) + 1}"]  # by Player Order token
         st.cocoa[s] += spec.get("cocoa", 0)
         for i, name in enumerate(RESOURCES):
@@ -195,13 +202,12 @@ def _pick_describe(st, frame, opts):
 def _start_pick(st, frame, p):
     seat = frame[1]
     st.start_pick[seat] = p
-    if all(x is not None for x in st.start_pick):
+    agents = st.agent_seats()
+    if all(st.start_pick[s] is not None for s in agents):
         st.stack.pop()
-        for s in range(st.n):
+        for s in agents:
             st.kept[s] = [st.start_dealt[s][i] for i in st.start_pick[s]]
-        kept = "; ".join(
-            f"P{s + 1} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in range(st.n)
-        )
+        kept = "; ".join(f"P{s + 1} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in agents)
         st.events.append((-1, "start-pick", kept))
         push(st, ("start-resolve", 0))
 
@@ -232,7 +238,7 @@ def _start_resolve(st, frame) -> None:
     if returned:
         st.chance_rng().shuffle(st.d_deck)
     todo = []
-    for s in st.seats_in_order():
+    for s in st.agent_seats():
         todo.append(("start-place", s))
         todo.append(("start-benefits", s))
     todo.append(("turn", st.first))

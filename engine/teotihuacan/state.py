@@ -56,6 +56,8 @@ LIST_FIELDS = (
     "cat_vp",
     "ecl_vp",
     "neutral_draws",
+    "act_pyr",
+    "dirs",
 )
 NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept")
 SCALAR_FIELDS = (
@@ -74,6 +76,9 @@ SCALAR_FIELDS = (
     "chance",
     "nt",
     "first",
+    "bot",
+    "act_aside",
+    "roll",
 )
 # Score categories kept per seat for Result.details.
 CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")
@@ -117,7 +122,7 @@ class TeoState:
             return ()
         top = self.stack[-1]
         if top[0] == "start-pick":
-            return tuple(s for s in range(self.n) if self.start_pick[s] is None)
+            return tuple(s for s in range(self.n) if self.start_pick[s] is None and s != self.bot)
         return (top[1],)
 
     def _options(self, seat: int) -> list:
@@ -160,6 +165,14 @@ class TeoState:
             frames.CHOICE[top[0]].resolve(self, top, payload)
         frames.run(self)
 
+    def agent_seats(self) -> list[int]:
+        """Seats played by agents, in player order (the automaton's seat left out)."""
+        return [s for s in self.seats_in_order() if s != self.bot]
+
+    def turn_frame(self, seat: int) -> tuple:
+        """The frame that starts ``seat``'s turn (the automaton plays its own)."""
+        return ("bot-turn", seat) if seat == self.bot else ("turn", seat)
+
     def terminal(self) -> bool:
         """True once the final Eclipse has been scored."""
         return self.over
@@ -171,6 +184,8 @@ class TeoState:
             raise IllegalAction("the game is not over yet")
         sign = 1 if self.dark_variant else -1
         keys = [(self.vp[s], self.cocoa[s], sign * self.order(s)) for s in range(self.n)]
+        if self.bot >= 0:  # solo: the player wins only with more VP; a tie is a loss
+            keys = [(self.vp[s], s == self.bot) for s in range(self.n)]
         details = {"per_seat": [self._details(s) for s in range(self.n)]}
         return Result(tuple(self.vp), competition_ranks(keys), details)
 

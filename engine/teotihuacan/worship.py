@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import teotibot
 from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
 from .effects import INSTANT_KINDS, can_pay, claim, claim_label, draw_discovery, tile_name
 from .frames import auto, choice, push
@@ -88,7 +89,9 @@ def _worship_mode(st, frame, p):
         st.d_used[st.holds(seat, "free_payment")] = 1
     else:
         st.cocoa[seat] -= total
-    if occ >= 0:
+    if occ >= 0 and occ >> 2 == st.bot:
+        teotibot.relocate_unlocked(st, occ, s)  # solo: the bot's worker moves on, still locked
+    elif occ >= 0:
         st.ws[occ] = -1
     st.ws[w] = s
     st.space_occ[s] = w

@@ -1,0 +1,281 @@
+"""Teotibot's seven actions with every fallback step.
+
+Each *step* returns the frames that finish it (temple and Avenue steps, run through the base
+rules with the bot's policies) when it succeeds, or None when it fails. The bot pays only the
+resources its tiles name, never cocoa for actions. "A worker on a board" means an unlocked
+worker there (the bot's locked Worship worker does not count), as for players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .actions import deco_space_open, open_positions, place_pyramid_tile, take_decoration, take_pyramid
+from .data import DATA, OFFER_BOARDS, WORSHIP_OFFER
+from .effects import can_pay, claim, draw_discovery, power_up
+from .frames import auto, push
+from .teotibot import (
+    ACT,
+    MASK_RARITY,
+    SIDEBAR_TEMPLE,
+    adjust,
+    advance_target,
+    highest,
+    lowest,
+    move_locked,
+    next_temple_spaces,
+    rank_high,
+)
+
+Step = Callable[..., list | None]
+
+
+def _has(st, seat: int, board: int) -> bool:
+    return bool(st.unlocked_workers(seat, board))
+
+
+def _spend(st, seat: int, resource: int, amount: int) -> bool:
+    """Spend ``amount`` of resource index ``resource`` (0 wood, 1 stone, 2 gold) if held."""
+    i = seat * 3 + resource
+    if st.res[i] < amount:
+        return False
+    st.res[i] -= amount
+    return True
+
+
+# ---- steps ------------------------------------------------------------------------------------------------
+def construct(st, seat: int) -> list | None:
+    """Construction step 1: 2 stone, the leftmost pyramid tile (rotated at random) on the lowest
+    level, top-left open position; level VP, Pyramid track, 2 VP and an any-temple step."""
+    slots = [k for k, tid in enumerate(st.pyr_offer) if tid]
+    positions = open_positions(st)
+    if (
+        not _has(st, seat, 8)
+        or not slots
+        or not positions
+        or st.res[seat * 3 + 1] < ACT["construction_stone"]
+    ):
+        return None
+    _spend(st, seat, 1, ACT["construction_stone"])
+    pos = positions[0]
+    rot = st.chance_rng().randrange(4)
+    place_pyramid_tile(st, seat, st.pyr_offer[slots[0]], pos, rot)
+    take_pyramid(st, slots[0])
+    st.vp[seat] += ACT["construction_extra_vp"]
+    st.note(seat, f"Teotibot builds a pyramid tile on level {DATA.positions[pos].level}")
+    return [("any-temple", seat)]
+
+
+def decorate(st, seat: int) -> list | None:
+    """Decorations step 1: 2 gold, the topmost Decoration on the first open space clockwise from
+    the top side; 5 VP, Pyramid track, an any-temple step."""
+    slots = [k for k, tid in enumerate(st.deco_offer) if tid]
+    spaces = [sp for sp in range(16) if deco_space_open(st, sp)]
+    if not _has(st, seat, 7) or not slots or not spaces or st.res[seat * 3 + 2] < ACT["decoration_gold"]:
+        return None
+    _spend(st, seat, 2, ACT["decoration_gold"])
+    st.deco_space[spaces[0]] = st.deco_offer[slots[0]]
+    take_decoration(st, slots[0])
+    st.vp[seat] += ACT["decoration_vp"]
+    st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
+    st.note(seat, "Teotibot places a Decoration")
+    return [("any-temple", seat)]
+
+
+def develop(st, seat: int) -> list | None:
+    """Alchemy step 1: 1 gold, the lowest-numbered Technology without any marker; if every tile
+    the bot lacks carries the player's marker, the lowest-numbered one it lacks (the player
+    scores 3 VP). A temple step on its column."""
+    lacking = [pos for pos in range(6) if not st.tech_marks[pos] >> seat & 1]
+    if not _has(st, seat, 5) or not lacking or st.res[seat * 3 + 2] < ACT["alchemy_gold"]:
+        return None
+    free = [pos for pos in lacking if not st.tech_marks[pos]]
+    pos = min(free or lacking, key=lambda p: st.tech[p])
+    _spend(st, seat, 2, ACT["alchemy_gold"])
+    for other in range(st.n):
+        if other != seat and st.tech_marks[pos] >> other & 1:
+            st.vp[other] += DATA.tech_vp_earlier
+    st.tech_marks[pos] |= 1 << seat
+    st.note(seat, f"Teotibot develops Technology {st.tech[pos]:02d}")
+    return [("adv", seat, DATA.tech_columns[pos % 3])]
+
+
+def noble_row(st) -> int:
+    """The row of the bot's Building: by Eclipses passed; if full, the open space with the
+    lowest printed VP of all three rows (the upper row on a tie); -1 when none is left."""
+    rows = DATA.noble_rows
+    open_rows = [r for r in range(3) if st.nob_filled[r] < len(rows[r])]
+    if not open_rows or st.buildings_taken >= DATA.buildings:
+        return -1
+    row = min(st.eclipses, 2)
+    if row in open_rows:
+        return row
+    return min(open_rows, key=lambda r: (rows[r][st.nob_filled[r]], r))
+
+
+def build_noble(st, seat: int) -> list | None:
+    """Nobles step 1: 2 wood, a Building in the row of the current era; its VP and an Avenue step."""
+    row = noble_row(st)
+    if not _has(st, seat, 6) or row < 0 or st.res[seat * 3] < ACT["nobles_wood"]:
+        return None
+    _spend(st, seat, 0, ACT["nobles_wood"])
+    st.vp[seat] += DATA.noble_rows[row][st.nob_filled[row]]
+    st.nob_filled[row] += 1
+    st.buildings_taken += 1
+    st.note(seat, f"Teotibot builds a Building in row {row + 1}")
+    return [("avenue", seat)]
+
+
+def gather(board: int) -> Step:
+    """Step 2 of Nobles / Construction / Decorations: 2 of the board's resource with a worker there."""
+
+    def step(st, seat: int) -> list | None:
+        if not _has(st, seat, board):
+            return None
+        st.res[seat * 3 + board - 2] += ACT["fallback_resources"]
+        return []
+
+    return step
+
+
+BOARD_STEP: dict[int, Step] = {
+    2: gather(2),
+    3: gather(3),
+    4: gather(4),
+    5: develop,
+    6: build_noble,
+    7: decorate,
+    8: construct,
+}
+
+
+# ---- finishing moves ---------------------------------------------------------------------------------------
+def power_and_advance(st, seat: int, w: int, todo: list) -> None:
+    """Run the step's frames, then power up ``w`` (Ascension resolved normally), then advance it
+    (the reborn worker, after an Ascension)."""
+    push(st, *todo, ("bot-power", seat, w), ("bot-advance", seat, w))
+
+
+def fallback(st, seat: int) -> None:
+    """Neither step worked: 5 cocoa, power up the lowest powered worker, advance it."""
+    st.cocoa[seat] += ACT["fallback_cocoa"]
+    st.note(seat, f"Teotibot gains {ACT['fallback_cocoa']} cocoa instead")
+    workers = st.unlocked_workers(seat)
+    if workers:
+        power_and_advance(st, seat, lowest(st, workers), [])
+
+
+@auto("bot-power")
+def _bot_power(st, frame) -> None:
+    power_up(st, frame[1], frame[2])
+
+
+@auto("bot-advance")
+def _bot_advance(st, frame) -> None:
+    w = frame[2]
+    if st.ws[w] < 0:
+        st.wb[w] = advance_target(st, w)
+
+
+# ---- the seven tiles -----------------------------------------------------------------------------------------
+def board_tile(main: Step, main_board: int, second_board: int) -> Callable:
+    """Construction, Decorations and Nobles: the main step, else the resource step, else the fallback."""
+
+    def tile(st, seat: int) -> None:
+        for board, step in ((main_board, main), (second_board, BOARD_STEP[second_board])):
+            todo = step(st, seat)
+            if todo is not None:
+                workers = st.unlocked_workers(seat, board)
+                power_and_advance(st, seat, highest(st, workers), todo)
+                return
+        fallback(st, seat)
+
+    return tile
+
+
+def alchemy_tile(st, seat: int) -> None:
+    """Alchemy: develop, else power up the lowest unlocked worker by two (no advance)."""
+    todo = develop(st, seat)
+    if todo is not None:
+        power_and_advance(st, seat, highest(st, st.unlocked_workers(seat, 5)), todo)
+        return
+    workers = st.unlocked_workers(seat)
+    if workers:
+        w = lowest(st, workers)
+        push(st, *[("bot-power", seat, w)] * ACT["alchemy_fallback_power"])
+
+
+def mastery_tile(st, seat: int) -> None:
+    """Mastery: the action of the board of the highest powered unlocked worker that succeeds."""
+    workers = sorted(st.unlocked_workers(seat), key=lambda w: rank_high(st, w), reverse=True)
+    for w in workers:
+        step = BOARD_STEP.get(st.wb[w])
+        todo = step(st, seat) if step else None
+        if todo is not None:
+            power_and_advance(st, seat, w, todo)
+            return
+    fallback(st, seat)
+
+
+def worship_tile(st, seat: int) -> None:
+    """Worship: the locked worker moves to the next temple Worship space clockwise (unlocking the
+    player's worker there); 2 steps on its temple (3 any-temple steps on Decorations); the
+    discovery tile beside it is discarded and replaced."""
+    locked = [w for w in range(seat * 4, seat * 4 + 4) if st.wb[w] and st.ws[w] >= 0]
+    if not locked:
+        fallback(st, seat)  # cannot happen in play: the bot always has one locked worker
+        return
+    w = locked[0]
+    move_locked(st, w, next_temple_spaces(st, st.wb[w])[0])
+    board = st.wb[w]
+    temple = SIDEBAR_TEMPLE[board]
+    extra = adjust(st, "teotibot_worship_steps")
+    if temple < 0:
+        todo = [("any-temple", seat)] * (ACT["worship_any_steps"] + extra)
+    else:
+        todo = [("adv", seat, temple)] * (ACT["worship_steps"] + extra)
+    slot = WORSHIP_OFFER[board]
+    if st.d_offer[slot]:
+        st.d_owner[st.d_offer[slot]] = -2  # discarded: out of the game, face up
+        st.d_offer[slot] = draw_discovery(st)
+    st.note(seat, f"Teotibot worships on {DATA.board_names[board]}")
+    push(st, *todo)
+
+
+def mask_tile(st, seat: int) -> None:
+    """Mask collection: a mask the bot lacks from beside a Worship space, if it can pay; lowest
+    rarity number first, ties clockwise from the Palace. Else the fallback."""
+    owned = {DATA.discoveries[t].mask for t in range(1, 55) if st.d_owner[t] == seat}
+    best = None
+    for slot, board in enumerate(OFFER_BOARDS):
+        tid = st.d_offer[slot]
+        if not tid:
+            continue
+        tile = DATA.discoveries[tid]
+        if tile.mask and tile.mask not in owned and can_pay(st, seat, tile.cost):
+            key = (MASK_RARITY[tile.mask], st.board_place[board])
+            if best is None or key < best[0]:
+                best = (key, slot, tid)
+    if best is None:
+        fallback(st, seat)
+        return
+    _, slot, tid = best
+    claim(st, seat, tid)
+    st.d_offer[slot] = draw_discovery(st)
+    st.note(seat, f"Teotibot collects mask {DATA.discoveries[tid].mask}")
+
+
+TILES: dict[int, Callable] = {
+    1: board_tile(construct, 8, 3),
+    2: board_tile(decorate, 7, 4),
+    3: alchemy_tile,
+    4: board_tile(build_noble, 6, 2),
+    5: mastery_tile,
+    6: worship_tile,
+    7: mask_tile,
+}
+
+
+def perform(st, seat: int, tile: int) -> None:
+    """Carry out Action tile ``tile`` for the bot."""
+    TILES[tile](st, seat)
