@@ -454,6 +454,9 @@ def _do_sacrifice(state: ZapotecState, seat: int, option: dict) -> None:
 def _do_take(state: ZapotecState, seat: int, option: dict) -> None:
     state.pending.pop(0)
     state.res[seat][RESOURCES.index(option["resource"])] += 1
+    state.event(
+        f"Seat {seat} takes 1 {option['resource']} from the Sacrifice track", kind="track-resource", seat=seat
+    )
 
 
 def _do_free_ritual(state: ZapotecState, seat: int, option: dict) -> None:
@@ -554,7 +557,14 @@ def _do_tile_build(state: ZapotecState, seat: int, option: dict) -> None:
 
 
 def _do_grid(state: ZapotecState, seat: int, option: dict) -> None:
-    rules.place_on_grid(state, seat, state.sel_tile, option["cell"])
+    printed = rules.place_on_grid(state, seat, state.sel_tile, option["cell"])
+    kind = PROPERTIES[state.data.building_tiles[state.sel_tile].type]
+    gained = f" and gains 1 {RESOURCES[printed]}" if printed >= 0 else ""
+    state.event(
+        f"Seat {seat} puts the {kind} tile ({cell_text(state, option['cell'])}) on its grid{gained}",
+        kind="grid",
+        seat=seat,
+    )
     state.sel_tile = -1
     state.step = "build"
 
