@@ -15,7 +15,11 @@ if TYPE_CHECKING:
     from .state import ZapotecState
 
 _ROW_COL = ("row", "column")
-PALACE_LABEL = "your Palace for 1 wood + 1 brick + 1 stone (counts as 2 Houses)"
+
+
+def palace_label(state: ZapotecState) -> str:
+    """The Palace option's text, with its cost from the data."""
+    return f"your Palace for {describe_cost(state.data.palace_cost)} (counts as 2 Houses)"
 
 
 def card_text(state: ZapotecState, number: int) -> str:
@@ -238,7 +242,7 @@ def _build_decision(state: ZapotecState, seat: int) -> Decision:
         if _can_build_house(state, seat, kind):
             parts.append(f"House for {describe_cost(rules.building_cost(state, seat, kind))}")
         if palace_ok:
-            parts.append(PALACE_LABEL)
+            parts.append(palace_label(state))
         what.append(" or ".join(parts))
     if any(what):
         tiles = state.space_tile
@@ -276,7 +280,7 @@ def _build_kind_decision(state: ZapotecState, seat: int) -> Decision:
     cost = describe_cost(rules.building_cost(state, seat, space.type))
     options = (
         {"label": f"A House for {cost}", "action": "house"},
-        {"label": PALACE_LABEL, "action": "palace"},
+        {"label": palace_label(state), "action": "palace"},
     )
     return Decision(
         "house-or-palace", f"Build a House or your Palace on {rules.space_name(state, space.index)}?", options
