@@ -494,6 +494,8 @@ def _do_score(state: ZapotecState, seat: int, option: dict) -> None:
     if option["from_hand"]:  # Z35: a hand card used for scoring is discarded
         state.hands[seat].remove(card)
         state.discard.append(card)
+        if card in state.known_hand[seat]:
+            state.known_hand[seat].remove(card)
     _score_and_draw(state, seat, card)
 
 
@@ -501,6 +503,7 @@ def _do_draw(state: ZapotecState, seat: int, option: dict) -> None:
     card = option["card"]
     state.offer.remove(card)
     state.hands[seat].append(card)
+    state.known_hand[seat].append(card)  # taken face up: every seat knows it is in this hand
     state.hands[seat].sort()
     state.event(f"Seat {seat} takes card {card} from the Offer", kind="draw", seat=seat, card=card)
     flow.end_turn(state)
