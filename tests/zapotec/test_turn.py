@@ -420,3 +420,35 @@ def test_sacrifice_stops_at_the_top_and_stacks_on_arrival():
 def test_sacrifice_needs_a_priest():
     state = at_capital(corn=3)
     assert find(state, action="sacrifice") is None
+
+
+def test_once_per_round_limits_reset_next_round_but_one_off_tiles_stay_used():
+    # Round 1: seat 0 buys a level-2 tile and uses it, adds to a Pyramid, uses Z34 (one-off).
+    state = at_capital(gold=9, corn=2, wood=3, brick=3, stone=3, priest=2)
+    z13 = _give_tile(state, "Z13")
+    z34 = _give_tile(state, "Z34")
+    choose(state, action="buy", tile="Z13")
+    choose(state, action="buy", tile="Z34")
+    choose(state, action="use", tile="Z13")
+    choose(state, action="use", tile="Z34")
+    while state.pending:
+        choose(state, action="take", resource="wood")
+    prop = DATA_PROPS[state.scoring_avail[0]]
+    choose(state, action="pyramid", new=prop)
+    assert find(state, action="buy", level=2) is None and find(state, action="pyramid", pyramid=0) is None
+    while state.round == 1:
+        seat = state.to_act()[0]
+        if find(state, seat, action="done") is not None:
+            choose(state, seat, action="done")
+        else:
+            state.apply(seat, 0)
+    # Round 2: the per-round limits are lifted; the one-off tile stays face down for good.
+    begin_turn(state, state.hands[0][0])
+    choose(state, action="income", line="row")
+    set_res(state, 0, gold=9, wood=3, brick=3, stone=3, priest=2, corn=2)
+    state.pieces[0] = [0, 2, 3]
+    assert find(state, action="buy", level=2) is not None
+    assert find(state, action="buy", level=3) is not None
+    assert find(state, action="use", tile="Z13") is not None and z13 not in state.tiles_down[0]
+    assert find(state, action="pyramid", pyramid=0) is not None
+    assert find(state, action="use", tile="Z34") is None and z34 in state.tiles_down[0]
