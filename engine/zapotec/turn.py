@@ -297,7 +297,10 @@ def _tile_space_decision(state: ZapotecState, seat: int) -> Decision:
         }
         for i in _tile_spaces(state, tile)
     )
-    return Decision("tile-space", f"{tile.id}: choose the space for your House", options)
+    prompt = (
+        f"{tile.id}: choose a {PROPERTIES[tile.prop]} space for your House (pays {describe_cost(tile.pay)})"
+    )
+    return Decision("tile-space", prompt, options)
 
 
 def _grid_decision(state: ZapotecState, seat: int) -> Decision:

@@ -217,6 +217,9 @@ def test_level3_build_tile_ignores_card_and_costs_only_its_resource(tile):
     choose(state, action="use", tile=tile.id)
     spaces = [o["space"] for o in options(state)]
     assert spaces and all(rules.matches(DATA.spaces[space(s)].props, tile.prop) for s in spaces)
+    prompt = state.decision(0).prompt  # says where and what it costs
+    assert f"a {DATA_PROPS[tile.prop]} space" in prompt
+    assert f"pays 1 {RESOURCES[tile.pay.index(1)]}" in prompt
     target = next(s for s in spaces if not s.split("-")[2] == "cornfield")
     choose(state, action="tile-build", space=target)
     choose(state, action="grid", cell=0)
