@@ -71,7 +71,7 @@ class TradeTile:
     id: str
     level: int  # 1-3
     kind: str  # gain, convert, build_ignoring_card, building_cost_override, sacrifice, ...
-    usage: str  # once, per_round, permanent
+    usage: str  # immediate, per_round, permanent
     pay: tuple[int, ...]
     gain: tuple[int, ...]
     cost: tuple[int, ...]
@@ -189,7 +189,7 @@ def describe_cost(vector: tuple[int, ...] | list[int]) -> str:
 def _trade_text(tile: dict[str, Any], pay: tuple[int, ...], gain: tuple[int, ...]) -> str:
     kind = tile["kind"]
     if kind == "gain":
-        return f"gain {describe_cost(gain)} once"
+        return f"gain {describe_cost(gain)} now"
     if kind == "convert":
         return f"once a round: pay {describe_cost(pay)} to gain {describe_cost(gain)}"
     if kind == "build_ignoring_card":
@@ -197,11 +197,11 @@ def _trade_text(tile: dict[str, Any], pay: tuple[int, ...], gain: tuple[int, ...
     if kind == "building_cost_override":
         return f"{tile['building']}s cost you exactly {describe_cost(_vector(tile['cost'], ''))}"
     if kind == "sacrifice":
-        return f"once: pay {describe_cost(pay)} to advance {tile['steps']} on the Sacrifice track"
+        return f"now: pay {describe_cost(pay)} to advance {tile['steps']} on the Sacrifice track"
     if kind == "score_with_hand_card":
         return "turn scoring may use a hand card instead of the bonus card (then discard it)"
     if kind == "free_ritual":
-        return "once: place a Ritual disc ignoring all requirements, for free"
+        return "now: place a Ritual disc ignoring all requirements, for free"
     raise DataError(f"trade tile {tile['id']}: unknown kind {kind!r}")
 
 

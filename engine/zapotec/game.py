@@ -33,7 +33,7 @@ class ZapotecGame:
     """Zapotec for 2-4 players, or solo (players=1) against Cocijobot in seat 1."""
 
     id = "zapotec"
-    version = "1.0.0"
+    version = "1.1.0"
     min_players = 1
     max_players = 4
     automata: tuple[str, ...] = ("cocijobot",)

@@ -99,6 +99,18 @@ def ritual_limit(state: ZapotecState, seat: int) -> int:
     return min(state.built_pieces[seat], state.data.ritual_max)
 
 
+def _purchase_ok(state: ZapotecState, seat: int, tile: TradeTile) -> bool:
+    """A tile performed at purchase can be bought only when its effect can be performed then
+    (Z34: 2 Corn and room on the track; Z36: a Ritual card without your disc)."""
+    if tile.usage != "immediate":
+        return True
+    if tile.kind == "sacrifice":
+        return rules.can_pay(state.res[seat], tile.pay) and state.sac[seat] < state.data.sacrifice_top
+    if tile.kind == "free_ritual":
+        return bool(rules.free_ritual_cards(state, seat))
+    return True
+
+
 def _capital_decision(state: ZapotecState, seat: int) -> Decision:
     d = state.data
     res = state.res[seat]
@@ -110,7 +122,7 @@ def _capital_decision(state: ZapotecState, seat: int) -> Decision:
         if res[4] < price:
             continue
         for slot, index in enumerate(state.display[level - 1]):
-            if index >= 0:
+            if index >= 0 and _purchase_ok(state, seat, d.trade_tiles[index]):
                 tile = d.trade_tiles[index]
                 options.append(
                     {
@@ -122,16 +134,6 @@ def _capital_decision(state: ZapotecState, seat: int) -> Decision:
                     }
                 )
     options.extend(_convert_options(state, seat))
-    for tile in rules.owned(state, seat, "sacrifice"):
-        if (
-            rules.tile_ready(state, seat, tile)
-            and rules.can_pay(res, tile.pay)
-            and state.sac[seat] < d.sacrifice_top
-        ):
-            options.append({"label": f"Use {tile.id}: {tile.text}", "action": "use", "tile": tile.id})
-    for tile in rules.owned(state, seat, "free_ritual"):
-        if rules.tile_ready(state, seat, tile) and rules.free_ritual_cards(state, seat):
-            options.append({"label": f"Use {tile.id}: {tile.text}", "action": "use", "tile": tile.id})
     options.extend(_pyramid_options(state, seat))
     if state.built_pieces[seat] and state.rituals_normal[seat] < ritual_limit(state, seat):
         for slot in rules.free_ritual_cards(state, seat):
@@ -404,9 +406,15 @@ def _do_buy(state: ZapotecState, seat: int, option: dict) -> None:
     tile = rules.take_trade_tile(state, seat, level, option["slot"])
     state.bought[seat][level - 1] = 1
     state.event(f"Seat {seat} buys {tile.id} for {price} gold", kind="trade", seat=seat, tile=tile.id)
-    if tile.kind == "gain":  # level 1: resources at once, then the tile is flipped for good
-        rules.gain(state.res[seat], tile.gain)
+    if tile.usage == "immediate":  # performed at once, then the tile is flipped for good
         state.tiles_down[seat].append(tile.index)
+        rules.pay(state.res[seat], tile.pay)
+        if tile.kind == "gain":
+            rules.gain(state.res[seat], tile.gain)
+        elif tile.kind == "sacrifice":  # Z34
+            rules.free_sacrifice_bonuses(state, seat, rules.advance_sacrifice(state, seat, tile.steps))
+        elif tile.kind == "free_ritual":  # Z36
+            state.pending.append("free-ritual")
 
 
 def _do_use(state: ZapotecState, seat: int, option: dict) -> None:
@@ -416,15 +424,10 @@ def _do_use(state: ZapotecState, seat: int, option: dict) -> None:
         state.sel_trade = tile.index
         state.step = "tile-space"
         return
-    rules.pay(state.res[seat], tile.pay)
+    rules.pay(state.res[seat], tile.pay)  # a level-2 conversion
     state.tiles_down[seat].append(tile.index)
     state.event(f"Seat {seat} uses {tile.id}: {tile.text}", kind="use-tile", seat=seat, tile=tile.id)
-    if tile.kind == "convert":
-        rules.gain(state.res[seat], tile.gain)
-    elif tile.kind == "sacrifice":
-        rules.free_sacrifice_bonuses(state, seat, rules.advance_sacrifice(state, seat, tile.steps))
-    elif tile.kind == "free_ritual":
-        state.pending.append("free-ritual")
+    rules.gain(state.res[seat], tile.gain)
 
 
 def _do_pyramid(state: ZapotecState, seat: int, option: dict) -> None:

@@ -52,16 +52,16 @@ def _capital_moves(state, seat) -> set:
     for level in (1, 2, 3):
         if not state.bought[seat][level - 1] and res[GOLD] >= _price(state, seat, level):
             for slot, tile in enumerate(state.display[level - 1]):
-                if tile >= 0:
-                    moves.add(("buy", D.trade_tiles[tile].id, level, slot))
+                tile_id = D.trade_tiles[tile].id if tile >= 0 else None
+                # Z34 and Z36 are performed at purchase: buyable only when they can be performed.
+                if tile_id == "Z34" and (res[CORN] < 2 or state.sac[seat] >= TOP):
+                    continue
+                if tile_id == "Z36" and not _cards_without_disc(state, seat):
+                    continue
+                if tile_id:
+                    moves.add(("buy", tile_id, level, slot))
     for tile_id in _owned_ready(state, seat, "convert"):
         if _afford(res, D.trade_by_id[tile_id].pay):
-            moves.add(("use", tile_id))
-    for tile_id in _owned_ready(state, seat, "sacrifice"):
-        if res[CORN] >= 2 and state.sac[seat] < TOP:
-            moves.add(("use", tile_id))
-    for tile_id in _owned_ready(state, seat, "free_ritual"):
-        if _cards_without_disc(state, seat):
             moves.add(("use", tile_id))
     pyramid_cost = [1, 1, 1, 0, 0, 1]  # 1 Wood, 1 Brick, 1 Stone, 1 Priest
     pieces = state.pieces[seat]

@@ -245,16 +245,19 @@ def test_level3_cost_override_is_permanent(tile):
     assert kind >= 0
 
 
-def test_z34_sacrifices_four_steps_for_two_corn_without_priest():
-    state = at_capital(gold=3, corn=2)
+def test_z34_sacrifices_four_steps_for_two_corn_without_priest_at_purchase():
+    # "performed immediately" (rule book, level-3 Trade tiles): the advance comes with the purchase.
+    state = at_capital(gold=3, corn=1)
     _give_tile(state, "Z34")
+    assert find(state, action="buy", tile="Z34") is None  # 2 Corn are needed to perform it
+    set_res(state, 0, gold=3, corn=2)
     choose(state, action="buy", tile="Z34")
-    choose(state, action="use", tile="Z34")
-    assert state.sac[0] == 4 and state.res[0][3] == 0
+    assert state.sac[0] == 4 and state.res[0] == [0] * 6
     assert state.pending == ["resource"]  # step 2 (assumed) gives a basic resource
     choose(state, action="take", resource="stone")
     assert state.score[0] == DATA.sacrifice_vp[1] + DATA.sacrifice_vp[4]
-    assert find(state, action="use", tile="Z34") is None  # once
+    assert DATA.trade_by_id["Z34"].index in state.tiles_down[0]
+    assert find(state, action="use", tile="Z34") is None  # flipped for good
 
 
 def test_z35_scores_with_a_hand_card_and_discards_it():
@@ -276,16 +279,24 @@ def test_z35_scores_with_a_hand_card_and_discards_it():
     assert hand_card not in state.hands[0] and hand_card in state.discard
 
 
-def test_z36_free_ritual_ignores_all_requirements():
+def test_z36_free_ritual_at_purchase_ignores_all_requirements():
     state = at_capital(gold=3)
     _give_tile(state, "Z36")
-    choose(state, action="buy", tile="Z36")
     state.ritual_discs[0] = [1]
     assert state.built_pieces[0] == 0
-    choose(state, action="use", tile="Z36")
+    choose(state, action="buy", tile="Z36")
+    assert options(state)[0]["action"] == "free-ritual"  # placed now, not on a later turn
     choose(state, action="free-ritual", slot=0)
     assert 0 in state.ritual_discs[0] and state.res[0] == [0] * 6
     assert state.rituals_normal[0] == 0
+    assert find(state, action="use", tile="Z36") is None
+
+
+def test_z36_not_offered_when_every_ritual_card_holds_your_disc():
+    state = at_capital(gold=3)
+    _give_tile(state, "Z36")
+    state.ritual_discs = [[0], [0], [0]]
+    assert find(state, action="buy", tile="Z36") is None
 
 
 # ---------------------------------------------------------------- pyramids
@@ -431,11 +442,10 @@ def test_once_per_round_limits_reset_next_round_but_one_off_tiles_stay_used():
     z13 = _give_tile(state, "Z13")
     z34 = _give_tile(state, "Z34")
     choose(state, action="buy", tile="Z13")
-    choose(state, action="buy", tile="Z34")
-    choose(state, action="use", tile="Z13")
-    choose(state, action="use", tile="Z34")
+    choose(state, action="buy", tile="Z34")  # performed at purchase
     while state.pending:
         choose(state, action="take", resource="wood")
+    choose(state, action="use", tile="Z13")
     prop = DATA_PROPS[state.scoring_avail[0]]
     choose(state, action="pyramid", new=prop)
     assert find(state, action="buy", level=2) is None and find(state, action="pyramid", pyramid=0) is None
