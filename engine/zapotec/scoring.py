@@ -50,7 +50,7 @@ def ritual_points(state: ZapotecState, seat: int, card: RitualCard) -> int:
         res = state.res[seat]
         points = card.vp_basic * sum(res[:3]) + card.vp_advanced * sum(res[3:])
     elif card.kind == "sacrifice_steps":
-        points = state.sac[seat]
+        points = card.vp_each * state.sac[seat]
     elif card.kind == "trade_tiles":
         points = sum(card.vp_by_level[d.trade_tiles[t].level - 1] for t in state.tiles_owned[seat])
     else:  # pragma: no cover - data validation rejects unknown kinds
