@@ -123,6 +123,8 @@ class ZapotecData:
     building_tiles: tuple[BuildingTile, ...]
     building_cost: tuple[tuple[int, ...], ...]  # per type
     palace_cost: tuple[int, ...]
+    palace_houses: int  # how many Houses the Palace counts as in all scoring
+    turn_vp_per_house: int
     houses: int
     pyramid_pieces: tuple[int, int, int]
     pyramid_spaces: int
@@ -366,6 +368,8 @@ def build_data(rules: dict, assumed: dict) -> ZapotecData:
         building_tiles=tiles,
         building_cost=tuple(_vector(btypes[name]["cost"], name) for name in PROPERTIES[:3]),
         palace_cost=_vector(rules["palace"]["cost"], "palace"),
+        palace_houses=int(rules["palace"]["counts_as_houses"]),
+        turn_vp_per_house=int(rules["turn_scoring"]["vp_per_matching_house"]),
         houses=int(pieces["houses"]),
         pyramid_pieces=tuple(int(pieces["pyramid_pieces"][s]) for s in SIZES),
         pyramid_spaces=int(assumed["board"]["pyramid_spaces"]),
