@@ -51,6 +51,8 @@ class ZapotecGame:
             checked["automaton"] = "cocijobot"
         elif checked["automaton"] is not None:
             raise BadOptions("option 'automaton' is for solo games only: use players=1")
+        elif checked["difficulty"] != "normal":
+            raise BadOptions("option 'difficulty' adjusts Cocijobot: use players=1, or drop it")
         return new_game(players, seed, checked, self.version)
 
     def from_observation(self, observation: dict, rng: Random) -> ZapotecState:
