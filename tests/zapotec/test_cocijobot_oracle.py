@@ -88,3 +88,54 @@ def test_cocijobot_construction_matches_the_solo_rules(difficulty):
                 seat, rng.choice(busy) if busy and rng.random() < 0.85 else rng.randrange(len(options))
             )
     assert compared > 300 and palaces > 10
+
+
+def _trade_expected(state) -> int:
+    """The tile Cocijobot's Trade takes (-1 for none): its row by Villages / Sacrifice step,
+    the leftmost tile there, else the next best row that has one."""
+    villages = sum(1 for t in state.cj_tiles if t == 2)
+    step = state.sac[CJ]
+    row = 3 if villages >= 4 or step >= 6 else 2 if villages >= 3 or step >= 3 else 1
+    for level in {3: (3, 2, 1), 2: (2, 1, 3), 1: (1, 2, 3)}[row]:
+        shown = [t for t in state.display[level - 1] if t >= 0]
+        if shown:
+            return shown[0]
+    return -1
+
+
+def _sacrifice_expected(state) -> tuple[int, int]:
+    """(new step, VP gained): one step per Cornfield tile, VP of every step passed."""
+    start = state.sac[CJ]
+    end = min(start + sum(1 for t in state.cj_tiles if t == 0), D.sacrifice_top)
+    return end, sum(D.sacrifice_vp[s] for s in range(start + 1, end + 1))
+
+
+def test_cocijobot_trade_and_sacrifice_match_the_solo_rules():
+    compared = 0
+    for seed in range(30):
+        state = GAME.setup(1, 800 + seed, {})
+        rng = Random(seed)
+        while state.to_act():
+            if state.step == "pick":
+                probe = state.clone()
+                probe.cj_tiles += [rng.randrange(3) for _ in range(rng.randrange(6))]
+                probe.sac[CJ] = rng.randrange(D.sacrifice_top + 1)
+                for level in range(3):  # empty some display slots
+                    probe.display[level] = [t if rng.random() < 0.6 else -1 for t in probe.display[level]]
+                want = _trade_expected(probe)
+                owned = list(probe.tiles_owned[CJ])
+                cocijobot.trade(probe)
+                assert probe.tiles_owned[CJ] == owned + ([want] if want >= 0 else [])
+                step, vp = _sacrifice_expected(probe)
+                score = probe.score[CJ]
+                cocijobot.sacrifice(probe)
+                assert probe.sac[CJ] == step and probe.score[CJ] - score == vp
+                compared += 1
+            seat = state.to_act()[0]
+            _enrich(state, seat, rng)
+            options = state.decision(seat).options
+            busy = [i for i, o in enumerate(options) if o.get("action") != "done"]
+            state.apply(
+                seat, rng.choice(busy) if busy and rng.random() < 0.85 else rng.randrange(len(options))
+            )
+    assert compared >= 150
