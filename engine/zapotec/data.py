@@ -71,7 +71,7 @@ class TradeTile:
     id: str
     level: int  # 1-3
     kind: str  # gain, convert, build_ignoring_card, building_cost_override, sacrifice, ...
-    usage: str  # once, per_round, permanent
+    usage: str  # immediate, per_round, permanent
     pay: tuple[int, ...]
     gain: tuple[int, ...]
     cost: tuple[int, ...]
@@ -123,6 +123,8 @@ class ZapotecData:
     building_tiles: tuple[BuildingTile, ...]
     building_cost: tuple[tuple[int, ...], ...]  # per type
     palace_cost: tuple[int, ...]
+    palace_houses: int  # how many Houses the Palace counts as in all scoring
+    turn_vp_per_house: int
     houses: int
     pyramid_pieces: tuple[int, int, int]
     pyramid_spaces: int
@@ -189,7 +191,7 @@ def describe_cost(vector: tuple[int, ...] | list[int]) -> str:
 def _trade_text(tile: dict[str, Any], pay: tuple[int, ...], gain: tuple[int, ...]) -> str:
     kind = tile["kind"]
     if kind == "gain":
-        return f"gain {describe_cost(gain)} once"
+        return f"gain {describe_cost(gain)} now"
     if kind == "convert":
         return f"once a round: pay {describe_cost(pay)} to gain {describe_cost(gain)}"
     if kind == "build_ignoring_card":
@@ -197,11 +199,11 @@ def _trade_text(tile: dict[str, Any], pay: tuple[int, ...], gain: tuple[int, ...
     if kind == "building_cost_override":
         return f"{tile['building']}s cost you exactly {describe_cost(_vector(tile['cost'], ''))}"
     if kind == "sacrifice":
-        return f"once: pay {describe_cost(pay)} to advance {tile['steps']} on the Sacrifice track"
+        return f"now: pay {describe_cost(pay)} to advance {tile['steps']} on the Sacrifice track"
     if kind == "score_with_hand_card":
         return "turn scoring may use a hand card instead of the bonus card (then discard it)"
     if kind == "free_ritual":
-        return "once: place a Ritual disc ignoring all requirements, for free"
+        return "now: place a Ritual disc ignoring all requirements, for free"
     raise DataError(f"trade tile {tile['id']}: unknown kind {kind!r}")
 
 
@@ -366,6 +368,8 @@ def build_data(rules: dict, assumed: dict) -> ZapotecData:
         building_tiles=tiles,
         building_cost=tuple(_vector(btypes[name]["cost"], name) for name in PROPERTIES[:3]),
         palace_cost=_vector(rules["palace"]["cost"], "palace"),
+        palace_houses=int(rules["palace"]["counts_as_houses"]),
+        turn_vp_per_house=int(rules["turn_scoring"]["vp_per_matching_house"]),
         houses=int(pieces["houses"]),
         pyramid_pieces=tuple(int(pieces["pyramid_pieces"][s]) for s in SIZES),
         pyramid_spaces=int(assumed["board"]["pyramid_spaces"]),

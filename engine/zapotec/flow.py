@@ -16,6 +16,9 @@ def all_picked(state: ZapotecState) -> None:
     """Phase 1 is over: reveal the cards, set the turn order and start the first turn."""
     d = state.data
     agents = sorted(range(state.players), key=lambda s: state.picks[s])
+    for seat in range(state.players):  # revealed now, so no longer a known card in that hand
+        if state.picks[seat] in state.known_hand[seat]:
+            state.known_hand[seat].remove(state.picks[seat])
     if state.solo:
         card = cocijobot.flip(state)
         first = d.cocijobot_deck[card].number <= state.picks[0]

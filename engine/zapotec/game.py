@@ -33,7 +33,7 @@ class ZapotecGame:
     """Zapotec for 2-4 players, or solo (players=1) against Cocijobot in seat 1."""
 
     id = "zapotec"
-    version = "1.0.0"
+    version = "1.1.0"
     min_players = 1
     max_players = 4
     automata: tuple[str, ...] = ("cocijobot",)
@@ -51,6 +51,8 @@ class ZapotecGame:
             checked["automaton"] = "cocijobot"
         elif checked["automaton"] is not None:
             raise BadOptions("option 'automaton' is for solo games only: use players=1")
+        elif checked["difficulty"] != "normal":
+            raise BadOptions("option 'difficulty' adjusts Cocijobot: use players=1, or drop it")
         return new_game(players, seed, checked, self.version)
 
     def from_observation(self, observation: dict, rng: Random) -> ZapotecState:

@@ -58,6 +58,8 @@ def observe(state: ZapotecState, seat: int) -> dict[str, Any]:
                 "normal_rituals": state.rituals_normal[s],
                 "pyramids_this_round": list(state.pyr_this_round[s]),
                 "hand_count": len(state.hands[s]),
+                # Cards this seat took face up from the Offer (still in its hand or face-down pick).
+                "known_hand": list(state.known_hand[s]),
                 "picked": state.picks[s] >= 0,
                 "pick": _visible_pick(state, seat, s),
             }
@@ -127,6 +129,7 @@ def _resample(
     """Deal everything ``seat`` cannot see from the pools it cannot tell apart."""
     d = state.data
     known = set(state.hands[seat]) | set(state.offer) | set(state.bonus) | set(state.discard)
+    known.update(c for s in range(state.players) for c in state.known_hand[s])
     hidden_picks = []
     for s in range(state.players):
         if s == seat or state.step != "pick":
@@ -138,9 +141,13 @@ def _resample(
     rng.shuffle(pool)
     for s in range(state.players):
         if s != seat:
-            state.hands[s] = sorted(pool.pop() for _ in range(hand_counts[s]))
-    for s in hidden_picks:
-        state.picks[s] = pool.pop()
+            # The seat's publicly known cards plus unknown ones; a face-down pick is any of them.
+            cards = list(state.known_hand[s])
+            wanted = hand_counts[s] + (1 if s in hidden_picks else 0)
+            cards += [pool.pop() for _ in range(wanted - len(cards))]
+            if s in hidden_picks:
+                state.picks[s] = cards.pop(rng.randrange(len(cards)))
+            state.hands[s] = sorted(cards)
     state.deck = [pool.pop() for _ in range(deck_count)]
     state.removed = pool
     owned = {t for tiles in state.tiles_owned for t in tiles}
@@ -228,6 +235,7 @@ def from_observation(obs: dict[str, Any], rng: Random) -> ZapotecState:
     state.pyr_this_round = [list(v["pyramids_this_round"]) for v in view]
     state.picks = [v["pick"] for v in view]
     state.hands = [[] for _ in view]
+    state.known_hand = [list(v["known_hand"]) for v in view]
     state.hands[seat] = list(obs["hand"])
     state.bonus = list(obs["bonus_cards"])
     state.offer = list(obs["offer"])

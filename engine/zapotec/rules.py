@@ -75,7 +75,7 @@ def house_count(state: ZapotecState, seat: int, prop: int) -> int:
     count = 0
     for index in state.houses[seat]:
         if spaces[index].props[category] == prop:
-            count += 2 if index == palace else 1
+            count += state.data.palace_houses if index == palace else 1
     return count
 
 

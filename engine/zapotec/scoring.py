@@ -18,7 +18,7 @@ COCIJOBOT = 1  # Cocijobot's seat in solo
 
 def turn_score(state: ZapotecState, seat: int, prop: int) -> int:
     """2 VP per House matching ``prop`` (the Palace counts as two); added to the seat's score."""
-    gained = 2 * house_count(state, seat, prop)
+    gained = state.data.turn_vp_per_house * house_count(state, seat, prop)
     state.score[seat] += gained
     return gained
 
@@ -28,7 +28,7 @@ def _building_counts(state: ZapotecState, seat: int) -> list[list[int]]:
     spaces = state.data.spaces
     rows = []
     for index in state.houses[seat]:
-        weight = 2 if index == state.palace[seat] else 1
+        weight = state.data.palace_houses if index == state.palace[seat] else 1
         rows.extend([list(spaces[index].props)] * weight)
     return rows
 
@@ -50,7 +50,7 @@ def ritual_points(state: ZapotecState, seat: int, card: RitualCard) -> int:
         res = state.res[seat]
         points = card.vp_basic * sum(res[:3]) + card.vp_advanced * sum(res[3:])
     elif card.kind == "sacrifice_steps":
-        points = state.sac[seat]
+        points = card.vp_each * state.sac[seat]
     elif card.kind == "trade_tiles":
         points = sum(card.vp_by_level[d.trade_tiles[t].level - 1] for t in state.tiles_owned[seat])
     else:  # pragma: no cover - data validation rejects unknown kinds

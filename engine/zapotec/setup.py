@@ -69,6 +69,7 @@ def new_game(players: int, seed: int, options: dict[str, Any], version: str) -> 
     if solo:
         state.hands.append([])  # Cocijobot holds no Action cards
     state.removed = deck
+    state.known_hand = [[] for _ in range(seats)]  # cards publicly taken from the Offer, not yet played
     state.discard = []
     state.picks = [-1] * seats
     state.order = []

@@ -26,7 +26,7 @@ _LIST = (
 )  # fmt: skip
 _NESTED = (
     "res", "grid", "houses", "tiles_owned", "tiles_down", "bought", "pieces", "pyr_this_round",
-    "hands", "stacks", "display", "pyr_pieces", "ritual_discs", "box",
+    "hands", "known_hand", "stacks", "display", "pyr_pieces", "ritual_discs", "box",
 )  # fmt: skip
 
 

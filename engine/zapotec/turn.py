@@ -15,7 +15,11 @@ if TYPE_CHECKING:
     from .state import ZapotecState
 
 _ROW_COL = ("row", "column")
-PALACE_LABEL = "your Palace for 1 wood + 1 brick + 1 stone (counts as 2 Houses)"
+
+
+def palace_label(state: ZapotecState) -> str:
+    """The Palace option's text, with its cost from the data."""
+    return f"your Palace for {describe_cost(state.data.palace_cost)} (counts as 2 Houses)"
 
 
 def card_text(state: ZapotecState, number: int) -> str:
@@ -95,6 +99,18 @@ def ritual_limit(state: ZapotecState, seat: int) -> int:
     return min(state.built_pieces[seat], state.data.ritual_max)
 
 
+def _purchase_ok(state: ZapotecState, seat: int, tile: TradeTile) -> bool:
+    """A tile performed at purchase can be bought only when its effect can be performed then
+    (Z34: 2 Corn and room on the track; Z36: a Ritual card without your disc)."""
+    if tile.usage != "immediate":
+        return True
+    if tile.kind == "sacrifice":
+        return rules.can_pay(state.res[seat], tile.pay) and state.sac[seat] < state.data.sacrifice_top
+    if tile.kind == "free_ritual":
+        return bool(rules.free_ritual_cards(state, seat))
+    return True
+
+
 def _capital_decision(state: ZapotecState, seat: int) -> Decision:
     d = state.data
     res = state.res[seat]
@@ -106,7 +122,7 @@ def _capital_decision(state: ZapotecState, seat: int) -> Decision:
         if res[4] < price:
             continue
         for slot, index in enumerate(state.display[level - 1]):
-            if index >= 0:
+            if index >= 0 and _purchase_ok(state, seat, d.trade_tiles[index]):
                 tile = d.trade_tiles[index]
                 options.append(
                     {
@@ -118,16 +134,6 @@ def _capital_decision(state: ZapotecState, seat: int) -> Decision:
                     }
                 )
     options.extend(_convert_options(state, seat))
-    for tile in rules.owned(state, seat, "sacrifice"):
-        if (
-            rules.tile_ready(state, seat, tile)
-            and rules.can_pay(res, tile.pay)
-            and state.sac[seat] < d.sacrifice_top
-        ):
-            options.append({"label": f"Use {tile.id}: {tile.text}", "action": "use", "tile": tile.id})
-    for tile in rules.owned(state, seat, "free_ritual"):
-        if rules.tile_ready(state, seat, tile) and rules.free_ritual_cards(state, seat):
-            options.append({"label": f"Use {tile.id}: {tile.text}", "action": "use", "tile": tile.id})
     options.extend(_pyramid_options(state, seat))
     if state.built_pieces[seat] and state.rituals_normal[seat] < ritual_limit(state, seat):
         for slot in rules.free_ritual_cards(state, seat):
@@ -238,7 +244,7 @@ def _build_decision(state: ZapotecState, seat: int) -> Decision:
         if _can_build_house(state, seat, kind):
             parts.append(f"House for {describe_cost(rules.building_cost(state, seat, kind))}")
         if palace_ok:
-            parts.append(PALACE_LABEL)
+            parts.append(palace_label(state))
         what.append(" or ".join(parts))
     if any(what):
         tiles = state.space_tile
@@ -276,7 +282,7 @@ def _build_kind_decision(state: ZapotecState, seat: int) -> Decision:
     cost = describe_cost(rules.building_cost(state, seat, space.type))
     options = (
         {"label": f"A House for {cost}", "action": "house"},
-        {"label": PALACE_LABEL, "action": "palace"},
+        {"label": palace_label(state), "action": "palace"},
     )
     return Decision(
         "house-or-palace", f"Build a House or your Palace on {rules.space_name(state, space.index)}?", options
@@ -293,7 +299,10 @@ def _tile_space_decision(state: ZapotecState, seat: int) -> Decision:
         }
         for i in _tile_spaces(state, tile)
     )
-    return Decision("tile-space", f"{tile.id}: choose the space for your House", options)
+    prompt = (
+        f"{tile.id}: choose a {PROPERTIES[tile.prop]} space for your House (pays {describe_cost(tile.pay)})"
+    )
+    return Decision("tile-space", prompt, options)
 
 
 def _grid_decision(state: ZapotecState, seat: int) -> Decision:
@@ -397,9 +406,15 @@ def _do_buy(state: ZapotecState, seat: int, option: dict) -> None:
     tile = rules.take_trade_tile(state, seat, level, option["slot"])
     state.bought[seat][level - 1] = 1
     state.event(f"Seat {seat} buys {tile.id} for {price} gold", kind="trade", seat=seat, tile=tile.id)
-    if tile.kind == "gain":  # level 1: resources at once, then the tile is flipped for good
-        rules.gain(state.res[seat], tile.gain)
+    if tile.usage == "immediate":  # performed at once, then the tile is flipped for good
         state.tiles_down[seat].append(tile.index)
+        rules.pay(state.res[seat], tile.pay)
+        if tile.kind == "gain":
+            rules.gain(state.res[seat], tile.gain)
+        elif tile.kind == "sacrifice":  # Z34
+            rules.free_sacrifice_bonuses(state, seat, rules.advance_sacrifice(state, seat, tile.steps))
+        elif tile.kind == "free_ritual":  # Z36
+            state.pending.append("free-ritual")
 
 
 def _do_use(state: ZapotecState, seat: int, option: dict) -> None:
@@ -409,15 +424,10 @@ def _do_use(state: ZapotecState, seat: int, option: dict) -> None:
         state.sel_trade = tile.index
         state.step = "tile-space"
         return
-    rules.pay(state.res[seat], tile.pay)
+    rules.pay(state.res[seat], tile.pay)  # a level-2 conversion
     state.tiles_down[seat].append(tile.index)
     state.event(f"Seat {seat} uses {tile.id}: {tile.text}", kind="use-tile", seat=seat, tile=tile.id)
-    if tile.kind == "convert":
-        rules.gain(state.res[seat], tile.gain)
-    elif tile.kind == "sacrifice":
-        rules.free_sacrifice_bonuses(state, seat, rules.advance_sacrifice(state, seat, tile.steps))
-    elif tile.kind == "free_ritual":
-        state.pending.append("free-ritual")
+    rules.gain(state.res[seat], tile.gain)
 
 
 def _do_pyramid(state: ZapotecState, seat: int, option: dict) -> None:
@@ -454,6 +464,9 @@ def _do_sacrifice(state: ZapotecState, seat: int, option: dict) -> None:
 def _do_take(state: ZapotecState, seat: int, option: dict) -> None:
     state.pending.pop(0)
     state.res[seat][RESOURCES.index(option["resource"])] += 1
+    state.event(
+        f"Seat {seat} takes 1 {option['resource']} from the Sacrifice track", kind="track-resource", seat=seat
+    )
 
 
 def _do_free_ritual(state: ZapotecState, seat: int, option: dict) -> None:
@@ -487,6 +500,8 @@ def _do_score(state: ZapotecState, seat: int, option: dict) -> None:
     if option["from_hand"]:  # Z35: a hand card used for scoring is discarded
         state.hands[seat].remove(card)
         state.discard.append(card)
+        if card in state.known_hand[seat]:
+            state.known_hand[seat].remove(card)
     _score_and_draw(state, seat, card)
 
 
@@ -494,6 +509,7 @@ def _do_draw(state: ZapotecState, seat: int, option: dict) -> None:
     card = option["card"]
     state.offer.remove(card)
     state.hands[seat].append(card)
+    state.known_hand[seat].append(card)  # taken face up: every seat knows it is in this hand
     state.hands[seat].sort()
     state.event(f"Seat {seat} takes card {card} from the Offer", kind="draw", seat=seat, card=card)
     flow.end_turn(state)
@@ -554,7 +570,14 @@ def _do_tile_build(state: ZapotecState, seat: int, option: dict) -> None:
 
 
 def _do_grid(state: ZapotecState, seat: int, option: dict) -> None:
-    rules.place_on_grid(state, seat, state.sel_tile, option["cell"])
+    printed = rules.place_on_grid(state, seat, state.sel_tile, option["cell"])
+    kind = PROPERTIES[state.data.building_tiles[state.sel_tile].type]
+    gained = f" and gains 1 {RESOURCES[printed]}" if printed >= 0 else ""
+    state.event(
+        f"Seat {seat} puts the {kind} tile ({cell_text(state, option['cell'])}) on its grid{gained}",
+        kind="grid",
+        seat=seat,
+    )
     state.sel_tile = -1
     state.step = "build"
 

@@ -175,3 +175,27 @@ def test_cocijobot_top_card_hint_is_seen_and_kept_by_determinize():
         sampled = state.determinize(0, Random(seed))
         assert state.data.cocijobot_deck[sampled.cj_deck[-1]].back_hint == top.back_hint
         assert sorted(sampled.cj_deck) == sorted(state.cj_deck)
+
+
+def test_cards_taken_from_the_offer_stay_known_in_that_hand():
+    # A card taken from the face-up Offer is public: every view keeps it in the taker's hand
+    # until it is played (revealed), also while that seat's pick is still face down.
+    state = GAME.setup(2, 3, {})
+    while state.round == 1:
+        seat = state.to_act()[0]
+        state.apply(seat, 0)
+    taken = [e["card"] for e in state.log() if e.get("kind") == "draw" and e["seat"] == 1]
+    obs = state.observation(0)
+    assert obs["seats"][1]["known_hand"] == taken
+    for seed in range(10):
+        assert taken[0] in state.determinize(0, Random(seed)).hands[1]
+        assert taken[0] in GAME.from_observation(obs, Random(seed)).hands[1]
+    state.apply(1, next(i for i, o in enumerate(state.decision(1).options) if o["card"] == taken[0]))
+    obs = state.observation(0)
+    assert obs["seats"][1]["known_hand"] == taken  # the pick is face down: nothing revealed yet
+    for seed in range(10):
+        for sampled in (state.determinize(0, Random(seed)), GAME.from_observation(obs, Random(seed))):
+            assert taken[0] in sampled.hands[1] + [sampled.picks[1]]
+            assert sampled.observation(0) == obs
+    state.apply(0, 0)  # both picked: the cards are revealed
+    assert state.observation(0)["seats"][1]["known_hand"] == []

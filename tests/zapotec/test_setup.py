@@ -54,6 +54,9 @@ def test_option_schema_and_errors():
         GAME.setup(2, 0, {"automaton": "cocijobot"})
     with pytest.raises(BadOptions, match="difficulty"):
         GAME.setup(1, 0, {"difficulty": "nightmare"})
+    with pytest.raises(BadOptions, match="'difficulty' adjusts Cocijobot: use players=1"):
+        GAME.setup(3, 0, {"difficulty": "easier"})
+    assert GAME.setup(3, 0, {"difficulty": "normal"}).difficulty == "normal"
     with pytest.raises(BadOptions, match="1 .solo against Cocijobot. to 4"):
         GAME.setup(5, 0, {})
     assert GAME.id == "zapotec" and GAME.min_players == 1 and GAME.max_players == 4

@@ -217,6 +217,9 @@ def test_level3_build_tile_ignores_card_and_costs_only_its_resource(tile):
     choose(state, action="use", tile=tile.id)
     spaces = [o["space"] for o in options(state)]
     assert spaces and all(rules.matches(DATA.spaces[space(s)].props, tile.prop) for s in spaces)
+    prompt = state.decision(0).prompt  # says where and what it costs
+    assert f"a {DATA_PROPS[tile.prop]} space" in prompt
+    assert f"pays 1 {RESOURCES[tile.pay.index(1)]}" in prompt
     target = next(s for s in spaces if not s.split("-")[2] == "cornfield")
     choose(state, action="tile-build", space=target)
     choose(state, action="grid", cell=0)
@@ -242,16 +245,19 @@ def test_level3_cost_override_is_permanent(tile):
     assert kind >= 0
 
 
-def test_z34_sacrifices_four_steps_for_two_corn_without_priest():
-    state = at_capital(gold=3, corn=2)
+def test_z34_sacrifices_four_steps_for_two_corn_without_priest_at_purchase():
+    # "performed immediately" (rule book, level-3 Trade tiles): the advance comes with the purchase.
+    state = at_capital(gold=3, corn=1)
     _give_tile(state, "Z34")
+    assert find(state, action="buy", tile="Z34") is None  # 2 Corn are needed to perform it
+    set_res(state, 0, gold=3, corn=2)
     choose(state, action="buy", tile="Z34")
-    choose(state, action="use", tile="Z34")
-    assert state.sac[0] == 4 and state.res[0][3] == 0
+    assert state.sac[0] == 4 and state.res[0] == [0] * 6
     assert state.pending == ["resource"]  # step 2 (assumed) gives a basic resource
     choose(state, action="take", resource="stone")
     assert state.score[0] == DATA.sacrifice_vp[1] + DATA.sacrifice_vp[4]
-    assert find(state, action="use", tile="Z34") is None  # once
+    assert DATA.trade_by_id["Z34"].index in state.tiles_down[0]
+    assert find(state, action="use", tile="Z34") is None  # flipped for good
 
 
 def test_z35_scores_with_a_hand_card_and_discards_it():
@@ -273,16 +279,24 @@ def test_z35_scores_with_a_hand_card_and_discards_it():
     assert hand_card not in state.hands[0] and hand_card in state.discard
 
 
-def test_z36_free_ritual_ignores_all_requirements():
+def test_z36_free_ritual_at_purchase_ignores_all_requirements():
     state = at_capital(gold=3)
     _give_tile(state, "Z36")
-    choose(state, action="buy", tile="Z36")
     state.ritual_discs[0] = [1]
     assert state.built_pieces[0] == 0
-    choose(state, action="use", tile="Z36")
+    choose(state, action="buy", tile="Z36")
+    assert options(state)[0]["action"] == "free-ritual"  # placed now, not on a later turn
     choose(state, action="free-ritual", slot=0)
     assert 0 in state.ritual_discs[0] and state.res[0] == [0] * 6
     assert state.rituals_normal[0] == 0
+    assert find(state, action="use", tile="Z36") is None
+
+
+def test_z36_not_offered_when_every_ritual_card_holds_your_disc():
+    state = at_capital(gold=3)
+    _give_tile(state, "Z36")
+    state.ritual_discs = [[0], [0], [0]]
+    assert find(state, action="buy", tile="Z36") is None
 
 
 # ---------------------------------------------------------------- pyramids
@@ -420,3 +434,34 @@ def test_sacrifice_stops_at_the_top_and_stacks_on_arrival():
 def test_sacrifice_needs_a_priest():
     state = at_capital(corn=3)
     assert find(state, action="sacrifice") is None
+
+
+def test_once_per_round_limits_reset_next_round_but_one_off_tiles_stay_used():
+    # Round 1: seat 0 buys a level-2 tile and uses it, adds to a Pyramid, uses Z34 (one-off).
+    state = at_capital(gold=9, corn=2, wood=3, brick=3, stone=3, priest=2)
+    z13 = _give_tile(state, "Z13")
+    z34 = _give_tile(state, "Z34")
+    choose(state, action="buy", tile="Z13")
+    choose(state, action="buy", tile="Z34")  # performed at purchase
+    while state.pending:
+        choose(state, action="take", resource="wood")
+    choose(state, action="use", tile="Z13")
+    prop = DATA_PROPS[state.scoring_avail[0]]
+    choose(state, action="pyramid", new=prop)
+    assert find(state, action="buy", level=2) is None and find(state, action="pyramid", pyramid=0) is None
+    while state.round == 1:
+        seat = state.to_act()[0]
+        if find(state, seat, action="done") is not None:
+            choose(state, seat, action="done")
+        else:
+            state.apply(seat, 0)
+    # Round 2: the per-round limits are lifted; the one-off tile stays face down for good.
+    begin_turn(state, state.hands[0][0])
+    choose(state, action="income", line="row")
+    set_res(state, 0, gold=9, wood=3, brick=3, stone=3, priest=2, corn=2)
+    state.pieces[0] = [0, 2, 3]
+    assert find(state, action="buy", level=2) is not None
+    assert find(state, action="buy", level=3) is not None
+    assert find(state, action="use", tile="Z13") is not None and z13 not in state.tiles_down[0]
+    assert find(state, action="pyramid", pyramid=0) is not None
+    assert find(state, action="use", tile="Z34") is None and z34 in state.tiles_down[0]
