@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	@# Bytecode up front: agent processes start per match, and may run with PYTHONDONTWRITEBYTECODE.
+	$(PY) -m compileall -q engine arena plugins tests > /dev/null
 	touch $(STAMP)
 
 test: setup

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     inp, out = _claim_stdio()
     try:
-        spec = discover().agent(args[0])
+        spec = discover(games=False).agent(args[0])
     except PluginError as error:
         print(f"arena.host: {error}", file=sys.stderr)
         _try_send_error(out, str(error))

@@ -129,11 +129,15 @@ def _describe(entry_point: importlib.metadata.EntryPoint) -> str:
     return f"{entry_point.name!r} ({entry_point.value}, from {where})"
 
 
-def discover(extra_plugins: dict[str, object] | None = None) -> Registry:
-    """Load every plugin and collect its agents and games; duplicate names are an error."""
+def discover(extra_plugins: dict[str, object] | None = None, games: bool = True) -> Registry:
+    """Load every plugin and collect its agents and games; duplicate names are an error.
+
+    ``games=False`` skips the ``tlachtli_games`` hooks, so an agent process (``arena.host``)
+    does not pay for importing every rules engine at each match's start.
+    """
     manager = plugin_manager(extra_plugins)
     agents: dict[str, AgentSpec] = {}
-    games: dict[str, Game] = {}
+    found_games: dict[str, Game] = {}
     game_sources: dict[str, str] = {}
     for impl in manager.hook.tlachtli_agents.get_hookimpls():
         source = impl.plugin_name
@@ -145,16 +149,16 @@ def discover(extra_plugins: dict[str, object] | None = None) -> Registry:
                     f"agent name {spec.name!r} is registered twice: by {agents[spec.name].source} and by {source}"
                 )
             agents[spec.name] = _with_source(spec, source)
-    for impl in manager.hook.tlachtli_games.get_hookimpls():
+    for impl in manager.hook.tlachtli_games.get_hookimpls() if games else ():
         source = impl.plugin_name
         for game in _call(impl, source, "tlachtli_games"):
-            if game.id in games:
+            if game.id in found_games:
                 raise PluginError(
                     f"game id {game.id!r} is registered twice: by {game_sources[game.id]} and by {source}"
                 )
-            games[game.id] = game
+            found_games[game.id] = game
             game_sources[game.id] = source
-    return Registry(agents=agents, games=games, game_sources=game_sources)
+    return Registry(agents=agents, games=found_games, game_sources=game_sources)
 
 
 def _call(impl: pluggy.HookImpl, source: str, hook: str) -> list:

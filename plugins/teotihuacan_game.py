@@ -1,12 +1,13 @@
-"""Registers the Teotihuacan engine (with its Teotibot automaton) with the arena (entry point ``teotihuacan``)."""
+"""Registers the Teotihuacan engine (with its Teotibot automaton) through the ``tlachtli`` hook."""
 
 from __future__ import annotations
 
 from arena.plugins import hookimpl
-from engine.api import Game
-from engine.teotihuacan import GAME
 
 
 @hookimpl
-def tlachtli_games() -> list[Game]:
+def tlachtli_games() -> list:
+    """The Teotihuacan rules engine (imported here, so agent processes that never ask skip it)."""
+    from engine.teotihuacan import GAME
+
     return [GAME]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from arena.plugins import hookimpl
-from engine.zapotec import GAME
 
 
 @hookimpl
 def tlachtli_games() -> list:
-    """The Zapotec rules engine."""
+    """The Zapotec rules engine (imported here, so agent processes that never ask skip it)."""
+    from engine.zapotec import GAME
+
     return [GAME]
