@@ -143,16 +143,10 @@ def play(
         memory_mb=memory_mb,
         cpu_seconds=cpu_seconds,
     )
-    try:
+    with _match_errors():
         setup_state(spec, registry)  # a bad match fails here, before any process starts
         with _status(not as_json, f"playing {game} ({', '.join(spec.agents)}), seed {spec.seed}"):
             outcome = run_match(spec, registry)
-    except MatchSetupError as error:
-        raise fail(str(error)) from None
-    except KeyboardInterrupt:
-        raise fail("interrupted; every agent process was stopped", 130) from None
-    except Terminated as error:
-        raise fail(str(error), 143) from None
     if record is not None:
         record.write_text(json.dumps(outcome.record, indent=1) + "\n", encoding="utf-8")
     if as_json:
@@ -163,6 +157,19 @@ def play(
     typer.echo(seat_table(outcome.seats))
     for fault in outcome.record["faults"]:
         typer.echo(f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}")
+
+
+@contextmanager
+def _match_errors() -> Iterator[None]:
+    """Turn a refused match, Ctrl-C or SIGTERM into one error line and the usual exit status."""
+    try:
+        yield
+    except MatchSetupError as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; every agent process was stopped", 130) from None
+    except Terminated as error:
+        raise fail(str(error), 143) from None
 
 
 @contextmanager
@@ -231,18 +238,12 @@ def check(
     except (MatchSetupError, PluginError) as error:
         raise fail(str(error)) from None
     report = CheckReport(agent)
-    try:
+    with _match_errors():
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(f"checking {agent}", total=len(specs))
             for spec, seat in specs:
                 report.add(run_match(spec, registry), seat)
                 progress.advance(task)
-    except MatchSetupError as error:
-        raise fail(str(error)) from None
-    except KeyboardInterrupt:
-        raise fail("interrupted; every agent process was stopped", 130) from None
-    except Terminated as error:
-        raise fail(str(error), 143) from None
     for line in report.summary_lines():
         typer.echo(line)
     if not report.passed:

@@ -268,13 +268,7 @@ def export(
         text = (
             json.dumps(rows, indent=1) + "\n" if fmt is ExportFormat.json else _csv(rows, list(EXPORT_FIELDS))
         )
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            try:
-                output.write_text(text, encoding="utf-8")
-            except OSError as error:
-                raise ReportError(f"cannot write {output}: {error.strerror}") from None
+        if _emit(text, output):
             typer.echo(f"wrote {len(rows)} rows to {output}", err=True)
 
     _guard(write)
@@ -297,15 +291,21 @@ def record(
         if data is None:
             raise ReportError(f"match {index} of ladder {ladder_run.name!r} has no record (not played yet?)")
         text = json.dumps(data, indent=1) + "\n"
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            try:
-                output.write_text(text, encoding="utf-8")
-            except OSError as error:
-                raise ReportError(f"cannot write {output}: {error.strerror}") from None
+        _emit(text, output)
 
     _guard(write)
+
+
+def _emit(text: str, output: Path | None) -> bool:
+    """Write ``text`` to ``output``, or to stdout when it is None; True when a file was written."""
+    if output is None:
+        sys.stdout.write(text)
+        return False
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ReportError(f"cannot write {output}: {error.strerror}") from None
+    return True
 
 
 def _csv(rows: list[dict], fields: list[str]) -> str:
