@@ -92,12 +92,10 @@ def test_bad_playouts_option_is_refused_with_its_name():
         FlatMonteCarloAgent().setup(hello_message(ZAPOTEC, 0, 2, {}, {"playouts": 0}))
 
 
-def test_outcome_value_prefers_wins_then_margin():
-    won = Result(scores=(30, 20, 25), ranks=(1, 3, 2))
-    assert outcome_value(won, 0) == pytest.approx(1 + 5 / 1000)
-    assert outcome_value(won, 2) == pytest.approx(-5 / 1000)
-    tied = Result(scores=(30, 30), ranks=(1, 1))
-    assert outcome_value(tied, 1) == pytest.approx(0.5)
+def test_outcome_value_is_the_margin_over_the_best_other_seat():
+    result = Result(scores=(30, 20, 25), ranks=(1, 3, 2))
+    assert [outcome_value(result, seat) for seat in range(3)] == [5.0, -10.0, -5.0]
+    assert outcome_value(Result(scores=(12,), ranks=(1,)), 0) == 12.0  # nobody else to beat
 
 
 def test_beats_random_on_zapotec():
