@@ -1,0 +1,86 @@
+"""Play one game with Python agents in this process: no referee, no pipes, no clocks.
+
+For tests and benchmarks of bots: the agents get the same hello and decide fields the referee
+sends (``arena.referee``), with a nominal clock since nothing is timed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.agent import Agent
+from arena.protocol import PROTOCOL_VERSION
+from engine.api import Game, State
+
+# The clock announced to the agents; nothing enforces it in process.
+NOMINAL_CLOCK = {"move_ms": 1000, "bank_ms": 60000}
+
+
+def hello_message(
+    game: Game, seat: int, players: int, options: Mapping[str, Any], agent_options: dict
+) -> dict:
+    """The referee's hello for ``seat`` (``players`` counts the automaton's seat too)."""
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "game": game.id,
+        "game_version": game.version,
+        "seat": seat,
+        "players": players,
+        "options": dict(options),
+        "clock": dict(NOMINAL_CLOCK),
+        "agent_options": agent_options,
+    }
+
+
+def decide_message(state: State, seat: int, decision_id: int) -> dict:
+    """The referee's decide message for ``seat``'s current decision."""
+    decision = state.decision(seat)
+    return {
+        "type": "decide",
+        "id": decision_id,
+        "obs": state.observation(seat),
+        "kind": decision.kind,
+        "prompt": decision.prompt,
+        "options": list(decision.options),
+        "clock": {"move_ms": NOMINAL_CLOCK["move_ms"], "bank_ms_left": NOMINAL_CLOCK["bank_ms"]},
+    }
+
+
+def play_in_process(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    agent_options: Sequence[dict] | None = None,
+    automaton: str | None = None,
+    max_steps: int = 1_000_000,
+) -> State:
+    """Play a whole game, agent ``i`` in seat ``i`` (``automaton``, if given, after them); returns it.
+
+    Options reach ``Game.setup`` as the referee gives them (``arena.lineup.setup_state``). Each
+    agent's ``act`` receives ``(decide["obs"], decide)`` as ``arena.host`` passes them, and ``end``
+    the final scores and ranks. A choice outside the options raises IllegalAction.
+    """
+    given = dict(options or {})
+    if automaton is not None:
+        given["automaton"] = automaton
+    state = game.setup(len(agents), seed, given)
+    players = len(agents) + (automaton is not None)
+    for seat, agent in enumerate(agents):
+        extra = dict(agent_options[seat]) if agent_options else {}
+        agent.setup(hello_message(game, seat, players, given, extra))
+    for step in range(1, max_steps + 1):
+        seats = state.to_act()
+        if not seats:
+            break
+        seat = seats[0]  # simultaneous seats one after another, as engine.playout does
+        message = decide_message(state, seat, step)
+        state.apply(seat, agents[seat].act(message["obs"], message))
+    else:
+        raise RuntimeError(f"{game.id}: game did not end within {max_steps} decisions")
+    result = state.result()
+    for agent in agents:
+        agent.end({"scores": list(result.scores), "ranks": list(result.ranks)})
+    return state
