@@ -103,18 +103,26 @@ def test_sys_exit_in_act_is_a_crash_with_its_status(no_leftovers):  # noqa: F811
 
 
 def test_memory_limit_counts_on_top_of_what_the_fork_inherits(no_leftovers):  # noqa: F811
-    # 100 MB: a forked random agent plays although the referee it copies may be bigger than
-    # that, and the 1 GiB allocation still fails.
+    # 40 MB: less than this (referee) process's address space, which the agents inherit; yet a
+    # forked agent may allocate 20 MB more, while the 1 GiB allocation fails.
+    assert address_space_mb() > 40
     spec = MatchSpec(
         game="goofspiel",
-        agents=("hosted-fault", "random"),
+        agents=("hosted-fault", "hosted-fault"),
         seed=3,
-        memory_mb=100,
-        agent_options=(hosted("hog"), {}),
+        memory_mb=40,
+        agent_options=(hosted("hog"), hosted("alloc", mb=20)),
     )
     outcome = run_match(spec)
-    assert [s.fault for s in outcome.seats] == ["error", None]
+    assert len(no_leftovers) == 2 and [s.fault for s in outcome.seats] == ["error", None]
     assert "MemoryError" in outcome.record["faults"][0]["detail"]
+    assert f"allocated {20 << 20} bytes" in outcome.record["agents"][1]["stderr"]
+
+
+def address_space_mb() -> float:
+    """This process's address space (VmSize) in MB."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def test_cpu_limit_applies_to_a_forked_agent(no_leftovers):  # noqa: F811
