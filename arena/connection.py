@@ -75,7 +75,7 @@ class AgentProcess:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
             if self.hosted is not None:
-                self.process = fork_agent(self.hosted, self.memory_mb, self.cpu_seconds)
+                self._fork(self.hosted)
             else:
                 self.process = await exec_agent(self.argv, self.memory_mb, self.cpu_seconds)
         except OSError as error:
@@ -83,6 +83,12 @@ class AgentProcess:
             raise AgentFault("spawn", f"cannot {what}: {error.strerror or error}") from None
         nursery.start_soon(self._drain_stderr)
         nursery.start_soon(self._watch)
+
+    @trio.lowlevel.enable_ki_protection
+    def _fork(self, spec: AgentSpec) -> None:
+        # Protected: a Ctrl-C (KeyboardInterrupt) landing between the fork and keeping the child
+        # in self.process would leave it where no exit path kills it; trio delivers it later.
+        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds)
 
     async def _watch(self) -> None:
         # When the agent dies, kill its group at once: a child it left behind may hold the
