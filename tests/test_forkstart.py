@@ -93,13 +93,17 @@ def test_exception_in_act_is_a_fault_naming_the_agent(no_leftovers):  # noqa: F8
     check_replays(outcome)
 
 
-def test_sys_exit_in_act_is_a_crash_with_its_status(no_leftovers):  # noqa: F811
+@pytest.mark.parametrize("code, fault", [(5, "crash"), (0, "exit")])
+def test_sys_exit_in_act_is_told_apart_by_its_status(code, fault, no_leftovers):  # noqa: F811
     spec = MatchSpec(
-        game="goofspiel", agents=("hosted-fault", "random"), seed=3, agent_options=(hosted("exit"), {})
+        game="goofspiel",
+        agents=("hosted-fault", "random"),
+        seed=3,
+        agent_options=(hosted("exit", code=code), {}),
     )
     outcome = run_match(spec)
-    assert outcome.seats[0].fault == "crash"
-    assert outcome.record["faults"][0]["detail"].startswith("exited with status 5")
+    assert outcome.seats[0].fault == fault
+    assert outcome.record["faults"][0]["detail"].startswith(f"exited with status {code}")
 
 
 def test_memory_limit_counts_on_top_of_what_the_fork_inherits(no_leftovers):  # noqa: F811

@@ -53,7 +53,7 @@ class HostedFault(Agent):
     """Plays option 0, printing a line on stdout and on stderr per decision; at decision
     ``agent_options["at"]`` (default 2) misbehaves as ``agent_options["mode"]`` says:
 
-    ``crash`` raises in act; ``exit`` calls sys.exit(5); ``hog`` allocates 1 GiB (``alloc``: ``mb``
+    ``crash`` raises in act; ``exit`` calls sys.exit(``code``, default 5); ``hog`` allocates 1 GiB (``alloc``: ``mb``
     MB, then plays on); ``spin`` burns
     CPU for 30 s; ``family`` starts an exec'd and a forked child, writes their pids and its own
     to ``{dir}/pids``, then sleeps. Mode ``fds`` lists its open file descriptors at setup.
@@ -77,7 +77,7 @@ class HostedFault(Agent):
             if self.mode == "crash":
                 raise RuntimeError("act broke on purpose")
             if self.mode == "exit":
-                sys.exit(5)
+                sys.exit(self.options.get("code", 5))
             if self.mode in ("hog", "alloc"):
                 block = bytearray(self.options.get("mb", 1024) << 20)
                 print(f"allocated {len(block)} bytes", file=sys.stderr)
