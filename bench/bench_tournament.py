@@ -77,8 +77,8 @@ def compare(label: str, text: str, workdir: Path) -> None:
 def startup_ms(method: str, matches: int = 10) -> tuple[float, float]:
     """(median ms from process start to `ready`, CPU ms per agent start) of a `random` agent by ``method``.
 
-    Measured in this process on one-decision goofspiel matches; the CPU time is the agents' and the
-    referee's, minus the same matches' share not spent starting agents (not separated: an upper bound).
+    Measured in this process on one-decision goofspiel matches. The CPU time is that of the whole
+    matches (referee and agents: start, one decision, goodbye) per agent, so an upper bound.
     """
     from arena.match import MatchSpec
     from arena.plugins import discover
