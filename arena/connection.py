@@ -1,25 +1,27 @@
 """One agent subprocess seen from the referee: spawn, frames in and out, stderr capture, kill.
 
 The agent runs in its own session (so its own process group, out of reach of the terminal's
-Ctrl-C) with optional memory and CPU limits. ``kill`` kills the whole group; the referee calls it
-on every exit path. Every failure is turned into an ``AgentFault`` naming what went wrong.
+Ctrl-C) with optional memory and CPU limits. It is started by arena/spawn.py: an executable is
+exec'd, a Python plugin agent is forked from the referee (or exec'd as ``python -m arena.host``).
+``kill`` kills the whole group; the referee calls it on every exit path. Every failure is turned
+into an ``AgentFault`` naming what went wrong.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import resource
 import select
 import signal
-import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import trio
 
 from arena.faults import AgentFault
+from arena.plugins import AgentSpec
 from arena.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
+from arena.spawn import ForkedProcess, exec_agent, fork_agent
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
@@ -27,22 +29,6 @@ EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to repo
 
 class DeadlineExceeded(Exception):
     """The agent did not answer (or take the message) before the deadline."""
-
-
-def _limiter(memory_mb: int | None, cpu_seconds: int | None) -> Callable[[], None] | None:
-    """A preexec function setting RLIMIT_AS / RLIMIT_CPU in the child, or None when unlimited."""
-    if memory_mb is None and cpu_seconds is None:
-        return None
-
-    def apply() -> None:
-        if memory_mb is not None:
-            size = memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
-        if cpu_seconds is not None:
-            # soft limit: SIGXCPU; the hard limit one second later: SIGKILL
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
-
-    return apply
 
 
 def describe_status(returncode: int | None) -> tuple[str, str]:
@@ -61,21 +47,26 @@ def describe_status(returncode: int | None) -> tuple[str, str]:
 
 
 class AgentProcess:
-    """A running agent: ``start`` it, ``send``/``receive`` messages, ``kill`` it."""
+    """A running agent: ``start`` it, ``send``/``receive`` messages, ``kill`` it.
+
+    ``hosted``: the Python plugin agent to fork from this process instead of exec'ing ``argv``.
+    """
 
     def __init__(
         self,
         argv: Sequence[str],
         *,
+        hosted: AgentSpec | None = None,
         memory_mb: int | None = None,
         cpu_seconds: int | None = None,
         frame_limit: int = AGENT_FRAME_LIMIT,
     ) -> None:
         self.argv = list(argv)
+        self.hosted = hosted
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.buffer = FrameBuffer(frame_limit)
-        self.process: trio.Process | None = None
+        self.process: trio.Process | ForkedProcess | None = None
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
@@ -83,18 +74,21 @@ class AgentProcess:
     async def start(self, nursery: trio.Nursery) -> None:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
-            self.process = await trio.lowlevel.open_process(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                preexec_fn=_limiter(self.memory_mb, self.cpu_seconds),
-            )
+            if self.hosted is not None:
+                self._fork(self.hosted)
+            else:
+                self.process = await exec_agent(self.argv, self.memory_mb, self.cpu_seconds)
         except OSError as error:
-            raise AgentFault("spawn", f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
+            what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
+            raise AgentFault("spawn", f"cannot {what}: {error.strerror or error}") from None
         nursery.start_soon(self._drain_stderr)
         nursery.start_soon(self._watch)
+
+    @trio.lowlevel.enable_ki_protection
+    def _fork(self, spec: AgentSpec) -> None:
+        # Protected: a Ctrl-C (KeyboardInterrupt) landing between the fork and keeping the child
+        # in self.process would leave it where no exit path kills it; trio delivers it later.
+        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds)
 
     async def _watch(self) -> None:
         # When the agent dies, kill its group at once: a child it left behind may hold the
@@ -109,6 +103,13 @@ class AgentProcess:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass  # the group is gone already
+        if self.process.returncode is None:  # not reaped, so the pid is still this agent's
+            # A forked agent may not have made its own group yet (setsid is its first act):
+            # then it has no children either, and killing it alone is enough.
+            try:
+                os.kill(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     async def _drain_stderr(self) -> None:
         # Always drained: an agent blocked on a full stderr pipe would look like a timeout.

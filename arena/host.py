@@ -1,8 +1,10 @@
 """The agent side of the wire protocol: runs one plugin agent behind stdin/stdout.
 
-``python -m arena.host NAME`` discovers the plugins, builds agent NAME and answers the referee's
-messages by calling its ``setup``/``act``/``end``. The protocol owns the real stdout: anything the
-bot prints goes to stderr instead (which the referee keeps in the match record), so a stray
+A plugin agent is hosted in one of two ways, both ending in ``host_agent``: the referee forks
+itself (arena/spawn.py, the default), or execs ``python -m arena.host NAME``, which discovers
+the plugins and builds agent NAME. Either way the host answers the referee's messages by calling
+the agent's ``setup``/``act``/``end``. The protocol owns the real stdout: anything the bot
+prints goes to stderr instead (which the referee keeps in the match record), so a stray
 ``print`` cannot corrupt the frame stream.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from arena.agent import Agent
 from arena.protocol import (
@@ -23,6 +25,9 @@ from arena.protocol import (
     read_frame,
     write_frame,
 )
+
+if TYPE_CHECKING:
+    from arena.plugins import AgentSpec
 
 
 def serve(agent: Agent, name: str, version: str, inp: BinaryIO, out: BinaryIO) -> int:
@@ -66,8 +71,11 @@ def _try_send_error(out: BinaryIO, text: str) -> None:
         pass
 
 
-def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
-    """Take the protocol pipes away from the bot: stdout -> stderr, stdin -> /dev/null."""
+def claim_stdio() -> tuple[BinaryIO, BinaryIO]:
+    """Take the protocol pipes (fds 0 and 1) away from the bot: fd 1 -> stderr, fd 0 -> /dev/null.
+
+    Returns the protocol's (input, output) files.
+    """
     inp = os.fdopen(os.dup(0), "rb")
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
@@ -78,7 +86,7 @@ def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m arena.host NAME``."""
+    """Entry point of ``python -m arena.host NAME`` (the exec start method)."""
     from arena.plugins import PluginError, discover
 
     args = sys.argv[1:] if argv is None else argv
@@ -88,13 +96,21 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    inp, out = _claim_stdio()
+    inp, out = claim_stdio()
     try:
         spec = discover(games=False).agent(args[0])
     except PluginError as error:
         print(f"arena.host: {error}", file=sys.stderr)
         _try_send_error(out, str(error))
         return 2
+    return host_agent(spec, inp, out)
+
+
+def host_agent(spec: AgentSpec, inp: BinaryIO, out: BinaryIO) -> int:
+    """Build plugin agent ``spec`` and speak for it on ``inp``/``out``; return the exit status.
+
+    Shared by both start methods: ``main`` (exec) and arena/spawn.py (fork).
+    """
     if spec.factory is None:
         print(
             f"arena.host: agent {spec.name!r} is an external executable; run {spec.argv} directly",

@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.match import MatchSpec
 from arena.plugins import AgentSpec, PluginError, Registry
+from arena.spawn import agent_start_method
 from engine.api import BadOptions, Game, State
 
 
@@ -22,13 +23,18 @@ class MatchSetupError(ValueError):
 
 @dataclass(frozen=True)
 class SeatPlan:
-    """How one agent seat is played: the name it was asked by, how to start it, what it claims."""
+    """How one agent seat is played: the name it was asked by, how to start it, what it claims.
+
+    A Python plugin agent has both ``argv`` (``python -m arena.host NAME``) and, when it is to
+    be forked from the referee (the default start method, see arena/spawn.py), ``hosted``.
+    """
 
     seat: int
     agent: str  # as given in the MatchSpec: a plugin name or a path
     argv: tuple[str, ...]
     kind: str  # "python" (hosted by arena.host) or "external"
     version: str
+    hosted: AgentSpec | None = None  # the plugin agent to fork; None: exec argv
 
 
 def host_argv(name: str) -> tuple[str, ...]:
@@ -66,7 +72,12 @@ def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPla
     if isinstance(resolved, str):
         return SeatPlan(seat, name, (resolved,), "external", "?")
     if resolved.factory is not None:
-        return SeatPlan(seat, name, host_argv(resolved.name), "python", resolved.version)
+        try:
+            fork = agent_start_method() == "fork"
+        except ValueError as error:
+            raise MatchSetupError(str(error)) from None
+        hosted = resolved if fork else None
+        return SeatPlan(seat, name, host_argv(resolved.name), "python", resolved.version, hosted)
     assert resolved.argv is not None
     return SeatPlan(seat, name, tuple(resolved.argv), "external", resolved.version)
 

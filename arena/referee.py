@@ -71,7 +71,9 @@ class Match:
         self.seats = [
             Seat(
                 plan,
-                AgentProcess(plan.argv, memory_mb=spec.memory_mb, cpu_seconds=spec.cpu_seconds),
+                AgentProcess(
+                    plan.argv, hosted=plan.hosted, memory_mb=spec.memory_mb, cpu_seconds=spec.cpu_seconds
+                ),
                 spec.bank_ms,
             )
             for plan in plans

@@ -4,15 +4,19 @@ Each match is played by the real referee with its agent subprocesses, exactly as
 plays it; the database is a fresh temporary file per run. The main figure is a goofspiel ladder
 (the test game, always available); a Zapotec ladder is measured too when that engine is installed.
 "CPU/match" counts every process of a match (worker and agents); "cores busy" is CPU/match times
-matches/s, the share of the machine the run used.
+matches/s, the share of the machine the run used. Python agents start by the default start method
+(fork; `TLACHTLI_AGENT_START=exec` measures the old one); a last line compares the start methods'
+agent start-up (process start to `ready`, as the referee records it).
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,20 +74,69 @@ def compare(label: str, text: str, workdir: Path) -> None:
     print(f"  speed-up 1 -> 2 jobs: {two / one:.2f}x (target >= 1.7x on an otherwise idle 2-core machine)")
 
 
+def startup_ms(method: str, matches: int = 10) -> tuple[float, float]:
+    """(median ms from process start to `ready`, CPU ms per agent start) of a `random` agent by ``method``.
+
+    Measured in this process on one-decision goofspiel matches. The CPU time is that of the whole
+    matches (referee and agents: start, one decision, goodbye) per agent, so an upper bound.
+    """
+    from arena.match import MatchSpec
+    from arena.plugins import discover
+    from arena.referee import run_match
+    from arena.spawn import START_ENV
+
+    registry = discover()
+    previous = os.environ.get(START_ENV)
+    os.environ[START_ENV] = method
+    try:
+        spec = MatchSpec(game="goofspiel", agents=("random", "random"), seed=1, options={"cards": 1})
+        run_match(spec, registry)  # warm up
+        handshakes = []
+        before = _self_cpu() + _children_cpu()
+        for _ in range(matches):
+            record = run_match(spec, registry).record
+            handshakes += [agent["handshake_ms"] for agent in record["agents"]]
+        cpu = (_self_cpu() + _children_cpu() - before) / (2 * matches)
+    finally:
+        if previous is None:
+            del os.environ[START_ENV]
+        else:
+            os.environ[START_ENV] = previous
+    return statistics.median(handshakes), cpu * 1000
+
+
+def _self_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main() -> None:
     # the test game loads as a plugin here and in every worker and agent process
     os.environ["TLACHTLI_PLUGINS"] = "tests.support.goofspiel"
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
     from arena.plugins import discover
+    from arena.spawn import agent_start_method
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"{cores} core(s), load average {os.getloadavg()[0]:.2f} at start")
+    print(
+        f"{cores} core(s), load average {os.getloadavg()[0]:.2f} at start; "
+        f"Python agents start by {agent_start_method()}"
+    )
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        # 84 matches of 13-card goofspiel: enough that the worker pool's start-up does not dominate
-        compare("goofspiel random ladder", ladder_text("goofspiel", 7, "cards = 13"), Path(tmp))
+        # 300 matches of 13-card goofspiel: enough that the worker pool's start-up does not dominate
+        compare("goofspiel random ladder", ladder_text("goofspiel", 25, "cards = 13"), Path(tmp))
         if "zapotec" in discover().games:
-            compare("zapotec random ladder", ladder_text("zapotec", 3), Path(tmp))
+            compare("zapotec random ladder", ladder_text("zapotec", 10), Path(tmp))
+    print(
+        f"(ladders took {time.perf_counter() - started:.0f} s; load average {os.getloadavg()[0]:.2f} at the end)"
+    )
+    for method in ("fork", "exec"):
+        ready, cpu = startup_ms(method)
+        print(
+            f"agent start-up by {method}: {ready:6.1f} ms to ready (median), {cpu:6.1f} ms CPU per agent (upper bound)"
+        )
 
 
 if __name__ == "__main__":

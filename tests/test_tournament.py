@@ -39,12 +39,14 @@ options = {{ seed = 2 }}
 [[agents]]
 name = "bidder"
 agent = "prize-bidder"
+options = {{ pace_ms = {pace_ms} }}
 """
 
 
-def write_ladder(tmp_path: Path, repeats: int, tag: str = "t") -> Path:
+def write_ladder(tmp_path: Path, repeats: int, tag: str = "t", pace_ms: int = 0) -> Path:
+    """The test ladder; ``pace_ms`` slows the bidder, so that a run is still going when interrupted."""
     path = tmp_path / f"ladder-{tag}.toml"
-    path.write_text(LADDER.format(repeats=repeats, tag=tag))
+    path.write_text(LADDER.format(repeats=repeats, tag=tag, pace_ms=pace_ms))
     return path
 
 
@@ -181,7 +183,7 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
 
 
 def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path):
-    ladder = write_ladder(tmp_path, repeats=4)  # 24 matches
+    ladder = write_ladder(tmp_path, repeats=4, pace_ms=10)  # 24 matches, still running when killed
     reference = tmp_path / "reference.db"
     arena("run", str(ladder), "--db", str(reference), "--jobs", "2", "--quiet")
 
@@ -208,7 +210,7 @@ def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path)
 
 
 def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
-    ladder = write_ladder(tmp_path, repeats=6)  # 36 matches: still running when we interrupt it
+    ladder = write_ladder(tmp_path, repeats=6, pace_ms=20)  # 36 matches: still running when interrupted
     tag = uuid.uuid4().hex
     db = tmp_path / "t.db"
     process = start("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
@@ -231,7 +233,7 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
 
 def test_ctrl_c_twice_still_stops_cleanly(tmp_path):
     """A repeated Ctrl-C (an impatient user; `timeout` signals twice) must not hang or leak."""
-    ladder = write_ladder(tmp_path, repeats=6)
+    ladder = write_ladder(tmp_path, repeats=6, pace_ms=20)
     tag = uuid.uuid4().hex
     db = tmp_path / "t.db"
     process = start("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))

@@ -2,11 +2,14 @@
 
 Loaded through ``TLACHTLI_PLUGINS`` (tests/conftest.py). They are external executables declared
 with ``argv`` (tests/support/faulty_bot.py MODE), because a hosted Python bot cannot forge frames.
-Also ``rendezvous``, a hosted bot that shows that simultaneous seats are asked concurrently.
+Also ``rendezvous``, a hosted bot that shows that simultaneous seats are asked concurrently, and
+``hosted-fault``, a hosted bot (so forked from the referee by default) misbehaving as told.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -46,6 +49,57 @@ class Rendezvous(Agent):
         raise RuntimeError("the other seats were never asked")
 
 
+class HostedFault(Agent):
+    """Plays option 0, printing a line on stdout and on stderr per decision; at decision
+    ``agent_options["at"]`` (default 2) misbehaves as ``agent_options["mode"]`` says:
+
+    ``crash`` raises in act; ``exit`` calls sys.exit(``code``, default 5); ``hog`` allocates 1 GiB (``alloc``: ``mb``
+    MB, then plays on); ``spin`` burns
+    CPU for 30 s; ``family`` starts an exec'd and a forked child, writes their pids and its own
+    to ``{dir}/pids``, then sleeps. Mode ``fds`` lists its open file descriptors at setup.
+    """
+
+    name = "hosted-fault"
+    version = "1"
+
+    def setup(self, hello: dict[str, Any]) -> None:
+        self.options = hello["agent_options"]
+        self.mode = self.options.get("mode", "")
+        self.count = 0
+        if self.mode == "fds":
+            print("fds", *sorted(int(fd) for fd in os.listdir("/proc/self/fd")), file=sys.stderr)
+
+    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+        self.count += 1
+        print(f"stray print {self.count} on stdout")
+        print(f"stderr line {self.count}", file=sys.stderr)
+        if self.count == self.options.get("at", 2):
+            if self.mode == "crash":
+                raise RuntimeError("act broke on purpose")
+            if self.mode == "exit":
+                sys.exit(self.options.get("code", 5))
+            if self.mode in ("hog", "alloc"):
+                block = bytearray(self.options.get("mb", 1024) << 20)
+                print(f"allocated {len(block)} bytes", file=sys.stderr)
+            if self.mode == "spin":
+                end = time.monotonic() + 30
+                while time.monotonic() < end:
+                    pass
+            if self.mode == "family":
+                self._family(Path(self.options["dir"]))
+        return 0
+
+    def _family(self, where: Path) -> None:
+        execd = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        forked = os.fork()
+        if forked == 0:
+            time.sleep(600)
+            os._exit(0)
+        (where / "pids.tmp").write_text(f"{os.getpid()} {execd.pid} {forked}")
+        (where / "pids.tmp").rename(where / "pids")
+        time.sleep(600)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
     specs = [
@@ -54,5 +108,8 @@ def tlachtli_agents() -> list[AgentSpec]:
     ]
     specs.append(
         AgentSpec(name="rendezvous", description="waits for all seats", factory=Rendezvous, version="1")
+    )
+    specs.append(
+        AgentSpec(name="hosted-fault", description="hosted misbehaviour", factory=HostedFault, version="1")
     )
     return specs

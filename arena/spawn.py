@@ -1,0 +1,257 @@
+"""How an agent process starts: exec of an executable, or fork of the warm referee for a Python bot.
+
+Both give the referee (arena/connection.py) a process with the same surface as ``trio.Process``:
+``pid``, ``stdin``/``stdout``/``stderr`` trio streams, ``returncode`` (polls) and ``wait()``.
+Either way the agent leads its own session (so its own process group), runs under the match's
+memory and CPU limits, and has the three pipes as its only open files.
+
+Forking skips a fresh interpreter's start-up, imports and plugin discovery (~70-80 ms of CPU per
+agent): the child already holds the plugin's code. ``TLACHTLI_AGENT_START=exec`` makes Python
+agents start as ``python -m arena.host NAME`` instead, like before (see docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import os
+import resource
+import signal
+import subprocess
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import NoReturn
+
+import trio
+
+from arena.host import claim_stdio, host_agent
+from arena.plugins import AgentSpec
+
+START_ENV = "TLACHTLI_AGENT_START"  # "fork" (the default where supported) or "exec"
+START_METHODS = ("fork", "exec")
+# Signals blocked in the referee around fork(), so that the child never runs a handler it
+# inherited (trio's, the runner's) before resetting them.
+_FORK_BLOCKED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGALRM}
+
+
+def fork_supported() -> bool:
+    """Whether Python agents can be forked here (Linux >= 5.3: fork and pidfd_open)."""
+    if not hasattr(os, "fork") or not hasattr(os, "pidfd_open"):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:  # an old kernel (ENOSYS) or a sandbox refusing it
+        return False
+    return True
+
+
+def agent_start_method() -> str:
+    """How Python agents start in this process: ``$TLACHTLI_AGENT_START``, else fork where supported.
+
+    Raises ValueError for a value that is not a start method, or "fork" where it is not supported.
+    """
+    wanted = os.environ.get(START_ENV, "").strip().lower()
+    if wanted and wanted not in START_METHODS:
+        raise ValueError(f"{START_ENV}={wanted!r}: use 'fork' (the default) or 'exec'")
+    if wanted == "exec":
+        return "exec"
+    if fork_supported():
+        return "fork"
+    if wanted == "fork":
+        raise ValueError(f"{START_ENV}=fork: this system cannot fork agents (needs Linux 5.3+); use 'exec'")
+    return "exec"
+
+
+def set_limits(memory_mb: int | None, cpu_seconds: int | None, inherited_bytes: int = 0) -> None:
+    """Set RLIMIT_AS to ``memory_mb`` on top of ``inherited_bytes`` and RLIMIT_CPU, in this process."""
+    if memory_mb is not None:
+        size = inherited_bytes + memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    if cpu_seconds is not None:
+        # soft limit: SIGXCPU; the hard limit one second later: SIGKILL
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+
+
+async def exec_agent(argv: Sequence[str], memory_mb: int | None, cpu_seconds: int | None) -> trio.Process:
+    """Start executable ``argv`` with pipes on stdin/stdout/stderr; OSError if it cannot start."""
+    limiter: Callable[[], None] | None = None
+    if memory_mb is not None or cpu_seconds is not None:
+        limiter = partial(set_limits, memory_mb, cpu_seconds)
+    return await trio.lowlevel.open_process(
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=limiter,
+    )
+
+
+class ForkedProcess:
+    """A forked agent seen from the referee, with the surface of ``trio.Process`` that it uses."""
+
+    def __init__(self, pid: int, pidfd: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.pid = pid
+        self._pidfd: int | None = pidfd
+        self._returncode: int | None = None
+        self._wait_lock = trio.Lock()
+        self.stdin = trio.lowlevel.FdStream(stdin)
+        self.stdout = trio.lowlevel.FdStream(stdout)
+        self.stderr = trio.lowlevel.FdStream(stderr)
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status (negative: killed by that signal), or None while it runs; reaps it if it ended."""
+        if self._returncode is None:
+            self._reap(os.WNOHANG)
+        return self._returncode
+
+    def _reap(self, options: int) -> None:
+        pid, status = os.waitpid(self.pid, options)
+        if pid == 0:
+            return  # still running
+        self._returncode = os.waitstatus_to_exitcode(status)
+        if self._pidfd is not None:
+            trio.lowlevel.notify_closing(self._pidfd)  # a task waiting on it wakes up
+            os.close(self._pidfd)
+            self._pidfd = None
+
+    async def wait(self) -> int:
+        """Wait for the process to end, without blocking trio; its exit status."""
+        async with self._wait_lock:  # one waiter on the pidfd at a time, as trio requires
+            while self._returncode is None and self._pidfd is not None:
+                try:
+                    await trio.lowlevel.wait_readable(self._pidfd)  # readable once it has exited
+                except trio.ClosedResourceError:
+                    break  # reaped meanwhile by a `returncode` poll
+                self._reap(0)
+        assert self._returncode is not None
+        return self._returncode
+
+
+def fork_agent(spec: AgentSpec, memory_mb: int | None, cpu_seconds: int | None) -> ForkedProcess:
+    """Fork this process into plugin agent ``spec`` speaking the protocol on pipes; OSError if impossible.
+
+    Called from the referee's trio thread; the child never returns into the caller.
+    """
+    pipes: list[int] = []
+    try:
+        for _ in range(3):
+            pipes.extend(os.pipe())
+    except OSError:
+        _close(pipes)
+        raise
+    stdin_r, stdin_w, stdout_r, stdout_w, stderr_r, stderr_w = pipes
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _FORK_BLOCKED)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            _child(spec, (stdin_r, stdout_w, stderr_w), mask, memory_mb, cpu_seconds)
+    except OSError:
+        _close(pipes)
+        raise
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # the parent only: the child never gets here
+    _close([stdin_r, stdout_w, stderr_w])
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        _close([stdin_w, stdout_r, stderr_r])
+        raise
+    return ForkedProcess(pid, pidfd, stdin_w, stdout_r, stderr_r)
+
+
+def _close(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)
+
+
+def _child(
+    spec: AgentSpec,
+    stdio: tuple[int, int, int],
+    mask: set[signal.Signals],
+    memory_mb: int | None,
+    cpu_seconds: int | None,
+) -> NoReturn:
+    """The forked agent: its own session, clean signals and files, limits, then the host. Never returns."""
+    status = 1
+    _inherited = (sys.stdin, sys.stdout, sys.stderr)  # kept referenced: their finalizers would close fds
+    try:
+        # The referee's objects are never collected here: a finalizer could close an fd number
+        # the agent reuses, and a full collection would touch (so copy) every inherited page.
+        gc.freeze()
+        os.setsid()
+        _reset_signals()
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        # The pipes onto 0, 1, 2 (moved above 2 first, in case one of them is 0..2), then no
+        # other file: no other agent's pipe, nor the referee's, stays open in this process.
+        moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 3) for fd in stdio]
+        for target, fd in enumerate(moved):
+            os.dup2(fd, target)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        set_limits(memory_mb, cpu_seconds, _address_space() if memory_mb is not None else 0)
+        inp, out = claim_stdio()
+        _fresh_std_streams(spec.name)
+        status = host_agent(spec, inp, out)
+    except SystemExit as leaving:  # the bot called sys.exit(): same status as an exec'd Python
+        code = leaving.code
+        status = code if isinstance(code, int) else (0 if code is None else 1)
+        if not isinstance(code, int | None):
+            print(code, file=sys.stderr)
+    except BaseException:
+        try:
+            traceback.print_exc()
+        except BaseException:
+            pass
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        os._exit(status)  # never back into the referee's trio code
+
+
+def _reset_signals() -> None:
+    """Default handlers for every signal the referee handled in Python (trio's, the runner's)."""
+    try:
+        signal.set_wakeup_fd(-1)  # trio's wake-up socket belongs to the referee
+    except ValueError:
+        pass  # not the main thread: no wake-up fd was set from here
+    for signum in signal.valid_signals():
+        try:
+            handler = signal.getsignal(signum)
+        except (OSError, ValueError):
+            continue
+        if callable(handler):
+            signal.signal(signum, signal.SIG_DFL)
+
+
+def _address_space() -> int:
+    """Bytes of address space this process has (inherited from the referee when just forked)."""
+    with open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[0]) * resource.getpagesize()
+
+
+def _fresh_std_streams(name: str) -> None:
+    """New sys.stdin/stdout/stderr on fds 0-2 (stdout already points at stderr), line buffered.
+
+    Also names the process after the agent (``ps -o comm``) and points faulthandler, if the
+    referee had it on, at the agent's stderr.
+    """
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 (lives until os._exit)
+    sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    try:
+        with open("/proc/self/comm", "w") as comm:
+            comm.write(f"agent:{name}"[:15])
+    except OSError:
+        pass
+    import faulthandler
+
+    if faulthandler.is_enabled():
+        faulthandler.enable(file=sys.stderr)
