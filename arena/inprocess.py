@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena import protocol
 from arena.agent import Agent
-from arena.protocol import PROTOCOL_VERSION
 from engine.api import Game, State
 
 # The clock announced to the agents; nothing enforces it in process.
@@ -20,32 +20,15 @@ NOMINAL_CLOCK = {"move_ms": 1000, "bank_ms": 60000}
 def hello_message(
     game: Game, seat: int, players: int, options: Mapping[str, Any], agent_options: dict
 ) -> dict:
-    """The referee's hello for ``seat`` (``players`` counts the automaton's seat too)."""
-    return {
-        "type": "hello",
-        "protocol": PROTOCOL_VERSION,
-        "game": game.id,
-        "game_version": game.version,
-        "seat": seat,
-        "players": players,
-        "options": dict(options),
-        "clock": dict(NOMINAL_CLOCK),
-        "agent_options": agent_options,
-    }
+    """The referee's hello for ``seat`` with the nominal clock."""
+    return protocol.hello_message(game, seat, players, options, NOMINAL_CLOCK, agent_options)
 
 
 def decide_message(state: State, seat: int, decision_id: int) -> dict:
-    """The referee's decide message for ``seat``'s current decision."""
-    decision = state.decision(seat)
-    return {
-        "type": "decide",
-        "id": decision_id,
-        "obs": state.observation(seat),
-        "kind": decision.kind,
-        "prompt": decision.prompt,
-        "options": list(decision.options),
-        "clock": {"move_ms": NOMINAL_CLOCK["move_ms"], "bank_ms_left": NOMINAL_CLOCK["bank_ms"]},
-    }
+    """The referee's decide message for ``seat``'s current decision, with the nominal clock."""
+    return protocol.decide_message(
+        state, seat, decision_id, NOMINAL_CLOCK["move_ms"], NOMINAL_CLOCK["bank_ms"]
+    )
 
 
 def play_in_process(

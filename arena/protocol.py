@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 import msgpack
 
 from arena.faults import AgentFault
+from engine.api import Game, State
 
 PROTOCOL_VERSION = 1
 HEADER = struct.Struct(">I")
@@ -197,3 +198,41 @@ def write_frame(stream: BinaryIO, message: Mapping[str, Any]) -> None:
     """Blocking write of one frame, flushed."""
     stream.write(encode(message))
     stream.flush()
+
+
+def hello_message(
+    game: Game,
+    seat: int,
+    players: int,
+    options: Mapping[str, Any],
+    clock: Mapping[str, int],
+    agent_options: dict,
+) -> dict[str, Any]:
+    """The referee's ``hello`` to ``seat`` (``players`` counts the automaton's seat too)."""
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "game": game.id,
+        "game_version": game.version,
+        "seat": seat,
+        "players": players,
+        "options": dict(options),
+        "clock": {"move_ms": clock["move_ms"], "bank_ms": clock["bank_ms"]},
+        "agent_options": agent_options,
+    }
+
+
+def decide_message(
+    state: State, seat: int, message_id: int, move_ms: int, bank_ms_left: int
+) -> dict[str, Any]:
+    """The referee's ``decide`` for ``seat``'s current decision."""
+    decision = state.decision(seat)
+    return {
+        "type": "decide",
+        "id": message_id,
+        "obs": state.observation(seat),
+        "kind": decision.kind,
+        "prompt": decision.prompt,
+        "options": list(decision.options),
+        "clock": {"move_ms": move_ms, "bank_ms_left": bank_ms_left},
+    }

@@ -24,7 +24,7 @@ from arena.faults import AgentFault
 from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.plugins import PluginError, Registry, discover
-from arena.protocol import AGENT_MESSAGES, PROTOCOL_VERSION, ProtocolError, check_message
+from arena.protocol import AGENT_MESSAGES, ProtocolError, check_message, decide_message, hello_message
 from arena.record import build_record, final_ranks
 from engine.api import Game, State
 from engine.playout import random_choice
@@ -93,17 +93,9 @@ class Match:
     async def handshake(self, seat: Seat, nursery: trio.Nursery, agent_options: dict[str, Any]) -> None:
         """Start the agent and exchange hello/ready within the handshake clock; faults forfeit."""
         spec = self.spec
-        hello = {
-            "type": "hello",
-            "protocol": PROTOCOL_VERSION,
-            "game": self.game.id,
-            "game_version": self.game.version,
-            "seat": seat.plan.seat,
-            "players": len(spec.agents) + (spec.automaton is not None),
-            "options": self.options,
-            "clock": {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms},
-            "agent_options": agent_options,
-        }
+        players = len(spec.agents) + (spec.automaton is not None)
+        clock = {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms}
+        hello = hello_message(self.game, seat.plan.seat, players, self.options, clock, agent_options)
         started = time.perf_counter()
         try:
             with trio.move_on_after(spec.handshake_ms / 1000) as scope:
@@ -167,19 +159,11 @@ class Match:
 
     def decide_message(self, seat: Seat) -> tuple[int, dict[str, Any], int]:
         """(id, decide message, number of options) for ``seat``'s current decision."""
-        index = seat.plan.seat
-        decision = self.state.decision(index)
         self.next_id += 1
-        message = {
-            "type": "decide",
-            "id": self.next_id,
-            "obs": self.state.observation(index),
-            "kind": decision.kind,
-            "prompt": decision.prompt,
-            "options": list(decision.options),
-            "clock": {"move_ms": self.spec.move_ms, "bank_ms_left": int(seat.bank_ms)},
-        }
-        return self.next_id, message, len(decision.options)
+        message = decide_message(
+            self.state, seat.plan.seat, self.next_id, self.spec.move_ms, int(seat.bank_ms)
+        )
+        return self.next_id, message, len(message["options"])
 
     async def play_turn(self, to_act: tuple[int, ...]) -> None:
         """Get a choice from every seat in ``to_act`` (concurrently when several), then apply them."""
