@@ -66,6 +66,7 @@ LadderOption = Annotated[
     str | None,
     typer.Option("--ladder", "-l", help="Ladder name or .toml file; default: the most recently run ladder."),
 ]
+OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
 
 
 def _open_existing(db: Path) -> Store:
@@ -256,9 +257,7 @@ def export(
     ladder: LadderOption = None,
     db: DbOption = Path(DEFAULT_DB),
     fmt: Annotated[ExportFormat, typer.Option("--format", "-f", help="Output format.")] = ExportFormat.csv,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
-    ] = None,
+    output: OutputOption = None,
 ) -> None:
     """Export a ladder's results, one row per seat of every finished match, for analysis."""
 
@@ -278,9 +277,7 @@ def record(
     index: Annotated[int, typer.Argument(metavar="MATCH", help="The match's number (# in `arena matches`).")],
     ladder: LadderOption = None,
     db: DbOption = Path(DEFAULT_DB),
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
-    ] = None,
+    output: OutputOption = None,
 ) -> None:
     """Write a stored match's full record as JSON, e.g. for `arena replay FILE`."""
 
