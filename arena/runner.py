@@ -12,11 +12,9 @@ referee then kills its agents), finished matches stay stored, running ones go ba
 from __future__ import annotations
 
 import concurrent.futures as futures
-import ctypes
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -40,9 +38,8 @@ from rich.text import Text
 
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import Registry, discover
+from arena.spawn import die_with_parent
 from arena.store import Store, StoredMatch
-
-_PR_SET_PDEATHSIG = 1  # prctl option (Linux): signal this process when its parent dies
 
 
 def default_jobs() -> int:
@@ -91,13 +88,7 @@ def _init_worker(parent_pid: int, stopping: Any) -> None:
     os.setpgrp()  # the terminal's Ctrl-C reaches the parent only; it forwards it deliberately
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_parent_death)
-    if sys.platform.startswith("linux"):
-        try:  # if the parent is killed (even -9), the kernel sends us SIGTERM
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(1)
+    die_with_parent(signal.SIGTERM, parent_pid)  # killed parent (even -9): the kernel sends SIGTERM
     _worker.registry = discover()
     _worker.parent_pid = parent_pid
     _worker.stopping = stopping

@@ -12,6 +12,7 @@ agents start as ``python -m arena.host NAME`` instead, like before (see docs/pro
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import gc
 import os
@@ -62,6 +63,24 @@ def agent_start_method() -> str:
     if wanted == "fork":
         raise ValueError(f"{START_ENV}=fork: this system cannot fork agents (needs Linux 5.3+); use 'exec'")
     return "exec"
+
+
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): signal this process when its parent dies
+
+
+def die_with_parent(signum: int, parent_pid: int) -> None:
+    """Have the kernel send ``signum`` to this process when its parent dies (even by kill -9).
+
+    Linux only (elsewhere a no-op). Call it in the child right after fork, from the thread that
+    forked: the signal fires when that thread ends. Exits at once if the parent is already gone.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def set_limits(memory_mb: int | None, cpu_seconds: int | None, inherited_bytes: int = 0) -> None:
@@ -145,10 +164,11 @@ def fork_agent(spec: AgentSpec, memory_mb: int | None, cpu_seconds: int | None) 
         raise
     stdin_r, stdin_w, stdout_r, stdout_w, stderr_r, stderr_w = pipes
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, _FORK_BLOCKED)
+    referee = os.getpid()
     try:
         pid = os.fork()
         if pid == 0:
-            _child(spec, (stdin_r, stdout_w, stderr_w), mask, memory_mb, cpu_seconds)
+            _child(spec, (stdin_r, stdout_w, stderr_w), mask, memory_mb, cpu_seconds, referee)
     except OSError:
         _close(pipes)
         raise
@@ -176,6 +196,7 @@ def _child(
     mask: set[signal.Signals],
     memory_mb: int | None,
     cpu_seconds: int | None,
+    referee: int,
 ) -> NoReturn:
     """The forked agent: its own session, clean signals and files, limits, then the host. Never returns."""
     status = 1
@@ -185,6 +206,9 @@ def _child(
         # the agent reuses, and a full collection would touch (so copy) every inherited page.
         gc.freeze()
         os.setsid()
+        # A referee killed outright (kill -9) runs no clean-up: the kernel stops its agents then.
+        # Safe here because the referee forks from its main thread, which lives as long as it does.
+        die_with_parent(signal.SIGKILL, referee)
         _reset_signals()
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         # The pipes onto 0, 1, 2 (moved above 2 first, in case one of them is 0..2), then no
