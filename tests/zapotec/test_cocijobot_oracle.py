@@ -9,7 +9,7 @@ import pytest
 
 from engine.zapotec import GAME, cocijobot
 from engine.zapotec.data import CATEGORY_OF_PROP, load
-from tests.zapotec.test_legality import _enrich
+from tests.zapotec.util import eager_choice, enrich
 
 D = load()
 CJ, YOU = 1, 0
@@ -81,12 +81,8 @@ def test_cocijobot_construction_matches_the_solo_rules(difficulty):
                     compared += 1
                     palaces += palace >= 0
             seat = state.to_act()[0]
-            _enrich(state, seat, rng)
-            options = state.decision(seat).options
-            busy = [i for i, o in enumerate(options) if o.get("action") != "done"]
-            state.apply(
-                seat, rng.choice(busy) if busy and rng.random() < 0.85 else rng.randrange(len(options))
-            )
+            enrich(state, seat, rng)
+            state.apply(seat, eager_choice(state, seat, rng, 0.85))
     assert compared > 300 and palaces > 10
 
 
@@ -132,10 +128,6 @@ def test_cocijobot_trade_and_sacrifice_match_the_solo_rules():
                 assert probe.sac[CJ] == step and probe.score[CJ] - score == vp
                 compared += 1
             seat = state.to_act()[0]
-            _enrich(state, seat, rng)
-            options = state.decision(seat).options
-            busy = [i for i, o in enumerate(options) if o.get("action") != "done"]
-            state.apply(
-                seat, rng.choice(busy) if busy and rng.random() < 0.85 else rng.randrange(len(options))
-            )
+            enrich(state, seat, rng)
+            state.apply(seat, eager_choice(state, seat, rng, 0.85))
     assert compared >= 150

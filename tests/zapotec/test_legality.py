@@ -9,6 +9,7 @@ import pytest
 
 from engine.zapotec import GAME
 from engine.zapotec.data import CATEGORY_OF_PROP, PROPERTIES, RESOURCES, load
+from tests.zapotec.util import eager_choice, enrich
 
 D = load()
 WOOD, BRICK, STONE, CORN, GOLD, PRIEST = range(6)
@@ -176,14 +177,6 @@ def _offered(state, seat) -> set:
     return keys
 
 
-def _enrich(state, seat: int, rng: Random) -> None:
-    """Random positions deeper than random play reaches: a gift of resources at income time."""
-    if state.step == "income" and rng.random() < 0.6:
-        for i in range(6):
-            state.res[seat][i] += rng.randrange(4)
-        state._cache = None
-
-
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_offered_options_equal_the_rule_book_moves(players):
     checked = 0
@@ -192,7 +185,7 @@ def test_offered_options_equal_the_rule_book_moves(players):
         rng = Random(seed)
         while state.to_act():
             seat = state.to_act()[0]
-            _enrich(state, seat, rng)
+            enrich(state, seat, rng)
             options = state.decision(seat).options
             expected = _expected(state, seat)
             if expected is not None:
@@ -200,8 +193,5 @@ def test_offered_options_equal_the_rule_book_moves(players):
                 assert len(offered) == len(options), "duplicate options"
                 assert offered == expected, (state.step, offered ^ expected)
                 checked += 1
-            busy = [i for i, o in enumerate(options) if o.get("action") != "done"]
-            state.apply(
-                seat, rng.choice(busy) if busy and rng.random() < 0.85 else rng.randrange(len(options))
-            )
+            state.apply(seat, eager_choice(state, seat, rng, 0.85))
     assert checked > 1000

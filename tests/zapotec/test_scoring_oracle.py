@@ -9,7 +9,7 @@ import pytest
 
 from engine.zapotec import GAME
 from engine.zapotec.data import load
-from tests.zapotec.test_legality import _enrich
+from tests.zapotec.util import eager_choice, enrich
 
 D = load()
 CJ = 1
@@ -106,12 +106,8 @@ def test_end_scoring_matches_the_rule_book(players):
         rng = Random(seed)
         while state.to_act():
             seat = state.to_act()[0]
-            _enrich(state, seat, rng)
-            options = state.decision(seat).options
-            busy = [i for i, o in enumerate(options) if o.get("action") != "done"]
-            state.apply(
-                seat, rng.choice(busy) if busy and rng.random() < 0.85 else rng.randrange(len(options))
-            )
+            enrich(state, seat, rng)
+            state.apply(seat, eager_choice(state, seat, rng, 0.85))
         assert state.terminal()
         before = [d["during_game"] for d in state.final]
         expected = _expected_end(state, before)

@@ -10,6 +10,7 @@ import pytest
 from engine.api import State
 from engine.playout import play_random, random_choice
 from engine.zapotec import GAME
+from tests.zapotec.util import eager_choice
 
 GAMES_PER_COUNT = 1000  # 4000 games in all
 
@@ -60,15 +61,6 @@ def test_random_games_end_and_keep_invariants(players):
         result = state.result()
         assert len(result.scores) == len(result.ranks) == state.seats
         assert min(result.ranks) == 1
-
-
-def eager_choice(state, seat: int, rng: Random) -> int:
-    """Random, but "done" only one time in ten while anything else is possible: deep games."""
-    options = state.decision(seat).options
-    busy = [i for i, o in enumerate(options) if o.get("action") != "done"]
-    if busy and rng.random() < 0.9:
-        return rng.choice(busy)
-    return rng.randrange(len(options))
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from engine.zapotec import GAME
 from engine.zapotec.data import PROP, RESOURCES, load
 from engine.zapotec.state import ZapotecState
@@ -72,3 +74,20 @@ def choose(state: ZapotecState, seat: int | None = None, **fields) -> dict:
 def new(players: int = 2, seed: int = 0, **opts) -> ZapotecState:
     """A fresh game."""
     return GAME.setup(players, seed, opts)
+
+
+def enrich(state: ZapotecState, seat: int, rng: Random) -> None:
+    """Random positions deeper than random play reaches: a gift of resources at income time."""
+    if state.step == "income" and rng.random() < 0.6:
+        for i in range(6):
+            state.res[seat][i] += rng.randrange(4)
+        state._cache = None
+
+
+def eager_choice(state: ZapotecState, seat: int, rng: Random, busy_share: float = 0.9) -> int:
+    """Random, but "done" only rarely while anything else is possible: deep games."""
+    options = state.decision(seat).options
+    busy = [i for i, o in enumerate(options) if o.get("action") != "done"]
+    if busy and rng.random() < busy_share:
+        return rng.choice(busy)
+    return rng.randrange(len(options))
