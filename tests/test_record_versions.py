@@ -41,7 +41,11 @@ def played_record(game, seed: int, options: dict) -> dict:
         "agents": [{"seat": s, "agent": "random"} for s in range(2)],
         "moves": moves,
         "faults": [],
-        "result": {"scores": list(result.scores), "ranks": list(result.ranks), "engine_ranks": list(result.ranks)},
+        "result": {
+            "scores": list(result.scores),
+            "ranks": list(result.ranks),
+            "engine_ranks": list(result.ranks),
+        },
     }
 
 
