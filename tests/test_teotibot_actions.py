@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.teotihuacan.actions import open_positions
 from engine.teotihuacan.data import DATA, WORSHIP_OFFER
 from engine.teotihuacan.frames import push, run
-from tests.support.teo import give, put
+from tests.support.teo import arrive, choose, give, put
 from tests.support.teotibot import (
     ALCHEMY,
     ALCHEMY_B,
@@ -182,7 +182,7 @@ def test_nobles_row_follows_the_eclipses():
         put(st, W0, NOBLES_B, power=1)
         give(st, BOT, wood=2)
         bot_action(st, NOBLES)
-        assert st.nob_filled[row] == 1 and st.buildings_taken == 1
+        assert st.nob_taken[row] == 0b1 and st.buildings_taken == 1
         assert st.vp[BOT] == DATA.noble_rows[row][0] and st.avenue[BOT] == 1
         assert st.wp[W0] == 2 and st.wb[W0] == GOLD
 
@@ -190,11 +190,39 @@ def test_nobles_row_follows_the_eclipses():
 def test_nobles_full_row_uses_the_lowest_printed_value():
     st = solo()
     st.eclipses = 2
-    st.nob_filled = [3, 3, 3]  # bottom row full; next spaces: top 1 VP, centre 3 VP
+    st.nob_taken = [0b111, 0b111, 0b111]  # bottom row full; empty: top 1, 1 VP, centre 3 VP
     put(st, W0, NOBLES_B, power=1)
     give(st, BOT, wood=2)
     bot_action(st, NOBLES)
-    assert st.nob_filled == [4, 3, 3] and st.vp[BOT] == DATA.noble_rows[0][3]
+    assert st.nob_taken == [0b1111, 0b111, 0b111] and st.vp[BOT] == DATA.noble_rows[0][3]
+
+
+def test_nobles_full_row_takes_the_lowest_space_of_all_three_rows_not_a_rows_next_space():
+    """Issue 12: "If a row is full, place it into a space with the lowest printed Victory Point
+    value of all three rows" means any empty space, not only each row's leftmost one."""
+    st = solo()
+    st.nob_taken = [0b11111, 0, 0]  # era 0, top row full: centre 5 4 3 3, bottom 7 6 5 empty
+    put(st, W0, NOBLES_B, power=1)
+    give(st, BOT, wood=2)
+    bot_action(st, NOBLES)
+    assert st.vp[BOT] == 3  # was 5: the centre row's leftmost space
+    assert st.nob_taken == [0b11111, 0b100, 0]  # the first 3 in reading order
+    st = solo()
+    st.eclipses = 2
+    st.nob_taken = [0, 0, 0b111]  # bottom row full; the top row's 1s are the lowest
+    put(st, W0, NOBLES_B, power=1)
+    give(st, BOT, wood=2)
+    bot_action(st, NOBLES)
+    assert st.vp[BOT] == 1 and st.nob_taken == [0b1000, 0, 0b111]  # was 3: the top row's leftmost
+
+
+def test_a_player_after_the_bot_takes_the_leftmost_empty_space():
+    st = solo()
+    st.nob_taken = [0b01011, 0b1111, 0b111]  # the bot left space 3 (2 VP) empty in the top row
+    give(st, 0, cocoa=1, wood=2)
+    arrive(st, 0, 0, NOBLES_B)  # one worker: the top row
+    choose(st, "main", 0, 0)
+    assert st.vp[0] == 2 and st.nob_taken[0] == 0b01111
 
 
 def test_nobles_without_wood_takes_two_wood_in_the_forest_else_cocoa():
@@ -360,6 +388,22 @@ def test_any_temple_ignores_full_temples():
     push(st, ("any-temple", BOT))
     run(st)
     assert temples(st) == [DATA.top_step, 3, 2]
+
+
+def test_any_temple_step_on_its_highest_temple_is_lost_when_the_top_is_taken():
+    """Issue 12: "whichever temple it is currently the highest on (ignoring temples where it has
+    already reached the topmost step)": a step that cannot happen there is lost, it does not
+    go to another temple."""
+    for green in (2, DATA.top_step):  # two temples to choose from, or only one below the top
+        st = solo()
+        set_temples(st, DATA.top_step - 1, 2, green)
+        st.temple[0 * 3 + 0] = DATA.top_step  # the player holds the blue top step
+        st.stack = []
+        st.events = []
+        push(st, ("any-temple", BOT))
+        run(st)
+        assert temples(st) == [DATA.top_step - 1, 2, green]  # was red 2 -> 3
+        assert "the step is lost" in st.events[0][2]
 
 
 def test_never_takes_discovery_tiles_from_temples_or_the_avenue():

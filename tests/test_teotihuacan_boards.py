@@ -131,7 +131,7 @@ def test_alchemy_never_twice_the_same_technology():
 # ---- Nobles (6) --------------------------------------------------------------------------------------------
 def test_nobles_one_worker_top_row_full_means_no_action():
     st = blank(2)
-    st.nob_filled[0] = 5
+    st.nob_taken[0] = 0b11111
     give(st, 0, wood=2)
     arrive(st, 0, 0, NOBLES)
     assert st.cocoa[0] == 1 and st.res[0] == 2  # only Collect Cocoa was possible
@@ -139,7 +139,7 @@ def test_nobles_one_worker_top_row_full_means_no_action():
 
 def test_nobles_three_workers_bottom_full_choose_a_row_above():
     st = blank(2)
-    st.nob_filled = [0, 0, 3]
+    st.nob_taken = [0, 0, 0b111]
     put(st, 1, NOBLES)
     put(st, 2, NOBLES, power=2)
     give(st, 0, cocoa=1, wood=2)

@@ -87,14 +87,14 @@ def test_alchemy_single_power_four_worker_top_row_with_power_up_or_bottom_withou
 
 def test_nobles_two_workers_centre_row_four_vp_and_avenue_step():
     st = blank(4)
-    st.nob_filled[1] = 1  # the EXAMPLE's picture already shows a building in the centre row
+    st.nob_taken[1] = 0b1  # the EXAMPLE's picture already shows a building in the centre row
     st.buildings_taken = 1
     put(st, RED * 4 + 1, NOBLES)
     give(st, RED, cocoa=1, wood=2)
     arrive(st, RED, RED * 4, NOBLES)
     choose(st, "main", 0, 0)
     assert st.vp[RED] == 4 and st.avenue[RED] == 1 and st.res[RED * 3] == 0
-    assert st.nob_filled[1] == 2 and st.buildings_taken == 2
+    assert st.nob_taken[1] == 0b11 and st.buildings_taken == 2
 
 
 def _pyramid_under_top_side(st):

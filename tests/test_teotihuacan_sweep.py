@@ -28,7 +28,8 @@ def check_invariants(st) -> None:
             assert 1 <= st.wp[w] <= 5
             if st.ws[w] >= 0:
                 assert st.space_occ[st.ws[w]] == w
-    assert all(0 <= f <= len(row) for f, row in zip(st.nob_filled, DATA.noble_rows, strict=True))
+    assert all(0 <= f < 1 << len(row) for f, row in zip(st.nob_taken, DATA.noble_rows, strict=True))
+    assert sum(bin(f).count("1") for f in st.nob_taken) == st.buildings_taken
     owned = [t for t in range(1, 55) if st.d_owner[t] >= 0]
     assert not set(owned) & set(st.d_deck)
 

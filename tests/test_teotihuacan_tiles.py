@@ -174,14 +174,53 @@ def test_tech_15_virtual_worker_and_discount():
     assert st.stack[-1][2] == 2  # one worker + the technology's worker: 2 tiles
     tiles = [a for a in acts(st) if a[0] == "tile"]
     choose(st, *tiles[0])
-    assert all(a[1] in (0, 1) for a in acts(st))  # the first tile gets the 1-resource discount
-    level_one = [a for a in acts(st) if DATA.positions[a[0]].level == 1]
+    # the discount may go on this tile (stone off) or be kept for the second one (full price)
+    assert {a[1] for a in acts(st)} == {0, 1, -1}  # 1: wood off a level-2 tile, free of wood
+    level_one = [a for a in acts(st) if DATA.positions[a[0]].level == 1 and a[1] == 0]
     choose(st, *level_one[0])
     if kind(st) == "build-rot":
         st.apply(0, 0)
     while kind(st) in ("any-res", "any-temple", "major"):
         st.apply(0, 0)
     assert st.res[1] == 2  # paid 1 stone: 2 - 1 discount
+
+
+def test_tech_15_discount_goes_on_the_tile_of_the_players_choice():
+    """Issue 12: "resolve it as if you had an additional worker that also granted a discount of 1
+    resource": the discount belongs to the action. With 4 stone and no wood, a full-price level-1
+    tile (2 stone) and then the level-2 tile it completes (2 stone, the wood discounted)."""
+    st = blank(2)
+    set_tech(st, 0, 15)
+    give(st, 0, stone=4)
+    placed = st.pyr_pos
+    top, last = next(
+        (p, missing[0])
+        for p, pos in enumerate(DATA.positions)
+        if pos.level == 2
+        and len(missing := [s for s in pos.supports if placed[s] < 0]) == 1
+        and not DATA.positions[missing[0]].supports
+    )
+    arrive(st, 0, 0, BUILD)
+    choose(st, "main", 0, 0)
+    choose(st, "tile", 0)
+    assert [last, -1] in acts(st)  # before the fix only the discounted prices were offered
+    choose(st, last, -1)
+    _settle(st)
+    assert st.res[1] == 2 and st.stack[-1][4] == 1  # full price paid, the discount kept
+    choose(st, "tile", 1)  # slot 0 is refilled only when the action ends
+    assert [top, 1] in acts(st)  # 2 stone, no wood: only with the wood discounted
+    assert all(a[1] >= 0 for a in acts(st))  # the last tile: no reason to keep the discount
+    choose(st, top, 1)
+    _settle(st)
+    assert st.pyr_pos[last] >= 0 and st.pyr_pos[top] >= 0 and st.res[0:2] == [0, 0]
+
+
+def _settle(st):
+    """Turn the tile (first rotation) and take the first option of what its icons bring."""
+    if kind(st) == "build-rot":
+        st.apply(0, 0)
+    while kind(st) in ("any-res", "any-temple", "major", "use-tiles"):
+        st.apply(0, 0)
 
 
 # ---- Royal tiles --------------------------------------------------------------------------------------

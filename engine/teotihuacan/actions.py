@@ -141,15 +141,27 @@ def _alchemy(st, frame, p):
 
 
 # ---- Nobles (6) -------------------------------------------------------------------------------------------
+def empty_noble_spaces(st, row: int) -> list[int]:
+    """The empty spaces of Nobles ``row``, left to right (``st.nob_taken[row]`` bit k: space k built)."""
+    taken = st.nob_taken[row]
+    return [k for k in range(len(DATA.noble_rows[row])) if not taken >> k & 1]
+
+
+def place_building(st, seat: int, row: int, space: int) -> None:
+    """The next Building goes on ``space`` of Nobles ``row``: ``seat`` scores its printed VP."""
+    st.vp[seat] += DATA.noble_rows[row][space]
+    st.nob_taken[row] |= 1 << space
+    st.buildings_taken += 1
+
+
 def noble_rows(st, seat: int, count: int) -> list[int]:
     """Rows the Building may go to: the row of the worker count, else a row above it."""
     if st.res[seat * 3] < DATA.noble_cost or st.buildings_taken >= DATA.buildings:
         return []
     target = count - 1
-    rows = DATA.noble_rows
-    if st.nob_filled[target] < len(rows[target]):
+    if empty_noble_spaces(st, target):
         return [target]
-    return [r for r in range(target - 1, -1, -1) if st.nob_filled[r] < len(rows[r])]
+    return [r for r in range(target - 1, -1, -1) if empty_noble_spaces(st, r)]
 
 
 def _nobles_options(st, frame):
@@ -161,7 +173,7 @@ ROW_NAMES = ("top", "centre", "bottom")
 
 def _nobles_describe(st, frame, opts):
     return "Nobles: where does the Building go?", [
-        f"{ROW_NAMES[r]} row for {DATA.noble_rows[r][st.nob_filled[r]]} VP (pay 2 wood, Avenue +1)"
+        f"{ROW_NAMES[r]} row for {DATA.noble_rows[r][empty_noble_spaces(st, r)[0]]} VP (pay 2 wood, Avenue +1)"
         for (r,) in opts
     ]
 
@@ -171,9 +183,7 @@ def _nobles(st, frame, p):
     seat, count = frame[1], frame[2]
     row = p[0]
     st.res[seat * 3] -= DATA.noble_cost
-    st.vp[seat] += DATA.noble_rows[row][st.nob_filled[row]]
-    st.nob_filled[row] += 1
-    st.buildings_taken += 1
+    place_building(st, seat, row, empty_noble_spaces(st, row)[0])  # a player takes the leftmost
     if st.has_tech(seat, 3):
         st.vp[seat] += 3
     push(st, ("avenue", seat), *power_up_frames(st, seat, 6, count, st.has_tech(seat, 13)))
@@ -287,20 +297,22 @@ def open_positions(st) -> list[int]:
     return [i for i, p in enumerate(DATA.positions) if pos[i] < 0 and all(pos[s] >= 0 for s in p.supports)]
 
 
-def position_costs(st, seat: int, disc: int) -> list[tuple[int, int]]:
-    """(position, discount kind) pairs ``seat`` can pay: kind -1 none, 0 stone off, 1 wood off."""
+def position_costs(st, seat: int, disc: int, keep_discount: bool = False) -> list[tuple[int, int]]:
+    """(position, discount kind) pairs ``seat`` can pay: kind -1 none, 0 stone off, 1 wood off.
+
+    Technology 15's discount belongs to the action: the player gives it to the tile of their
+    choice, so while more tiles may follow (``keep_discount``) the full price is offered too."""
     stone, wood = st.res[seat * 3 + 1], st.res[seat * 3]
     out = []
     for i in open_positions(st):
         need_s, need_w = DATA.level_cost[DATA.positions[i].level]
-        if not disc:
-            if stone >= need_s and wood >= need_w:
-                out.append((i, -1))
-            continue
-        if stone >= need_s - 1 and wood >= need_w:
-            out.append((i, 0))
-        if need_w and stone >= need_s and wood >= need_w - 1:
-            out.append((i, 1))
+        if disc:
+            if stone >= need_s - 1 and wood >= need_w:
+                out.append((i, 0))
+            if need_w and stone >= need_s and wood >= need_w - 1:
+                out.append((i, 1))
+        if (not disc or keep_discount) and stone >= need_s and wood >= need_w:
+            out.append((i, -1))
     return out
 
 
@@ -342,7 +354,8 @@ def _build(st, frame, p):
 
 
 def _pos_options(st, frame):
-    return position_costs(st, frame[1], frame[5])
+    seat, remaining, disc = frame[1], frame[3], frame[5]
+    return position_costs(st, seat, disc, keep_discount=remaining > 1)
 
 
 def position_text(i: int) -> str:
@@ -360,7 +373,10 @@ def _pos_describe(st, frame, opts):
         elif kind == 1:
             w -= 1
         cost = f"{s} stone" + (f" + {w} wood" if w else "")
-        note = " (Technology 15 discount)" if kind >= 0 else ""
+        if kind >= 0:
+            note = " (Technology 15 discount)"
+        else:
+            note = " (Technology 15 discount kept for a later tile)" if frame[5] else ""
         labels.append(f"{position_text(i)}: pay {cost}{note}, {DATA.level_vp[DATA.positions[i].level]} VP")
     return "Construction: where does the tile go?", labels
 

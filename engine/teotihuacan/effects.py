@@ -170,15 +170,23 @@ def _major(st, frame, payload):
 
 
 def _any_temple_options(st, frame):
-    return [(t,) for t in range(st.nt) if can_advance(st, frame[1], t)]
+    seat = frame[1]
+    if seat == st.bot:
+        # Teotibot: "whichever temple it is currently the highest on (ignoring temples where it
+        # has already reached the topmost step)"; if that step cannot happen, it is lost
+        return [(t,) for t in range(st.nt) if st.temple[seat * st.nt + t] < DATA.top_step]
+    return [(t,) for t in range(st.nt) if can_advance(st, seat, t)]
 
 
 def _any_temple_describe(st, frame, opts):
     seat = frame[1]
-    return "Advance one step on a temple of your choice", [
-        f"{TEMPLES[t]} temple (step {st.temple[seat * st.nt + t]} -> {st.temple[seat * st.nt + t] + 1})"
-        for (t,) in opts
-    ]
+    labels = []
+    for (t,) in opts:
+        step = st.temple[seat * st.nt + t]
+        # only Teotibot is offered a temple that cannot advance: its step is lost
+        lost = "" if can_advance(st, seat, t) else ": the step is lost (the top step is taken)"
+        labels.append(f"{TEMPLES[t]} temple (step {step} -> {step + 1}){lost}")
+    return "Advance one step on a temple of your choice", labels
 
 
 @choice("any-temple", _any_temple_options, _any_temple_describe)

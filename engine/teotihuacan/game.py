@@ -42,7 +42,9 @@ class TeotihuacanGame:
     """Teotihuacan: City of Gods, base game for 2-4 players, or 1 player against Teotibot."""
 
     id = "teotihuacan"
-    version = "0.3.0"  # 0.2.0: random first player, claim-first Worship, mid-turn tile use; 0.3.0: Teotibot
+    # 0.2.0: random first player, claim-first Worship, mid-turn tile use; 0.3.0: Teotibot;
+    # 0.4.0: issue 12 (Teotibot's Nobles space and lost any-temple step, Technology 15's discount)
+    version = "0.4.0"
     min_players = 1  # only with the automaton
     max_players = 4
     automata: tuple[str, ...] = ("teotibot",)

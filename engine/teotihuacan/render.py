@@ -14,6 +14,14 @@ def event_text(st, event: tuple) -> dict:
     return {"seat": seat, "kind": kind, "text": text}
 
 
+def nobles_text(st) -> str:
+    """The Nobles rows, top first: each space's printed VP, or B where a Building stands."""
+    return " / ".join(
+        " ".join("B" if st.nob_taken[r] >> k & 1 else str(vp) for k, vp in enumerate(row))
+        for r, row in enumerate(DATA.noble_rows)
+    )
+
+
 def render(st) -> str:
     """The position as text: calendar, boards with workers, pyramid, players."""
     lines = []
@@ -25,7 +33,7 @@ def render(st) -> str:
     )
     lines.append(
         f"Buildings taken {st.buildings_taken} (Avenue pays {DATA.building_numbers[st.buildings_taken]}"
-        f"/step); Nobles rows filled {st.nob_filled}"
+        f"/step); Nobles rows {nobles_text(st)}"
     )
     lines.append("Boards (clockwise from the Palace):")
     for place in range(1, 9):

@@ -58,7 +58,7 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     st.light, st.dark = 0, DATA.dark_disc[n][0]
     st.eclipses, st.pending, st.pyramid_done, st.over, st.turns = 0, -1, False, False, 0
     st.buildings_taken = 0
-    st.nob_filled = [0, 0, 0]
+    st.nob_taken = [0, 0, 0]  # per Nobles row, bit k: a Building on its k-th space from the left
     # -- decorations and pyramid
     st.deco_deck = sorted(DATA.deco_tiles)
     rng.shuffle(st.deco_deck)

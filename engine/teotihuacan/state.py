@@ -25,7 +25,7 @@ LIST_FIELDS = (
     "tech",
     "tech_marks",
     "bonus",
-    "nob_filled",
+    "nob_taken",
     "wb",
     "wp",
     "ws",

@@ -239,7 +239,8 @@ def _least_resources(st, frame, opts):
 
 
 def _any_temple(st, frame, opts):
-    """The temple the bot is highest on (blue, red, green on ties); full temples are not offered."""
+    """The temple the bot is highest on (blue, red, green on ties). Offered are the temples where
+    it is below the top step, whether or not the step can happen (a blocked step is lost)."""
     seat = frame[1]
     return max(opts, key=lambda p: (st.temple[seat * st.nt + p[0]], -p[0]))
 

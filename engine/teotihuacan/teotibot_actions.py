@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .actions import deco_space_open, open_positions, place_pyramid_tile, take_decoration, take_pyramid
+from .actions import (
+    deco_space_open,
+    empty_noble_spaces,
+    open_positions,
+    place_building,
+    place_pyramid_tile,
+    take_decoration,
+    take_pyramid,
+)
 from .data import DATA, OFFER_BOARDS, WORSHIP_OFFER
 from .effects import can_pay, claim, draw_discovery, power_up
 from .frames import auto, push
@@ -100,29 +108,31 @@ def develop(st, seat: int) -> list | None:
     return [("adv", seat, DATA.tech_columns[pos % 3])]
 
 
-def noble_row(st) -> int:
-    """The row of the bot's Building: by Eclipses passed; if full, the open space with the
-    lowest printed VP of all three rows (the upper row on a tie); -1 when none is left."""
-    rows = DATA.noble_rows
-    open_rows = [r for r in range(3) if st.nob_filled[r] < len(rows[r])]
-    if not open_rows or st.buildings_taken >= DATA.buildings:
-        return -1
-    row = min(st.eclipses, 2)
-    if row in open_rows:
-        return row
-    return min(open_rows, key=lambda r: (rows[r][st.nob_filled[r]], r))
+def noble_space(st) -> tuple[int, int] | None:
+    """Where the bot's Building goes, (row, space): the leftmost empty space of the era's row; if
+    that row is full, the empty space with the lowest printed VP of all three rows (ties in
+    reading order: upper row first, then leftmost). None when no space or Building is left."""
+    if st.buildings_taken >= DATA.buildings:
+        return None
+    era = min(st.eclipses, 2)
+    spaces = empty_noble_spaces(st, era)
+    if spaces:
+        return era, spaces[0]
+    empty = [(DATA.noble_rows[r][k], r, k) for r in range(3) for k in empty_noble_spaces(st, r)]
+    if not empty:
+        return None
+    _, row, space = min(empty)
+    return row, space
 
 
 def build_noble(st, seat: int) -> list | None:
     """Nobles step 1: 2 wood, a Building in the row of the current era; its VP and an Avenue step."""
-    row = noble_row(st)
-    if not _has(st, seat, 6) or row < 0 or st.res[seat * 3] < ACT["nobles_wood"]:
+    where = noble_space(st)
+    if not _has(st, seat, 6) or where is None or st.res[seat * 3] < ACT["nobles_wood"]:
         return None
     _spend(st, seat, 0, ACT["nobles_wood"])
-    st.vp[seat] += DATA.noble_rows[row][st.nob_filled[row]]
-    st.nob_filled[row] += 1
-    st.buildings_taken += 1
-    st.note(seat, f"Teotibot builds a Building in row {row + 1}")
+    place_building(st, seat, *where)
+    st.note(seat, f"Teotibot builds a Building in row {where[0] + 1}, space {where[1] + 1}")
     return [("avenue", seat)]
 
 

@@ -65,15 +65,19 @@ def build_houses(state: ZapotecState, card: CocijobotCard) -> int:
     d = state.data
     targets = house_targets(state, card)
     plan: list[int] = []
-    failures_by_human = failures = 0
+    failures = 0
+    blocked_by_human: set[int] = set()
     left = state.houses_left[COCIJOBOT]
     for space in targets:
         if len(plan) < left and state.space_tile[space] >= 0 and space not in plan:
             plan.append(space)
-        else:
-            failures += 1
-            if state.space_owner[space] == HUMAN:
-                failures_by_human += 1
+            continue
+        failures += 1
+        # easier: only a failure "because your House is already there" pays, once per space;
+        # with no House left, that is why it fails
+        if len(plan) < left and state.space_owner[space] == HUMAN:
+            blocked_by_human.add(space)
+    failures_by_human = len(blocked_by_human)
     last_chance = state.round >= d.rounds or left <= len(plan)
     palace = _choose_palace(state, plan, last_chance)
     for space in plan:

@@ -33,7 +33,7 @@ class ZapotecGame:
     """Zapotec for 2-4 players, or solo (players=1) against Cocijobot in seat 1."""
 
     id = "zapotec"
-    version = "1.1.0"
+    version = "1.2.0"  # 1.2.0: issue 12 (Z34/Z36 purchase, the Ritual limit, easier-mode VP)
     min_players = 1
     max_players = 4
     automata: tuple[str, ...] = ("cocijobot",)

@@ -55,7 +55,7 @@ def observe(state: ZapotecState, seat: int) -> dict[str, Any]:
                 "sacrifice_arrival": state.sac_order[s],
                 "pieces_left": list(state.pieces[s]),
                 "pieces_built": state.built_pieces[s],
-                "normal_rituals": state.rituals_normal[s],
+                "counted_rituals": state.rituals_counted[s],
                 "pyramids_this_round": list(state.pyr_this_round[s]),
                 "hand_count": len(state.hands[s]),
                 # Cards this seat took face up from the Offer (still in its hand or face-down pick).
@@ -231,7 +231,7 @@ def from_observation(obs: dict[str, Any], rng: Random) -> ZapotecState:
     state.sac_order = [v["sacrifice_arrival"] for v in view]
     state.pieces = [list(v["pieces_left"]) for v in view]
     state.built_pieces = [v["pieces_built"] for v in view]
-    state.rituals_normal = [v["normal_rituals"] for v in view]
+    state.rituals_counted = [v["counted_rituals"] for v in view]
     state.pyr_this_round = [list(v["pyramids_this_round"]) for v in view]
     state.picks = [v["pick"] for v in view]
     state.hands = [[] for _ in view]

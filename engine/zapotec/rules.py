@@ -183,6 +183,12 @@ def start_pyramid(state: ZapotecState, seat: int, prop: int) -> int:
     return pyramid
 
 
+# Pending free Ritual discs: the Sacrifice track's step-11 disc, "completely independent from
+# Pyramid levels", and Z36's, which ignores the requirements when placed but then counts toward
+# the Ritual limit like a normal Ritual.
+FREE_DISCS = ("free-ritual", "z36-ritual")
+
+
 def free_ritual_cards(state: ZapotecState, seat: int) -> list[int]:
     """Slots of the Ritual cards on display without a disc of ``seat``."""
     return [slot for slot, discs in enumerate(state.ritual_discs) if seat not in discs]

@@ -95,7 +95,7 @@ def new_game(players: int, seed: int, options: dict[str, Any], version: str) -> 
     state.sac_order = [0] * seats
     state.pieces = [list(d.pyramid_pieces) for _ in range(seats)]
     state.built_pieces = [0] * seats
-    state.rituals_normal = [0] * seats
+    state.rituals_counted = [0] * seats  # discs under the Ritual limit: normal Rituals and Z36
     state.pyr_this_round = [[] for _ in range(seats)]
     state.pending = []
     state.events = []

@@ -20,7 +20,7 @@ _SCALAR = (
 )  # fmt: skip
 _LIST = (
     "score", "houses_left", "palace", "palace_tile", "sac", "sac_order", "built_pieces",
-    "rituals_normal", "picks", "order", "space_tile", "space_owner", "scoring_avail", "pyr_tile",
+    "rituals_counted", "picks", "order", "space_tile", "space_owner", "scoring_avail", "pyr_tile",
     "ritual_cards", "bonus", "offer", "deck", "removed", "discard", "cj_deck", "cj_flipped",
     "cj_tiles", "pending", "events",
 )  # fmt: skip

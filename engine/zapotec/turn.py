@@ -95,20 +95,14 @@ def _ritual_cost(state: ZapotecState, seat: int, slot: int) -> list[int]:
 
 
 def ritual_limit(state: ZapotecState, seat: int) -> int:
-    """How many normal Ritual discs ``seat`` may have: Pyramid pieces built, at most three."""
+    """How many Ritual cards ``seat`` may have a disc on: Pyramid pieces built, at most three
+    (the step-11 disc does not count; a Z36 disc does, see ``rules.FREE_DISCS``)."""
     return min(state.built_pieces[seat], state.data.ritual_max)
 
 
-def _purchase_ok(state: ZapotecState, seat: int, tile: TradeTile) -> bool:
-    """A tile performed at purchase can be bought only when its effect can be performed then
-    (Z34: 2 Corn and room on the track; Z36: a Ritual card without your disc)."""
-    if tile.usage != "immediate":
-        return True
-    if tile.kind == "sacrifice":
-        return rules.can_pay(state.res[seat], tile.pay) and state.sac[seat] < state.data.sacrifice_top
-    if tile.kind == "free_ritual":
-        return bool(rules.free_ritual_cards(state, seat))
-    return True
+def z34_possible(state: ZapotecState, seat: int, tile: TradeTile) -> bool:
+    """Whether Z34's "pay 2 Corn to advance 4 times" can happen now (Corn held, room to advance)."""
+    return rules.can_pay(state.res[seat], tile.pay) and state.sac[seat] < state.data.sacrifice_top
 
 
 def _capital_decision(state: ZapotecState, seat: int) -> Decision:
@@ -122,7 +116,7 @@ def _capital_decision(state: ZapotecState, seat: int) -> Decision:
         if res[4] < price:
             continue
         for slot, index in enumerate(state.display[level - 1]):
-            if index >= 0 and _purchase_ok(state, seat, d.trade_tiles[index]):
+            if index >= 0:  # Z34 and Z36 too: bought even when their effect cannot happen
                 tile = d.trade_tiles[index]
                 options.append(
                     {
@@ -135,7 +129,7 @@ def _capital_decision(state: ZapotecState, seat: int) -> Decision:
                 )
     options.extend(_convert_options(state, seat))
     options.extend(_pyramid_options(state, seat))
-    if state.built_pieces[seat] and state.rituals_normal[seat] < ritual_limit(state, seat):
+    if state.built_pieces[seat] and state.rituals_counted[seat] < ritual_limit(state, seat):
         for slot in rules.free_ritual_cards(state, seat):
             cost = _ritual_cost(state, seat, slot)
             if rules.can_pay(res, cost):
@@ -215,7 +209,13 @@ def _pending_decision(state: ZapotecState, seat: int) -> Decision:
         }
         for slot in rules.free_ritual_cards(state, seat)
     )
-    return Decision("free-ritual", "Free Ritual: choose a card for your disc (no cost, no limit)", options)
+    if item == "z36-ritual":
+        title = (
+            "Z36: choose a Ritual card for your disc (no cost, no requirements; it counts toward your limit)"
+        )
+    else:
+        title = "Free Ritual (Sacrifice step 11): choose a card for your disc (no cost, no limit)"
+    return Decision("free-ritual", title, options)
 
 
 def _can_build_house(state: ZapotecState, seat: int, kind: int) -> bool:
@@ -379,7 +379,7 @@ def apply(state: ZapotecState, seat: int, option: dict) -> None:
 
 def _drop_impossible_pending(state: ZapotecState, seat: int) -> None:
     # A free Ritual disc with every card already holding this seat's disc is simply lost.
-    while state.pending and state.pending[0] == "free-ritual" and not rules.free_ritual_cards(state, seat):
+    while state.pending and state.pending[0] in rules.FREE_DISCS and not rules.free_ritual_cards(state, seat):
         state.pending.pop(0)
 
 
@@ -406,15 +406,21 @@ def _do_buy(state: ZapotecState, seat: int, option: dict) -> None:
     tile = rules.take_trade_tile(state, seat, level, option["slot"])
     state.bought[seat][level - 1] = 1
     state.event(f"Seat {seat} buys {tile.id} for {price} gold", kind="trade", seat=seat, tile=tile.id)
-    if tile.usage == "immediate":  # performed at once, then the tile is flipped for good
+    if tile.usage == "immediate":  # performed at once if it can be, then flipped for good
         state.tiles_down[seat].append(tile.index)
-        rules.pay(state.res[seat], tile.pay)
         if tile.kind == "gain":
+            rules.pay(state.res[seat], tile.pay)
             rules.gain(state.res[seat], tile.gain)
         elif tile.kind == "sacrifice":  # Z34
-            rules.free_sacrifice_bonuses(state, seat, rules.advance_sacrifice(state, seat, tile.steps))
-        elif tile.kind == "free_ritual":  # Z36
-            state.pending.append("free-ritual")
+            if z34_possible(state, seat, tile):
+                rules.pay(state.res[seat], tile.pay)
+                rules.free_sacrifice_bonuses(state, seat, rules.advance_sacrifice(state, seat, tile.steps))
+            else:
+                state.event(
+                    f"Seat {seat} cannot use {tile.id} now: its effect is lost", kind="trade", seat=seat
+                )
+        elif tile.kind == "free_ritual":  # Z36 (lost at once if every card has this seat's disc)
+            state.pending.append("z36-ritual")
 
 
 def _do_use(state: ZapotecState, seat: int, option: dict) -> None:
@@ -448,7 +454,7 @@ def _do_ritual(state: ZapotecState, seat: int, option: dict) -> None:
     slot = option["slot"]
     rules.pay(state.res[seat], _ritual_cost(state, seat, slot))
     rules.place_disc(state, seat, slot)
-    state.rituals_normal[seat] += 1
+    state.rituals_counted[seat] += 1
     state.event(f"Seat {seat} performs a Ritual on {option['card']}", kind="ritual", seat=seat)
 
 
@@ -470,7 +476,8 @@ def _do_take(state: ZapotecState, seat: int, option: dict) -> None:
 
 
 def _do_free_ritual(state: ZapotecState, seat: int, option: dict) -> None:
-    state.pending.pop(0)
+    if state.pending.pop(0) == "z36-ritual":
+        state.rituals_counted[seat] += 1  # placed ignoring the requirements, counted afterwards
     rules.place_disc(state, seat, option["slot"])
     card = state.data.rituals[state.ritual_cards[option["slot"]]]
     state.event(f"Seat {seat} places a free Ritual disc on {card.id}", kind="ritual", seat=seat)

@@ -253,6 +253,28 @@ def test_difficulty_adjustments():
         assert (state.score[0], state.score[CJ]) == (human, bot), level
 
 
+def test_easier_pays_only_for_a_failure_because_of_your_house():
+    """Issue 12: "every time Cocijobot fails to build ... because your House is already there,
+    you gain 2 VP": not when it has no House left, and a space tried twice pays once."""
+    c = DATA.cocijobot_deck[cj_card("temple", "forest", "mitla")]
+    state = new(1, difficulty="easier")
+    with_bonus(state, "plains")
+    occupy(state, 0, "mitla-forest-temple")
+    state.houses_left[CJ] = 0  # it fails for want of a House, whoever holds the space
+    assert cocijobot.build_houses(state, c) == 0
+    assert state.score[0] == 0  # was 2
+    state = new(1, difficulty="easier")
+    with_bonus(state, "temple")  # on the card already: both attempts aim at the same space
+    occupy(state, 0, "mitla-forest-temple")
+    assert cocijobot.build_houses(state, c) == 0
+    assert state.score[0] == 2  # was 4
+    state = new(1, difficulty="harder")  # harder still counts every failed attempt
+    with_bonus(state, "temple")
+    occupy(state, 0, "mitla-forest-temple")
+    assert cocijobot.build_houses(state, c) == 0
+    assert state.score[CJ] == 4
+
+
 def test_solo_draw_step_other_card_becomes_bonus():
     state = new(1)
     state.cj_deck.append(next(c.index for c in DATA.cocijobot_deck if c.number == 19))

@@ -31,14 +31,17 @@ def _expected(state, card) -> tuple[list[int], int, list[int]]:
     pyramid_prop = state.pyr_tile[mine[0]] if mine else -1
     if mine:  # a third House once it has a Pyramid level
         targets.append(_space({**icons, CATEGORY_OF_PROP[pyramid_prop]: pyramid_prop}))
-    built, failed, blocked_by_you = [], 0, 0
+    built, failed, blocked_by_you = [], 0, set()
     houses = state.houses_left[CJ]
     for target in targets:
         if state.space_tile[target] >= 0 and target not in built and len(built) < houses:
             built.append(target)
         else:
             failed += 1
-            blocked_by_you += state.space_owner[target] == YOU
+            # easier: "fails to build ... because your House is already there": not for want of
+            # a House; a space tried twice is one blocked space
+            if len(built) < houses and state.space_owner[target] == YOU:
+                blocked_by_you.add(target)
 
     def has(space: int, prop: int) -> bool:
         return prop >= 0 and D.spaces[space].props[CATEGORY_OF_PROP[prop]] == prop
@@ -55,7 +58,7 @@ def _expected(state, card) -> tuple[list[int], int, list[int]]:
                 palace = next((s for s in built if has(s, bonus)), -1)
     vp = [0, 0]
     if state.difficulty == "easier":
-        vp[YOU] = 2 * blocked_by_you
+        vp[YOU] = 2 * len(blocked_by_you)
     elif state.difficulty == "harder":
         vp[CJ] = 2 * failed
     return built, palace, vp

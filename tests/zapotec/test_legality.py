@@ -54,11 +54,7 @@ def _capital_moves(state, seat) -> set:
         if not state.bought[seat][level - 1] and res[GOLD] >= _price(state, seat, level):
             for slot, tile in enumerate(state.display[level - 1]):
                 tile_id = D.trade_tiles[tile].id if tile >= 0 else None
-                # Z34 and Z36 are performed at purchase: buyable only when they can be performed.
-                if tile_id == "Z34" and (res[CORN] < 2 or state.sac[seat] >= TOP):
-                    continue
-                if tile_id == "Z36" and not _cards_without_disc(state, seat):
-                    continue
+                # Trade: any face-up tile you can pay for (Z34 / Z36 even if their effect is lost)
                 if tile_id:
                     moves.add(("buy", tile_id, level, slot))
     for tile_id in _owned_ready(state, seat, "convert"):
@@ -75,7 +71,8 @@ def _capital_moves(state, seat) -> set:
             if top < 2 and p not in state.pyr_this_round[seat] and pieces[top + 1] > 0:
                 moves.add(("pyramid-add", p))
     built = 6 - sum(pieces)
-    if built >= 1 and state.rituals_normal[seat] < min(built, 3):
+    # the limit counts normal Ritual discs and Z36's, not the step-11 disc
+    if built >= 1 and state.rituals_counted[seat] < min(built, 3):
         for slot in _cards_without_disc(state, seat):
             priest = 0 if state.sac[seat] >= 9 else 1
             gold = len(state.ritual_discs[slot])

@@ -10,7 +10,7 @@ import pytest
 from engine.api import State
 from engine.playout import play_random, random_choice
 from engine.zapotec import GAME
-from tests.zapotec.util import eager_choice
+from tests.zapotec.util import DATA, eager_choice
 
 GAMES_PER_COUNT = 1000  # 4000 games in all
 
@@ -27,7 +27,10 @@ def check_invariants(state) -> None:
         for index in state.houses[seat]:
             assert state.space_owner[index] == seat and state.space_tile[index] == -1
         assert len(state.tiles_owned[seat]) == len(set(state.tiles_owned[seat]))
-        assert state.rituals_normal[seat] <= min(state.built_pieces[seat], 3)
+        # normal Rituals stop at the limit; a Z36 disc may be placed beyond it, and counts
+        z36 = DATA.trade_by_id["Z36"].index in state.tiles_owned[seat]
+        assert state.rituals_counted[seat] <= min(state.built_pieces[seat], 3) + z36
+        assert state.rituals_counted[seat] <= sum(seat in discs for discs in state.ritual_discs)
     assert len(built) == len(set(built))
     assert sum(1 for o in state.space_owner if o >= 0) == len(built)
     cards = state.bonus + state.offer + state.deck + state.removed + state.discard

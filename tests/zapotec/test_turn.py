@@ -247,10 +247,8 @@ def test_level3_cost_override_is_permanent(tile):
 
 def test_z34_sacrifices_four_steps_for_two_corn_without_priest_at_purchase():
     # "performed immediately" (rule book, level-3 Trade tiles): the advance comes with the purchase.
-    state = at_capital(gold=3, corn=1)
+    state = at_capital(gold=3, corn=2)
     _give_tile(state, "Z34")
-    assert find(state, action="buy", tile="Z34") is None  # 2 Corn are needed to perform it
-    set_res(state, 0, gold=3, corn=2)
     choose(state, action="buy", tile="Z34")
     assert state.sac[0] == 4 and state.res[0] == [0] * 6
     assert state.pending == ["resource"]  # step 2 (assumed) gives a basic resource
@@ -288,15 +286,48 @@ def test_z36_free_ritual_at_purchase_ignores_all_requirements():
     assert options(state)[0]["action"] == "free-ritual"  # placed now, not on a later turn
     choose(state, action="free-ritual", slot=0)
     assert 0 in state.ritual_discs[0] and state.res[0] == [0] * 6
-    assert state.rituals_normal[0] == 0
+    assert state.rituals_counted[0] == 1  # toward the limit from now on
     assert find(state, action="use", tile="Z36") is None
 
 
-def test_z36_not_offered_when_every_ritual_card_holds_your_disc():
+def test_z34_is_bought_even_when_its_effect_cannot_happen():
+    """Issue 12: the Trade action has no condition on the tile's effect; Z34 is bought for its VP
+    on a "VP per Trade tile" Ritual or to deny it, and its advance happens only if it can."""
+    for corn, step in ((1, 0), (2, DATA.sacrifice_top)):  # too little Corn; already at the top
+        state = at_capital(gold=3, corn=corn)
+        state.sac[0] = step
+        _give_tile(state, "Z34")
+        price = rules.trade_price(state, 0, 3)  # 1 gold from step 6 on
+        choose(state, action="buy", tile="Z34")  # was not offered
+        assert state.res[0] == [0, 0, 0, corn, 3 - price, 0] and state.sac[0] == step  # no Corn paid
+        assert DATA.trade_by_id["Z34"].index in state.tiles_owned[0]
+        assert DATA.trade_by_id["Z34"].index in state.tiles_down[0] and state.step == "capital"
+
+
+def test_z36_is_bought_even_when_every_ritual_card_holds_your_disc():
+    """Issue 12: Z36 is offered whenever it can be paid; with no card left for it the disc is lost."""
     state = at_capital(gold=3)
     _give_tile(state, "Z36")
     state.ritual_discs = [[0], [0], [0]]
-    assert find(state, action="buy", tile="Z36") is None
+    choose(state, action="buy", tile="Z36")  # was not offered
+    assert DATA.trade_by_id["Z36"].index in state.tiles_owned[0]
+    assert not state.pending and state.step == "capital" and state.rituals_counted[0] == 0
+
+
+def test_a_z36_disc_counts_toward_the_ritual_limit():
+    """Issue 12: only the step-11 disc is "completely independent from Pyramid levels"; a Z36 disc
+    ignores the requirements when placed but counts afterwards: with it and 1 piece built, no
+    normal Ritual is offered."""
+    state = at_capital(gold=3, priest=1)
+    _give_tile(state, "Z36")
+    choose(state, action="buy", tile="Z36")
+    choose(state, action="free-ritual", slot=0)
+    state.built_pieces[0] = 1
+    state._cache = None
+    assert find(state, action="ritual") is None  # was offered: slots 1 and 2
+    state.built_pieces[0] = 2
+    state._cache = None
+    assert {o["slot"] for o in options(state) if o["action"] == "ritual"} == {1, 2}
 
 
 # ---------------------------------------------------------------- pyramids
@@ -366,7 +397,7 @@ def test_ritual_limit_is_pieces_built_at_most_three():
     state.built_pieces[0] = 5
     for slot in range(3):
         choose(state, action="ritual", slot=slot)
-    assert state.rituals_normal[0] == 3 and find(state, action="ritual") is None
+    assert state.rituals_counted[0] == 3 and find(state, action="ritual") is None
 
 
 def test_step_nine_removes_only_the_priest():
@@ -417,7 +448,7 @@ def test_step_eleven_gives_a_free_ritual_without_pyramid():
     state.sac[0] = 10
     choose(state, action="sacrifice", corn=1)
     choose(state, action="free-ritual", slot=2)
-    assert state.ritual_discs[2] == [0] and state.rituals_normal[0] == 0
+    assert state.ritual_discs[2] == [0] and state.rituals_counted[0] == 0  # outside the limit
 
 
 def test_sacrifice_stops_at_the_top_and_stacks_on_arrival():
