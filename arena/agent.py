@@ -1,7 +1,16 @@
-"""The base class of Python bots. ``arena.host`` speaks the wire protocol on its behalf."""
+"""The base class of Python bots, and a typed view of what they receive.
+
+``arena.host`` speaks the wire protocol on a bot's behalf and calls ``setup(hello)``,
+``act(observation, decision)`` and ``end(result)`` with the protocol's messages as plain dicts
+(docs/protocol.md). ``Hello.from_wire`` and ``Decision.from_wire`` read the same messages as
+frozen, typed objects, for bots that prefer ``decision.options[0].label`` to dict lookups.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 
@@ -24,3 +33,98 @@ class Agent:
 
     def end(self, result: dict[str, Any]) -> None:
         """Called once when the match is over (``result`` holds scores and ranks)."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A decision's clock: ``move_ms`` per decision, then ``bank_ms_left`` of the game's bank."""
+
+    move_ms: int
+    bank_ms_left: int
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal choice: its ``index`` (what ``act`` returns), its ``label``, and the game's ``fields``.
+
+    ``fields`` is the option as the engine wrote it (read-only), label included, e.g.
+    ``{"label": "bid 2", "card": 2}``; ``option["card"]`` reads one field.
+    """
+
+    index: int
+    label: str
+    fields: Mapping[str, Any]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A ``decide`` message, typed: what to decide (``kind``, ``prompt``), among which ``options``.
+
+    ``observation`` is everything the seat may know now (game specific: see the game's docs),
+    ``id`` the decision's protocol id (``arena.host`` echoes it for you).
+    """
+
+    id: int
+    kind: str
+    prompt: str
+    options: tuple[Option, ...]
+    clock: Clock
+    observation: Mapping[str, Any]
+
+    @classmethod
+    def from_wire(cls, decide: Mapping[str, Any]) -> Decision:
+        """The typed view of a ``decide`` message (the ``decision`` argument of ``Agent.act``)."""
+        options = tuple(
+            Option(i, str(raw.get("label", "")), MappingProxyType(dict(raw)))
+            for i, raw in enumerate(decide["options"])
+        )
+        clock = decide["clock"]
+        return cls(
+            id=decide["id"],
+            kind=decide["kind"],
+            prompt=decide["prompt"],
+            options=options,
+            clock=Clock(clock["move_ms"], clock["bank_ms_left"]),
+            observation=MappingProxyType(decide["obs"]),
+        )
+
+    def option(self, label: str) -> Option:
+        """The option with this label; KeyError naming the labels offered if there is none."""
+        for option in self.options:
+            if option.label == label:
+                return option
+        raise KeyError(f"no option {label!r} in {self.kind!r}; offered: {[o.label for o in self.options]}")
+
+
+@dataclass(frozen=True)
+class Hello:
+    """A ``hello`` message, typed: the match a bot is about to play."""
+
+    game: str
+    game_version: str
+    seat: int
+    players: int
+    options: Mapping[str, Any]
+    clock_move_ms: int
+    clock_bank_ms: int
+    agent_options: Mapping[str, Any]
+
+    @classmethod
+    def from_wire(cls, hello: Mapping[str, Any]) -> Hello:
+        """The typed view of a ``hello`` message (the argument of ``Agent.setup``)."""
+        return cls(
+            game=hello["game"],
+            game_version=hello["game_version"],
+            seat=hello["seat"],
+            players=hello["players"],
+            options=MappingProxyType(dict(hello["options"])),
+            clock_move_ms=hello["clock"]["move_ms"],
+            clock_bank_ms=hello["clock"]["bank_ms"],
+            agent_options=MappingProxyType(dict(hello["agent_options"])),
+        )

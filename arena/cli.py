@@ -20,6 +20,7 @@ from arena.cli_tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
 from arena.lineup import MatchSetupError, setup_state
 from arena.match import MatchSpec, SeatResult
+from arena.newbot import NewBotError, check_name, render, write_package
 from arena.plugins import PluginError
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
@@ -248,6 +249,34 @@ def check(
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
+
+
+@app.command("new-bot")
+def new_bot(
+    name: str = typer.Argument(..., help="The bot's agent name, e.g. my-bot (its package: my_bot)."),
+    game: str | None = typer.Option(
+        None, "--game", "-g", help="The game it claims (default: every installed game)."
+    ),
+    directory: Path | None = typer.Option(
+        None, "--dir", "-d", help="Where to write the package (default: ./NAME); must be absent or empty."
+    ),
+) -> None:
+    """Write a ready bot package: pyproject with the entry point, the agent, a test, a README.
+
+    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes.
+    """
+    registry = load_registry()
+    try:
+        if game is not None:
+            registry.game(game)
+        check_name(name, set(registry.agents))
+        target = directory if directory is not None else Path(name)
+        written = write_package(target, render(name, game))
+    except (NewBotError, PluginError) as error:
+        raise fail(str(error)) from None
+    for path in written:
+        typer.echo(f"wrote {path}")
+    typer.echo(f"next: pip install -e {target}  then  arena agents; pytest {target}; arena check {name}")
 
 
 register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record

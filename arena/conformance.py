@@ -15,6 +15,21 @@ from arena.lineup import MatchSetupError, resolve_agent
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import Registry
 
+# fault -> (what the protocol expected instead, the section of the docs that says so)
+EXPECTED: dict[str, tuple[str, str]] = {
+    "spawn": ("an executable file the referee can start (chmod +x; a #! line for a script)", "docs/protocol.md#running-your-bot"),
+    "handshake": ("a `ready` frame answering `hello` within the handshake clock (10 s): load models before it", "docs/protocol.md#clocks"),
+    "crash": ("the bot keeps running until the `end` message, then exits with status 0", "docs/protocol.md#faults"),
+    "exit": ("the bot keeps reading stdin until the `end` message; exit only after it", "docs/protocol.md#messages"),
+    "timeout": ("an `act` within `move_ms`, or within `move_ms` plus the bank left", "docs/protocol.md#clocks"),
+    "bad-frame": ("one msgpack map per frame, string keys, exactly the message's fields (`act`: type, id, choice)", "docs/protocol.md#frames"),
+    "oversized-frame": ("a 4-byte big-endian length, then that many bytes of msgpack; nothing else on stdout (print to stderr)", "docs/protocol.md#frames"),
+    "wrong-id": ("an `act` echoing the `id` of the `decide` it answers", "docs/protocol.md#bot--referee"),
+    "unknown-type": ("`ready` after `hello`, `act` after `decide`, or `error` to give up", "docs/protocol.md#bot--referee"),
+    "illegal-choice": ("`choice` is an index into the decision's `options`: 0 .. len(options) - 1", "docs/protocol.md#bot--referee"),
+    "error": ("no `error` message: the bot gave up (its message, or its stderr, says why)", "docs/protocol.md#bot--referee"),
+}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -26,6 +41,19 @@ class Problem:
     fault: str
     detail: str
     stderr_tail: str
+    phase: str = "move"
+    move: int = 0
+
+    def advice_lines(self, first_of_its_kind: bool) -> list[str]:
+        """What was seen; for the first problem of each fault, what was expected and where the docs say so."""
+        where = "before `ready`" if self.phase == "handshake" else f"at move {self.move + 1} of the match"
+        lines = [f"    seen:     {self.detail} ({where})"]
+        if first_of_its_kind:
+            expected, docs = EXPECTED.get(
+                self.fault, ("see the fault's description", "docs/protocol.md#faults")
+            )
+            lines += [f"    expected: {expected}", f"    docs:     {docs}"]
+        return lines
 
 
 @dataclass
@@ -62,6 +90,8 @@ class CheckReport:
                         fault["fault"],
                         fault["detail"],
                         "\n".join(lines[-5:]),
+                        fault.get("phase", "move"),
+                        fault.get("move", 0),
                     )
                 )
 
@@ -75,10 +105,13 @@ class CheckReport:
                 f"per move: median {_ms(self.move_ms)}, worst {max(self.move_ms):.1f} ms"
                 f" over {len(self.move_ms)} decisions"
             )
+        advised: set[str] = set()
         for problem in self.problems:
             lines.append(
                 f"FORFEIT {problem.game} {problem.players}p seat {problem.seat}: {problem.fault}: {problem.detail}"
             )
+            lines += problem.advice_lines(problem.fault not in advised)
+            advised.add(problem.fault)
             lines += [f"    stderr| {line}" for line in problem.stderr_tail.splitlines()]
         verdict = "PASS" if self.passed else "FAIL"
         lines.append(

@@ -1,0 +1,84 @@
+"""``arena new-bot``: write a ready bot package from the templates in arena/templates/newbot/.
+
+The package holds a pyproject with the ``tlachtli`` entry point, the agent (a random starting
+point written with the typed view of arena/agent.py), a test playing it against ``random`` in
+process, and a README. ``pip install -e`` makes it visible in ``arena agents`` and it passes
+``arena check`` as written.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import importlib.util
+import json
+import re
+from pathlib import Path
+from string import Template
+
+# Agent names become package names (dash -> underscore): lower case, a letter first.
+NAME_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+# template file -> path in the package ({module}: the importable name)
+FILES = {
+    "pyproject.toml.tmpl": "pyproject.toml",
+    "README.md.tmpl": "README.md",
+    "bot.py.tmpl": "{module}/__init__.py",
+    "test_bot.py.tmpl": "tests/test_{module}.py",
+}
+
+
+class NewBotError(ValueError):
+    """A name, game or directory ``arena new-bot`` cannot use; the message says why."""
+
+
+def module_name(name: str) -> str:
+    """The importable package name for agent ``name``."""
+    return name.replace("-", "_")
+
+
+def check_name(name: str, taken_agents: set[str]) -> None:
+    """Refuse a name that is malformed, already an agent, or would shadow an importable module."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise NewBotError(
+            f"bot name {name!r}: use lower-case letters, digits, '-' and '_', a letter first, at most 40"
+        )
+    if name in taken_agents:
+        raise NewBotError(
+            f"an agent named {name!r} is installed already (see `arena agents`); choose another name"
+        )
+    if importlib.util.find_spec(module_name(name)) is not None:
+        raise NewBotError(f"a Python module {module_name(name)!r} exists already; choose another bot name")
+
+
+def render(name: str, game: str | None) -> dict[str, str]:
+    """The package's files (relative path -> text) for agent ``name``, claiming ``game`` or every game."""
+    module = module_name(name)
+    values = {
+        "agent": name,
+        "dist": f"tlachtli-bot-{name}",
+        "module": module,
+        "games": f"({json.dumps(game)},)" if game else "()",
+        "games_list": f"[{json.dumps(game)}]" if game else "[]",
+        "games_text": game if game else "every installed game",
+        "example_game": game or "zapotec",
+    }
+    folder = importlib.resources.files("arena") / "templates" / "newbot"
+    return {
+        target.format(module=module): Template((folder / source).read_text(encoding="utf-8")).substitute(
+            values
+        )
+        for source, target in FILES.items()
+    }
+
+
+def write_package(directory: Path, files: dict[str, str]) -> list[Path]:
+    """Write ``files`` under ``directory`` (absent or empty, else NewBotError); return the paths."""
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise NewBotError(f"{directory} exists and is not an empty directory; choose another --dir")
+    written = []
+    for relative, text in files.items():
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
