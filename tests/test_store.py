@@ -63,7 +63,7 @@ def test_newer_schema_is_refused(tmp_path):
 def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder):
     schedule = make_schedule(ladder)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder, schedule)
+        run = store.open_run(ladder)
         pending = store.pending(run.id)
         assert [m.idx for m in pending] == list(range(len(schedule))) == [m.index for m in schedule]
         first, second, third = pending[:3]
@@ -72,10 +72,10 @@ def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder
         store.mark_running(second.id)  # interrupted while running
         store.mark_running(third.id)
         store.mark_pending([third.id])  # cancelled cleanly
-        assert store.counts(run.id) == {"pending": len(schedule) - 2, "running": 1, "done": 1}
+        assert store.counts(run.id) == {"pending": len(schedule) - 2, "running": 1, "done": 1, "aborted": 0}
 
     with Store(tmp_path / "t.db") as store:
-        again = store.open_run(ladder, schedule)
+        again = store.open_run(ladder)
         assert again.id == run.id
         assert store.reset_interrupted(run.id) == 1
         pending = store.pending(run.id)
@@ -97,16 +97,16 @@ def test_edited_ladder_is_refused_unless_new(tmp_path):
         LADDER.replace("matches_per_pairing = 2", "matches_per_pairing = 3"), registry, source="store.toml"
     )
     with Store(tmp_path / "t.db") as store:
-        first = store.open_run(original, make_schedule(original))
+        first = store.open_run(original)
         with pytest.raises(StoreError, match="'store-test' .* was started from different content.*--new"):
-            store.open_run(edited, make_schedule(edited))
-        fresh = store.open_run(edited, make_schedule(edited), new=True)
+            store.open_run(edited)
+        fresh = store.open_run(edited, new=True)
         assert fresh.id != first.id and store.latest_run("store-test") == fresh
         assert len(store.pending(fresh.id)) == 3 * 3 * 2
         # a comment-only change is the same ladder: it resumes the latest run
         text = "# note\n" + LADDER.replace("matches_per_pairing = 2", "matches_per_pairing = 3  # more")
         same = parse_ladder(text, registry)
-        assert store.open_run(same, make_schedule(same)).id == fresh.id
+        assert store.open_run(same).id == fresh.id
 
 
 def test_records_are_compressed_and_round_trip(tmp_path, ladder):
@@ -114,7 +114,7 @@ def test_records_are_compressed_and_round_trip(tmp_path, ladder):
     assert decode_record(encode_record(record)) == record
     assert len(encode_record(record)) < len(str(record)) / 10
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder, make_schedule(ladder))
+        run = store.open_run(ladder)
         match = store.pending(run.id)[0]
         outcome = outcome_for(match, [2, 2])
         store.mark_running(match.id)
@@ -125,7 +125,7 @@ def test_records_are_compressed_and_round_trip(tmp_path, ladder):
 
 def test_matches_filter_by_agent_and_fault(tmp_path, ladder):
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder, make_schedule(ladder))
+        run = store.open_run(ladder)
         pending = store.pending(run.id)
         for match in pending[:6]:
             outcome = outcome_for(match, [5, 1])
@@ -146,7 +146,7 @@ def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder
 
     path = tmp_path / "t.db"
     with Store(path) as store:
-        run = store.open_run(ladder, make_schedule(ladder))
+        run = store.open_run(ladder)
     upgrade = "ALTER TABLE matches ADD COLUMN note TEXT; UPDATE matches SET note = 'migrated'"
     monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, upgrade))
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
