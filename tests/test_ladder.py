@@ -138,7 +138,9 @@ def test_schedule_at_the_limit_is_accepted_and_one_over_refused(registry):
     at_limit = MAX_MATCHES // 6
     ladder = parse(GOOD.replace("matches_per_pairing = 2", f"matches_per_pairing = {at_limit}"), registry)
     assert ladder.match_count == 6 * at_limit <= MAX_MATCHES
-    text = error_of(GOOD.replace("matches_per_pairing = 2", f"matches_per_pairing = {at_limit + 1}"), registry)
+    text = error_of(
+        GOOD.replace("matches_per_pairing = 2", f"matches_per_pairing = {at_limit + 1}"), registry
+    )
     assert text.startswith("x.toml:5: ") and "over the limit" in text and "\n" not in text
 
 

@@ -70,7 +70,9 @@ def test_a_bot_that_kills_or_stops_its_referee_is_aborted_and_the_ladder_finishe
 
 def test_a_worker_lost_once_is_replaced_and_the_match_played_again(tmp_path):
     ladder = tmp_path / "attack.toml"
-    ladder.write_text(ATTACK.format(attacker="referee-killer", options=f"{{ once_in = {json.dumps(str(tmp_path))} }}"))
+    ladder.write_text(
+        ATTACK.format(attacker="referee-killer", options=f"{{ once_in = {json.dumps(str(tmp_path))} }}")
+    )
     db = tmp_path / "t.db"
     run = arena("run", str(ladder), "--db", str(db), "--jobs", "1", "--quiet")
     assert run.returncode == 0, run.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -154,3 +155,56 @@ def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder
         assert store.schema_version() == SCHEMA_VERSION + 1
         assert {row[0] for row in store.db.execute("SELECT note FROM matches")} == {"migrated"}
         assert len(store.pending(run.id)) == len(make_schedule(ladder))
+
+
+def test_a_version_1_database_is_migrated_with_its_results_kept(tmp_path, ladder):
+    from arena.store import MIGRATIONS
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    old.execute(
+        "INSERT INTO ladders (name, digest, game, format, source, config, created) VALUES ('x','d','goofspiel','round-robin','x.toml','{}','now')"
+    )
+    old.execute(
+        "INSERT INTO matches (ladder_id, idx, key, seed, spec, entrants, status) VALUES (1, 0, 'a|b#0/r0', 9, ?, '[\"a\",\"b\"]', 'done')",
+        (json.dumps(make_schedule(ladder)[0].spec.to_dict()),),
+    )
+    old.execute("INSERT INTO seats VALUES (1, 0, 'a', 'random', 3, 1, NULL)")
+    old.close()
+    with Store(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+        [match] = store.matches(1)
+        assert (match.status, match.seed, match.failures, match.reason) == ("done", 9, 0, None)
+        assert match.seats[0].score == 3
+        assert store.latest_run("x").base_seed is None
+        assert store.db.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def test_a_match_whose_worker_is_lost_too_often_is_aborted_with_the_reason(tmp_path, ladder):
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        first = store.pending(run.id)[0]
+        for attempt in range(1, 3):
+            store.mark_running(first.id)
+            assert not store.record_lost_worker(first.id, f"lost #{attempt}", max_failures=3)
+        assert store.matches(run.id)[0].status == "pending"
+        store.mark_running(first.id)
+        assert store.record_lost_worker(first.id, "killed by SIGKILL", max_failures=3)
+        aborted = store.matches(run.id, statuses=("aborted",))
+        assert [m.id for m in aborted] == [first.id] and aborted[0].failures == 3
+        assert aborted[0].reason == "its worker process was lost 3 times; last: killed by SIGKILL"
+        assert first.id not in [m.id for m in store.pending(run.id)]  # not played again
+        assert store.counts(run.id)["aborted"] == 1
+
+
+def test_secret_ladder_gets_a_drawn_base_seed_kept_on_resume(tmp_path):
+    secret = parse_ladder(LADDER.replace("game =", 'seed = "secret"\ngame ='), discover(), source="s.toml")
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(secret)
+        assert run.secret and run.base_seed not in (None, 0)
+        assert [m.spec.seed for m in store.pending(run.id)] == [
+            m.spec.seed for m in make_schedule(secret, run.base_seed)
+        ]
+        assert store.open_run(secret).base_seed == run.base_seed  # resumed, not drawn again
+        assert store.open_run(secret, new=True).base_seed != run.base_seed
