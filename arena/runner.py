@@ -368,6 +368,7 @@ def run_pending(
     queue = list(matches)
     queue.reverse()  # pop() from the end hands matches out in schedule order
     stop = _Stop()
+    stillborn: list[str] = []  # workers in a row that died before starting their match
     try:
         with stop.installed(), _progress(console, show_progress) as progress:
             task = progress.add_task(
@@ -380,10 +381,18 @@ def run_pending(
                     progress.advance(task)
 
             def lost(worker: _Worker, reason: str) -> None:
-                match = worker.match
+                match, began = worker.match, worker.deadline < math.inf
                 pool.drop(worker)
                 if match is None:
                     return
+                if not began:  # died starting up: not the match's fault, but a broken setup stops the run
+                    store.mark_pending([match.id])
+                    queue.append(match)
+                    stillborn.append(reason)
+                    if len(stillborn) >= MAX_FAILURES * pool.size:
+                        raise _WorkersCannotStart(reason)
+                    return
+                stillborn.clear()
                 report.lost_workers += 1
                 if store.record_lost_worker(match.id, reason, MAX_FAILURES):
                     report.aborted += 1  # its reason is stored: `arena matches --status aborted`
@@ -410,6 +419,11 @@ def run_pending(
                         lost(worker, reason)
             except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
                 stop.press()
+            except _WorkersCannotStart as error:
+                report.errors.append(
+                    f"{len(stillborn)} worker processes in a row died before starting a match (last: {error}); "
+                    "nothing was played by them, unfinished matches stay pending"
+                )
             report.interrupted = stop.count > 0
             report.signal = stop.signum
             pool.stop(stop, collect)
@@ -420,6 +434,10 @@ def run_pending(
         store.mark_pending([match.id for match in matches])
         report.seconds = time.perf_counter() - started
     return report
+
+
+class _WorkersCannotStart(Exception):
+    """Workers keep dying before they start a match: the machine or the setup is broken."""
 
 
 def _death(worker: _Worker) -> str:

@@ -112,3 +112,15 @@ def test_a_match_past_its_wall_clock_bound_is_ended_and_finally_aborted(tmp_path
     assert report.lost_workers == 2 * runner.MAX_FAILURES
     assert [m.status for m in found] == ["aborted", "aborted"]
     assert all("no result within the watchdog's 1 s" in (m.reason or "") for m in found)
+
+
+def test_workers_that_cannot_start_stop_the_run_without_aborting_any_match(tmp_path, monkeypatch):
+    ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.no_such_plugin")  # every worker fails to start
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        report = runner.run_pending(store, store.pending(run.id), 1, show_progress=False)
+        counts = store.counts(run.id)
+    assert report.played == 0 and report.aborted == 0
+    assert "died before starting a match (last: its worker process exited with status 1)" in report.errors[0]
+    assert counts == {"pending": 2, "running": 0, "done": 0, "aborted": 0}
