@@ -121,7 +121,9 @@ def run(
 
     Running the same ladder again resumes it: finished matches are kept, unfinished ones are
     played. A ladder file edited since its first run is refused unless --new is given.
-    Ctrl-C stops cleanly; rerun the command to finish.
+    Ctrl-C (or SIGTERM) stops cleanly within seconds; rerun the command to finish. A match whose
+    worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
+    aborted and the ladder goes on (see docs/ladders.md).
     """
     registry = _registry()
     try:

@@ -14,7 +14,6 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import psutil
 
@@ -23,47 +22,57 @@ TAG_ENV = "TLACHTLI_TEST_PROC"
 _SERVICES = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
 
 
-def processes_tagged(tag: str, name: str = TAG_ENV) -> list[int]:
-    """Live (not zombie) processes whose environment holds ``name=tag``."""
-    wanted = f"{name}={tag}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
+def _table() -> dict[int, tuple[int, str, bytes]]:
+    """Every readable process: pid -> (parent pid, state, environment), in one walk of /proc."""
+    table = {}
+    for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
-            environ = (entry / "environ").read_bytes()
-            if wanted not in environ.split(b"\0"):
-                continue
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            with open(f"/proc/{entry.name}/environ", "rb") as environ:
+                env = environ.read()
         except OSError:  # gone meanwhile, or another user's
             continue
-        if state != "Z":
-            found.append(int(entry.name))
-    return found
+        table[int(entry.name)] = (int(fields[1]), fields[0].decode(), env)
+    return table
 
 
-def _descendants() -> list[int]:
-    """Live descendants of this (pytest) process."""
-    return [child.pid for child in psutil.Process().children(recursive=True)]
+def _tagged(table: dict[int, tuple[int, str, bytes]], wanted: bytes) -> set[int]:
+    return {pid for pid, (_, _, env) in table.items() if env.startswith(wanted) or b"\0" + wanted in env}
 
 
-def _is_leak(pid: int) -> bool:
-    """Whether ``pid`` is a live process other than a service of this pytest process."""
+def processes_tagged(tag: str, name: str = TAG_ENV) -> list[int]:
+    """Live (not zombie) processes whose environment holds ``name=tag``."""
+    table = _table()
+    return sorted(pid for pid in _tagged(table, f"{name}={tag}\0".encode()) if table[pid][1] != "Z")
+
+
+def _is_service(pid: int) -> bool:
+    """Whether ``pid`` is a helper service of this pytest process (multiprocessing's resource tracker)."""
     try:
-        process = psutil.Process(pid)
-        if process.status() == psutil.STATUS_ZOMBIE:
-            return False
-        if process.ppid() == os.getpid() and any(s in " ".join(process.cmdline()) for s in _SERVICES):
-            return False  # e.g. multiprocessing's resource tracker, started by an in-process run
+        return any(service in " ".join(psutil.Process(pid).cmdline()) for service in _SERVICES)
     except psutil.Error:
         return False
-    return True
 
 
 def leftovers(tag: str) -> list[int]:
-    """Processes started under ``tag`` (or by this process) that are still alive."""
-    found = (set(processes_tagged(tag)) | set(_descendants())) - {os.getpid()}
-    return sorted(pid for pid in found if _is_leak(pid))
+    """Processes started under ``tag``, or descendants of this process, still alive (zombies aside)."""
+    table = _table()
+    me = os.getpid()
+    found = _tagged(table, f"{TAG_ENV}={tag}\0".encode())
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    below = list(children.get(me, []))
+    while below:
+        pid = below.pop()
+        found.add(pid)
+        below.extend(children.get(pid, []))
+    found.discard(me)
+    alive = [pid for pid in found if table[pid][1] != "Z"]
+    return sorted(pid for pid in alive if not (table[pid][0] == me and _is_service(pid)))
 
 
 def eventually_empty(probe: Callable[[], list], seconds: float = 10.0) -> list:
