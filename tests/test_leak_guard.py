@@ -34,5 +34,8 @@ def test_a_test_leaving_a_process_running_fails_and_the_process_is_killed(tmp_pa
     assert inner.returncode == 1, out
     assert "3 passed, 2 errors" in out, out  # an error at teardown: the test body itself passed
     assert out.count("left 1 process(es) running (now killed)") == 2, out
-    assert "ERROR test_leaky.py::test_leaves_a_child" in out and "ERROR test_leaky.py::test_leaves_an_orphan" in out
+    assert (
+        "ERROR test_leaky.py::test_leaves_a_child" in out
+        and "ERROR test_leaky.py::test_leaves_an_orphan" in out
+    )
     # the outer guard of this very test checks that the inner guard killed both

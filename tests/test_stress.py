@@ -83,8 +83,12 @@ def test_random_interrupts_never_hang_leak_or_lose_a_result(tmp_path, popen):
             _, err = run.communicate(timeout=STOP_WITHIN_S if attack != "kill a worker" else 240)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"`arena run` still running {STOP_WITHIN_S} s after {where}") from None
-        assert run.returncode in (0, 130, 143, -signal.SIGKILL, -signal.SIGINT), f"{where}: {err}"
-        assert "Traceback" not in err, f"{where}: {err}"
+        # 1, -SIGINT, -SIGTERM: a signal before the run installed its handlers (Python starting,
+        # the ladder being read) or after it restored them: nothing had started or all had ended
+        assert run.returncode in (0, 1, 130, 143, -signal.SIGKILL, -signal.SIGINT, -signal.SIGTERM), where
+        assert "Traceback" not in err or err.rstrip().endswith("KeyboardInterrupt"), f"{where}: {err}"
+        if run.returncode == 1:  # click's answer to a KeyboardInterrupt outside the runner, no error
+            assert err.rstrip().endswith(("Aborted!", "KeyboardInterrupt")), f"{where}: {err}"
         assert eventually_empty(lambda: [p for p in processes_tagged(tag) if p != os.getpid()]) == [], where
         after = _stored(db)
         assert {idx: after[idx] for idx in before} == before, f"{where}: a finished match changed"
