@@ -179,7 +179,7 @@ class _Worker:
         return self.process.pid
 
     def hand(self, match: StoredMatch) -> None:
-        """Send it a match; the watchdog starts when it says it has begun (see ``_Pool.receive``)."""
+        """Send it a match; the watchdog starts when it says it has begun (see ``_Pool.events``)."""
         self.match = match
         self.deadline = math.inf
         self.conn.send(match.spec)
