@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test demo bench lint clean
+.PHONY: setup test stress demo bench lint clean
 
 setup: $(STAMP)
 
@@ -19,6 +19,11 @@ $(STAMP): pyproject.toml
 
 test: setup
 	$(PY) -m pytest -q
+
+# `arena run` interrupted at random moments many times (tests/test_stress.py; the suite runs 4 rounds).
+STRESS_ROUNDS ?= 40
+stress: setup
+	TLACHTLI_STRESS_ROUNDS=$(STRESS_ROUNDS) $(PY) -m pytest -q -p no:cacheprovider tests/test_stress.py tests/test_runner.py
 
 demo: setup
 	$(VENV)/bin/arena run ladders/demo.toml --db demo.db

@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import shlex
+import signal
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -32,9 +33,8 @@ from arena.report import (
     resolve_run,
     standings,
 )
-from arena.runner import default_jobs, run_pending
-from arena.schedule import make_schedule
-from arena.store import DEFAULT_DB, Store, StoreError
+from arena.runner import MAX_FAILURES, default_jobs, run_pending
+from arena.store import DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
 
 
 class TableFormat(StrEnum):
@@ -79,6 +79,17 @@ def _open_existing(db: Path) -> Store:
         raise _fail(f"cannot open {db}: {error}") from None
 
 
+def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
+    """Whether the deals of ``ladder_run`` must stay hidden: its base seed is secret and matches
+    are still to be played (a match's seed, or its record, would give away the deal of the rest
+    of its seat rotations). Once every match is played or aborted, they may be shown.
+    """
+    if not ladder_run.secret:
+        return False
+    counts = store.counts(ladder_run.id)
+    return counts["pending"] + counts["running"] > 0
+
+
 def _guard(action: Callable[[], None]) -> None:
     """Turn report errors into one clear line with exit status 2."""
     try:
@@ -110,14 +121,15 @@ def run(
 
     Running the same ladder again resumes it: finished matches are kept, unfinished ones are
     played. A ladder file edited since its first run is refused unless --new is given.
-    Ctrl-C stops cleanly; rerun the command to finish.
+    Ctrl-C (or SIGTERM) stops cleanly within seconds; rerun the command to finish. A match whose
+    worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
+    aborted and the ladder goes on (see docs/ladders.md).
     """
     registry = _registry()
     try:
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
-    schedule = make_schedule(ladder)
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:
@@ -125,16 +137,17 @@ def run(
     with store:
         try:
             store.claim_writer()
-            ladder_run = store.open_run(ladder, schedule, new=new)
+            ladder_run = store.open_run(ladder, new=new)
         except StoreError as error:
             raise _fail(str(error)) from None
         reset = store.reset_interrupted(ladder_run.id)
         pending = store.pending(ladder_run.id)
-        done_before = len(schedule) - len(pending)
+        total = sum(store.counts(ladder_run.id).values())
+        done_before = total - len(pending)
         workers = jobs or ladder.concurrency or default_jobs()
         if done_before:
             typer.echo(
-                f"resuming {ladder.name!r}: {done_before} of {len(schedule)} matches already played"
+                f"resuming {ladder.name!r}: {done_before} of {total} matches already played"
                 + (f", {reset} interrupted match(es) will be replayed" if reset else ""),
                 err=True,
             )
@@ -142,7 +155,7 @@ def run(
             store,
             pending,
             workers,
-            total=len(schedule),
+            total=total,
             done_before=done_before,
             label=ladder.name,
             show_progress=not quiet,
@@ -150,12 +163,19 @@ def run(
         )
         counts = store.counts(ladder_run.id)
     rate = f" ({report.rate:.2f} matches/s with {workers} job(s))" if report.played else ""
+    aborted = f", {counts['aborted']} aborted" if counts["aborted"] else ""
     typer.echo(
-        f"{ladder.name}: {counts['done']}/{len(schedule)} matches done, {report.played} played now{rate}"
+        f"{ladder.name}: {counts['done']}/{total} matches done{aborted}, {report.played} played now{rate}"
     )
     if report.interrupted:
         typer.echo("interrupted: finished matches are stored; run the same command again to resume", err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(128 + (report.signal or signal.SIGINT))  # 130 for Ctrl-C, 143 for SIGTERM
+    if counts["aborted"]:
+        typer.echo(
+            f"warning: {counts['aborted']} match(es) aborted after their worker process was lost "
+            f"{MAX_FAILURES} times (see `arena matches --status aborted`); the ratings leave them out",
+            err=True,
+        )
     if report.errors:
         for line in report.errors[:5]:
             typer.echo(f"error: {line}", err=True)
@@ -163,7 +183,7 @@ def run(
         if more > 0:
             typer.echo(f"error: ... and {more} more", err=True)
         raise typer.Exit(1)
-    if counts["done"] == len(schedule):
+    if counts["done"] + counts["aborted"] == total:
         typer.echo(
             f"see the ratings with: arena leaderboard {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
         )
@@ -192,8 +212,9 @@ def leaderboard(
             typer.echo(_csv(rows, list(rows[0]) if rows else ["rank", "agent"]), nl=False)
         else:
             total = sum(counts.values())
+            aborted = f" ({counts['aborted']} aborted)" if counts["aborted"] else ""
             typer.echo(
-                f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches"
+                f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches{aborted}"
             )
             headers = ["rank", "agent", "rating", "mu", "sigma", "matches", "wins", "mean score", "faults"]
             typer.echo(tabulate([list(row.values()) for row in rows], headers=headers, floatfmt=".2f"))
@@ -209,22 +230,37 @@ def matches(
     ] = None,
     faults: Annotated[bool, typer.Option("--faults", help="Only matches in which a seat forfeited.")] = False,
     status: Annotated[
-        str | None, typer.Option("--status", help="Only matches in this status: pending, running or done.")
+        str | None,
+        typer.Option("--status", help="Only matches in this status: pending, running, done or aborted."),
     ] = None,
     limit: Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show at most this many.")] = None,
 ) -> None:
-    """List a ladder's matches in schedule order: seats, scores, ranks and faults."""
+    """List a ladder's matches in schedule order: seats, scores, ranks and faults.
+
+    An aborted match shows why instead of its seats. The seeds of a ladder with a secret seed
+    show as "secret" until every match of it is played.
+    """
 
     def show() -> None:
-        statuses = ("pending", "running", "done")
-        if status is not None and status not in statuses:
-            raise ReportError(f"unknown status {status!r}; use one of: {', '.join(statuses)}")
+        if status is not None and status not in STATUSES:
+            raise ReportError(f"unknown status {status!r}; use one of: {', '.join(STATUSES)}")
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
             found = store.matches(
-                ladder_run.id, statuses=(status,) if status else statuses, agent=agent, faults_only=faults
+                ladder_run.id, statuses=(status,) if status else STATUSES, agent=agent, faults_only=faults
             )
-        rows = [[m.idx, m.key, m.status, m.seed, describe_seats(m), m.seconds] for m in found[:limit]]
+            hidden = _seeds_hidden(store, ladder_run)
+        rows = [
+            [
+                m.idx,
+                m.key,
+                m.status,
+                "secret" if hidden else m.seed,
+                f"aborted: {m.reason}" if m.status == "aborted" else describe_seats(m),
+                m.seconds,
+            ]
+            for m in found[:limit]
+        ]
         headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
         typer.echo(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
 
@@ -263,7 +299,10 @@ def export(
 
     def write() -> None:
         with _open_existing(db) as store:
-            rows = export_rows(store, resolve_run(store, ladder))
+            ladder_run = resolve_run(store, ladder)
+            rows = export_rows(store, ladder_run)
+            if _seeds_hidden(store, ladder_run):
+                rows = [dict(row, seed="secret") for row in rows]
         text = (
             json.dumps(rows, indent=1) + "\n" if fmt is ExportFormat.json else _csv(rows, list(EXPORT_FIELDS))
         )
@@ -284,6 +323,11 @@ def record(
     def write() -> None:
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
+            if _seeds_hidden(store, ladder_run):
+                raise ReportError(
+                    f"ladder {ladder_run.name!r} draws a secret seed: its records (which hold the deals) "
+                    "are shown once every match of it is played"
+                )
             data = store.record_at(ladder_run.id, index)
         if data is None:
             raise ReportError(f"match {index} of ladder {ladder_run.name!r} has no record (not played yet?)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import tomllib
@@ -21,6 +22,11 @@ from arena.plugins import Registry
 from engine.api import BadOptions, validate_options
 
 FORMATS = ("round-robin", "gauntlet", "solo")
+# `seed = "secret"`: `arena run` draws the base seed at random and keeps it in the database only.
+SECRET_SEED = "secret"
+# The most matches one ladder may schedule: every match is a database row made at the run's
+# start, so a mistyped matches_per_pairing must be refused, not fill the disk.
+MAX_MATCHES = 100_000
 
 # Allowed keys per table, with the type each value must have (checked before any meaning).
 TOP_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -32,13 +38,14 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "challenger": str,
     "automaton": str,
     "matches_per_pairing": int,
-    "seed": int,
+    "seed": (int, str),  # an integer, or "secret" (see SECRET_SEED)
     "concurrency": int,
     "options": dict,
     "clock": dict,
     "limits": dict,
     "agents": list,
 }
+KEY_KINDS = {"seed": f'an integer or "{SECRET_SEED}"'}  # what to say of a key whose type is wrong
 CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int, "handshake_ms": int}
 LIMIT_KEYS: dict[str, type] = {"memory_mb": int, "cpu_seconds": int}
 AGENT_KEYS: dict[str, type] = {"name": str, "agent": str, "options": dict}
@@ -77,6 +84,7 @@ class Ladder:
     options: dict[str, Any]
     matches_per_pairing: int = 1
     seed: int = 0
+    secret_seed: bool = False  # seed = "secret": the run draws its base seed (``seed`` unused)
     challenger: str | None = None
     automaton: str | None = None
     move_ms: int = SPEC_DEFAULTS["move_ms"]
@@ -88,6 +96,16 @@ class Ladder:
     description: str = ""
     digest: str = ""
     source: str = ""
+
+    @property
+    def match_count(self) -> int:
+        """How many matches the schedule holds: groups x seat rotations x matches_per_pairing."""
+        agents = len(self.entrants)
+        if self.format == "gauntlet":  # the challenger with every (players - 1) of the others
+            groups = math.comb(agents - 1, self.players - 1)
+        else:  # round-robin and solo: every combination of ``players`` agents
+            groups = math.comb(agents, self.players)
+        return groups * self.players * self.matches_per_pairing
 
     def entrant(self, name: str) -> Entrant:
         """The entrant with display name ``name``."""
@@ -153,7 +171,9 @@ class _Validator:
                 raise self.fail((*path, key), f"unknown key {key!r} in {label}; known keys: {known}")
             expected = allowed[key]
             if expected is int and isinstance(value, bool) or not isinstance(value, expected):
-                name = {int: "an integer", str: "a string", dict: "a table", list: "an array"}[expected]
+                names = {int: "an integer", str: "a string", dict: "a table", list: "an array"}
+                kinds = expected if isinstance(expected, tuple) else (expected,)
+                name = KEY_KINDS.get(key) or " or ".join(names[kind] for kind in kinds)
                 raise self.fail((*path, key), f"key {key!r} in {label} must be {name}, got {value!r}")
 
     def positive(self, value: int, path: tuple, label: str) -> int:
@@ -215,7 +235,10 @@ class _Validator:
                 ("agents",),
                 f"format {fmt!r} with players = {players} needs at least {players} agents, got {len(entrants)}",
             )
-        return Ladder(
+        seed = data.get("seed", 0)
+        if isinstance(seed, str) and seed != SECRET_SEED:
+            raise self.fail(("seed",), f"key 'seed' in the ladder must be {KEY_KINDS['seed']}, got {seed!r}")
+        ladder = Ladder(
             name=data["name"],
             description=data.get("description", ""),
             game=game_id,
@@ -226,7 +249,8 @@ class _Validator:
             matches_per_pairing=self.positive(
                 data.get("matches_per_pairing", 1), ("matches_per_pairing",), "matches_per_pairing"
             ),
-            seed=data.get("seed", 0),
+            seed=0 if seed == SECRET_SEED else seed,
+            secret_seed=seed == SECRET_SEED,
             challenger=challenger,
             automaton=automaton,
             move_ms=clock.get("move_ms", SPEC_DEFAULTS["move_ms"]),
@@ -240,6 +264,13 @@ class _Validator:
             digest=content_digest(data),
             source=self.source,
         )
+        if ladder.match_count > MAX_MATCHES:
+            raise self.fail(
+                ("matches_per_pairing",),
+                f"matches_per_pairing = {ladder.matches_per_pairing} schedules {ladder.match_count:,} matches, "
+                f"over the limit of {MAX_MATCHES:,} per ladder; lower it, or split the tournament into several ladders",
+            )
+        return ladder
 
     def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
         """Set up one game now, so options the engine refuses in combination fail here, not per match."""

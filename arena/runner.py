@@ -1,28 +1,39 @@
 """Runs a ladder's pending matches in parallel local worker processes; the parent stores results.
 
 Each worker process plays one match at a time through the referee (``arena.referee.run_match``,
-trio inside). The parent is the only writer of the database: it marks a match running when it
-hands it out and commits each outcome the moment it arrives, so a crash or ``kill -9`` loses at
-most the matches in flight, which the next run plays again.
+trio inside), and talks to the parent over a pipe of its own: workers share no queue or lock,
+so one killed at any moment costs only its own match. The parent is the only writer of the
+database: it marks a match running when it hands it out and commits each outcome the moment it
+arrives, so a crash or ``kill -9`` loses at most the matches in flight, which the next run plays
+again.
 
-Ctrl-C: pending matches are cancelled, workers are asked to stop their current match (the
-referee then kills its agents), finished matches stay stored, running ones go back to pending.
+Watchdog: a worker whose referee is stopped (SIGSTOP) or runs past its match's wall-clock bound
+(``watchdog_seconds``) is killed with its agents, like one that died; the match is played again
+by a fresh worker, and recorded as aborted, with the reason, once its worker was lost
+MAX_FAILURES times, so a bot that kills or stops its referee cannot keep a ladder from finishing.
+
+Ctrl-C or SIGTERM: no new match starts, workers are told to stop theirs (the referee then kills
+its agents) and killed after STOP_GRACE_S (at once on a second Ctrl-C); finished matches stay
+stored, unfinished ones go back to pending.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as futures
+import math
 import multiprocessing
+import multiprocessing.connection as mp_connection
 import os
 import signal
+import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 
+import psutil
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -36,10 +47,16 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from arena.match import MatchOutcome, MatchSpec
-from arena.plugins import Registry, discover
+from arena.match import MatchSpec
+from arena.plugins import discover
 from arena.spawn import die_with_parent
-from arena.store import Store, StoredMatch
+from arena.store import Store, StoredMatch, StoreError
+
+MAX_FAILURES = 3  # a match whose worker is lost this many times (over all runs) is aborted
+STOP_GRACE_S = 5.0  # after Ctrl-C or SIGTERM: how long workers get to stop their match cleanly
+STOPPED_GRACE_S = 2.0  # a worker seen stopped (SIGSTOP) this long is killed
+WATCHDOG_DECISIONS = 2000  # decisions per match the watchdog allows for (see watchdog_seconds)
+WATCHDOG_MARGIN_S = 30.0  # on top of the clocks: engine work, process starts, a loaded machine
 
 
 def default_jobs() -> int:
@@ -56,7 +73,10 @@ class RunReport:
 
     played: int = 0
     failed: int = 0
+    aborted: int = 0  # matches recorded as aborted (worker lost MAX_FAILURES times)
+    lost_workers: int = 0  # workers that died, stopped or hung during a match
     interrupted: bool = False
+    signal: int | None = None  # what interrupted it: SIGINT (Ctrl-C) or SIGTERM
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
 
@@ -69,61 +89,36 @@ class RunReport:
 # -- worker side -------------------------------------------------------------------------------
 
 
-@dataclass
-class _Worker:
-    """The state of one worker process (one per process, set up by ``_init_worker``)."""
+def _worker_main(conn: Connection, parent_pid: int) -> None:
+    """A worker process: play each match the parent sends on ``conn``, answer with its outcome.
 
-    registry: Registry | None = None
-    parent_pid: int = 0
-    stopping: Any = None  # a multiprocessing Event the parent sets on Ctrl-C
-    in_match: bool = False
-    parent_gone: bool = False
-
-
-_worker = _Worker()
-
-
-def _init_worker(parent_pid: int, stopping: Any) -> None:
-    """Prepare a worker: own process group, SIGINT only during a match, leave with the parent."""
-    os.setpgrp()  # the terminal's Ctrl-C reaches the parent only; it forwards it deliberately
+    It leads its own process group (the terminal's Ctrl-C reaches the parent only, which stops
+    the workers deliberately) and gets SIGTERM if the parent dies, even by kill -9. SIGTERM
+    during a match makes the referee stop it and kill its agents (``Terminated``); at any other
+    moment it ends the worker at once: it holds nothing to clean up.
+    """
+    os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _on_parent_death)
-    die_with_parent(signal.SIGTERM, parent_pid)  # killed parent (even -9): the kernel sends SIGTERM
-    _worker.registry = discover()
-    _worker.parent_pid = parent_pid
-    _worker.stopping = stopping
+    die_with_parent(signal.SIGTERM, parent_pid)
+    from arena.referee import Terminated, run_match  # here: the parent never needs trio
 
-
-def _on_parent_death(signum: int, frame: object) -> None:
-    """SIGTERM (the parent died, or someone stops us): stop the match cleanly, then exit."""
-    _worker.parent_gone = True
-    if _worker.in_match:
-        os.kill(os.getpid(), signal.SIGINT)  # trio cancels the match; the referee reaps its agents
-    else:
-        os._exit(1)  # idle: nothing to clean up, and no one will ever send us work again
-
-
-def _play(spec: MatchSpec) -> tuple[MatchOutcome, float]:
-    """Play one match in a worker; SIGINT (from the parent) cancels it through trio."""
-    from arena.referee import run_match
-
-    started = time.perf_counter()
-    _worker.in_match = True
-    try:
-        # trio installs its own Ctrl-C handling only over the default handler
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        # checked after SIGINT is armed, so a stop is never missed: a queued match never starts
-        if _worker.stopping is not None and _worker.stopping.is_set():
-            raise KeyboardInterrupt
-        outcome = run_match(spec, _worker.registry)
-    finally:
-        _worker.in_match = False
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        # the referee turns SIGTERM into its own clean stop during a match, so our handler may not
-        # have seen the parent die: check again, and leave rather than wait for work forever
-        if _worker.parent_gone or os.getppid() != _worker.parent_pid:
-            os._exit(1)
-    return outcome, time.perf_counter() - started
+    registry = discover()
+    while True:
+        try:
+            spec = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if spec is None:
+            return
+        conn.send(("started",))  # the watchdog counts from here: worker start-up is not the match's
+        started = time.perf_counter()
+        try:
+            reply: tuple = ("done", run_match(spec, registry), time.perf_counter() - started)
+        except Terminated:
+            return
+        except Exception as error:  # the referee refused or broke: the parent reports it
+            reply = ("error", f"{type(error).__name__}: {error}")
+        conn.send(reply)
 
 
 # -- parent side -------------------------------------------------------------------------------
@@ -154,6 +149,197 @@ def _progress(console: Console, show: bool) -> Progress:
     )
 
 
+def watchdog_seconds(spec: MatchSpec) -> float:
+    """The wall-clock bound of one match, after which the runner kills its worker.
+
+    The referee's own clocks end any match sooner: each decision waits at most ``move_ms`` plus
+    what is left of the seat's bank, and the handshake ``handshake_ms``. So a match takes at most
+    handshake + every seat's bank + decisions x move_ms; the bound assumes WATCHDOG_DECISIONS
+    decisions (about 5 times the longest bundled game, a 4-player Teotihuacan) plus a margin.
+    Only a stopped or broken referee ever meets it.
+    """
+    return (
+        spec.handshake_ms + spec.players * spec.bank_ms + WATCHDOG_DECISIONS * spec.move_ms
+    ) / 1000 + WATCHDOG_MARGIN_S
+
+
+@dataclass
+class _Worker:
+    """One worker process the parent owns, its end of their pipe, and the match it is playing."""
+
+    process: BaseProcess
+    conn: Connection
+    match: StoredMatch | None = None
+    deadline: float = math.inf  # monotonic time after which the watchdog kills it
+    stopped_since: float | None = None  # when it was first seen stopped (SIGSTOP)
+
+    @property
+    def pid(self) -> int:
+        assert self.process.pid is not None
+        return self.process.pid
+
+    def hand(self, match: StoredMatch) -> None:
+        """Send it a match; the watchdog starts when it says it has begun (see ``_Pool.events``)."""
+        self.match = match
+        self.deadline = math.inf
+        self.conn.send(match.spec)
+
+    def signal(self, signum: int) -> None:
+        try:
+            os.kill(self.pid, signum)
+        except ProcessLookupError:
+            pass
+
+    def kill(self) -> None:
+        """SIGKILL it and every process it started that is still its descendant (agents), then reap it."""
+        try:
+            family = psutil.Process(self.pid).children(recursive=True)
+        except psutil.Error:
+            family = []
+        self.signal(signal.SIGKILL)
+        for process in family:
+            try:
+                process.kill()  # psutil refuses a pid reused by another process
+            except psutil.Error:
+                pass
+        self.process.join(5)
+        self.conn.close()
+
+
+class _Pool:
+    """Worker processes owned one by one, each with its own pipe.
+
+    Unlike a shared task queue, nothing is shared between workers: one killed at any moment
+    (kill -9, the OOM killer, a bot killing its referee) costs only the match it was playing,
+    and the parent replaces it.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite
+        self.workers: list[_Worker] = []
+
+    def start_worker(self) -> _Worker:
+        ours, theirs = self.context.Pipe()
+        process = self.context.Process(
+            target=_worker_main, args=(theirs, os.getpid()), name="arena-worker", daemon=True
+        )
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self.workers.append(worker)
+        return worker
+
+    def idle(self) -> _Worker | None:
+        """A worker free for a match (a new one while the pool is not full), or None."""
+        for worker in self.workers:
+            if worker.match is None:
+                return worker
+        return self.start_worker() if len(self.workers) < self.size else None
+
+    def busy(self) -> list[_Worker]:
+        return [worker for worker in self.workers if worker.match is not None]
+
+    def drop(self, worker: _Worker) -> None:
+        """Kill ``worker`` (and its agents) and forget it."""
+        worker.kill()
+        self.workers.remove(worker)
+
+    def events(self, timeout: float) -> list[tuple[_Worker, tuple | None]]:
+        """Wait up to ``timeout`` s; each worker that answered (its reply) or died (None)."""
+        waiting = {worker.conn: worker for worker in self.workers}
+        waiting.update({worker.process.sentinel: worker for worker in self.workers})
+        ready = mp_connection.wait(list(waiting), timeout)
+        found: dict[int, _Worker] = {id(waiting[thing]): waiting[thing] for thing in ready}
+        events = []
+        for worker in found.values():
+            while True:  # every reply waiting in the pipe ("started", then maybe the outcome)
+                try:
+                    if not worker.conn.poll():
+                        if not worker.process.is_alive():
+                            events.append((worker, None))
+                        break
+                    reply = worker.conn.recv()
+                except (EOFError, OSError):
+                    events.append((worker, None))
+                    break
+                if reply[0] == "started" and worker.match is not None:
+                    worker.deadline = time.monotonic() + watchdog_seconds(worker.match.spec)
+                else:
+                    events.append((worker, reply))
+        return events
+
+    def overdue(self, now: float) -> list[tuple[_Worker, str]]:
+        """Busy workers the watchdog must end: stopped (SIGSTOP) too long, or past their match's bound."""
+        found = []
+        for worker in self.busy():
+            try:
+                stopped = psutil.Process(worker.pid).status() in (
+                    psutil.STATUS_STOPPED,
+                    psutil.STATUS_TRACING_STOP,
+                )
+            except psutil.Error:
+                continue  # gone: the next wait reports it
+            if not stopped:
+                worker.stopped_since = None
+            elif worker.stopped_since is None:
+                worker.stopped_since = now
+            elif now - worker.stopped_since >= STOPPED_GRACE_S:
+                found.append(
+                    (worker, f"its worker (referee) was stopped (SIGSTOP) for {STOPPED_GRACE_S:.0f} s")
+                )
+                continue
+            if now > worker.deadline:
+                bound = watchdog_seconds(worker.match.spec) if worker.match else 0
+                found.append((worker, f"no result within the watchdog's {bound:.0f} s"))
+        return found
+
+    def stop(self, stop: _Stop, collect: Callable[[_Worker, tuple], None]) -> None:
+        """Stop every worker: SIGTERM (the referee kills its agents), wait up to STOP_GRACE_S for them
+        to leave, passing on outcomes that still arrive, then kill what is left. A repeated
+        Ctrl-C or SIGTERM cuts the wait short.
+        """
+        for worker in self.workers:
+            worker.signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        while stop.count < 2 and time.monotonic() < deadline:
+            if not any(worker.process.is_alive() for worker in self.workers):
+                break
+            for worker, reply in self.events(0.05):
+                if reply is not None and reply[0] != "started":
+                    collect(worker, reply)
+        for worker in list(self.workers):
+            self.drop(worker)
+
+
+class _Stop:
+    """Ctrl-C (SIGINT) and SIGTERM during a run: the first stops it cleanly, a repeat at once.
+
+    The handler only counts: nothing is raised in the middle of a database write.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.signum: int | None = None
+
+    def press(self, signum: int = signal.SIGINT, frame: object = None) -> None:
+        self.count += 1
+        self.signum = self.signum or signum
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """Handle SIGINT and SIGTERM with ``press`` while inside (main thread only: signals land there)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {signum: signal.signal(signum, self.press) for signum in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+
 def run_pending(
     store: Store,
     matches: Sequence[StoredMatch],
@@ -169,121 +355,114 @@ def run_pending(
 
     ``total`` and ``done_before`` size the progress bar for a resumed run. A match whose
     referee raises (e.g. the engine refuses the setup) is left pending and its error reported;
-    an agent that crashes or stalls is not an error but a fault, stored with the match.
+    an agent that crashes or stalls is not an error but a fault, stored with the match. A match
+    whose worker is lost (killed, stopped, past the watchdog) is played again by a new worker,
+    and aborted after MAX_FAILURES losses.
     """
     report = RunReport()
     if not matches:
         return report
     console = console or Console(stderr=True)
     started = time.perf_counter()
-    context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite and threads
-    stopping = context.Event()
-    executor = futures.ProcessPoolExecutor(
-        max_workers=max(1, min(jobs, len(matches))),
-        mp_context=context,
-        initializer=_init_worker,
-        initargs=(os.getpid(), stopping),
-    )
-    running: dict[futures.Future, StoredMatch] = {}
+    pool = _Pool(max(1, min(jobs, len(matches))))
     queue = list(matches)
     queue.reverse()  # pop() from the end hands matches out in schedule order
-    window = 2 * max(1, jobs)  # a few queued ahead keep workers busy; the rest stay cancellable
-    ctrl_c = _CtrlC(executor, stopping)
+    stop = _Stop()
+    stillborn: list[str] = []  # workers in a row that died before starting their match
     try:
-        with ctrl_c.installed(), _progress(console, show_progress) as progress:
+        with stop.installed(), _progress(console, show_progress) as progress:
             task = progress.add_task(
                 label, total=total or len(matches), completed=done_before, done_before=done_before
             )
+
+            def collect(worker: _Worker, reply: tuple) -> None:
+                match, worker.match, worker.deadline = worker.match, None, math.inf
+                if match is not None and _store_reply(store, match, reply, report):
+                    progress.advance(task)
+
+            def lost(worker: _Worker, reason: str) -> None:
+                match, began = worker.match, worker.deadline < math.inf
+                pool.drop(worker)
+                if match is None:
+                    return
+                if not began:  # died starting up: not the match's fault, but a broken setup stops the run
+                    store.mark_pending([match.id])
+                    queue.append(match)
+                    stillborn.append(reason)
+                    if len(stillborn) >= MAX_FAILURES * pool.size:
+                        raise _WorkersCannotStart(reason)
+                    return
+                stillborn.clear()
+                report.lost_workers += 1
+                if store.record_lost_worker(match.id, reason, MAX_FAILURES):
+                    report.aborted += 1  # its reason is stored: `arena matches --status aborted`
+                    progress.advance(task)
+                else:
+                    queue.append(match)  # next in line, for a fresh worker
+
             try:
-                while (queue or running) and not ctrl_c.pressed:
-                    while queue and len(running) < window:
+                while (queue or pool.busy()) and not stop.count:
+                    while queue and (worker := pool.idle()) is not None:
                         match = queue.pop()
                         store.mark_running(match.id)
-                        running[executor.submit(_play, match.spec)] = match
-                    # a short timeout: the Ctrl-C handler only sets a flag, the loop notices it
-                    finished, _ = futures.wait(running, timeout=0.25, return_when=futures.FIRST_COMPLETED)
-                    for future in finished:
-                        if _collect(store, running, future, report):
-                            progress.advance(task)
+                        try:
+                            worker.hand(match)
+                        except OSError:  # it died before taking the match
+                            lost(worker, _death(worker))
+                    # a short timeout: the signal handler only counts, the loop notices it
+                    for worker, reply in pool.events(0.25):
+                        if reply is None:
+                            lost(worker, _death(worker))
+                        else:
+                            collect(worker, reply)
+                    for worker, reason in pool.overdue(time.monotonic()):
+                        lost(worker, reason)
             except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
-                ctrl_c.press()
-            except BrokenProcessPool as error:
-                report.errors.append(f"a worker process died ({error}); unfinished matches stay pending")
-            report.interrupted = ctrl_c.pressed > 0
-            executor.shutdown(wait=True, cancel_futures=True)
-            for future in list(running):  # matches that finished while we were stopping are kept
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    _collect(store, running, future, report)
+                stop.press()
+            except _WorkersCannotStart as error:
+                report.errors.append(
+                    f"{len(stillborn)} worker processes in a row died before starting a match (last: {error}); "
+                    "nothing was played by them, unfinished matches stay pending"
+                )
+            report.interrupted = stop.count > 0
+            report.signal = stop.signum
+            pool.stop(stop, collect)
     finally:
+        for worker in list(pool.workers):  # an exception on the way: no worker outlives the run
+            pool.drop(worker)
         # whatever was handed out and not stored goes back to pending, to be played next time
-        store.mark_pending([match.id for match in running.values()])
+        store.mark_pending([match.id for match in matches])
         report.seconds = time.perf_counter() - started
     return report
 
 
-class _CtrlC:
-    """Ctrl-C during a run: the first stops it cleanly, a repeat makes the workers leave at once.
+class _WorkersCannotStart(Exception):
+    """Workers keep dying before they start a match: the machine or the setup is broken."""
 
-    The handler raises nothing, so no KeyboardInterrupt lands in the middle of a database write
-    or of the pool's shutdown (which, abandoned half-way, would leave workers waiting forever).
-    """
 
-    def __init__(self, executor: futures.ProcessPoolExecutor, stopping: Any) -> None:
-        self.executor = executor
-        self.stopping = stopping
-        self.pressed = 0
+def _death(worker: _Worker) -> str:
+    """How a worker ended, in words (for the abort reason)."""
+    worker.process.join(1)
+    code = worker.process.exitcode
+    if code is None:
+        return "its worker process stopped answering"
+    if code < 0:
+        return f"its worker process was killed by {signal.Signals(-code).name}"
+    return f"its worker process exited with status {code}"
 
-    def press(self, signum: int = signal.SIGINT, frame: object = None) -> None:
-        """React to one Ctrl-C."""
-        self.pressed += 1
-        if self.pressed == 1:
-            self.stopping.set()  # before the signal: see _play
-            _signal_workers(self.executor, signal.SIGINT)
-        else:
-            _signal_workers(self.executor, signal.SIGTERM)
 
-    @contextmanager
-    def installed(self) -> Iterator[None]:
-        """Handle Ctrl-C with ``press`` while inside (main thread only: signals are delivered there)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        previous = signal.signal(signal.SIGINT, self.press)
+def _store_reply(store: Store, match: StoredMatch, reply: tuple, report: RunReport) -> bool:
+    """Store a worker's reply for ``match`` (or note its error); True if an outcome was stored."""
+    if reply[0] == "done":
+        _, outcome, seconds = reply
         try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, previous)
-
-
-def _collect(
-    store: Store, running: dict[futures.Future, StoredMatch], future: futures.Future, report: RunReport
-) -> bool:
-    """Store a finished future's outcome (or note its error); True if stored. It then leaves ``running``."""
-    match = running[future]
-    try:
-        outcome, seconds = future.result()
-        store.record_outcome(match, outcome, seconds)
-    except BrokenProcessPool:
-        raise
-    except Exception as error:  # the referee refused or broke, or the store refused: report it
-        store.mark_pending([match.id])  # played again next time (a match already done stays done)
-        report.failed += 1
-        report.errors.append(f"match {match.idx} ({match.key}): {type(error).__name__}: {error}")
-        del running[future]
-        return False
-    report.played += 1
-    del running[future]  # only once stored: an interrupt before this leaves it to the reset
-    return True
-
-
-def _signal_workers(executor: futures.ProcessPoolExecutor, signum: int) -> None:
-    """Send ``signum`` to every live worker: SIGINT stops its match, SIGTERM makes it leave.
-
-    Either way the referee kills the match's agents on the way out.
-    """
-    for process in list((executor._processes or {}).values()):  # no public API lists the workers
-        if process.pid is not None and process.is_alive():
-            try:
-                os.kill(process.pid, signum)
-            except ProcessLookupError:
-                pass
+            store.record_outcome(match, outcome, seconds)
+        except (StoreError, sqlite3.Error) as error:
+            reply = ("error", f"{type(error).__name__}: {error}")
+        else:
+            report.played += 1
+            return True
+    store.mark_pending([match.id])  # played again next time (a match already done stays done)
+    report.failed += 1
+    report.errors.append(f"match {match.idx} ({match.key}): {reply[1]}")
+    return False

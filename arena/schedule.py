@@ -71,19 +71,27 @@ FORMATS: dict[str, Callable[[Ladder], list[tuple[Entrant, ...]]]] = {
 }
 
 
-def make_schedule(ladder: Ladder) -> list[ScheduledMatch]:
+def make_schedule(ladder: Ladder, base_seed: int | None = None) -> list[ScheduledMatch]:
+    """The ladder's matches in schedule order (see ``iter_schedule``)."""
+    return list(iter_schedule(ladder, base_seed))
+
+
+def iter_schedule(ladder: Ladder, base_seed: int | None = None) -> Iterator[ScheduledMatch]:
     """The ladder's matches in schedule order: deal by deal, group by group, rotation by rotation.
 
     Deal-major order plays every group early, so a leaderboard read mid-run covers every pairing
-    and no pairing's results all come last in the (sequential) rating updates.
+    and no pairing's results all come last in the (sequential) rating updates. The deals derive
+    from ``base_seed``, by default the ladder's ``seed`` (a secret one is drawn by the store).
+    Made one match at a time: a big schedule is never held whole in memory.
     """
-    schedule: list[ScheduledMatch] = []
+    base = ladder.seed if base_seed is None else base_seed
+    index = 0
     groups = FORMATS[ladder.format](ladder)
     for repeat in range(ladder.matches_per_pairing):
         for group in groups:
             names = [entrant.name for entrant in group]
             # Solo agents all face the same deals, so their scores compare directly.
-            seed = match_seed(ladder.seed, [] if ladder.format == "solo" else names, repeat)
+            seed = match_seed(base, [] if ladder.format == "solo" else names, repeat)
             for shift, seated in enumerate(rotations(group)):
                 spec = MatchSpec(
                     game=ladder.game,
@@ -100,5 +108,5 @@ def make_schedule(ladder: Ladder) -> list[ScheduledMatch]:
                 )
                 key = f"{'|'.join(names)}#{repeat}/r{shift}"
                 entrants = tuple(entrant.name for entrant in seated)
-                schedule.append(ScheduledMatch(len(schedule), key, entrants, spec))
-    return schedule
+                yield ScheduledMatch(index, key, entrants, spec)
+                index += 1

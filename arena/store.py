@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import secrets
 import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,7 +22,7 @@ from typing import IO, Any
 
 from arena.ladder import Ladder
 from arena.match import MatchOutcome, MatchSpec
-from arena.schedule import ScheduledMatch
+from arena.schedule import iter_schedule
 
 DEFAULT_DB = "tlachtli.db"
 
@@ -72,8 +73,41 @@ MIGRATIONS: tuple[str, ...] = (
         data BLOB NOT NULL
     );
     """,
+    # 2: status 'aborted' (a match whose worker was lost MAX_FAILURES times, with the reason),
+    # a per-match count of lost workers, and the base seed each run actually used (a secret one
+    # is drawn at the run's start and kept only here). SQLite cannot change a CHECK constraint,
+    # so the matches table is rebuilt (foreign keys are off during migrations, see migrate).
+    """
+    CREATE TABLE matches_v2 (
+        id INTEGER PRIMARY KEY,
+        ladder_id INTEGER NOT NULL REFERENCES ladders (id),
+        idx INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        spec TEXT NOT NULL,
+        entrants TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'running', 'done', 'aborted')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        started TEXT,
+        finished TEXT,
+        seconds REAL,
+        failures INTEGER NOT NULL DEFAULT 0,  -- times its worker process was lost (died, stopped, hung)
+        reason TEXT,                          -- why it was aborted
+        UNIQUE (ladder_id, idx)
+    );
+    INSERT INTO matches_v2 (id, ladder_id, idx, key, seed, spec, entrants, status, attempts, started, finished, seconds)
+        SELECT id, ladder_id, idx, key, seed, spec, entrants, status, attempts, started, finished, seconds
+        FROM matches;
+    DROP TABLE matches;
+    ALTER TABLE matches_v2 RENAME TO matches;
+    CREATE INDEX matches_status ON matches (ladder_id, status);
+    ALTER TABLE ladders ADD COLUMN base_seed INTEGER;  -- NULL: the seed in the ladder's config
+    ALTER TABLE ladders ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;  -- 1: base_seed is never shown
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+STATUSES = ("pending", "running", "done", "aborted")
 
 
 class StoreError(RuntimeError):
@@ -91,6 +125,8 @@ class LadderRun:
     format: str
     source: str
     created: str
+    base_seed: int | None = None  # the base seed the schedule was made from (None: older database)
+    secret: bool = False  # the base seed was drawn at random and must never be shown
 
 
 @dataclass(frozen=True)
@@ -120,6 +156,8 @@ class StoredMatch:
     spec: MatchSpec
     entrants: tuple[str, ...]
     seats: tuple[StoredSeat, ...]
+    failures: int = 0
+    reason: str | None = None  # why it was aborted
 
 
 def _now() -> str:
@@ -145,9 +183,9 @@ class Store:
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a commit survives a process kill
-        self.db.execute("PRAGMA foreign_keys = ON")
         self._writer_lock: IO[bytes] | None = None
-        self.migrate()
+        self.migrate()  # before foreign keys are on: a migration may rebuild a referenced table
+        self.db.execute("PRAGMA foreign_keys = ON")
 
     def __enter__(self) -> Store:
         return self
@@ -224,11 +262,13 @@ class Store:
         """Every ladder run, oldest first."""
         return [_run(row) for row in self.db.execute("SELECT * FROM ladders ORDER BY id")]
 
-    def open_run(self, ladder: Ladder, schedule: Sequence[ScheduledMatch], new: bool = False) -> LadderRun:
+    def open_run(self, ladder: Ladder, new: bool = False) -> LadderRun:
         """The run to play ``ladder`` in: its latest run when the content is unchanged, else a new one.
 
         An edited ladder under a name already stored is refused unless ``new``: mixing results
-        of two different tournaments under one name would make the table meaningless.
+        of two different tournaments under one name would make the table meaningless. A new
+        run stores its whole schedule; with ``seed = "secret"`` its base seed is drawn here, at
+        random, and kept only in this database (resume and replay read it back from here).
         """
         latest = self.latest_run(ladder.name)
         if latest is not None and not new:
@@ -240,9 +280,11 @@ class Store:
                     "to start a fresh run"
                 )
             return latest
+        base_seed = secrets.randbits(63) if ladder.secret_seed else ladder.seed
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT INTO ladders (name, digest, game, format, source, config, created) VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO ladders (name, digest, game, format, source, config, created, base_seed, secret)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
                 (
                     ladder.name,
                     ladder.digest,
@@ -251,12 +293,14 @@ class Store:
                     ladder.source,
                     _ladder_json(ladder),
                     _now(),
+                    base_seed,
+                    int(ladder.secret_seed),
                 ),
             )
             run_id = cursor.lastrowid
             db.executemany(
                 "INSERT INTO matches (ladder_id, idx, key, seed, spec, entrants) VALUES (?,?,?,?,?,?)",
-                [
+                (
                     (
                         run_id,
                         match.index,
@@ -265,8 +309,8 @@ class Store:
                         json.dumps(match.spec.to_dict(), sort_keys=True),
                         json.dumps(list(match.entrants)),
                     )
-                    for match in schedule
-                ],
+                    for match in iter_schedule(ladder, base_seed)
+                ),
             )
         run = self.latest_run(ladder.name)
         assert run is not None
@@ -303,6 +347,25 @@ class Store:
                 [(match_id,) for match_id in match_ids],
             )
 
+    def record_lost_worker(self, match_id: int, reason: str, max_failures: int) -> bool:
+        """Count a lost worker against a running match: back to pending, or 'aborted' with ``reason``
+        once its worker was lost ``max_failures`` times (in this run or earlier ones). True if aborted.
+        """
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE matches SET failures = failures + 1, status = 'pending', started = NULL"
+                " WHERE id = ? AND status = 'running'",
+                (match_id,),
+            )
+            row = db.execute("SELECT failures FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None or row["failures"] < max_failures:
+                return False
+            db.execute(
+                "UPDATE matches SET status = 'aborted', finished = ?, reason = ? WHERE id = ? AND status = 'pending'",
+                (_now(), f"its worker process was lost {row['failures']} times; last: {reason}", match_id),
+            )
+        return True
+
     def record_outcome(self, match: StoredMatch, outcome: MatchOutcome, seconds: float | None = None) -> None:
         """Commit a finished match: its seats, its compressed record and status 'done', atomically."""
         names = match.entrants + ((match.spec.automaton,) if match.spec.automaton else ())
@@ -312,8 +375,10 @@ class Store:
             )
         with self.transaction() as db:
             done = db.execute("SELECT status FROM matches WHERE id = ?", (match.id,)).fetchone()
-            if done is None or done["status"] == "done":
-                raise StoreError(f"match {match.key} is already done or unknown; it was not stored twice")
+            if done is None or done["status"] in ("done", "aborted"):
+                raise StoreError(
+                    f"match {match.key} is already {done['status'] if done else 'unknown'}; not stored"
+                )
             db.executemany(
                 "INSERT INTO seats (match_id, seat, agent, plugin, score, rank, fault) VALUES (?,?,?,?,?,?,?)",
                 [
@@ -333,7 +398,7 @@ class Store:
     def matches(
         self,
         run_id: int,
-        statuses: Sequence[str] = ("pending", "running", "done"),
+        statuses: Sequence[str] = STATUSES,
         agent: str | None = None,
         faults_only: bool = False,
     ) -> list[StoredMatch]:
@@ -383,7 +448,7 @@ class Store:
         rows = self.db.execute(
             "SELECT status, COUNT(*) AS n FROM matches WHERE ladder_id = ? GROUP BY status", (run_id,)
         )
-        counts = {"pending": 0, "running": 0, "done": 0}
+        counts = dict.fromkeys(STATUSES, 0)
         counts.update({row["status"]: row["n"] for row in rows})
         return counts
 
@@ -396,7 +461,15 @@ def _ladder_json(ladder: Ladder) -> str:
 
 def _run(row: sqlite3.Row) -> LadderRun:
     return LadderRun(
-        row["id"], row["name"], row["digest"], row["game"], row["format"], row["source"], row["created"]
+        row["id"],
+        row["name"],
+        row["digest"],
+        row["game"],
+        row["format"],
+        row["source"],
+        row["created"],
+        row["base_seed"],
+        bool(row["secret"]),
     )
 
 
@@ -413,4 +486,6 @@ def _match(row: sqlite3.Row, seats: tuple[StoredSeat, ...]) -> StoredMatch:
         spec=MatchSpec.from_dict(json.loads(row["spec"])),
         entrants=tuple(json.loads(row["entrants"])),
         seats=seats,
+        failures=row["failures"],
+        reason=row["reason"],
     )

@@ -48,7 +48,7 @@ def rate(text: str, jobs: int, workdir: Path) -> tuple[int, float, float]:
     schedule = make_schedule(ladder)
     cpu_before = _children_cpu()
     with Store(workdir / f"{ladder.name}-{jobs}.db") as store:
-        run = store.open_run(ladder, schedule)
+        run = store.open_run(ladder)
         report = run_pending(store, store.pending(run.id), jobs, show_progress=False)
     if report.errors or report.played != len(schedule):
         raise SystemExit(f"benchmark run failed: {report.errors[:1]}")

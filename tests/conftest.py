@@ -1,13 +1,25 @@
-"""Shared fixtures: the test game goofspiel and the fault-injecting agents load as plugins via TLACHTLI_PLUGINS."""
+"""Shared fixtures: the test game goofspiel and the fault-injecting agents load as plugins via TLACHTLI_PLUGINS.
+
+Every test also runs under a leak guard: a process it started that is still alive when it ends
+(after its own fixtures' finalizers) is killed, and the test fails, naming it.
+"""
 
 from __future__ import annotations
 
+import itertools
 import os
+import subprocess
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.processes import TAG_ENV, describe, end, eventually_empty, kill_all, leftovers
+
 ROOT = Path(__file__).resolve().parent.parent
+_SESSION = uuid.uuid4().hex[:12]
+_COUNTER = itertools.count()
 
 
 @pytest.fixture(autouse=True)
@@ -15,7 +27,36 @@ def _test_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the test game discoverable in this process and in any subprocess it starts."""
     monkeypatch.setenv(
         "TLACHTLI_PLUGINS",
-        "tests.support.goofspiel,tests.support.faulty_agents,tests.support.goofspiel_agents",
+        "tests.support.goofspiel,tests.support.faulty_agents,tests.support.goofspiel_agents,"
+        "tests.support.referee_attackers",
     )
     path = os.environ.get("PYTHONPATH", "")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), path])))
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Fail a test that leaves a process running (and kill what it left)."""
+    tag = f"{_SESSION}-{next(_COUNTER)}"
+    monkeypatch.setenv(TAG_ENV, tag)
+    yield
+    left = eventually_empty(lambda: leftovers(tag), seconds=5)
+    if left:
+        text = describe(left)
+        kill_all(left)
+        pytest.fail(f"the test left {len(left)} process(es) running (now killed):\n{text}", pytrace=False)
+
+
+@pytest.fixture
+def popen() -> Iterator[Callable[..., subprocess.Popen]]:
+    """``subprocess.Popen`` whose processes are killed and reaped when the test ends, however it ends."""
+    started: list[subprocess.Popen] = []
+
+    def start(*args, **kwargs) -> subprocess.Popen:
+        process = subprocess.Popen(*args, **kwargs)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        end(process)

@@ -108,11 +108,11 @@ def test_check_fails_a_crashing_bot_and_says_why(no_leftovers):  # noqa: F811
 @pytest.mark.parametrize(
     "signum, status, said", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "SIGTERM")]
 )
-def test_ctrl_c_or_sigterm_stops_the_match_and_every_agent(signum, status, said, no_leftovers):  # noqa: F811
+def test_ctrl_c_or_sigterm_stops_the_match_and_every_agent(signum, status, said, no_leftovers, popen):  # noqa: F811
     mark = os.environ["TLACHTLI_TEST_MARK"]
     argv = [sys.executable, "-m", "arena.cli", "play", "-g", "goofspiel", "-a", "random", "-a", "fault-sleep",
             "--move-ms", "600000"]  # fmt: skip
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # Wait until both agents run (the arena itself is marked too, hence three), then interrupt.
     while len(processes_marked(mark)) < 3 and proc.poll() is None:
         time.sleep(0.05)

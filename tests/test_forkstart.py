@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
 
@@ -213,7 +212,7 @@ def test_forked_agent_does_not_inherit_the_referees_signal_handlers(no_leftovers
     assert all(f["detail"].startswith("killed by SIGINT") for f in outcomes[0].record["faults"])
 
 
-def test_a_forked_agent_dies_with_a_referee_killed_outright(no_leftovers):  # noqa: F811
+def test_a_forked_agent_dies_with_a_referee_killed_outright(no_leftovers, popen):  # noqa: F811
     """kill -9 of the referee runs none of its clean-up: the kernel must stop its agents."""
     mark = os.environ["TLACHTLI_TEST_MARK"]
     script = (
@@ -221,7 +220,7 @@ def test_a_forked_agent_dies_with_a_referee_killed_outright(no_leftovers):  # no
         "run_match(MatchSpec(game='goofspiel', agents=('hosted-fault', 'random'), seed=1, move_ms=600000,"
         " agent_options=({'mode': 'spin', 'at': 1}, {})))"
     )
-    referee = subprocess.Popen([sys.executable, "-c", script])
+    referee = popen([sys.executable, "-c", script])
     # The referee and both agents carry the mark (the forked agent inherits the referee's
     # environment); wait until the spinning agent has been asked, then kill the referee.
     while len(processes_marked(mark)) < 3 and referee.poll() is None:

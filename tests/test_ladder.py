@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import LadderError, find_key_line, load_ladder, parse_ladder
+from arena.ladder import MAX_MATCHES, LadderError, find_key_line, load_ladder, parse_ladder
 from arena.plugins import discover
 from engine.api import BadOptions
 
@@ -80,7 +80,13 @@ def test_digest_ignores_layout_and_comments_but_not_content(registry):
     ("edit", "line", "message"),
     [
         (("players = 2", "palyers = 2"), 3, "unknown key 'palyers' in the ladder; known keys: name,"),
-        (("seed = 7", 'seed = "seven"'), 6, "key 'seed' in the ladder must be an integer"),
+        (("seed = 7", 'seed = "seven"'), 6, "key 'seed' in the ladder must be an integer or \"secret\""),
+        (("seed = 7", "seed = 1.5"), 6, "key 'seed' in the ladder must be an integer or \"secret\", got 1.5"),
+        (
+            ("matches_per_pairing = 2", "matches_per_pairing = 100000000"),
+            5,
+            "matches_per_pairing = 100000000 schedules 600,000,000 matches, over the limit of 100,000",
+        ),
         (("cards = 6", "cards = 60"), 9, "option 'cards' must be within 1..13"),
         (("cards = 6", "decks = 6"), 9, "unknown option 'decks'; known options: cards"),
         (("move_ms = 500", "move_ms = 0"), 12, "clock.move_ms must be at least 1"),
@@ -118,6 +124,24 @@ def test_malformed_ladders_name_the_key_and_its_line(registry, edit, line, messa
     text = error_of(GOOD.replace(old, new, 1), registry)
     assert text.startswith(f"x.toml:{line}: "), text
     assert message in text, text
+
+
+def test_secret_seed_is_kept_out_of_the_ladder_and_changes_the_digest(registry):
+    plain = parse(GOOD, registry)
+    secret = parse(GOOD.replace("seed = 7", 'seed = "secret"'), registry)
+    assert secret.secret_seed and not plain.secret_seed
+    assert secret.seed == 0 and secret.digest != plain.digest
+
+
+def test_schedule_at_the_limit_is_accepted_and_one_over_refused(registry):
+    # 3 agents, 2 players: 3 pairings x 2 rotations = 6 matches per deal
+    at_limit = MAX_MATCHES // 6
+    ladder = parse(GOOD.replace("matches_per_pairing = 2", f"matches_per_pairing = {at_limit}"), registry)
+    assert ladder.match_count == 6 * at_limit <= MAX_MATCHES
+    text = error_of(
+        GOOD.replace("matches_per_pairing = 2", f"matches_per_pairing = {at_limit + 1}"), registry
+    )
+    assert text.startswith("x.toml:5: ") and "over the limit" in text and "\n" not in text
 
 
 def test_missing_required_key_and_too_few_agents(registry):

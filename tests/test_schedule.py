@@ -82,3 +82,24 @@ def test_schedule_is_a_pure_function_of_the_ladder():
     assert one == two
     assert match_seed(3, ["a", "b"], 0) == match_seed(3, ["b", "a"], 0) != match_seed(4, ["a", "b"], 0)
     assert 0 <= match_seed(3, ["a", "b"], 0) < 2**31
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        ladder([f"a{i}" for i in range(5)], players=3),
+        ladder(["c", "f1", "f2", "f3"], players=3, fmt="gauntlet", challenger="c", repeats=3),
+        ladder(["p", "q", "r"], players=1, fmt="solo", automaton="bot", repeats=4),
+    ],
+)
+def test_match_count_is_the_length_of_the_schedule(made):
+    """The count the ladder's size limit is checked with, without building the schedule."""
+    assert made.match_count == len(make_schedule(made))
+
+
+def test_a_base_seed_given_to_the_schedule_replaces_the_ladder_seed():
+    made = ladder(["a", "b", "c"], players=2)
+    assert make_schedule(made, base_seed=3) == make_schedule(made)
+    drawn = make_schedule(made, base_seed=987654321)
+    assert [m.key for m in drawn] == [m.key for m in make_schedule(made)]
+    assert drawn[0].spec.seed == match_seed(987654321, ["a", "b"], 0) != make_schedule(made)[0].spec.seed

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.processes import processes_tagged
+
 ROOT = Path(__file__).resolve().parent.parent
 
 LADDER = """\
@@ -59,8 +61,9 @@ def arena(*args: str, env: dict | None = None, check: bool = True) -> subprocess
     return result
 
 
-def start(*args: str, env: dict) -> subprocess.Popen:
-    return subprocess.Popen(
+def start(popen, *args: str, env: dict) -> subprocess.Popen:
+    """`arena ARGS` in the background, through the ``popen`` fixture (ended with the test)."""
+    return popen(
         [sys.executable, "-m", "arena.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -96,18 +99,7 @@ def tagged_env(tag: str) -> dict:
 
 def processes_with(tag: str) -> list[int]:
     """Live processes whose environment holds the marker (agents, workers, the run itself)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if f"TLACHTLI_TEST_RUN={tag}".encode() in environ.split(b"\0") and state != "Z":
-            found.append(int(entry.name))
-    return found
+    return processes_tagged(tag, "TLACHTLI_TEST_RUN")
 
 
 def wait_no_processes(tag: str) -> list[int]:
@@ -182,14 +174,14 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     assert "0 played now" in again
 
 
-def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path):
+def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path, popen):
     ladder = write_ladder(tmp_path, repeats=4, pace_ms=10)  # 24 matches, still running when killed
     reference = tmp_path / "reference.db"
     arena("run", str(ladder), "--db", str(reference), "--jobs", "2", "--quiet")
 
     tag = uuid.uuid4().hex
     db = tmp_path / "killed.db"
-    process = start("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
+    process = start(popen, "run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
     wait_for_done(db, 5, process)
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -209,11 +201,11 @@ def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path)
     assert table(db, ladder) == table(reference, ladder)
 
 
-def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
+def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path, popen):
     ladder = write_ladder(tmp_path, repeats=6, pace_ms=20)  # 36 matches: still running when interrupted
     tag = uuid.uuid4().hex
     db = tmp_path / "t.db"
-    process = start("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
+    process = start(popen, "run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
     wait_for_done(db, 3, process)
     second = arena("run", str(ladder), "--db", str(db), "--quiet", check=False)
     assert second.returncode == 2 and "another `arena run` is writing" in second.stderr
@@ -231,20 +223,19 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path):
         assert "resuming" in resumed.stderr and "36/36 matches done" in resumed.stdout
 
 
-def test_ctrl_c_twice_still_stops_cleanly(tmp_path):
+def test_ctrl_c_twice_still_stops_cleanly(tmp_path, popen):
     """A repeated Ctrl-C (an impatient user; `timeout` signals twice) must not hang or leak."""
     ladder = write_ladder(tmp_path, repeats=6, pace_ms=20)
     tag = uuid.uuid4().hex
     db = tmp_path / "t.db"
-    process = start("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
+    process = start(popen, "run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
     wait_for_done(db, 2, process)
     process.send_signal(signal.SIGINT)
     time.sleep(0.01)
     process.send_signal(signal.SIGINT)
     try:
         process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()  # its workers follow it (parent-death signal)
+    except subprocess.TimeoutExpired:  # the popen fixture kills it; its workers follow it
         pytest.fail("`arena run` hung after a repeated Ctrl-C")
     assert process.returncode in (130, -signal.SIGINT)  # the second one may end the final message
     assert wait_no_processes(tag) == []
@@ -310,3 +301,47 @@ def test_errors_are_one_line_with_status_2(tmp_path, args, message):
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
+
+
+def test_secret_seed_is_drawn_kept_in_the_database_only_and_resumes_exactly(tmp_path, popen):
+    ladder = write_ladder(tmp_path, repeats=3, tag="s", pace_ms=10)
+    ladder.write_text(ladder.read_text().replace("seed = 11", 'seed = "secret"'))
+    db = tmp_path / "t.db"
+    process = popen(
+        [sys.executable, "-m", "arena.cli", "run", str(ladder), "--db", str(db), "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    wait_for_done(db, 3, process)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    connection = sqlite3.connect(db)
+    base_seed, secret = connection.execute("SELECT base_seed, secret FROM ladders").fetchone()
+    seeds = {row[0] for row in connection.execute("SELECT seed FROM matches")}
+    connection.close()
+    assert secret == 1 and base_seed not in (None, 0, 11)
+    # while matches are left, no command shows the base seed or a match seed (a deal)
+    shown = [out, err, arena("matches", "--db", str(db)).stdout]
+    shown.append(arena("export", "--db", str(db), "--format", "json").stdout)
+    shown.append(arena("leaderboard", "--db", str(db), "--format", "json").stdout)
+    refused = arena("record", "0", "--db", str(db), check=False)
+    assert refused.returncode == 2 and "secret seed" in refused.stderr
+    shown.append(refused.stderr)
+    resumed = arena("run", str(ladder), "--db", str(db), "--jobs", "2")
+    assert "18/18 matches done" in resumed.stdout
+    shown += [resumed.stdout, resumed.stderr]
+    for text in shown:
+        assert str(base_seed) not in text
+        assert not any(str(seed) in text for seed in seeds), text
+    # the resumed run kept the drawn seed: its matches use the same deals as the first ones
+    connection = sqlite3.connect(db)
+    assert connection.execute("SELECT base_seed FROM ladders").fetchone()[0] == base_seed
+    connection.close()
+    # a fresh run draws a new seed; both replay exactly from their records once complete
+    arena("run", str(ladder), "--db", str(db), "--new", "--quiet")
+    connection = sqlite3.connect(db)
+    assert len({row[0] for row in connection.execute("SELECT base_seed FROM ladders")}) == 2
+    connection.close()
+    record = tmp_path / "m.json"
+    arena("record", "4", "--db", str(db), "-o", str(record))
+    assert "replay OK" in arena("replay", str(record), "--final").stdout

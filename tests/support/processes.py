@@ -1,0 +1,113 @@
+"""Finding and ending the processes a test started: the suite's leak guard and the tests' own fixtures.
+
+Every test runs with ``TLACHTLI_TEST_PROC`` set to a tag of its own (tests/conftest.py), which
+every process it starts inherits through exec (a worker, `arena run`, an exec'd agent) or fork.
+A process that outlives its test is found by that tag in /proc/PID/environ, even once orphaned,
+or as a descendant of the pytest process (a child forked from pytest itself keeps pytest's
+original environment, so it carries no tag).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+
+import psutil
+
+TAG_ENV = "TLACHTLI_TEST_PROC"
+# pytest's own long-lived helpers, never a test's leak
+_SERVICES = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+
+
+def _table() -> dict[int, tuple[int, str, bytes]]:
+    """Every readable process: pid -> (parent pid, state, environment), in one walk of /proc."""
+    table = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            with open(f"/proc/{entry.name}/environ", "rb") as environ:
+                env = environ.read()
+        except OSError:  # gone meanwhile, or another user's
+            continue
+        table[int(entry.name)] = (int(fields[1]), fields[0].decode(), env)
+    return table
+
+
+def _tagged(table: dict[int, tuple[int, str, bytes]], wanted: bytes) -> set[int]:
+    return {pid for pid, (_, _, env) in table.items() if env.startswith(wanted) or b"\0" + wanted in env}
+
+
+def processes_tagged(tag: str, name: str = TAG_ENV) -> list[int]:
+    """Live (not zombie) processes whose environment holds ``name=tag``."""
+    table = _table()
+    return sorted(pid for pid in _tagged(table, f"{name}={tag}\0".encode()) if table[pid][1] != "Z")
+
+
+def _is_service(pid: int) -> bool:
+    """Whether ``pid`` is a helper service of this pytest process (multiprocessing's resource tracker)."""
+    try:
+        return any(service in " ".join(psutil.Process(pid).cmdline()) for service in _SERVICES)
+    except psutil.Error:
+        return False
+
+
+def leftovers(tag: str) -> list[int]:
+    """Processes started under ``tag``, or descendants of this process, still alive (zombies aside)."""
+    table = _table()
+    me = os.getpid()
+    found = _tagged(table, f"{TAG_ENV}={tag}\0".encode())
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    below = list(children.get(me, []))
+    while below:
+        pid = below.pop()
+        found.add(pid)
+        below.extend(children.get(pid, []))
+    found.discard(me)
+    alive = [pid for pid in found if table[pid][1] != "Z"]
+    return sorted(pid for pid in alive if not (table[pid][0] == me and _is_service(pid)))
+
+
+def eventually_empty(probe: Callable[[], list], seconds: float = 10.0) -> list:
+    """Poll ``probe`` until it finds nothing or ``seconds`` pass; what it found last."""
+    deadline = time.monotonic() + seconds
+    while (found := probe()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
+def describe(pids: list[int]) -> str:
+    """``pid: command line`` for each pid still there, for a failure message."""
+    lines = []
+    for pid in pids:
+        try:
+            lines.append(f"{pid}: {' '.join(psutil.Process(pid).cmdline())[:160]}")
+        except psutil.Error:
+            lines.append(f"{pid}: (gone)")
+    return "\n".join(lines)
+
+
+def kill_all(pids: list[int]) -> None:
+    """SIGKILL each of ``pids`` (stopped ones too: SIGKILL needs no SIGCONT)."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def end(process: subprocess.Popen) -> None:
+    """Kill ``process`` if it still runs, and reap it (a test's finalizer, on every path)."""
+    if process.poll() is None:
+        process.kill()
+    try:
+        process.communicate(timeout=10)
+    except (subprocess.TimeoutExpired, ValueError, OSError):
+        pass

@@ -1,0 +1,41 @@
+"""The suite's leak guard (tests/conftest.py): a test that leaves a process running fails."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+LEAKY = """\
+import os, subprocess, sys, time
+
+def test_leaves_a_child():
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+
+def test_leaves_an_orphan():
+    # a grandchild whose parent has exited: no longer our descendant, found by its tag
+    subprocess.run([sys.executable, "-c",
+        "import subprocess, sys; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])"])
+
+def test_ends_its_child():
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    child.kill()
+    child.wait()
+"""
+
+
+def test_a_test_leaving_a_process_running_fails_and_the_process_is_killed(tmp_path):
+    (tmp_path / "conftest.py").write_text("from tests.conftest import _no_process_left  # noqa: F401\n")
+    (tmp_path / "test_leaky.py").write_text(LEAKY)
+    inner = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    out = inner.stdout
+    assert inner.returncode == 1, out
+    assert "3 passed, 2 errors" in out, out  # an error at teardown: the test body itself passed
+    assert out.count("left 1 process(es) running (now killed)") == 2, out
+    assert (
+        "ERROR test_leaky.py::test_leaves_a_child" in out
+        and "ERROR test_leaky.py::test_leaves_an_orphan" in out
+    )
+    # the outer guard of this very test checks that the inner guard killed both
