@@ -140,7 +140,9 @@ def _fit(blocks: list[_Block], deals: int) -> np.ndarray:
     def hessian(theta: np.ndarray) -> np.ndarray:
         return -(_log_likelihood(theta, blocks, deals, curvature=True)[2] + _log_prior(theta)[2])
 
-    result = minimize(objective, np.zeros(n), jac=True, hess=hessian, method="trust-exact", options={"gtol": 1e-9})
+    result = minimize(
+        objective, np.zeros(n), jac=True, hess=hessian, method="trust-exact", options={"gtol": 1e-9}
+    )
     return result.x
 
 
@@ -165,12 +167,16 @@ def _log_likelihood(
             value += block.weights @ (strengths[:, place] - norm)
             chance = np.exp(strengths[:, place:] - norm[:, None])  # who would be placed here
             scores += np.bincount((offset[:, 0] + block.orders[:, place]), block.weights, deals * n)
-            scores -= np.bincount((offset + rest).ravel(), (chance * block.weights[:, None]).ravel(), deals * n)
+            scores -= np.bincount(
+                (offset + rest).ravel(), (chance * block.weights[:, None]).ravel(), deals * n
+            )
             if curvature:  # minus the covariance of the placed seat's indicator
                 pairs = (rest[:, :, None] * n + rest[:, None, :]).ravel()
                 outer = chance[:, :, None] * chance[:, None, :] * block.weights[:, None, None]
                 hessian += np.bincount(pairs, outer.ravel(), n * n)
-                hessian -= np.bincount(rest.ravel() * (n + 1), (chance * block.weights[:, None]).ravel(), n * n)
+                hessian -= np.bincount(
+                    rest.ravel() * (n + 1), (chance * block.weights[:, None]).ravel(), n * n
+                )
     return value, scores.reshape(deals, n), hessian.reshape(n, n)
 
 
