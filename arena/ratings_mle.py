@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations, product
+from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
@@ -64,8 +65,11 @@ class _Block:
     deals: np.ndarray  # (m,) index of its deal
 
 
-def mle_ratings(matches: Iterable[tuple[str, Sequence[SeatLine]]]) -> dict[str, MleRating]:
+def mle_ratings(matches: Iterable[tuple[Any, Sequence[SeatLine]]]) -> dict[str, MleRating]:
     """Fit ``(deal, seats)`` results; the ratings by agent. Lone seats and self-play are skipped.
+
+    ``deal`` names the deal a match was played on (e.g. its seed; any sortable value): the
+    matches of one deal share its luck, and the intervals take that into account.
 
     The results are sorted into a canonical order first, so the input order cannot change
     the table, not even in the last bit of a float.

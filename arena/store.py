@@ -253,24 +253,18 @@ class Store:
                     _now(),
                 ),
             )
-            run_id = cursor.lastrowid
-            db.executemany(
-                "INSERT INTO matches (ladder_id, idx, key, seed, spec, entrants) VALUES (?,?,?,?,?,?)",
-                [
-                    (
-                        run_id,
-                        match.index,
-                        match.key,
-                        match.spec.seed,
-                        json.dumps(match.spec.to_dict(), sort_keys=True),
-                        json.dumps(list(match.entrants)),
-                    )
-                    for match in schedule
-                ],
-            )
+            _insert_matches(db, cursor.lastrowid, schedule)
         run = self.latest_run(ladder.name)
         assert run is not None
         return run
+
+    def add_matches(self, run_id: int, schedule: Sequence[ScheduledMatch]) -> int:
+        """Add the scheduled matches the run does not hold yet (an open-ended run such as
+        `arena compare` given a larger --max-deals); returns how many were added."""
+        with self.transaction() as db:
+            before = db.total_changes
+            _insert_matches(db, run_id, schedule, or_ignore=True)
+            return db.total_changes - before
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -386,6 +380,27 @@ class Store:
         counts = {"pending": 0, "running": 0, "done": 0}
         counts.update({row["status"]: row["n"] for row in rows})
         return counts
+
+
+def _insert_matches(
+    db: sqlite3.Connection, run_id: int, schedule: Sequence[ScheduledMatch], or_ignore: bool = False
+) -> None:
+    """Insert ``schedule`` as pending matches of the run; with ``or_ignore``, skip indexes it has."""
+    db.executemany(
+        f"INSERT {'OR IGNORE ' if or_ignore else ''}INTO matches (ladder_id, idx, key, seed, spec, entrants) "
+        "VALUES (?,?,?,?,?,?)",
+        [
+            (
+                run_id,
+                match.index,
+                match.key,
+                match.spec.seed,
+                json.dumps(match.spec.to_dict(), sort_keys=True),
+                json.dumps(list(match.entrants)),
+            )
+            for match in schedule
+        ],
+    )
 
 
 def _ladder_json(ladder: Ladder) -> str:
