@@ -118,7 +118,7 @@ def compare(
     with store:
         run = _open(store, comparison, new_run, db)
         store.reset_interrupted(run.id)
-        with _Display(quiet or as_json, max_deals) as display:
+        with _Display(quiet, max_deals) as display:
             try:
                 report = play(store, run, comparison, max_deals, workers, display.show)
             except KeyboardInterrupt:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.ratings import SeatLine, Standing, effective_ranks, leaderboard
-from arena.ratings_mle import MleRating, mle_ratings
 from arena.stats import wilson_interval
 from arena.store import LadderRun, Store, StoredMatch
+
+if TYPE_CHECKING:
+    from arena.ratings_mle import MleRating
 
 
 class ReportError(ValueError):
@@ -48,6 +50,8 @@ def standings(store: Store, run: LadderRun) -> list[Standing]:
 
 def mle_standings(store: Store, run: LadderRun) -> dict[str, MleRating]:
     """The order-free ratings of ``run``'s done matches; the matches of one seed form a deal."""
+    from arena.ratings_mle import mle_ratings  # numpy and scipy load only when a table is asked for
+
     return mle_ratings((match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",)))
 
 

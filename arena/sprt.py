@@ -24,8 +24,6 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scipy.optimize import brentq
-
 from arena.stats import Z95, elo_from_score, score_from_elo
 
 EMPTY_POINT = 1e-3  # the weight of a point never seen yet (fishtest's regularisation)
@@ -149,6 +147,8 @@ def _closest_with_mean(points: list[float], probabilities: list[float], mean: fl
     Lagrange: q_i = p_i / (1 + x (a_i - mean)) with x the root of the secular equation below,
     which falls from +inf to -inf between the poles (points[0] < mean < points[-1]).
     """
+    from scipy.optimize import brentq  # here, not at the top: every `arena` command imports this module
+
     shifted = [a - mean for a in points]
 
     def secular(x: float) -> float:

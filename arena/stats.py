@@ -7,10 +7,9 @@ draw = 1/2, loss = 0) of ``1 / (1 + 10 ** (-d / 400))`` for the stronger side.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
-from scipy.stats import norm
-
-Z95 = float(norm.ppf(0.975))  # 1.959...: two-sided 95%
+Z95 = NormalDist().inv_cdf(0.975)  # 1.959...: two-sided 95%
 ELO_PER_NAT = 400 / math.log(10)  # Elo points per unit of natural-log strength (173.7...)
 
 
