@@ -18,11 +18,23 @@ def stored(match: ScheduledMatch, results: list[tuple[int, int, str | None]] | N
     """``match`` as the store returns it: done with ``results`` (score, rank, fault) per seat, or pending."""
     seats = tuple(
         StoredSeat(seat, name, name, score, rank, fault)
-        for seat, (name, (score, rank, fault)) in enumerate(zip(match.seat_names, results or [], strict=False))
+        for seat, (name, (score, rank, fault)) in enumerate(
+            zip(match.seat_names, results or [], strict=False)
+        )
     )
     status = "pending" if results is None else "done"
     return StoredMatch(
-        match.index, 1, match.index, match.key, match.spec.seed, status, 1, None, match.spec, match.entrants, seats
+        match.index,
+        1,
+        match.index,
+        match.key,
+        match.spec.seed,
+        status,
+        1,
+        None,
+        match.spec,
+        match.entrants,
+        seats,
     )
 
 
@@ -61,7 +73,6 @@ def test_paired_deals_give_new_and_old_the_identical_match():
         assert [n if n != "v2" else "v1" for n in new.entrants] == list(old.entrants)
     assert [m.entrants.index("v2") for m in matches[::2]] == [0, 2, 1]  # every seat once
 
-    r = [(0, 0, None)] * 3
     results = [
         stored(matches[0], [(8, 1, None), (4, 2, None), (2, 3, None)]),  # v2 first ...
         stored(matches[1], [(6, 2, None), (7, 1, None), (2, 3, None)]),  # ... v1 second: 2
@@ -70,7 +81,7 @@ def test_paired_deals_give_new_and_old_the_identical_match():
         stored(matches[4], [(5, 1, None), (4, 2, None), (0, 3, None)]),  # both second on 4: level, 1
         stored(matches[5], [(5, 1, None), (4, 2, None), (0, 3, None)]),
     ]
-    assert r and deal_outcomes(comparison, results) == [5]
+    assert deal_outcomes(comparison, results) == [5]
 
 
 def test_solo_comparison_plays_each_deal_against_the_automaton():
@@ -100,7 +111,9 @@ def test_comparisons_that_cannot_be_played_are_refused(arguments, message):
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240
+    )
 
 
 def test_compare_accepts_h1_for_the_scripted_bidder_stores_its_matches_and_resumes(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from arena.ratings import SeatLine, leaderboard
 from arena.ratings_mle import mle_ratings
-from arena.stats import ELO_PER_NAT
+from arena.stats import ELO_PER_NAT, wilson_interval
 
 TRUE_ELO = {"ace": 200.0, "good": 60.0, "fair": -40.0, "weak": -220.0}  # mean 0, as the fit reports
 
@@ -21,9 +21,13 @@ def simulated_match(rng: random.Random, group: list[str], strength: dict[str, fl
     return [SeatLine(name, 0, order.index(name) + 1) for name in group]
 
 
-def simulated_ladder(seed: int, deals: int, seats: int, strength=TRUE_ELO) -> list[tuple[int, list[SeatLine]]]:
+def simulated_ladder(
+    seed: int, deals: int, seats: int, strength=TRUE_ELO
+) -> list[tuple[int, list[SeatLine]]]:
     rng = random.Random(seed)
-    return [(deal, simulated_match(rng, rng.sample(sorted(strength), seats), strength)) for deal in range(deals)]
+    return [
+        (deal, simulated_match(rng, rng.sample(sorted(strength), seats), strength)) for deal in range(deals)
+    ]
 
 
 @pytest.mark.parametrize("seats", [2, 4])
@@ -92,3 +96,13 @@ def test_unratable_matches_are_skipped_and_one_deal_has_no_interval():
     one_deal = mle_ratings([(0, [SeatLine("a", 1, 1), SeatLine("b", 0, 2)])] * 3)
     assert one_deal["a"].elo > 0 > one_deal["b"].elo
     assert one_deal["a"].low is None and one_deal["a"].as_dict()["mle_high"] is None
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(8, 10)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(10, 10)[1] == 1.0 and wilson_interval(10, 10)[0] > 0.69
+    assert wilson_interval(2.5, 5) == pytest.approx(
+        (1 - wilson_interval(2.5, 5)[1], 1 - wilson_interval(2.5, 5)[0])
+    )
