@@ -19,6 +19,7 @@ from arena.runner import default_jobs
 from arena.sprt import SprtError, SprtSettings, SprtState
 from arena.store import DEFAULT_DB, LadderRun, Store, StoreError
 
+INTERRUPTED = "interrupted: finished matches are stored; run the same command again to resume"
 VERDICTS = {
     "H1": "H1 accepted: NEW is better than OLD (by elo1 rather than elo0)",
     "H0": "H0 accepted: NEW is not better than OLD by elo1 (elo0 is the likelier)",
@@ -122,12 +123,10 @@ def compare(
             try:
                 report = play(store, run, comparison, max_deals, workers, display.show)
             except KeyboardInterrupt:
-                raise fail(
-                    "interrupted: finished matches are stored; run the same command again to resume", 130
-                ) from None
+                raise fail(INTERRUPTED, 130) from None
     _print_result(comparison, report.state, max_deals, report.played, as_json)
     if report.interrupted:
-        raise fail("interrupted: finished matches are stored; run the same command again to resume", 130)
+        raise fail(INTERRUPTED, 130)
     if report.errors:
         for line in report.errors[:5]:
             typer.echo(f"error: {line}", err=True)

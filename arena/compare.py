@@ -23,7 +23,8 @@ from typing import Any
 
 from arena.ladder import Entrant, Ladder, content_digest
 from arena.match import MatchSpec
-from arena.ratings import SeatLine, effective_ranks
+from arena.ratings import effective_ranks
+from arena.report import seat_lines
 from arena.runner import run_pending
 from arena.schedule import ScheduledMatch, match_seed, rotations
 from arena.sprt import SprtSettings, SprtState, sequential
@@ -202,20 +203,16 @@ def deal_outcomes(comparison: Comparison, matches: Sequence[StoredMatch]) -> lis
     return outcomes
 
 
-def _lines(match: StoredMatch) -> list[SeatLine]:
-    return [SeatLine(seat.agent, seat.score, seat.rank, seat.fault) for seat in match.seats]
-
-
 def _head_to_head(match: StoredMatch, new: str, old: str) -> int:
     """NEW's result against OLD in one match, in halves: 2 ahead, 1 level, 0 behind."""
-    lines = _lines(match)
+    lines = seat_lines(match)
     ranks = dict(zip((line.agent for line in lines), effective_ranks(lines), strict=True))
     return _better((ranks[new], 0), (ranks[old], 0))
 
 
 def _standing(match: StoredMatch, agent: str) -> tuple[int, int]:
     """How ``agent`` did, smaller is better: its place (forfeits last), then minus its score."""
-    lines = _lines(match)
+    lines = seat_lines(match)
     ranks = effective_ranks(lines)
     for line, rank in zip(lines, ranks, strict=True):
         if line.agent == agent:

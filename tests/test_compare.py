@@ -9,9 +9,10 @@ import sys
 
 import pytest
 
-from arena.compare import CompareError, deal_outcomes, make_comparison, schedule
+from arena.compare import CompareError, deal_outcomes, ladder_record, make_comparison, schedule
 from arena.schedule import ScheduledMatch
-from arena.store import StoredMatch, StoredSeat
+from arena.sprt import SprtSettings
+from arena.store import Store, StoredMatch, StoredSeat
 
 
 def stored(match: ScheduledMatch, results: list[tuple[int, int, str | None]] | None) -> StoredMatch:
@@ -95,6 +96,20 @@ def test_solo_comparison_plays_each_deal_against_the_automaton():
         stored(matches[3], [(25, 2, None), (30, 1, None)]),
     ]
     assert deal_outcomes(comparison, results) == [2, 0]
+
+
+def test_a_stored_comparison_grows_by_whole_deals_and_keeps_what_it_has(tmp_path):
+    comparison = make_comparison("grow", "goofspiel", "v2", "v1", players=2)
+    with Store(tmp_path / "grow.db") as store:
+        run = store.open_run(ladder_record(comparison), [])
+        assert store.add_matches(run.id, schedule(comparison, 2)) == 4
+        assert store.add_matches(run.id, schedule(comparison, 3)) == 2  # only deal 2 is new
+        assert store.add_matches(run.id, schedule(comparison, 1)) == 0
+        assert [m.key for m in store.pending(run.id)] == [m.key for m in schedule(comparison, 3)]
+        # the same comparison finds the same run; other settings are another tournament
+        assert store.open_run(ladder_record(comparison), []).id == run.id
+        other = make_comparison("grow", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(elo1=20))
+        assert ladder_record(other).digest != ladder_record(comparison).digest
 
 
 @pytest.mark.parametrize(
