@@ -261,7 +261,7 @@ def play(
             break
         result = run_pending(store, batch, jobs, label=run.name, show_progress=False)
         report.played += result.played
-        report.state = _current(store, run, comparison)
+        report.state = _current(store, run, comparison, checked=report.state.deals)
         on_state(report.state)
         if result.interrupted or result.errors:
             report.interrupted = result.interrupted
@@ -270,6 +270,7 @@ def play(
     return report
 
 
-def _current(store: Store, run: LadderRun, comparison: Comparison) -> SprtState:
+def _current(store: Store, run: LadderRun, comparison: Comparison, checked: int = 0) -> SprtState:
+    """The test over the stored deals; the first ``checked`` are known to leave it undecided."""
     outcomes = deal_outcomes(comparison, store.matches(run.id))
-    return sequential(outcomes, comparison.games_per_deal, comparison.settings)
+    return sequential(outcomes, comparison.games_per_deal, comparison.settings, checked)

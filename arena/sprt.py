@@ -160,16 +160,19 @@ def _closest_with_mean(points: list[float], probabilities: list[float], mean: fl
     return [p / (1 + x * d) for p, d in zip(probabilities, shifted, strict=True)]
 
 
-def sequential(outcomes: Iterable[int], games: int, settings: SprtSettings) -> SprtState:
+def sequential(outcomes: Iterable[int], games: int, settings: SprtSettings, checked: int = 0) -> SprtState:
     """Run the test over deal outcomes in deal order; stop at the first deal that decides.
 
     Each outcome is NEW's deal score times ``2 * games`` (an integer 0 .. 2 games). Deals after
     the deciding one are not counted, so the verdict does not depend on how many were played
-    at once.
+    at once. The first ``checked`` deals are known not to decide (an earlier call looked at
+    them) and are only counted.
     """
     counts = [0] * (2 * games + 1)
-    for outcome in outcomes:
+    for deal, outcome in enumerate(outcomes):
         counts[outcome] += 1
+        if deal < checked:
+            continue
         llr = log_likelihood_ratio(counts, settings.elo0, settings.elo1)
         if not settings.lower < llr < settings.upper:
             break

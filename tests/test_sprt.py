@@ -109,6 +109,8 @@ def test_sequential_stops_at_the_first_deal_that_decides():
     assert decided.verdict == "H1"
     earlier = sequential(outcomes[: decided.deals - 1], 2, SprtSettings(elo0=0, elo1=50))
     assert earlier.verdict is None and decided.deals < 1000
+    # resuming the walk after deals already seen to be undecided finds the same deal
+    assert sequential(outcomes, 2, SprtSettings(elo0=0, elo1=50), checked=decided.deals - 1) == decided
 
 
 @pytest.mark.parametrize(

@@ -163,7 +163,10 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     text = arena("leaderboard", "--db", str(db)).stdout
     assert text.splitlines()[0].startswith("goof-t (goofspiel, round-robin): 12/12 matches")
     csv_text = arena("leaderboard", "--db", str(db), "--format", "csv").stdout
-    assert csv_text.splitlines()[0] == "rank,agent,rating,mu,sigma,matches,wins,mean_score,faults,mle,mle_low,mle_high"
+    assert (
+        csv_text.splitlines()[0]
+        == "rank,agent,rating,mu,sigma,matches,wins,mean_score,faults,mle,mle_low,mle_high"
+    )
 
     h2h = arena("head-to-head", "bidder", "rand-1", "--db", str(db)).stdout
     assert "in 4 match(es)" in h2h and "95% interval (Wilson)" in h2h
