@@ -16,6 +16,7 @@ from rich.progress import Progress
 from tabulate import tabulate
 
 from arena.cli_common import fail, load_registry
+from arena.cli_compare import compare
 from arena.cli_tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
 from arena.lineup import MatchSetupError, setup_state
@@ -280,6 +281,7 @@ def new_bot(
 
 
 register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record
+app.command()(compare)
 
 
 def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli`

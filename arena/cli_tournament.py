@@ -30,8 +30,8 @@ from arena.report import (
     describe_seats,
     export_rows,
     head_to_head,
+    leaderboard_rows,
     resolve_run,
-    standings,
 )
 from arena.runner import MAX_FAILURES, default_jobs, run_pending
 from arena.store import DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
@@ -43,6 +43,13 @@ class TableFormat(StrEnum):
     table = "table"
     json = "json"
     csv = "csv"
+
+
+class RatingMethod(StrEnum):
+    """What orders the leaderboard (both ratings are always shown)."""
+
+    trueskill = "trueskill"
+    mle = "mle"
 
 
 class ExportFormat(StrEnum):
@@ -193,19 +200,25 @@ def leaderboard(
     ladder: LadderArg = None,
     db: DbOption = Path(DEFAULT_DB),
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
+    method: Annotated[
+        RatingMethod,
+        typer.Option(
+            "--method", "-m", help="Order by the TrueSkill rating or by the order-free MLE rating (Elo)."
+        ),
+    ] = RatingMethod.trueskill,
 ) -> None:
-    """Show the TrueSkill leaderboard of a ladder, ordered by conservative rating (mu - 3 sigma).
+    """Show a ladder's leaderboard: TrueSkill and the order-free MLE rating side by side.
 
-    Ratings are recomputed from the stored results in schedule order, so the same results
-    always give the same table, even while the ladder is still running.
+    TrueSkill (rating = mu - 3 sigma) is replayed from the stored results in schedule order.
+    MLE is one Plackett-Luce fit over all results (Elo relative to the field's mean, with a
+    95% interval); it does not depend on the order of the results. See docs/ratings.md.
     """
 
     def show() -> None:
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
-            table = standings(store, ladder_run)
+            rows = leaderboard_rows(store, ladder_run, method.value)
             counts = store.counts(ladder_run.id)
-        rows = [row.as_dict() for row in table]
         if fmt is TableFormat.json:
             typer.echo(json.dumps(rows, indent=2))
         elif fmt is TableFormat.csv:
@@ -215,11 +228,24 @@ def leaderboard(
             aborted = f" ({counts['aborted']} aborted)" if counts["aborted"] else ""
             typer.echo(
                 f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches{aborted}"
+                f", ordered by {method.value}"
             )
-            headers = ["rank", "agent", "rating", "mu", "sigma", "matches", "wins", "mean score", "faults"]
-            typer.echo(tabulate([list(row.values()) for row in rows], headers=headers, floatfmt=".2f"))
+            headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
+            headers += ["matches", "wins", "mean score", "faults"]
+            table = [
+                [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
+                + [_interval(row["mle_low"], row["mle_high"])]
+                + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
+                for row in rows
+            ]
+            floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
+            typer.echo(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
 
     _guard(show)
+
+
+def _interval(low: float | None, high: float | None, digits: int = 0) -> str | None:
+    return None if low is None or high is None else f"[{low:+.{digits}f}, {high:+.{digits}f}]"
 
 
 def matches(
@@ -273,18 +299,24 @@ def head_to_head_command(
     ladder: LadderOption = None,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
-    """Compare two agents over the matches where both sat: who finished ahead, mean scores."""
+    """Compare two agents over the matches where both sat: who finished ahead, mean scores.
+
+    The score rate counts finishing ahead of the other as 1 and level as 1/2, with its 95%
+    Wilson interval (docs/ratings.md).
+    """
 
     def show() -> None:
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
             h2h = head_to_head(store, ladder_run, a, b)
         typer.echo(f"{ladder_run.name}: {a} vs {b} in {h2h.matches} match(es)")
-        rows = [
-            [a, h2h.a_ahead, h2h.level, f"{h2h.a_mean_score:.2f}"],
-            [b, h2h.b_ahead, h2h.level, f"{h2h.b_mean_score:.2f}"],
-        ]
-        typer.echo(tabulate(rows, headers=["agent", "ahead", "level", "mean score"]))
+        rows = []
+        for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
+            rate, low, high = h2h.score_rate(name)
+            percent = (_interval(100 * low, 100 * high, 1) or "").replace("+", "")
+            rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
+        headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
+        typer.echo(tabulate(rows, headers=headers))
 
     _guard(show)
 

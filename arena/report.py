@@ -5,10 +5,14 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.ratings import SeatLine, Standing, effective_ranks, leaderboard
+from arena.stats import wilson_interval
 from arena.store import LadderRun, Store, StoredMatch
+
+if TYPE_CHECKING:
+    from arena.ratings_mle import MleRating
 
 
 class ReportError(ValueError):
@@ -44,6 +48,35 @@ def standings(store: Store, run: LadderRun) -> list[Standing]:
     return leaderboard(seat_lines(match) for match in store.matches(run.id, statuses=("done",)))
 
 
+def mle_standings(store: Store, run: LadderRun) -> dict[str, MleRating]:
+    """The order-free ratings of ``run``'s done matches; the matches of one seed form a deal."""
+    from arena.ratings_mle import mle_ratings  # numpy and scipy load only when a table is asked for
+
+    return mle_ratings((match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",)))
+
+
+METHODS = ("trueskill", "mle")
+
+
+def leaderboard_rows(store: Store, run: LadderRun, method: str = "trueskill") -> list[dict[str, Any]]:
+    """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS).
+
+    Keys: those of ``Standing.as_dict`` and of ``MleRating.as_dict`` (None where an agent has
+    no rated match); ``rank`` is the place in the chosen order.
+    """
+    fits = mle_standings(store, run)
+    empty = {"mle": None, "mle_low": None, "mle_high": None}
+    rows = [
+        {**row.as_dict(), **(fits[row.agent].as_dict() if row.agent in fits else empty)}
+        for row in standings(store, run)
+    ]
+    if method == "mle":
+        rows.sort(key=lambda row: (row["mle"] is None, -(row["mle"] or 0.0), row["agent"]))
+    for place, row in enumerate(rows, start=1):
+        row["rank"] = place
+    return rows
+
+
 @dataclass(frozen=True)
 class HeadToHead:
     """How two agents fared in the matches where both sat (forfeits count as last place)."""
@@ -56,6 +89,14 @@ class HeadToHead:
     level: int
     a_mean_score: float
     b_mean_score: float
+
+    def score_rate(self, agent: str) -> tuple[float, float, float]:
+        """``agent``'s share of the points (ahead 1, level 1/2) against the other, with its 95%
+        Wilson interval; (0, 0, 1) when they never met."""
+        ahead = self.a_ahead if agent == self.a else self.b_ahead
+        points = ahead + self.level / 2
+        low, high = wilson_interval(points, self.matches)
+        return (points / self.matches if self.matches else 0.0), low, high
 
 
 def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:

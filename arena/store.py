@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from arena.ladder import Ladder
 from arena.match import MatchOutcome, MatchSpec
-from arena.schedule import iter_schedule
+from arena.schedule import ScheduledMatch, iter_schedule
 
 DEFAULT_DB = "tlachtli.db"
 
@@ -262,12 +262,15 @@ class Store:
         """Every ladder run, oldest first."""
         return [_run(row) for row in self.db.execute("SELECT * FROM ladders ORDER BY id")]
 
-    def open_run(self, ladder: Ladder, new: bool = False) -> LadderRun:
+    def open_run(
+        self, ladder: Ladder, schedule: Iterable[ScheduledMatch] | None = None, new: bool = False
+    ) -> LadderRun:
         """The run to play ``ladder`` in: its latest run when the content is unchanged, else a new one.
 
         An edited ladder under a name already stored is refused unless ``new``: mixing results
         of two different tournaments under one name would make the table meaningless. A new
-        run stores its whole schedule; with ``seed = "secret"`` its base seed is drawn here, at
+        run stores its whole schedule (the ladder's own unless ``schedule`` is given: an open-ended
+        run such as `arena compare` starts empty and grows with ``add_matches``); with ``seed = "secret"`` its base seed is drawn here, at
         random, and kept only in this database (resume and replay read it back from here).
         """
         latest = self.latest_run(ladder.name)
@@ -297,24 +300,20 @@ class Store:
                     int(ladder.secret_seed),
                 ),
             )
-            run_id = cursor.lastrowid
-            db.executemany(
-                "INSERT INTO matches (ladder_id, idx, key, seed, spec, entrants) VALUES (?,?,?,?,?,?)",
-                (
-                    (
-                        run_id,
-                        match.index,
-                        match.key,
-                        match.spec.seed,
-                        json.dumps(match.spec.to_dict(), sort_keys=True),
-                        json.dumps(list(match.entrants)),
-                    )
-                    for match in iter_schedule(ladder, base_seed)
-                ),
-            )
+            if schedule is None:
+                schedule = iter_schedule(ladder, base_seed)
+            _insert_matches(db, cursor.lastrowid, schedule)
         run = self.latest_run(ladder.name)
         assert run is not None
         return run
+
+    def add_matches(self, run_id: int, schedule: Sequence[ScheduledMatch]) -> int:
+        """Add the scheduled matches the run does not hold yet (an open-ended run such as
+        `arena compare` given a larger --max-deals); returns how many were added."""
+        with self.transaction() as db:
+            before = db.total_changes
+            _insert_matches(db, run_id, schedule, or_ignore=True)
+            return db.total_changes - before
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -451,6 +450,27 @@ class Store:
         counts = dict.fromkeys(STATUSES, 0)
         counts.update({row["status"]: row["n"] for row in rows})
         return counts
+
+
+def _insert_matches(
+    db: sqlite3.Connection, run_id: int, schedule: Iterable[ScheduledMatch], or_ignore: bool = False
+) -> None:
+    """Insert ``schedule`` as pending matches of the run; with ``or_ignore``, skip indexes it has."""
+    db.executemany(
+        f"INSERT {'OR IGNORE ' if or_ignore else ''}INTO matches (ladder_id, idx, key, seed, spec, entrants) "
+        "VALUES (?,?,?,?,?,?)",
+        (  # a generator: a large schedule is never held whole in memory
+            (
+                run_id,
+                match.index,
+                match.key,
+                match.spec.seed,
+                json.dumps(match.spec.to_dict(), sort_keys=True),
+                json.dumps(list(match.entrants)),
+            )
+            for match in schedule
+        ),
+    )
 
 
 def _ladder_json(ladder: Ladder) -> str:

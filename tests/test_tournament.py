@@ -141,17 +141,27 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
         "wins",
         "mean_score",
         "faults",
+        "mle",
+        "mle_low",
+        "mle_high",
     }
     assert rows[0]["rating"] > max(row["rating"] for row in rows[1:])
+    assert rows[0]["mle_low"] < rows[0]["mle"] < rows[0]["mle_high"]
+    by_mle = json.loads(arena("leaderboard", "--db", str(db), "-f", "json", "--method", "mle").stdout)
+    assert [row["mle"] for row in by_mle] == sorted((row["mle"] for row in rows), reverse=True)
+    assert by_mle[0]["agent"] == "bidder" and [row["rank"] for row in by_mle] == [1, 2, 3]
     assert all(row["matches"] == 8 and row["faults"] == 0 for row in rows)
 
     text = arena("leaderboard", "--db", str(db)).stdout
     assert text.splitlines()[0].startswith("goof-t (goofspiel, round-robin): 12/12 matches")
     csv_text = arena("leaderboard", "--db", str(db), "--format", "csv").stdout
-    assert csv_text.splitlines()[0] == "rank,agent,rating,mu,sigma,matches,wins,mean_score,faults"
+    assert (
+        csv_text.splitlines()[0]
+        == "rank,agent,rating,mu,sigma,matches,wins,mean_score,faults,mle,mle_low,mle_high"
+    )
 
     h2h = arena("head-to-head", "bidder", "rand-1", "--db", str(db)).stdout
-    assert "in 4 match(es)" in h2h
+    assert "in 4 match(es)" in h2h and "95% interval (Wilson)" in h2h
     listed = arena("matches", "--db", str(db), "--agent", "bidder").stdout
     lines = listed.splitlines()[2:]  # below the header
     assert len(lines) == 8 and all("bidder" in line for line in lines)

@@ -1,0 +1,64 @@
+"""Rating speed: the order-free MLE fit of a ladder, and the SPRT's per-deal log-likelihood ratio.
+
+Figures (median and spread over repeats, all measured in this run):
+- MLE fit (arena/ratings_mle.py, intervals included) of simulated ladders: 8 agents in
+  2- and 4-seat matches, 500 and 5000 matches, one deal per 2 matches (duplicate seating);
+- one GSPRT log-likelihood ratio (arena/sprt.py) for pentanomial counts, as `arena compare`
+  computes after every deal.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+
+from arena.ratings import SeatLine
+from arena.ratings_mle import mle_ratings
+from arena.sprt import log_likelihood_ratio
+from arena.stats import ELO_PER_NAT
+
+AGENTS = {f"bot{i}": 50.0 * (i - 3.5) for i in range(8)}
+
+
+def ladder(matches: int, seats: int, seed: int) -> list[tuple[int, list[SeatLine]]]:
+    rng = random.Random(seed)
+    results = []
+    for index in range(matches):
+        group = rng.sample(sorted(AGENTS), seats)
+        utility = {n: AGENTS[n] / ELO_PER_NAT - math.log(-math.log(rng.random())) for n in group}
+        order = sorted(group, key=lambda n: -utility[n])
+        results.append((index // 2, [SeatLine(n, 0, order.index(n) + 1) for n in group]))
+    return results
+
+
+def timed(action, repeats: int) -> tuple[float, float, float]:
+    """Median, min and max seconds of ``repeats`` calls."""
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), min(times), max(times)
+
+
+def main() -> None:
+    for matches in (500, 5000):
+        for seats in (2, 4):
+            data = ladder(matches, seats, seed=matches + seats)
+            median, low, high = timed(lambda data=data: mle_ratings(data), repeats=7)
+            print(
+                f"MLE fit, {matches} matches of {seats} seats, 8 agents: "
+                f"median {1000 * median:.1f} ms (min {1000 * low:.1f}, max {1000 * high:.1f}, 7 runs)"
+            )
+    counts = [12, 80, 190, 85, 15]
+    median, low, high = timed(lambda: [log_likelihood_ratio(counts, 0, 10) for _ in range(1000)], repeats=7)
+    print(
+        f"SPRT LLR, pentanomial: median {1000 * median:.0f} us per call "
+        f"(min {1000 * low:.0f}, max {1000 * high:.0f}, 7 runs of 1000)"
+    )
+
+
+if __name__ == "__main__":
+    main()
