@@ -237,6 +237,8 @@ class Match:
                 {
                     "seat": seat.plan.seat,
                     "agent": seat.plan.agent,
+                    "display": spec.display_names[seat.plan.seat] if spec.display_names else seat.plan.agent,
+                    "options": dict(spec.agent_options[seat.plan.seat]) if spec.agent_options else {},
                     "kind": seat.plan.kind,
                     "name": seat.name,
                     "version": seat.version if seat.version != "?" else seat.plan.version,
@@ -252,7 +254,10 @@ class Match:
             started=started,
             duration_ms=(time.time() - started) * 1000,
         )
-        names = [seat.plan.agent for seat in self.seats] + ([spec.automaton] if spec.automaton else [])
+        # Seats past the agents are the engine's automaton, named as such even if it came unasked.
+        automaton = spec.automaton or str(self.options.get("automaton") or "automaton")
+        names = [seat.plan.agent for seat in self.seats]
+        names += [automaton] * (len(result.scores) - len(names))
         faults = {seat.plan.seat: seat.fault["fault"] for seat in self.seats if seat.fault}
         seats = tuple(
             SeatResult(index, names[index], result.scores[index], ranks[index], faults.get(index))
@@ -268,6 +273,10 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
     if spec.agent_options and len(spec.agent_options) != len(spec.agents):
         raise MatchSetupError(
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
+        )
+    if spec.display_names and len(spec.display_names) != len(spec.agents):
+        raise MatchSetupError(
+            f"display_names has {len(spec.display_names)} entries for {len(spec.agents)} agents"
         )
     return await Match(spec, game, state, options, plans).run()
 

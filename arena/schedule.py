@@ -92,6 +92,7 @@ def make_schedule(ladder: Ladder) -> list[ScheduledMatch]:
                     options=dict(ladder.options),
                     automaton=ladder.automaton,
                     agent_options=tuple(dict(entrant.options) for entrant in seated),
+                    display_names=tuple(entrant.name for entrant in seated),
                     move_ms=ladder.move_ms,
                     bank_ms=ladder.bank_ms,
                     handshake_ms=ladder.handshake_ms,
