@@ -24,7 +24,15 @@ from arena.faults import AgentFault
 from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.plugins import PluginError, Registry, discover
-from arena.protocol import AGENT_MESSAGES, ProtocolError, check_message, decide_message, hello_message
+from arena.protocol import (
+    AGENT_MESSAGES,
+    ProtocolError,
+    check_message,
+    check_reply,
+    decide_message,
+    hello_message,
+    unsolicited,
+)
 from arena.record import build_record, final_ranks
 from engine.api import Game, State
 from engine.playout import random_choice
@@ -127,6 +135,12 @@ class Match:
         started = time.perf_counter()
         allowed_ms = spec.move_ms + seat.bank_ms
         try:
+            if seat.process.wrote_unasked():
+                try:
+                    early = await seat.process.receive(trio.current_time())
+                except DeadlineExceeded:
+                    early = None  # not one whole frame
+                raise unsolicited(early)
             try:
                 deadline = trio.current_time() + allowed_ms / 1000
                 await seat.process.send(message, deadline)
@@ -137,18 +151,7 @@ class Match:
                 raise AgentFault(
                     "timeout", f"no answer within {spec.move_ms} ms + {seat.bank_ms:.0f} ms bank"
                 )
-            kind = check_message(reply, AGENT_MESSAGES)
-            if kind == "error":
-                raise AgentFault("error", reply["message"][:300])
-            if kind != "act":
-                raise ProtocolError("unknown-type", f"expected 'act', got {kind!r}")
-            if reply["id"] != decision_id:
-                raise ProtocolError(
-                    "wrong-id", f"act id {reply['id']} answers no pending decision (expected {decision_id})"
-                )
-            choice = reply["choice"]
-            if not 0 <= choice < options:
-                raise ProtocolError("illegal-choice", f"choice {choice} is not in 0..{options - 1}")
+            choice = check_reply(reply, decision_id, options)
         except AgentFault as fault:
             self.forfeit(seat, fault, "move")
             await seat.process.kill()
