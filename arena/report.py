@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.ratings import SeatLine, Standing, effective_ranks, leaderboard
 from arena.store import LadderRun, Store, StoredMatch
+from arena.textfile import TextFileError, read_utf8
 
 
 class ReportError(ValueError):
@@ -20,8 +21,8 @@ def resolve_run(store: Store, ladder: str | None) -> LadderRun:
     name = ladder
     if ladder is not None and ladder.endswith(".toml") and Path(ladder).is_file():
         try:
-            name = tomllib.loads(Path(ladder).read_text(encoding="utf-8")).get("name")
-        except (OSError, tomllib.TOMLDecodeError) as error:
+            name = tomllib.loads(read_utf8(ladder, "ladder file")).get("name")
+        except (TextFileError, tomllib.TOMLDecodeError) as error:
             raise ReportError(f"cannot read ladder name from {ladder}: {error}") from None
     run = store.latest_run(name)
     if run is None:
@@ -60,6 +61,8 @@ class HeadToHead:
 
 def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
     """Compare agents ``a`` and ``b`` over the done matches of ``run`` they both played."""
+    if a == b:
+        raise ReportError(f"compare two different agents, not {a!r} with itself")
     known = {seat.agent for match in store.matches(run.id, statuses=("done",)) for seat in match.seats}
     for name in (a, b):
         if name not in known:
