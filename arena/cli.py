@@ -160,7 +160,9 @@ def play(
         typer.echo(f"{game} seed {spec.seed}" + (f"  (record: {record})" if record and not problem else ""))
         typer.echo(seat_table(outcome.seats))
         for fault in outcome.record["faults"]:
-            typer.echo(f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}")
+            typer.echo(
+                f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}"
+            )
     if problem:
         raise fail(problem, 1)
 

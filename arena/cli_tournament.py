@@ -22,8 +22,8 @@ from rich.console import Console
 from tabulate import tabulate
 
 from arena.cli_common import fail as _fail
-from arena.doctor import check_store
 from arena.cli_common import load_registry as _registry
+from arena.doctor import check_store
 from arena.ladder import LadderError, load_ladder
 from arena.report import (
     EXPORT_FIELDS,

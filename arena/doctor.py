@@ -42,9 +42,13 @@ def _check(db: sqlite3.Connection, path: Path) -> tuple[list[str], str]:
     ]
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
-        return problems + [f"{path}: schema version {version} is newer than this Tlachtli's; upgrade Tlachtli"], ""
+        return problems + [
+            f"{path}: schema version {version} is newer than this Tlachtli's; upgrade Tlachtli"
+        ], ""
     if version == 0:
-        return problems + [f"{path}: not a Tlachtli store (no schema version); name the --db `arena run` wrote"], ""
+        return problems + [
+            f"{path}: not a Tlachtli store (no schema version); name the --db `arena run` wrote"
+        ], ""
     present = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     missing = [table for table in TABLES if table not in present]
     if missing:
@@ -55,7 +59,9 @@ def _check(db: sqlite3.Connection, path: Path) -> tuple[list[str], str]:
         try:
             json.loads(config)
         except (TypeError, ValueError) as error:
-            problems.append(f"{path}: ladder run {ladder_id} ({name!r}): its stored ladder is damaged ({error}); {RESTORE}")
+            problems.append(
+                f"{path}: ladder run {ladder_id} ({name!r}): its stored ladder is damaged ({error}); {RESTORE}"
+            )
     counts = {"matches": 0, "records": 0}
     for key, spec, entrants, status, has_record, seats in db.execute(
         "SELECT m.key, m.spec, m.entrants, m.status, r.match_id IS NOT NULL,"
@@ -69,7 +75,9 @@ def _check(db: sqlite3.Connection, path: Path) -> tuple[list[str], str]:
         except (TypeError, ValueError, KeyError) as error:
             problems.append(f"{path}: match {key!r}: its stored spec is damaged ({error}); {RESTORE}")
         if status == "done" and not (has_record and seats):
-            problems.append(f"{path}: match {key!r} is done but has no {'record' if seats else 'seats'}; {RESTORE}")
+            problems.append(
+                f"{path}: match {key!r} is done but has no {'record' if seats else 'seats'}; {RESTORE}"
+            )
     for key, data in db.execute(
         "SELECT m.key, r.data FROM records r LEFT JOIN matches m ON m.id = r.match_id ORDER BY r.match_id"
     ):

@@ -132,7 +132,9 @@ def shape_problem(record: Mapping[str, Any]) -> str | None:
         if not (isinstance(fault, dict) and _is_int(fault.get("seat")) and _is_int(fault.get("move"))):
             return f"fault entry must have int 'seat' and 'move', got {fault!r:.60}"
     for entry in record["agents"]:
-        if not (isinstance(entry, dict) and _is_int(entry.get("seat")) and isinstance(entry.get("agent"), str)):
+        if not (
+            isinstance(entry, dict) and _is_int(entry.get("seat")) and isinstance(entry.get("agent"), str)
+        ):
             return f"agents entry must have int 'seat' and str 'agent', got {entry!r:.60}"
     result = record["result"]
     for name in ("scores", "ranks", "engine_ranks"):
@@ -198,7 +200,9 @@ def replay(
         )
     ranks = list(final_ranks(result.ranks, set(forfeited_at)))
     if ranks != recorded["ranks"]:
-        raise ReplayError(f"with the recorded faults the final ranks are {ranks}, the record says {recorded['ranks']}")
+        raise ReplayError(
+            f"with the recorded faults the final ranks are {ranks}, the record says {recorded['ranks']}"
+        )
     return state
 
 

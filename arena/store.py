@@ -415,7 +415,9 @@ def _match(row: sqlite3.Row, seats: tuple[StoredSeat, ...]) -> StoredMatch:
         spec = MatchSpec.from_dict(json.loads(row["spec"]))
         entrants = tuple(json.loads(row["entrants"]))
     except (TypeError, ValueError, KeyError) as error:
-        raise StoreError(f"match {row['key']!r}: its stored spec is damaged ({error})" + DAMAGED_HINT) from None
+        raise StoreError(
+            f"match {row['key']!r}: its stored spec is damaged ({error})" + DAMAGED_HINT
+        ) from None
     return StoredMatch(
         id=row["id"],
         ladder_id=row["ladder_id"],
