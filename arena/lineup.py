@@ -52,6 +52,8 @@ def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> 
             )
         return spec
     if os.sep in name or os.path.exists(name):
+        if os.path.isdir(name):
+            raise MatchSetupError(f"agent {name!r} is a folder; name the executable in it")
         if not os.path.isfile(name):
             raise MatchSetupError(
                 f"agent {name!r}: no such file (a path must name an executable speaking the protocol)"
