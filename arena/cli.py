@@ -102,7 +102,7 @@ def play(
         help="A plugin agent's name or a path to an executable; once per seat, in order.",
     ),
     automaton: str | None = typer.Option(
-        None, help="Let the game's automaton (e.g. teotibot) take the next seat."
+        None, help="Let the game's automaton (e.g. cocijobot) take the seat after the agents; needed for 1 agent."
     ),
     seed: int | None = typer.Option(None, help="Game seed (random when omitted; printed either way)."),
     players: int | None = typer.Option(
@@ -115,12 +115,14 @@ def play(
     ),
     memory_mb: int | None = typer.Option(None, min=16, help="Address-space limit per agent process, in MiB."),
     cpu_seconds: int | None = typer.Option(None, min=1, help="CPU-time limit per agent process, in seconds."),
-    record: Path | None = typer.Option(None, help="Write the match record (JSON) to this file."),
+    record: Path | None = typer.Option(
+        None, help="Write the match record (JSON) to this file (checked before the match)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
 
-    Example: arena play --game goofspiel --agent random --agent ./bots/mybot --seed 7
+    Example: arena play --game zapotec --agent random --agent examples/bots/first_option.py --seed 7
     """
     if record is not None:
         check_output_path(record, "--record")
