@@ -102,7 +102,8 @@ def play(
         help="A plugin agent's name or a path to an executable; once per seat, in order.",
     ),
     automaton: str | None = typer.Option(
-        None, help="Let the game's automaton (e.g. cocijobot) take the seat after the agents; needed for 1 agent."
+        None,
+        help="Let the game's automaton (e.g. cocijobot) take the seat after the agents; needed for 1 agent.",
     ),
     seed: int | None = typer.Option(None, help="Game seed (random when omitted; printed either way)."),
     players: int | None = typer.Option(
