@@ -73,6 +73,7 @@ class AgentProcess:
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
+        self._unasked_poll: select.poll | None = None
 
     async def start(self, nursery: trio.Nursery) -> None:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
@@ -182,10 +183,13 @@ class AgentProcess:
         """
         assert self.process is not None and self.process.stdout is not None
         try:
-            data = os.read(self.process.stdout.fileno(), 65536)
+            if self._unasked_poll is None:  # one poll object per agent: about 1 us per check
+                self._unasked_poll = select.poll()
+                self._unasked_poll.register(self.process.stdout.fileno(), select.POLLIN)
+            if self._unasked_poll.poll(0):
+                self.buffer.feed(os.read(self.process.stdout.fileno(), 65536))
         except (OSError, ValueError, trio.ClosedResourceError):
-            data = b""  # nothing yet, or closed: the next receive reports a closed pipe
-        self.buffer.feed(data)
+            pass  # nothing yet, or closed: the next receive reports a closed pipe
         return self.buffer.pending
 
     async def _read_stdout(self, deadline: float, linger_ms: float) -> bytes:
