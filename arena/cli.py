@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import Progress
 from tabulate import tabulate
 
-from arena.cli_common import fail, load_registry
+from arena.cli_common import check_output_path, fail, load_registry, save_or_rescue
 from arena.cli_compare import compare
 from arena.cli_tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
@@ -104,7 +104,8 @@ def play(
         help="A plugin agent's name or a path to an executable; once per seat, in order.",
     ),
     automaton: str | None = typer.Option(
-        None, help="Let the game's automaton (e.g. teotibot) take the next seat."
+        None,
+        help="Let the game's automaton (e.g. cocijobot) take the seat after the agents; needed for 1 agent.",
     ),
     seed: int | None = typer.Option(None, help="Game seed (random when omitted; printed either way)."),
     players: int | None = typer.Option(
@@ -117,13 +118,17 @@ def play(
     ),
     memory_mb: int | None = typer.Option(None, min=16, help="Address-space limit per agent process, in MiB."),
     cpu_seconds: int | None = typer.Option(None, min=1, help="CPU-time limit per agent process, in seconds."),
-    record: Path | None = typer.Option(None, help="Write the match record (JSON) to this file."),
+    record: Path | None = typer.Option(
+        None, help="Write the match record (JSON) to this file (checked before the match)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
 
-    Example: arena play --game goofspiel --agent random --agent ./bots/mybot --seed 7
+    Example: arena play --game zapotec --agent random --agent examples/bots/first_option.py --seed 7
     """
+    if record is not None:
+        check_output_path(record, "--record")
     registry = load_registry()
     agents = list(agent)
     if players is not None:
@@ -149,16 +154,22 @@ def play(
         setup_state(spec, registry)  # a bad match fails here, before any process starts
         with _status(not as_json, f"playing {game} ({', '.join(spec.agents)}), seed {spec.seed}"):
             outcome = run_match(spec, registry)
+    # The match is played: an output error from here on must not lose it.
+    problem = None
     if record is not None:
-        record.write_text(json.dumps(outcome.record, indent=1) + "\n", encoding="utf-8")
+        problem = save_or_rescue(record, json.dumps(outcome.record, indent=1) + "\n", "the record")
     if as_json:
         seats = [asdict(s) for s in outcome.seats]
         typer.echo(json.dumps({"game": game, "seed": spec.seed, "options": spec.options, "seats": seats}))
-        return
-    typer.echo(f"{game} seed {spec.seed}" + (f"  (record: {record})" if record else ""))
-    typer.echo(seat_table(outcome.seats))
-    for fault in outcome.record["faults"]:
-        typer.echo(f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}")
+    else:
+        typer.echo(f"{game} seed {spec.seed}" + (f"  (record: {record})" if record and not problem else ""))
+        typer.echo(seat_table(outcome.seats))
+        for fault in outcome.record["faults"]:
+            typer.echo(
+                f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}"
+            )
+    if problem:
+        raise fail(problem, 1)
 
 
 @contextmanager
@@ -200,12 +211,12 @@ def replay(
         game = registry.game(data["game"])
     except PluginError as error:
         raise fail(str(error)) from None
-    names = {entry["seat"]: entry["agent"] for entry in data["agents"]}
+    names = {entry["seat"]: entry.get("display") or entry["agent"] for entry in data["agents"]}
 
     def show(step: ReplayStep, state: State) -> None:
         by = " (random policy: forfeited seat)" if step.by == "random" else ""
         typer.echo(
-            f"--- move {step.index + 1}: seat {step.seat} ({names.get(step.seat, '?')}) plays {step.label}{by}"
+            f"--- move {step.index}: seat {step.seat} ({names.get(step.seat, '?')}) plays {step.label}{by}"
         )
         typer.echo(state.render())
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import typer
 
 from arena.plugins import PluginError, Registry, discover
@@ -19,3 +23,30 @@ def load_registry() -> Registry:
         return discover()
     except PluginError as error:
         raise fail(str(error)) from None
+
+
+def check_output_path(path: Path, option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done for it."""
+    if path.is_dir():
+        raise fail(f"{option} {path} is a folder; name a file in it")
+    folder = path.parent
+    if not folder.is_dir():
+        raise fail(f"{option} {path}: folder {folder} does not exist; create it or name another file")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise fail(f"{option} {path}: not writable here; name a file in a folder you can write")
+
+
+def save_or_rescue(path: Path, text: str, what: str) -> str | None:
+    """Write ``text`` to ``path``; if that fails, keep it in a temporary file instead of losing it.
+
+    Returns None on success, else the error line to show (naming where the text went).
+    """
+    try:
+        path.write_text(text, encoding="utf-8")
+        return None
+    except OSError as error:
+        problem = error.strerror or str(error)
+    fd, rescue = tempfile.mkstemp(prefix="tlachtli-", suffix=path.suffix or ".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return f"cannot write {what} to {path} ({problem}); it was saved to {rescue} instead"

@@ -1,4 +1,4 @@
-"""The tournament commands of ``arena``: run, leaderboard, matches, head-to-head, export, record.
+"""The tournament commands of ``arena``: run, leaderboard, matches, head-to-head, export, record, doctor.
 
 Registered on the main typer app by ``arena/cli.py`` through ``register``.
 """
@@ -12,7 +12,8 @@ import shlex
 import signal
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -23,6 +24,7 @@ from tabulate import tabulate
 
 from arena.cli_common import fail as _fail
 from arena.cli_common import load_registry as _registry
+from arena.doctor import check_store
 from arena.ladder import LadderError, load_ladder
 from arena.report import (
     EXPORT_FIELDS,
@@ -34,7 +36,7 @@ from arena.report import (
     resolve_run,
 )
 from arena.runner import MAX_FAILURES, default_jobs, run_pending
-from arena.store import DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
+from arena.store import DAMAGED_HINT, DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
 
 
 class TableFormat(StrEnum):
@@ -97,12 +99,20 @@ def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
     return counts["pending"] + counts["running"] > 0
 
 
-def _guard(action: Callable[[], None]) -> None:
-    """Turn report errors into one clear line with exit status 2."""
-    try:
+def _guard(action: Callable[[], None], db: Path) -> None:
+    """Turn report and store errors (a damaged database too) into one clear line with exit status 2."""
+    with _store_errors(db):
         action()
+
+
+@contextmanager
+def _store_errors(db: Path) -> Iterator[None]:
+    try:
+        yield
     except (ReportError, StoreError) as error:
         raise _fail(str(error)) from None
+    except sqlite3.Error as error:  # overwritten pages, a dropped table, ...
+        raise _fail(f"{db} is damaged ({error}){DAMAGED_HINT}") from None
 
 
 def run(
@@ -137,11 +147,13 @@ def run(
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
+    if db.is_dir():
+        raise _fail(f"--db {db} is a folder; name a database file")
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:
         raise _fail(f"cannot open {db}: {error}") from None
-    with store:
+    with _store_errors(db), store:
         try:
             store.claim_writer()
             ladder_run = store.open_run(ladder, new=new)
@@ -241,7 +253,7 @@ def leaderboard(
             floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
             typer.echo(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
 
-    _guard(show)
+    _guard(show, db)
 
 
 def _interval(low: float | None, high: float | None, digits: int = 0) -> str | None:
@@ -290,7 +302,7 @@ def matches(
         headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
         typer.echo(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
 
-    _guard(show)
+    _guard(show, db)
 
 
 def head_to_head_command(
@@ -318,7 +330,7 @@ def head_to_head_command(
         headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
         typer.echo(tabulate(rows, headers=headers))
 
-    _guard(show)
+    _guard(show, db)
 
 
 def export(
@@ -341,7 +353,7 @@ def export(
         if _emit(text, output):
             typer.echo(f"wrote {len(rows)} rows to {output}", err=True)
 
-    _guard(write)
+    _guard(write, db)
 
 
 def record(
@@ -366,7 +378,23 @@ def record(
         text = json.dumps(data, indent=1) + "\n"
         _emit(text, output)
 
-    _guard(write)
+    _guard(write, db)
+
+
+def doctor(
+    db: Annotated[Path, typer.Argument(metavar="DB", help="The SQLite database file to check.")],
+) -> None:
+    """Check a tournament database: SQLite integrity, schema version, every stored spec and record.
+
+    Prints one line per problem with what to do, or OK; exit status 1 when a problem is found.
+    The file is only read.
+    """
+    problems, summary = check_store(db)
+    for line in problems:
+        typer.echo(f"problem: {line}")
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"OK: {summary}")
 
 
 def _emit(text: str, output: Path | None) -> bool:
@@ -397,3 +425,4 @@ def register(app: typer.Typer) -> None:
     app.command("head-to-head")(head_to_head_command)
     app.command()(export)
     app.command()(record)
+    app.command()(doctor)

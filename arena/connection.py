@@ -31,10 +31,13 @@ class DeadlineExceeded(Exception):
     """The agent did not answer (or take the message) before the deadline."""
 
 
-def describe_status(returncode: int | None) -> tuple[str, str]:
-    """(fault kind, detail) for an agent that stopped talking, from its exit status."""
+def describe_status(returncode: int | None, pipe: str = "stdout") -> tuple[str, str]:
+    """(fault kind, detail) for an agent that stopped talking, from its exit status.
+
+    ``pipe``: the pipe found closed, "stdout" (reading) or "stdin" (sending to it).
+    """
     if returncode is None:
-        return "exit", "closed its stdout but is still running"
+        return "exit", f"closed its {pipe} but is still running"
     if returncode == 0:
         return "exit", "exited with status 0 before the match ended"
     if returncode < 0:
@@ -70,6 +73,7 @@ class AgentProcess:
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
+        self._unasked_poll: select.poll | None = None
 
     async def start(self, nursery: trio.Nursery) -> None:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
@@ -147,7 +151,7 @@ class AgentProcess:
                 if scope.cancelled_caught:
                     raise DeadlineExceeded()
         except (trio.BrokenResourceError, trio.ClosedResourceError, BrokenPipeError, ValueError):
-            raise await self._stopped_fault() from None
+            raise await self._stopped_fault("stdin") from None
 
     async def receive(self, deadline: float = math.inf, linger_ms: float = 0.0) -> dict[str, Any]:
         """The next message, a msgpack map with str keys, by trio time ``deadline`` (else DeadlineExceeded).
@@ -171,6 +175,22 @@ class AgentProcess:
                     fault = AgentFault(fault.kind, fault.detail + " (in the middle of a frame)")
                 raise fault
             self.buffer.feed(data)
+
+    def wrote_unasked(self) -> bool:
+        """True when the agent has written anything since its last message was read (no waiting).
+
+        Called before each ``decide``: an answer sent before its question (a guessed id) is a fault.
+        """
+        assert self.process is not None and self.process.stdout is not None
+        try:
+            if self._unasked_poll is None:  # one poll object per agent: about 1 us per check
+                self._unasked_poll = select.poll()
+                self._unasked_poll.register(self.process.stdout.fileno(), select.POLLIN)
+            if self._unasked_poll.poll(0):
+                self.buffer.feed(os.read(self.process.stdout.fileno(), 65536))
+        except (OSError, ValueError, trio.ClosedResourceError):
+            pass  # nothing yet, or closed: the next receive reports a closed pipe
+        return self.buffer.pending
 
     async def _read_stdout(self, deadline: float, linger_ms: float) -> bytes:
         """Bytes from the agent's stdout (b"" at end of file), waiting only when none are there.
@@ -196,14 +216,14 @@ class AgentProcess:
         except (trio.ClosedResourceError, OSError, ValueError):
             return b""
 
-    async def _stopped_fault(self) -> AgentFault:
-        """The fault of an agent whose pipe closed: crash or exit, from its status."""
+    async def _stopped_fault(self, pipe: str = "stdout") -> AgentFault:
+        """The fault of an agent whose ``pipe`` closed: crash or exit, from its status."""
         assert self.process is not None
         with trio.move_on_after(EXIT_GRACE_S):
             await self.process.wait()
         with trio.move_on_after(0.2):  # let the last stderr lines arrive: they say why
             await self._stderr_done.wait()
-        kind, detail = describe_status(self.process.returncode)
+        kind, detail = describe_status(self.process.returncode, pipe)
         last = self.stderr_text().strip().splitlines()
         if last:
             detail += f"; stderr: {last[-1][:200]}"

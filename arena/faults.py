@@ -11,7 +11,7 @@ FAULTS: dict[str, str] = {
     "spawn": "the agent's executable could not be started",
     "handshake": "no `ready` message within the handshake clock",
     "crash": "the agent process died with a non-zero status or a signal",
-    "exit": "the agent process exited (status 0) or closed its stdout before the match ended",
+    "exit": "the agent process exited (status 0) or closed its stdin or stdout before the match ended",
     "timeout": "no answer within the move clock plus the remaining time bank",
     "bad-frame": "a frame that is not one valid msgpack map of the expected message schema",
     "oversized-frame": "a frame whose announced length is over the referee's limit",

@@ -21,6 +21,7 @@ from arena.protocol import (
     REFEREE_MESSAGES,
     PeerClosed,
     ProtocolError,
+    act_message,
     check_message,
     read_frame,
     write_frame,
@@ -42,8 +43,8 @@ def serve(agent: Agent, name: str, version: str, inp: BinaryIO, out: BinaryIO) -
             message = read_frame(inp, REFEREE_FRAME_LIMIT, deep=False)
             kind = check_message(message, REFEREE_MESSAGES)
             if kind == "decide":
-                choice = agent.act(message["obs"], message)
-                write_frame(out, {"type": "act", "id": message["id"], "choice": int(choice)})
+                # Not coerced: the referee judges a Python bot's choice as it judges a wire bot's.
+                write_frame(out, act_message(message["id"], agent.act(message["obs"], message)))
             elif kind == "end":
                 agent.end(message["result"])
                 return 0

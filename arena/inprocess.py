@@ -44,7 +44,8 @@ def play_in_process(
 
     Options reach ``Game.setup`` as the referee gives them (``arena.lineup.setup_state``). Each
     agent's ``act`` receives ``(decide["obs"], decide)`` as ``arena.host`` passes them, and ``end``
-    the final scores and ranks. A choice outside the options raises IllegalAction.
+    the final scores and ranks. A choice that is not an int in range raises the same
+    ``ProtocolError`` the referee would fault the seat with (bad-frame, illegal-choice).
     """
     given = dict(options or {})
     if automaton is not None:
@@ -60,7 +61,8 @@ def play_in_process(
             break
         seat = seats[0]  # simultaneous seats one after another, as engine.playout does
         message = decide_message(state, seat, step)
-        state.apply(seat, agents[seat].act(message["obs"], message))
+        reply = protocol.act_message(step, agents[seat].act(message["obs"], message))
+        state.apply(seat, protocol.check_reply(reply, step, len(message["options"])))
     else:
         raise RuntimeError(f"{game.id}: game did not end within {max_steps} decisions")
     result = state.result()

@@ -19,6 +19,7 @@ from typing import Any
 
 from arena.match import MatchSpec
 from arena.plugins import Registry
+from arena.textfile import TextFileError, read_utf8
 from engine.api import BadOptions, validate_options
 
 FORMATS = ("round-robin", "gauntlet", "solo")
@@ -125,9 +126,9 @@ def load_ladder(path: str | os.PathLike[str], registry: Registry) -> Ladder:
     """Read, parse and validate the ladder file at ``path`` against ``registry``."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise LadderError(f"{path}: cannot read ladder file: {error.strerror or error}") from None
+        text = read_utf8(path, "ladder file")
+    except TextFileError as error:
+        raise LadderError(str(error)) from None
     return parse_ladder(text, registry, source=str(path), base_dir=path.resolve().parent)
 
 

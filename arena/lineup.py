@@ -52,6 +52,8 @@ def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> 
             )
         return spec
     if os.sep in name or os.path.exists(name):
+        if os.path.isdir(name):
+            raise MatchSetupError(f"agent {name!r} is a folder; name the executable in it")
         if not os.path.isfile(name):
             raise MatchSetupError(
                 f"agent {name!r}: no such file (a path must name an executable speaking the protocol)"
@@ -98,6 +100,13 @@ def setup_state(spec: MatchSpec, registry: Registry) -> tuple[Game, State, dict[
         seats_ok = 1 <= players <= game.max_players  # the engine says whether the automaton fits
     else:
         seats_ok = game.min_players <= players <= game.max_players
+        if game.automata and players == 1:
+            # A solo game is played against the automaton, which then has its own seat in the
+            # table and the record: it must be asked for, never added quietly by the engine.
+            low = max(2, game.min_players)
+            raise MatchSetupError(
+                f"{game.id} needs {low}-{game.max_players} agents, or 1 with --automaton {game.automata[0]}"
+            )
     if not seats_ok:
         raise MatchSetupError(
             f"{game.id} takes {game.min_players}-{game.max_players} players, got {players} agent(s)"

@@ -25,6 +25,7 @@ class MatchSpec:
     options: dict[str, Any] = field(default_factory=dict)
     automaton: str | None = None
     agent_options: tuple[dict[str, Any], ...] = ()  # per agent seat; empty = none
+    display_names: tuple[str, ...] = ()  # per agent seat, e.g. the ladder's names; empty = ``agents``
     move_ms: int = 1000  # per-decision clock
     bank_ms: int = 60_000  # per-game time bank drawn on once a move overruns move_ms
     memory_mb: int | None = None  # address-space limit per agent process
@@ -40,6 +41,7 @@ class MatchSpec:
         data = asdict(self)
         data["agents"] = list(self.agents)
         data["agent_options"] = [dict(o) for o in self.agent_options]
+        data["display_names"] = list(self.display_names)
         return data
 
     @classmethod
@@ -47,6 +49,7 @@ class MatchSpec:
         data = dict(data)
         data["agents"] = tuple(data["agents"])
         data["agent_options"] = tuple(dict(o) for o in data.get("agent_options", ()))
+        data["display_names"] = tuple(data.get("display_names", ()))  # absent in older stores
         return cls(**data)
 
 

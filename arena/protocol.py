@@ -8,6 +8,7 @@ The format is documented for bot authors in docs/protocol.md.
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Mapping
 from typing import Any, BinaryIO
@@ -99,7 +100,10 @@ def decode_body(body: bytes, deep: bool = True) -> dict[str, Any]:
     except msgpack.ExtraData:
         raise ProtocolError("bad-frame", "bytes left over after the msgpack object") from None
     except Exception as error:  # msgpack raises several types (ValueError, UnicodeDecodeError, ...)
-        raise ProtocolError("bad-frame", f"not valid msgpack: {type(error).__name__}: {error}") from None
+        why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        raise ProtocolError(
+            "bad-frame", f"not valid msgpack ({why}); the frame's {len(body)} bytes start {body[:16]!r}"
+        ) from None
     if not isinstance(message, dict):
         raise ProtocolError("bad-frame", f"a frame must hold a msgpack map, not {type(message).__name__}")
     if deep:
@@ -198,6 +202,54 @@ def write_frame(stream: BinaryIO, message: Mapping[str, Any]) -> None:
     """Blocking write of one frame, flushed."""
     stream.write(encode(message))
     stream.flush()
+
+
+# -- session rules: one place for the referee (wire bots) and in-process play (Python bots) ----
+
+
+def act_message(message_id: int, choice: Any) -> dict[str, Any]:
+    """The ``act`` a Python agent's return value becomes (arena.host, arena.inprocess).
+
+    Only an int (or an int-like such as numpy's, never a bool) is an index; anything else is
+    carried as it came (or its repr, when msgpack cannot carry it), so ``check_reply`` refuses it
+    by the same rule as the same bytes from a wire bot.
+    """
+    if not isinstance(choice, bool) and hasattr(choice, "__index__"):
+        choice = operator.index(choice)
+    elif choice is not None and not isinstance(choice, bool | float | str | bytes):
+        choice = repr(choice)[:100]
+    return {"type": "act", "id": message_id, "choice": choice}
+
+
+def check_reply(reply: dict[str, Any], decision_id: int, options: int) -> int:
+    """The choice in an agent's answer to decision ``decision_id`` with ``options`` options.
+
+    An ``error`` message, a message that is not an ``act``, another id or a choice that is not an
+    int in range raises the fault, its detail saying what came back.
+    """
+    kind = check_message(reply, AGENT_MESSAGES)  # types every field: a bool or "1" is no int
+    if kind == "error":
+        raise AgentFault("error", reply["message"][:300])
+    if kind != "act":
+        raise ProtocolError("unknown-type", f"expected 'act', got {kind!r}")
+    if reply["id"] != decision_id:
+        raise ProtocolError(
+            "wrong-id", f"act id {reply['id']} answers no pending decision (expected {decision_id})"
+        )
+    choice = reply["choice"]
+    if not 0 <= choice < options:
+        raise ProtocolError("illegal-choice", f"choice {choice} is not in 0..{options - 1}")
+    return choice
+
+
+def unsolicited(message: dict[str, Any] | None) -> ProtocolError:
+    """The fault of an agent that sent ``message`` (None: not one whole frame) before it was asked."""
+    what = "bytes"
+    if message is not None:
+        what = f"a {str(message.get('type'))[:20]!r} message"
+        if "id" in message:
+            what += f" with id {message['id']!r:.20}"
+    return ProtocolError("unknown-type", f"sent {what} before it was asked (answers must follow a 'decide')")
 
 
 def hello_message(

@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from arena.match import MatchSpec
-from engine.api import Game, Result, State, competition_ranks
+from arena.textfile import TextFileError, read_utf8
+from engine.api import BadOptions, Game, Result, State, competition_ranks
 
 RECORD_FORMAT = "tlachtli-match"
 RECORD_VERSION = 1
@@ -69,7 +70,7 @@ def build_record(
         "options": _jsonable(options),
         "clock": {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms, "handshake_ms": spec.handshake_ms},
         "limits": {"memory_mb": spec.memory_mb, "cpu_seconds": spec.cpu_seconds},
-        "agents": agents,
+        "agents": _jsonable(agents),  # agent options may hold TOML dates
         "moves": moves,
         "faults": faults,
         "result": {
@@ -87,10 +88,9 @@ def build_record(
 def load_record(path: str) -> dict[str, Any]:
     """Read a record written by ``arena play --record``; ReplayError if it is not one."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            record = json.load(handle)
-    except OSError as error:
-        raise ReplayError(f"cannot read {path}: {error.strerror}") from None
+        record = json.loads(read_utf8(path, "match record"))
+    except TextFileError as error:
+        raise ReplayError(str(error)) from None
     except json.JSONDecodeError as error:
         raise ReplayError(f"{path} is not JSON: {error}") from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
@@ -99,12 +99,53 @@ def load_record(path: str) -> dict[str, Any]:
         raise ReplayError(
             f"{path}: record version {record.get('record_version')!r}, this arena reads {RECORD_VERSION}"
         )
+    problem = shape_problem(record)
+    if problem:
+        raise ReplayError(f"{path}: {problem}")
     return record
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(value: Any) -> bool:
+    return isinstance(value, list) and all(_is_int(item) for item in value)
+
+
+def shape_problem(record: Mapping[str, Any]) -> str | None:
+    """What is malformed in ``record`` (wrong or missing field types), or None; moves count from 1."""
+    tops: dict[str, tuple[type, ...]] = {
+        "game": (str,), "game_version": (str,), "seed": (int,), "players": (int,),
+        "options": (dict,), "agents": (list,), "moves": (list,), "faults": (list,), "result": (dict,),
+    }  # fmt: skip
+    for name, types in tops.items():
+        value = record.get(name)
+        if not isinstance(value, types) or isinstance(value, bool):
+            return f"field {name!r} must be {types[0].__name__}, got {value!r:.40}"
+    for index, move in enumerate(record["moves"], 1):
+        if not (isinstance(move, dict) and _is_int(move.get("seat")) and _is_int(move.get("choice"))):
+            return f"move {index} must have int 'seat' and 'choice', got {move!r:.60}"
+        if move.get("by", "agent") not in ("agent", "random"):
+            return f"move {index}: 'by' must be 'agent' or 'random', got {move.get('by')!r:.40}"
+    for fault in record["faults"]:
+        if not (isinstance(fault, dict) and _is_int(fault.get("seat")) and _is_int(fault.get("move"))):
+            return f"fault entry must have int 'seat' and 'move', got {fault!r:.60}"
+    for entry in record["agents"]:
+        if not (
+            isinstance(entry, dict) and _is_int(entry.get("seat")) and isinstance(entry.get("agent"), str)
+        ):
+            return f"agents entry must have int 'seat' and str 'agent', got {entry!r:.60}"
+    result = record["result"]
+    for name in ("scores", "ranks", "engine_ranks"):
+        if not _int_list(result.get(name)):
+            return f"result field {name!r} must be a list of ints, got {result.get(name)!r:.40}"
+    return None
 
 
 @dataclass(frozen=True)
 class ReplayStep:
-    """One applied choice during a replay and the position after it."""
+    """One applied choice during a replay and the position after it; ``index`` counts from 1."""
 
     index: int
     seat: int
@@ -121,31 +162,58 @@ def replay(
     The game must end after the last move with the recorded scores and engine ranks; otherwise
     ReplayError (a different engine version, a corrupted record).
     """
+    problem = shape_problem(record)
+    if problem:
+        raise ReplayError(problem)
     if record["game_version"] != game.version:
         raise ReplayError(
             f"the record was played on {game.id} version {record['game_version']}, installed is {game.version}"
         )
-    state = game.setup(record["players"], record["seed"], record["options"])
-    for index, move in enumerate(record["moves"]):
-        seat, choice = move["seat"], move["choice"]
+    forfeited_at = _forfeits(record)
+    try:
+        state = game.setup(record["players"], record["seed"], record["options"])
+    except (BadOptions, ValueError, KeyError, TypeError) as error:
+        raise ReplayError(f"{game.id} cannot set up the recorded game: {error}") from None
+    for index, move in enumerate(record["moves"], 1):  # numbered from 1, as `arena replay` lists them
+        seat, choice, by = move["seat"], move["choice"], move.get("by", "agent")
         if seat not in state.to_act():
             raise ReplayError(f"move {index}: seat {seat} is not to act (to act: {list(state.to_act())})")
         options = state.decision(seat).options
         if not 0 <= choice < len(options):
             raise ReplayError(f"move {index}: choice {choice} out of range for seat {seat}")
+        forfeited = seat in forfeited_at and index > forfeited_at[seat]
+        if (by == "random") != forfeited:
+            why = f"it forfeited before move {forfeited_at[seat] + 1}" if seat in forfeited_at else "no fault"
+            raise ReplayError(f"move {index}: seat {seat} played by {by!r}, but the record lists {why}")
         label = str(options[choice].get("label", choice))
         state.apply(seat, choice)
         if on_step is not None:
-            on_step(ReplayStep(index, seat, choice, label, move.get("by", "agent")), state)
+            on_step(ReplayStep(index, seat, choice, label, by), state)
     if not state.terminal():
         raise ReplayError(f"the game is not over after the {len(record['moves'])} recorded moves")
     result = state.result()
-    if (
-        list(result.scores) != record["result"]["scores"]
-        or list(result.ranks) != record["result"]["engine_ranks"]
-    ):
+    recorded = record["result"]
+    if list(result.scores) != recorded["scores"] or list(result.ranks) != recorded["engine_ranks"]:
         raise ReplayError(
             f"replay gives scores {list(result.scores)} ranks {list(result.ranks)}, the record says "
-            f"scores {record['result']['scores']} ranks {record['result']['engine_ranks']}"
+            f"scores {recorded['scores']} ranks {recorded['engine_ranks']}"
+        )
+    ranks = list(final_ranks(result.ranks, set(forfeited_at)))
+    if ranks != recorded["ranks"]:
+        raise ReplayError(
+            f"with the recorded faults the final ranks are {ranks}, the record says {recorded['ranks']}"
         )
     return state
+
+
+def _forfeits(record: Mapping[str, Any]) -> dict[int, int]:
+    """Forfeited agent seat -> moves applied before its fault; ReplayError for an impossible entry."""
+    found: dict[int, int] = {}
+    for fault in record["faults"]:
+        seat = fault["seat"]
+        if not 0 <= seat < record["players"]:
+            raise ReplayError(f"a fault names seat {seat}, which is no agent seat")
+        if seat in found:
+            raise ReplayError(f"seat {seat} is listed as forfeited twice")
+        found[seat] = fault["move"]
+    return found

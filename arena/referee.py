@@ -24,7 +24,15 @@ from arena.faults import AgentFault
 from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.plugins import PluginError, Registry, discover
-from arena.protocol import AGENT_MESSAGES, ProtocolError, check_message, decide_message, hello_message
+from arena.protocol import (
+    AGENT_MESSAGES,
+    ProtocolError,
+    check_message,
+    check_reply,
+    decide_message,
+    hello_message,
+    unsolicited,
+)
 from arena.record import build_record, final_ranks
 from engine.api import Game, State
 from engine.playout import random_choice
@@ -127,6 +135,12 @@ class Match:
         started = time.perf_counter()
         allowed_ms = spec.move_ms + seat.bank_ms
         try:
+            if seat.process.wrote_unasked():
+                try:
+                    early = await seat.process.receive(trio.current_time())
+                except DeadlineExceeded:
+                    early = None  # not one whole frame
+                raise unsolicited(early)
             try:
                 deadline = trio.current_time() + allowed_ms / 1000
                 await seat.process.send(message, deadline)
@@ -137,18 +151,7 @@ class Match:
                 raise AgentFault(
                     "timeout", f"no answer within {spec.move_ms} ms + {seat.bank_ms:.0f} ms bank"
                 )
-            kind = check_message(reply, AGENT_MESSAGES)
-            if kind == "error":
-                raise AgentFault("error", reply["message"][:300])
-            if kind != "act":
-                raise ProtocolError("unknown-type", f"expected 'act', got {kind!r}")
-            if reply["id"] != decision_id:
-                raise ProtocolError(
-                    "wrong-id", f"act id {reply['id']} answers no pending decision (expected {decision_id})"
-                )
-            choice = reply["choice"]
-            if not 0 <= choice < options:
-                raise ProtocolError("illegal-choice", f"choice {choice} is not in 0..{options - 1}")
+            choice = check_reply(reply, decision_id, options)
         except AgentFault as fault:
             self.forfeit(seat, fault, "move")
             await seat.process.kill()
@@ -237,6 +240,8 @@ class Match:
                 {
                     "seat": seat.plan.seat,
                     "agent": seat.plan.agent,
+                    "display": spec.display_names[seat.plan.seat] if spec.display_names else seat.plan.agent,
+                    "options": dict(spec.agent_options[seat.plan.seat]) if spec.agent_options else {},
                     "kind": seat.plan.kind,
                     "name": seat.name,
                     "version": seat.version if seat.version != "?" else seat.plan.version,
@@ -252,7 +257,10 @@ class Match:
             started=started,
             duration_ms=(time.time() - started) * 1000,
         )
-        names = [seat.plan.agent for seat in self.seats] + ([spec.automaton] if spec.automaton else [])
+        # Seats past the agents are the engine's automaton, named as such even if it came unasked.
+        automaton = spec.automaton or str(self.options.get("automaton") or "automaton")
+        names = [seat.plan.agent for seat in self.seats]
+        names += [automaton] * (len(result.scores) - len(names))
         faults = {seat.plan.seat: seat.fault["fault"] for seat in self.seats if seat.fault}
         seats = tuple(
             SeatResult(index, names[index], result.scores[index], ranks[index], faults.get(index))
@@ -268,6 +276,10 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
     if spec.agent_options and len(spec.agent_options) != len(spec.agents):
         raise MatchSetupError(
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
+        )
+    if spec.display_names and len(spec.display_names) != len(spec.agents):
+        raise MatchSetupError(
+            f"display_names has {len(spec.display_names)} entries for {len(spec.agents)} agents"
         )
     return await Match(spec, game, state, options, plans).run()
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from arena.ratings import SeatLine, Standing, effective_ranks, leaderboard
 from arena.stats import wilson_interval
 from arena.store import LadderRun, Store, StoredMatch
+from arena.textfile import TextFileError, read_utf8
 
 if TYPE_CHECKING:
     from arena.ratings_mle import MleRating
@@ -24,9 +25,11 @@ def resolve_run(store: Store, ladder: str | None) -> LadderRun:
     name = ladder
     if ladder is not None and ladder.endswith(".toml") and Path(ladder).is_file():
         try:
-            name = tomllib.loads(Path(ladder).read_text(encoding="utf-8")).get("name")
-        except (OSError, tomllib.TOMLDecodeError) as error:
+            name = tomllib.loads(read_utf8(ladder, "ladder file")).get("name")
+        except (TextFileError, tomllib.TOMLDecodeError) as error:
             raise ReportError(f"cannot read ladder name from {ladder}: {error}") from None
+        if not isinstance(name, str):
+            raise ReportError(f"{ladder} has no string 'name', so it names no stored ladder")
     run = store.latest_run(name)
     if run is None:
         known = ", ".join(sorted({r.name for r in store.runs()}))
@@ -101,6 +104,8 @@ class HeadToHead:
 
 def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
     """Compare agents ``a`` and ``b`` over the done matches of ``run`` they both played."""
+    if a == b:
+        raise ReportError(f"compare two different agents, not {a!r} with itself")
     known = {seat.agent for match in store.matches(run.id, statuses=("done",)) for seat in match.seats}
     for name in (a, b):
         if name not in known:

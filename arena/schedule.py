@@ -100,6 +100,7 @@ def iter_schedule(ladder: Ladder, base_seed: int | None = None) -> Iterator[Sche
                     options=dict(ladder.options),
                     automaton=ladder.automaton,
                     agent_options=tuple(dict(entrant.options) for entrant in seated),
+                    display_names=tuple(entrant.name for entrant in seated),
                     move_ms=ladder.move_ms,
                     bank_ms=ladder.bank_ms,
                     handshake_ms=ladder.handshake_ms,

@@ -170,8 +170,18 @@ def encode_record(record: dict[str, Any]) -> bytes:
 
 
 def decode_record(data: bytes) -> dict[str, Any]:
-    """The inverse of ``encode_record``."""
-    return json.loads(zlib.decompress(data))
+    """The inverse of ``encode_record``; StoreError for a damaged blob."""
+    try:
+        record = json.loads(zlib.decompress(data))
+    except (zlib.error, TypeError, ValueError) as error:  # ValueError: bad JSON or UTF-8
+        raise StoreError(f"a stored match record is damaged ({error})" + DAMAGED_HINT) from None
+    if not isinstance(record, dict):
+        raise StoreError("a stored match record is not a JSON object" + DAMAGED_HINT)
+    return record
+
+
+# What to do about a damaged store, appended to every message about one.
+DAMAGED_HINT = "; `arena doctor DB` lists every problem; restore the file from a backup or use another --db"
 
 
 class Store:
@@ -494,6 +504,13 @@ def _run(row: sqlite3.Row) -> LadderRun:
 
 
 def _match(row: sqlite3.Row, seats: tuple[StoredSeat, ...]) -> StoredMatch:
+    try:
+        spec = MatchSpec.from_dict(json.loads(row["spec"]))
+        entrants = tuple(json.loads(row["entrants"]))
+    except (TypeError, ValueError, KeyError) as error:
+        raise StoreError(
+            f"match {row['key']!r}: its stored spec is damaged ({error})" + DAMAGED_HINT
+        ) from None
     return StoredMatch(
         id=row["id"],
         ladder_id=row["ladder_id"],
@@ -503,8 +520,8 @@ def _match(row: sqlite3.Row, seats: tuple[StoredSeat, ...]) -> StoredMatch:
         status=row["status"],
         attempts=row["attempts"],
         seconds=row["seconds"],
-        spec=MatchSpec.from_dict(json.loads(row["spec"])),
-        entrants=tuple(json.loads(row["entrants"])),
+        spec=spec,
+        entrants=entrants,
         seats=seats,
         failures=row["failures"],
         reason=row["reason"],

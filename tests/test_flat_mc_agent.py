@@ -39,7 +39,7 @@ def test_registered_through_the_entry_point_group():
 
 @pytest.mark.parametrize("game", [ZAPOTEC, TEOTIHUACAN], ids=lambda g: g.id)
 def test_plays_complete_two_player_games(game):
-    # play_in_process raises IllegalAction on any choice outside the options.
+    # play_in_process raises ProtocolError on any choice that is not an option's index.
     state = play_in_process(game, [FlatMonteCarloAgent(), RandomAgent()], 5, agent_options=[QUICK, {}])
     assert state.terminal() and len(state.result().scores) == 2
 

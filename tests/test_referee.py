@@ -138,7 +138,15 @@ def test_same_seed_same_match():
 FAULT_CASES = [
     ("fault-crash", "crash", "move", "status 3"),
     ("fault-exit", "exit", "move", "status 0"),
-    ("fault-garbage", "bad-frame", "move", "msgpack"),
+    (
+        "fault-garbage",
+        "bad-frame",
+        "move",
+        "not valid msgpack (FormatError); the frame's 5 bytes start b'\\xc1",
+    ),
+    ("fault-choice-str", "bad-frame", "move", "'choice' must be int, got '1'"),
+    ("fault-choice-float", "bad-frame", "move", "'choice' must be int, got 1.9"),
+    ("fault-choice-bool", "bad-frame", "move", "'choice' must be int, got True"),
     ("fault-print", "oversized-frame", "move", "print to stdout"),
     ("fault-oversized", "oversized-frame", "move", "2097152 bytes"),
     ("fault-illegal", "illegal-choice", "move", "not in 0..3"),

@@ -4,7 +4,7 @@
 It is a model for bots in other languages: it speaks wire protocol v1 (docs/protocol.md) by
 itself, with a small msgpack encoder and decoder, and imports nothing from Tlachtli.
 
-Run it in a match by path:   arena play --game goofspiel --agent examples/bots/first_option.py --agent random
+Run it in a match by path:   arena play --game zapotec --agent examples/bots/first_option.py --agent random
 or declare it in a plugin:   AgentSpec(name="first-option", description="...", argv=("/path/to/first_option.py",))
 """
 

@@ -56,7 +56,8 @@ class HostedFault(Agent):
     ``crash`` raises in act; ``exit`` calls sys.exit(``code``, default 5); ``hog`` allocates 1 GiB (``alloc``: ``mb``
     MB, then plays on); ``spin`` burns
     CPU for 30 s; ``family`` starts an exec'd and a forked child, writes their pids and its own
-    to ``{dir}/pids``, then sleeps. Mode ``fds`` lists its open file descriptors at setup.
+    to ``{dir}/pids``, then sleeps; ``returns`` returns ``value`` (e.g. "1", 1.9, True) from act.
+    Mode ``fds`` lists its open file descriptors at setup.
     """
 
     name = "hosted-fault"
@@ -87,6 +88,8 @@ class HostedFault(Agent):
                     pass
             if self.mode == "family":
                 self._family(Path(self.options["dir"]))
+            if self.mode == "returns":
+                return self.options["value"]
         return 0
 
     def _family(self, where: Path) -> None:

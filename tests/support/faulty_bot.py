@@ -31,6 +31,11 @@ MOVE_MODES = {
     "hog",  # allocates 1 GiB (fails under a memory limit)
     "spin",  # burns CPU for 30 s (killed under a CPU limit)
     "slow",  # no fault: sleeps agent_options["sleep_ms"] on every decision, logs its bank
+    "choice-str",  # answers with the string "1"
+    "choice-float",  # answers with 1.9
+    "choice-bool",  # answers with true
+    "early",  # answers, and in the same write answers the next decision before it is asked
+    "close-stdin",  # closes its stdin, answers, then stays alive
 }
 
 
@@ -94,6 +99,16 @@ def main() -> int:
                 reply = {"type": "ponder", "id": message["id"]}
             if mode == "error":
                 reply = {"type": "error", "message": "I give up"}
+            if mode.startswith("choice-"):
+                reply["choice"] = {"choice-str": "1", "choice-float": 1.9, "choice-bool": True}[mode]
+            if mode == "early":  # one write: the guess is in the pipe before the next decide
+                out.write(encode(reply) + encode({"type": "act", "id": message["id"] + 1, "choice": 0}))
+                out.flush()
+                continue
+            if mode == "close-stdin":
+                os.close(0)
+                send(reply)
+                time.sleep(600)
             if mode == "orphan":
                 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
                 print(f"orphan pid {child.pid}", file=sys.stderr, flush=True)
