@@ -7,7 +7,7 @@ seat that forfeited ranks below every seat that did not. Replaying the same resu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import trueskill
@@ -60,8 +60,15 @@ def effective_ranks(seats: Sequence[SeatLine]) -> list[int]:
     return [last if seat.fault is not None else dense[seat.rank] for seat in seats]
 
 
-def leaderboard(matches: Iterable[Sequence[SeatLine]], draw_probability: float = 0.10) -> list[Standing]:
-    """The rated table from ``matches`` given in schedule order, best conservative rating first."""
+def leaderboard(
+    matches: Iterable[Sequence[SeatLine]],
+    draw_probability: float = 0.10,
+    after_match: Callable[[Mapping[str, trueskill.Rating]], None] | None = None,
+) -> list[Standing]:
+    """The rated table from ``matches`` given in schedule order, best conservative rating first.
+
+    ``after_match`` sees every agent's rating after each match (the web arena's rating chart).
+    """
     env = trueskill.TrueSkill(draw_probability=draw_probability, backend=None)
     ratings: dict[str, trueskill.Rating] = {}
     played: dict[str, int] = {}
@@ -81,6 +88,8 @@ def leaderboard(matches: Iterable[Sequence[SeatLine]], draw_probability: float =
         updated = env.rate(groups, ranks=effective_ranks(seats))
         for seat, (rating,) in zip(seats, updated, strict=True):
             ratings[seat.agent] = rating
+        if after_match is not None:
+            after_match(ratings)
     rows = sorted(ratings, key=lambda agent: (-(ratings[agent].mu - 3 * ratings[agent].sigma), agent))
     return [
         Standing(

@@ -1,0 +1,309 @@
+"""The web arena's ASGI application (Starlette): read-only pages and their JSON twins over a store.
+
+``create_app(db)`` opens the store read-only per request (SQLite ``mode=ro``), so it can run
+beside a writing `arena run`. Only GET/HEAD routes exist; every response carries a strict
+Content-Security-Policy (scripts and styles only from /static, no inline code).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from functools import lru_cache
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.plugins import PluginError, Registry, discover
+from arena.store import Store
+from arena.web import charts, views
+from arena.web.replay import Frame, draw, frames
+
+STATIC = Path(__file__).parent / "static"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+_ID = re.compile(r"\d{1,15}")  # ids are SQLite rowids; anything else (or absurdly long) is a 404
+
+
+def parse_id(text: str) -> int:
+    """A path id as an int; NotFound (404) for anything that is not a plain small number."""
+    if not _ID.fullmatch(text):
+        raise views.NotFound(f"no such id {text[:40]!r}")
+    return int(text)
+
+
+class SecurityHeaders:
+    """ASGI middleware adding the CSP and friends to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class Arena:
+    """The handlers, bound to one database and one plugin registry."""
+
+    def __init__(self, db: Path, registry: Registry | None) -> None:
+        self.db = Path(db)
+        self._registry = registry
+        self.templates = Environment(
+            loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(default=True)
+        )
+        self.templates.filters["num"] = _number
+        self._ladder_cache: dict[int, tuple[tuple, dict]] = {}
+        self._lock = threading.Lock()
+        self.frames = lru_cache(maxsize=16)(self._frames)
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def store(self) -> Store:
+        return Store.read_only(self.db)
+
+    def registry(self) -> Registry:
+        if self._registry is None:
+            self._registry = discover()
+        return self._registry
+
+    def page(self, template: str, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.templates.get_template(template).render(**context))
+
+    # -- data with caches ----------------------------------------------------------------------
+
+    def ladder_view(self, store: Store, run_id: int) -> dict[str, Any]:
+        """The ladder page's data, recomputed only when the run's progress changed."""
+        live = views.progress(store, run_id)
+        key = (live["total"], tuple(sorted(live["counts"].items())), live["last_activity"])
+        with self._lock:
+            cached = self._ladder_cache.get(run_id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = views.ladder(store, run_id)
+        view["chart"] = charts.rating_chart(view["history"])
+        with self._lock:
+            self._ladder_cache[run_id] = (key, view)
+        return view
+
+    def _frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
+        """A match, its record and its replayed frames (a done match never changes: cached)."""
+        with self.store() as store:
+            match, record = views.stored_match(store, match_id)
+        summary = views.match_summary(match)
+        if record is None:
+            return summary, None, [], None
+        try:
+            game = self.registry().game(record["game"])
+        except PluginError as error:
+            return summary, record, [], str(error)
+        steps, error = frames(record, game)
+        return summary, record, steps, error
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    def ladders(self, request: Request) -> Response:
+        with self.store() as store:
+            data = views.ladders(store)
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("ladders.html", ladders=data, db=self.db.name)
+
+    def ladder(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        with self.store() as store:
+            view = self.ladder_view(store, run_id)
+        if _api(request):
+            return JSONResponse({key: value for key, value in view.items() if key != "chart"})
+        template = "ladder_board.html" if request.url.path.endswith("/board") else "ladder.html"
+        return self.page(template, view=view, chart=Markup(view["chart"]))
+
+    def leaderboard(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        with self.store() as store:
+            return JSONResponse(self.ladder_view(store, run_id)["leaderboard"])
+
+    def progress(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        with self.store() as store:
+            return JSONResponse(views.progress(store, run_id))
+
+    def matches(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        query = request.query_params
+        seed_text = query.get("seed", "").strip()
+        page_text = query.get("page", "1").strip()
+        seed = int(seed_text) if re.fullmatch(r"-?\d{1,18}", seed_text) else None
+        page = int(page_text) if re.fullmatch(r"\d{1,9}", page_text) else 1
+        with self.store() as store:
+            data = views.match_list(
+                store, run_id, query.get("agent") or None, query.get("fault") or None, seed, page
+            )
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("matches.html", data=data, seed_text=seed_text)
+
+    def match(self, request: Request) -> Response:
+        match_id = parse_id(request.path_params["match_id"])
+        summary, record, steps, error = self.frames(match_id)
+        data = {"match": summary, "steps": len(steps), "replay_error": error, "record": _record_meta(record)}
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("match.html", **data)
+
+    def step(self, request: Request) -> Response:
+        match_id = parse_id(request.path_params["match_id"])
+        index = parse_id(request.path_params["step"])
+        _, _, steps, _ = self.frames(match_id)
+        if index >= len(steps):
+            raise views.NotFound(f"match {match_id} has {len(steps)} steps")
+        seat_text = request.query_params.get("seat", "")
+        frame = steps[index]
+        viewer = parse_id(seat_text) if seat_text else None
+        picture = draw(frame.state, viewer)
+        body: dict[str, Any] = {
+            "step": index,
+            "steps": len(steps),
+            "viewer": viewer,
+            "info": frame.info,
+            "svg": picture,
+        }
+        if picture is None:
+            body["text"] = frame.state.render()
+        if viewer is not None:
+            try:
+                body["observation"] = frame.state.observation(viewer)
+            except (IndexError, ValueError, KeyError):
+                raise views.NotFound(f"no seat {viewer} in match {match_id}") from None
+        return Json(body)
+
+    def agent(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        with self.store() as store:
+            data = views.agent(store, name)
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("agent.html", data=data)
+
+
+def _api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def _number(value: Any) -> str:
+    """Table cells: floats with 2 decimals, None as a dash, the rest as is."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+class Json(JSONResponse):
+    """JSON whose odd values (tuples are lists already; sets, objects) are written as text."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, default=str, separators=(",", ":")).encode()
+
+
+def _record_meta(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The parts of a record the page shows besides the steps (the moves stay on the server)."""
+    if record is None:
+        return None
+    return {
+        key: record.get(key)
+        for key in (
+            "game",
+            "game_version",
+            "seed",
+            "players",
+            "automaton",
+            "options",
+            "clock",
+            "agents",
+            "faults",
+            "result",
+            "started",
+            "duration_ms",
+        )
+    }
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    message = str(exc) if isinstance(exc, views.NotFound) else "not found"
+    if isinstance(exc, HTTPException) and exc.status_code != 404:
+        message = exc.detail
+        status = exc.status_code
+    else:
+        status = 404
+    if _api(request):
+        return JSONResponse({"error": message}, status_code=status)
+    return HTMLResponse(
+        f'<!doctype html><title>{status}</title><p>{escape(message)}</p><p><a href="/">ladders</a></p>',
+        status_code=status,
+    )
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    return (
+        JSONResponse({"error": "internal error"}, status_code=500)
+        if _api(request)
+        else HTMLResponse(
+            "<!doctype html><title>500</title><p>internal error (see the server's log)</p>", status_code=500
+        )
+    )
+
+
+def create_app(db: str | Path, registry: Registry | None = None) -> Starlette:
+    """The web arena over database ``db`` (opened read-only for every request)."""
+    arena = Arena(Path(db), registry)
+    routes = [
+        Route("/", arena.ladders),
+        Route("/api/ladders", arena.ladders),
+        Route("/ladders/{run_id}", arena.ladder),
+        Route("/ladders/{run_id}/board", arena.ladder),
+        Route("/api/ladders/{run_id}", arena.ladder),
+        Route("/api/ladders/{run_id}/leaderboard", arena.leaderboard),
+        Route("/api/ladders/{run_id}/progress", arena.progress),
+        Route("/ladders/{run_id}/matches", arena.matches),
+        Route("/api/ladders/{run_id}/matches", arena.matches),
+        Route("/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}/steps/{step}", arena.step),
+        Route("/agents/{name:path}", arena.agent),
+        Route("/api/agents/{name:path}", arena.agent),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={views.NotFound: not_found, HTTPException: not_found, Exception: server_error},
+    )
+    app.add_middleware(SecurityHeaders)
+    app.state.arena = arena
+    return app
