@@ -123,7 +123,7 @@ class Arena:
             game = self.registry().game(record["game"])
         except PluginError as error:
             return summary, record, [], str(error)
-        steps, error = frames(record, game)
+        steps, error = frames(record, game, summary["entrants"])
         return summary, record, steps, error
 
     # -- pages -----------------------------------------------------------------------------------

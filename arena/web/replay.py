@@ -9,6 +9,7 @@ engine's ``svg(state, viewer)`` (a pure function next to its text ``render``).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,9 +38,9 @@ def _options(labels: list[str], chosen: int) -> list[dict[str, Any]]:
     return [{"index": i, "label": labels[i]} for i in shown]
 
 
-def frames(record: dict[str, Any], game: Game) -> tuple[list[Frame], str | None]:
-    """Every frame of ``record``; with the replay error, if it does not reproduce the record."""
-    names = {entry["seat"]: entry.get("name") or entry.get("agent") for entry in record.get("agents", [])}
+def frames(record: dict[str, Any], game: Game, names: Sequence[str] = ()) -> tuple[list[Frame], str | None]:
+    """Every frame of ``record`` (``names``: the seats' display names); with the replay error, if
+    it does not reproduce the record."""
     faults: dict[int, list[dict]] = {}
     for fault in record.get("faults", []):
         faults.setdefault(int(fault.get("move") or 0), []).append(fault)
@@ -65,7 +66,7 @@ def frames(record: dict[str, Any], game: Game) -> tuple[list[Frame], str | None]
                 {
                     "step": step.index + 1,
                     "seat": step.seat,
-                    "agent": names.get(step.seat, f"seat {step.seat}"),
+                    "agent": names[step.seat] if step.seat < len(names) else f"seat {step.seat}",
                     "by": step.by,
                     "ms": move.get("ms"),
                     "clock_ms": {str(seat): round(ms, 3) for seat, ms in sorted(used.items())},
