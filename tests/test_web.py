@@ -238,3 +238,33 @@ def test_serve_refuses_a_missing_database_in_one_line(tmp_path):
     )
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "no database at" in result.stderr
+
+
+def test_a_slow_ladder_answers_at_once_and_catches_up_in_the_background(db, tmp_path, monkeypatch):
+    import time
+
+    import arena.web.app as web_app
+
+    monkeypatch.setattr(web_app, "SLOW_VIEW_S", 0.0)  # treat every ladder as big
+    copy = tmp_path / "slow.db"
+    shutil.copy(db, copy)
+    client = TestClient(create_app(copy))
+    ladder = ladder_ids(client)["web-zapotec"]
+    assert client.get(f"/api/ladders/{ladder}").json()["rated"] == 2
+    writer = sqlite3.connect(copy)
+    last = writer.execute("SELECT MAX(id) FROM matches WHERE ladder_id = ?", (ladder,)).fetchone()[0]
+    with writer:
+        writer.execute("DELETE FROM seats WHERE match_id = ?", (last,))
+        writer.execute("DELETE FROM records WHERE match_id = ?", (last,))
+        writer.execute("UPDATE matches SET status = 'pending', finished = NULL WHERE id = ?", (last,))
+    writer.close()
+    stale = client.get(f"/api/ladders/{ladder}/leaderboard")
+    assert stale.headers["x-tlachtli-fresh"] == "0" and {row["matches"] for row in stale.json()} == {2}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        fresh = client.get(f"/api/ladders/{ladder}/leaderboard")
+        if fresh.headers["x-tlachtli-fresh"] == "1":
+            break
+        time.sleep(0.05)
+    assert {row["matches"] for row in fresh.json()} == {1}
+    assert client.get(f"/api/ladders/{ladder}").json()["ladder"]["done"] == 1

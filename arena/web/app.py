@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from html import escape
@@ -26,7 +28,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.plugins import PluginError, Registry, discover
-from arena.store import Store
+from arena.ratings import RateMemo
+from arena.store import Store, StoreError
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, frames
 
@@ -40,6 +43,7 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
+SLOW_VIEW_S = 0.1  # a ladder view slower than this is refreshed in the background, served stale meanwhile
 _ID = re.compile(r"\d{1,15}")  # ids are SQLite rowids; anything else (or absurdly long) is a 404
 
 
@@ -80,7 +84,9 @@ class Arena:
         )
         self.templates.filters["num"] = _number
         self._ladder_cache: dict[int, tuple[tuple, dict]] = {}
+        self._ladder_locks: dict[int, threading.Lock] = {}
         self._lock = threading.Lock()
+        self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
         self.frames = lru_cache(maxsize=16)(self._frames)
 
     # -- plumbing ----------------------------------------------------------------------------
@@ -99,18 +105,58 @@ class Arena:
     # -- data with caches ----------------------------------------------------------------------
 
     def ladder_view(self, store: Store, run_id: int) -> dict[str, Any]:
-        """The ladder page's data, recomputed only when the run's progress changed."""
+        """The ladder page's data, recomputed only when the run's progress changed.
+
+        A ladder whose last computation was slow (thousands of matches) answers at once with its
+        previous view, the live progress laid over it and ``fresh`` false, while one background
+        thread recomputes it for the next poll; a small one is recomputed before answering.
+        """
         live = views.progress(store, run_id)
-        key = (live["total"], tuple(sorted(live["counts"].items())), live["last_activity"])
         with self._lock:
+            run_lock = self._ladder_locks.setdefault(run_id, threading.Lock())
             cached = self._ladder_cache.get(run_id)
-        if cached is not None and cached[0] == key:
+        if cached is not None and cached[0] == _progress_key(live):
             return cached[1]
-        view = views.ladder(store, run_id)
+        if cached is not None and cached[1]["seconds"] > SLOW_VIEW_S:
+            if run_lock.acquire(blocking=False):
+                threading.Thread(target=self._refresh, args=(run_id, run_lock), daemon=True).start()
+            return cached[1] | {"ladder": live, "fresh": False}
+        with run_lock:
+            return self._compute(store, run_id)
+
+    def _compute(self, store: Store, run_id: int) -> dict[str, Any]:
+        """Compute and cache a ladder's view (the caller holds that run's lock)."""
+        cached = self._ladder_cache.get(run_id)
+        live = views.progress(store, run_id)
+        if cached is not None and cached[0] == _progress_key(live):
+            return cached[1]  # another request computed it while this one waited
+        start = time.perf_counter()
+        view = views.ladder(store, run_id, self.memo)
         view["chart"] = charts.rating_chart(view["history"])
+        view["fresh"] = True
+        view["seconds"] = time.perf_counter() - start
         with self._lock:
-            self._ladder_cache[run_id] = (key, view)
+            self._ladder_cache[run_id] = (_progress_key(view["ladder"]), view)
         return view
+
+    def _refresh(self, run_id: int, run_lock: threading.Lock) -> None:
+        try:
+            with self.store() as store:
+                self._compute(store, run_id)
+        except (StoreError, sqlite3.Error):
+            pass  # the next request tries again
+        finally:
+            run_lock.release()
+
+    def warm_up(self) -> None:
+        """Compute every ladder's view once (at server start, in a thread), so that the first
+        visitor of a big ladder does not wait for its ratings."""
+        try:
+            with self.store() as store:
+                for run in store.runs():
+                    self.ladder_view(store, run.id)
+        except (StoreError, sqlite3.Error):
+            pass  # e.g. the database is being replaced: pages compute on demand instead
 
     def _frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
         """A match, its record and its replayed frames (a done match never changes: cached)."""
@@ -140,14 +186,18 @@ class Arena:
         with self.store() as store:
             view = self.ladder_view(store, run_id)
         if _api(request):
-            return JSONResponse({key: value for key, value in view.items() if key != "chart"})
+            return JSONResponse(
+                {key: value for key, value in view.items() if key not in ("chart", "seconds")}
+            )
         template = "ladder_board.html" if request.url.path.endswith("/board") else "ladder.html"
         return self.page(template, view=view, chart=Markup(view["chart"]))
 
     def leaderboard(self, request: Request) -> Response:
         run_id = parse_id(request.path_params["run_id"])
         with self.store() as store:
-            return JSONResponse(self.ladder_view(store, run_id)["leaderboard"])
+            view = self.ladder_view(store, run_id)
+        # The document of `arena leaderboard --format json`; a header says when it lags the store.
+        return JSONResponse(view["leaderboard"], headers={"x-tlachtli-fresh": "1" if view["fresh"] else "0"})
 
     def progress(self, request: Request) -> Response:
         run_id = parse_id(request.path_params["run_id"])
@@ -210,6 +260,11 @@ class Arena:
         if _api(request):
             return JSONResponse(data)
         return self.page("agent.html", data=data)
+
+
+def _progress_key(progress: dict[str, Any]) -> tuple:
+    """What identifies a ladder's results: counts per status and the last activity."""
+    return (tuple(sorted(progress["counts"].items())), progress["last_activity"])
 
 
 def _api(request: Request) -> bool:

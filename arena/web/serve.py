@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Annotated
 
@@ -50,6 +51,8 @@ def serve(
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
     config.accesslog = None
     app = create_app(db, load_registry())
+    # Ratings of big ladders take seconds to compute from scratch: do it before anyone asks.
+    threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"serving {db} at http://{shown}:{port}/ (read-only; Ctrl-C stops)", err=True)
     try:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from arena.ratings import effective_ranks
-from arena.report import seat_lines, standings
+from arena.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.store import LadderRun, Store, StoredMatch
 
 PAGE_SIZE = 50
+AGENT_MATCHES = 100  # latest matches listed on an agent's page
 CHART_POINTS = 150  # most points drawn per agent in the rating chart
 
 
@@ -77,17 +77,35 @@ def progress(store: Store, run_id: int) -> dict[str, Any]:
     return _run_dict(run, counts, row["last"] or run.created)
 
 
-def leaderboard_rows(
-    store: Store, run: LadderRun, done: list[StoredMatch] | None = None, **kw: Any
-) -> list[dict]:
-    """The leaderboard exactly as `arena leaderboard --format json` prints it."""
-    return [row.as_dict() for row in standings(store, run, done, **kw)]
+def done_seats(store: Store, run_id: int) -> list[list[SeatLine]]:
+    """The seats of every done match of a run in schedule order, read in one query (the
+    leaderboard's input without decoding each match's spec)."""
+    matches: list[list[SeatLine]] = []
+    last = None
+    for row in store.db.execute(
+        "SELECT s.match_id, s.agent, s.score, s.rank, s.fault FROM seats s JOIN matches m ON m.id = s.match_id "
+        "WHERE m.ladder_id = ? AND m.status = 'done' ORDER BY m.idx, s.seat",
+        (run_id,),
+    ):
+        if row[0] != last:
+            matches.append([])
+            last = row[0]
+        matches[-1].append(SeatLine(row[1], row[2], row[3], row[4]))
+    return matches
 
 
-def ladder(store: Store, run_id: int) -> dict[str, Any]:
-    """A ladder page: progress, leaderboard, rating history, head-to-head matrix, faults by kind."""
+def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str, Any]:
+    """A ladder page: progress, leaderboard, rating history, head-to-head matrix, faults by kind.
+
+    The leaderboard rows are those of `arena leaderboard --format json` (``Standing.as_dict``).
+    """
     run = find_run(store, run_id)
-    done = store.matches(run.id, statuses=("done",))
+    store.db.execute("BEGIN")  # one snapshot: the progress shown is that of the results rated
+    try:
+        live = progress(store, run_id)
+        done = done_seats(store, run.id)
+    finally:
+        store.db.execute("COMMIT")
     stride = max(1, len(done) // CHART_POINTS)
     history: dict[str, list[tuple[int, float]]] = {}
     count = 0
@@ -99,10 +117,11 @@ def ladder(store: Store, run_id: int) -> dict[str, Any]:
             for agent, rating in ratings.items():
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
-    rows = leaderboard_rows(store, run, done, after_match=sample)
+    rows = [row.as_dict() for row in leaderboard(done, after_match=sample, memo=memo)]
     agents = [row["agent"] for row in rows]
     return {
-        "ladder": progress(store, run_id),
+        "ladder": live,
+        "rated": len(done),
         "leaderboard": rows,
         "history": {agent: history.get(agent, []) for agent in agents},
         "head_to_head": _matrix(done, agents),
@@ -110,12 +129,11 @@ def ladder(store: Store, run_id: int) -> dict[str, Any]:
     }
 
 
-def _matrix(done: list[StoredMatch], agents: list[str]) -> dict[str, Any]:
+def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
     """For each ordered pair: matches both played, and how often the row agent finished ahead."""
     met: Counter[tuple[str, str]] = Counter()
     ahead: Counter[tuple[str, str]] = Counter()
-    for match in done:
-        lines = seat_lines(match)
+    for lines in done:
         ranks = effective_ranks(lines)
         for i, a in enumerate(lines):
             for j, b in enumerate(lines):
@@ -136,36 +154,44 @@ def _matrix(done: list[StoredMatch], agents: list[str]) -> dict[str, Any]:
     return {"agents": agents, "cells": cells}
 
 
-def _faults(done: list[StoredMatch]) -> list[dict[str, Any]]:
-    counts = Counter((seat.agent, seat.fault) for match in done for seat in match.seats if seat.fault)
+def _faults(done: list[list[SeatLine]]) -> list[dict[str, Any]]:
+    counts = Counter((seat.agent, seat.fault) for lines in done for seat in lines if seat.fault)
     return [{"agent": agent, "fault": fault, "count": n} for (agent, fault), n in sorted(counts.items())]
 
 
 def match_list(
     store: Store, run_id: int, agent: str | None, fault: str | None, seed: int | None, page: int
 ) -> dict[str, Any]:
-    """One page of a ladder's matches, filtered by agent, fault kind ("any" = any fault) and seed."""
-    run = find_run(store, run_id)
-    statuses = [
-        r[0] for r in store.db.execute("SELECT DISTINCT status FROM matches WHERE ladder_id = ?", (run_id,))
-    ]
-    found = store.matches(
-        run.id, statuses=statuses or ("done",), agent=agent or None, faults_only=bool(fault)
-    )
-    if fault and fault != "any":
-        found = [m for m in found if any(seat.fault == fault for seat in m.seats)]
+    """One page of a ladder's matches in schedule order, filtered by agent, fault kind ("any" =
+    any fault) and seed; only the page's matches are read in full."""
+    find_run(store, run_id)
+    where, params = "ladder_id = ?", [run_id]
+    if agent:
+        where += " AND id IN (SELECT match_id FROM seats WHERE agent = ?)"
+        params.append(agent)
+    if fault == "any":
+        where += " AND id IN (SELECT match_id FROM seats WHERE fault IS NOT NULL)"
+    elif fault:
+        where += " AND id IN (SELECT match_id FROM seats WHERE fault = ?)"
+        params.append(fault)
     if seed is not None:
-        found = [m for m in found if m.seed == seed]
-    pages = max(1, -(-len(found) // PAGE_SIZE))
+        where += " AND seed = ?"
+        params.append(seed)
+    count = store.db.execute(f"SELECT COUNT(*) FROM matches WHERE {where}", params).fetchone()[0]
+    pages = max(1, -(-count // PAGE_SIZE))
     page = min(max(page, 1), pages)
-    shown = found[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    ids = store.db.execute(
+        f"SELECT id FROM matches WHERE {where} ORDER BY idx LIMIT ? OFFSET ?",
+        [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
+    ).fetchall()
+    shown = [store.match(row[0]) for row in ids]
     return {
         "ladder": progress(store, run_id),
         "filters": {"agent": agent, "fault": fault, "seed": seed},
         "page": page,
         "pages": pages,
-        "count": len(found),
-        "matches": [match_summary(m) for m in shown],
+        "count": count,
+        "matches": [match_summary(m) for m in shown if m is not None],
     }
 
 
@@ -205,44 +231,39 @@ def stored_match(store: Store, match_id: int) -> tuple[StoredMatch, dict[str, An
 
 
 def agent(store: Store, name: str) -> dict[str, Any]:
-    """An agent's matches across ladders and its results by seat."""
-    ladder_ids = [
-        r[0]
-        for r in store.db.execute(
-            "SELECT DISTINCT m.ladder_id FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.agent = ?",
-            (name,),
-        )
-    ]
-    if not ladder_ids:
-        raise NotFound(f"no agent {name!r}")
+    """An agent's results by ladder and seat, and its latest matches across ladders."""
     runs = {run.id: run for run in store.runs()}
-    by_seat: dict[tuple[int, int], dict[str, Any]] = {}
+    by_seat = []
+    for row in store.db.execute(
+        "SELECT m.ladder_id, s.seat, COUNT(*) AS n, SUM(s.rank = 1 AND s.fault IS NULL) AS wins, "
+        "AVG(s.score) AS mean_score, SUM(s.fault IS NOT NULL) AS faults FROM seats s "
+        "JOIN matches m ON m.id = s.match_id WHERE s.agent = ? AND m.status = 'done' "
+        "GROUP BY m.ladder_id, s.seat ORDER BY m.ladder_id, s.seat",
+        (name,),
+    ):
+        run = runs.get(row["ladder_id"])
+        by_seat.append(
+            {
+                "ladder": run.name if run else str(row["ladder_id"]),
+                "ladder_id": row["ladder_id"],
+                "seat": row["seat"],
+                "matches": row["n"],
+                "wins": row["wins"],
+                "mean_score": round(row["mean_score"], 3),
+                "faults": row["faults"],
+            }
+        )
+    if not by_seat:
+        raise NotFound(f"no finished match of an agent named {name!r}")
+    latest = store.db.execute(
+        "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.agent = ? "
+        "ORDER BY m.id DESC LIMIT ?",
+        (name, AGENT_MATCHES),
+    ).fetchall()
     matches = []
-    for ladder_id in ladder_ids:
-        run = runs[ladder_id]
-        for match in store.matches(ladder_id, statuses=("done",), agent=name):
-            matches.append(match_summary(match) | {"ladder": run.name})
-            for seat in match.seats:
-                if seat.agent != name:
-                    continue
-                line = by_seat.setdefault(
-                    (ladder_id, seat.seat),
-                    {
-                        "ladder": run.name,
-                        "ladder_id": ladder_id,
-                        "seat": seat.seat,
-                        "matches": 0,
-                        "wins": 0,
-                        "score": 0,
-                        "faults": 0,
-                    },
-                )
-                line["matches"] += 1
-                line["wins"] += seat.rank == 1 and seat.fault is None
-                line["score"] += seat.score
-                line["faults"] += seat.fault is not None
-    seats = []
-    for line in by_seat.values():
-        line["mean_score"] = round(line.pop("score") / line["matches"], 3)
-        seats.append(line)
-    return {"agent": name, "by_seat": seats, "matches": matches[-200:]}
+    for row in latest:
+        match = store.match(row[0])
+        if match is not None:
+            run = runs.get(match.ladder_id)
+            matches.append(match_summary(match) | {"ladder": run.name if run else str(match.ladder_id)})
+    return {"agent": name, "by_seat": by_seat, "matches": matches}

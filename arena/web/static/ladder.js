@@ -1,5 +1,6 @@
 // Live ladder page: poll the run's progress every 2 s; when it changed, fetch the board fragment
 // (rendered and escaped by the server) and swap it in, so the page follows a running `arena run`.
+// A big ladder's tables may lag by a poll (data-fresh="0"): fetch again until they are fresh.
 "use strict";
 (function () {
   const board = document.getElementById("board");
@@ -12,7 +13,8 @@
       const response = await fetch(`/api/ladders/${ladder}/progress`, { cache: "no-store" });
       if (!response.ok) return;
       const now = signature(await response.json());
-      if (last !== null && now !== last) {
+      const stale = board.querySelector("#progress")?.dataset.fresh === "0";
+      if (last !== null && (now !== last || stale)) {
         const fragment = await fetch(`/ladders/${ladder}/board`, { cache: "no-store" });
         if (fragment.ok) {
           board.innerHTML = await fragment.text();
