@@ -6,7 +6,9 @@ match with a real record (one of 12 played by the real referee, reused) and seat
 from the agents' hidden strengths (about 1% forfeits). Requests go through Starlette's TestClient
 (in process, no network). Cases:
   warm   the store unchanged since the page was last computed (a reload);
-  live   one more result stored since (what the page's 2 s poll fetches during `arena run`);
+  live   one more result stored since (what the page's 2 s poll fetches during `arena run`): a
+         big ladder answers with its previous tables at once and refreshes them in a background
+         thread (the "fresh again" line: how long until the tables include the new result);
   cold   a fresh server that skipped its start-up warm-up (the ratings from scratch).
 Figures: median (min-max) over the repetitions.
 """
@@ -118,11 +120,16 @@ def main() -> None:
         )
         for label, url in (("ladder page", "/ladders/1"), ("leaderboard JSON", "/api/ladders/1/leaderboard")):
             warm = [timed(client, url) for _ in range(REPEATS)]
-            live = []
+            live, catch_up = [], []
             for _ in range(REPEATS):
                 synthetic.store_one()
+                start = time.perf_counter()
                 live.append(timed(client, url))
+                while client.get("/api/ladders/1/leaderboard").headers["x-tlachtli-fresh"] != "1":
+                    time.sleep(0.01)
+                catch_up.append((time.perf_counter() - start) * 1000)
             print(f"{label:17} warm {figure(warm)}   live {figure(live)}")
+            print(f"{'':17} tables fresh again after a new result (background refresh): {figure(catch_up)}")
         for label, url in (("ladder page", "/ladders/1"), ("leaderboard JSON", "/api/ladders/1/leaderboard")):
             cold = [timed(TestClient(create_app(db, registry)), url) for _ in range(COLD_REPEATS)]
             print(f"{label:17} cold {figure(cold)}")
