@@ -268,3 +268,22 @@ def test_a_slow_ladder_answers_at_once_and_catches_up_in_the_background(db, tmp_
         time.sleep(0.05)
     assert {row["matches"] for row in fresh.json()} == {1}
     assert client.get(f"/api/ladders/{ladder}").json()["ladder"]["done"] == 1
+
+
+def test_serve_on_a_busy_port_fails_in_one_line(db):
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "serve", "--db", str(db), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and f"error: cannot listen on 127.0.0.1:{port}" in result.stderr

@@ -59,5 +59,19 @@ def serve(
         trio.run(hypercorn_serve, app, config)
     except KeyboardInterrupt:
         pass
-    except OSError as error:
-        raise fail(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    except (OSError, ExceptionGroup) as error:  # trio's nursery wraps a failed bind in a group
+        cause = _os_error(error)
+        if cause is None:
+            raise
+        raise fail(f"cannot listen on {host}:{port}: {cause.strerror or cause}") from None
+
+
+def _os_error(error: BaseException) -> OSError | None:
+    """The OSError inside ``error`` (itself, or nested in exception groups), if any."""
+    if isinstance(error, OSError):
+        return error
+    for inner in getattr(error, "exceptions", ()):
+        found = _os_error(inner)
+        if found is not None:
+            return found
+    return None
