@@ -12,8 +12,8 @@ import re
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from arena.plugins import PluginError, Registry, discover
 from arena.ratings import RateMemo
 from arena.store import Store, StoreError
 from arena.web import charts, views
-from arena.web.replay import Frame, draw, frames
+from arena.web.replay import Frame, draw, replay_frames
 
 STATIC = Path(__file__).parent / "static"
 CSP = (
@@ -43,6 +43,7 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
+REPLAYS_KEPT = 16  # replayed matches kept in memory for the viewer's next steps
 SLOW_VIEW_S = 0.1  # a ladder view slower than this is refreshed in the background, served stale meanwhile
 _ID = re.compile(r"\d{1,15}")  # ids are SQLite rowids; anything else (or absurdly long) is a 404
 
@@ -87,7 +88,7 @@ class Arena:
         self._ladder_locks: dict[int, threading.Lock] = {}
         self._lock = threading.Lock()
         self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
-        self.frames = lru_cache(maxsize=16)(self._frames)
+        self._replays: OrderedDict[int, tuple] = OrderedDict()  # match id -> _frames(), latest last
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -158,8 +159,23 @@ class Arena:
         except (StoreError, sqlite3.Error):
             pass  # e.g. the database is being replaced: pages compute on demand instead
 
+    def frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
+        """``_frames`` of a match, kept for the latest REPLAYS_KEPT played matches (a stored
+        record never changes; a match not played yet is read again next time)."""
+        with self._lock:
+            if match_id in self._replays:
+                self._replays.move_to_end(match_id)
+                return self._replays[match_id]
+        found = self._frames(match_id)
+        if found[1] is not None:
+            with self._lock:
+                self._replays[match_id] = found
+                while len(self._replays) > REPLAYS_KEPT:
+                    self._replays.popitem(last=False)
+        return found
+
     def _frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
-        """A match, its record and its replayed frames (a done match never changes: cached)."""
+        """A match, its record and its replayed frames."""
         with self.store() as store:
             match, record = views.stored_match(store, match_id)
         summary = views.match_summary(match)
@@ -169,7 +185,7 @@ class Arena:
             game = self.registry().game(record["game"])
         except PluginError as error:
             return summary, record, [], str(error)
-        steps, error = frames(record, game, summary["entrants"])
+        steps, error = replay_frames(record, game, summary["entrants"])
         return summary, record, steps, error
 
     # -- pages -----------------------------------------------------------------------------------

@@ -38,7 +38,9 @@ def _options(labels: list[str], chosen: int) -> list[dict[str, Any]]:
     return [{"index": i, "label": labels[i]} for i in shown]
 
 
-def frames(record: dict[str, Any], game: Game, names: Sequence[str] = ()) -> tuple[list[Frame], str | None]:
+def replay_frames(
+    record: dict[str, Any], game: Game, names: Sequence[str] = ()
+) -> tuple[list[Frame], str | None]:
     """Every frame of ``record`` (``names``: the seats' display names); with the replay error, if
     it does not reproduce the record."""
     faults: dict[int, list[dict]] = {}
