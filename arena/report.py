@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,19 +39,9 @@ def seat_lines(match: StoredMatch) -> list[SeatLine]:
     return [SeatLine(seat.agent, seat.score, seat.rank, seat.fault) for seat in match.seats]
 
 
-def standings(
-    store: Store,
-    run: LadderRun,
-    done: Sequence[StoredMatch] | None = None,
-    after_match: Callable[[Mapping[str, Any]], None] | None = None,
-) -> list[Standing]:
-    """The leaderboard of ``run``, recomputed from its done matches in schedule order.
-
-    ``done``: those matches when the caller already read them; ``after_match``: see ``leaderboard``.
-    """
-    if done is None:
-        done = store.matches(run.id, statuses=("done",))
-    return leaderboard((seat_lines(match) for match in done), after_match=after_match)
+def standings(store: Store, run: LadderRun) -> list[Standing]:
+    """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
+    return leaderboard(seat_lines(match) for match in store.matches(run.id, statuses=("done",)))
 
 
 @dataclass(frozen=True)
