@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required (set PYTHON=python3.11)")'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,rl]'
+	$(PY) -m pip install --quiet -e '.[dev,rl,web]'
 	@# Bytecode up front: agent processes start per match, and may run with PYTHONDONTWRITEBYTECODE.
 	$(PY) -m compileall -q engine arena plugins tests > /dev/null
 	touch $(STAMP)
@@ -28,6 +28,7 @@ stress: setup
 demo: setup
 	$(VENV)/bin/arena run ladders/demo.toml --db demo.db
 	$(VENV)/bin/arena leaderboard --db demo.db
+	@echo "look at it in a browser: $(VENV)/bin/arena serve --db demo.db, then open http://127.0.0.1:8000/"
 
 bench: setup
 	$(PY) bench/run_all.py

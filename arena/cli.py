@@ -26,6 +26,7 @@ from arena.plugins import PluginError
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
 from arena.referee import Terminated, run_match
+from arena.web.serve import serve
 from engine.api import Game, State
 
 app = typer.Typer(
@@ -293,6 +294,7 @@ def new_bot(
 
 register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record
 app.command()(compare)
+app.command()(serve)  # the web arena (arena/web/)
 
 
 def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli`

@@ -7,7 +7,7 @@ seat that forfeited ranks below every seat that did not. Replaying the same resu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import trueskill
@@ -60,8 +60,37 @@ def effective_ranks(seats: Sequence[SeatLine]) -> list[int]:
     return [last if seat.fault is not None else dense[seat.rank] for seat in seats]
 
 
-def leaderboard(matches: Iterable[Sequence[SeatLine]], draw_probability: float = 0.10) -> list[Standing]:
-    """The rated table from ``matches`` given in schedule order, best conservative rating first."""
+class RateMemo:
+    """TrueSkill updates remembered by their inputs (ratings in, ranks): recomputing a table after
+    a few more results replays the unchanged prefix from memory, with identical numbers. The web
+    arena keeps one per server, so a live leaderboard costs only the new matches."""
+
+    LIMIT = 1_000_000  # entries kept before starting afresh (a few hundred bytes each)
+
+    def __init__(self) -> None:
+        self.updates: dict[tuple, list] = {}
+
+    def rate(self, env: trueskill.TrueSkill, groups: list, ranks: list[int]) -> list:
+        if len(self.updates) >= self.LIMIT:
+            self.updates.clear()
+        key = (env.draw_probability, tuple((g[0].mu, g[0].sigma) for g in groups), tuple(ranks))
+        updated = self.updates.get(key)
+        if updated is None:
+            updated = self.updates[key] = env.rate(groups, ranks=ranks)
+        return updated
+
+
+def leaderboard(
+    matches: Iterable[Sequence[SeatLine]],
+    draw_probability: float = 0.10,
+    after_match: Callable[[Mapping[str, trueskill.Rating]], None] | None = None,
+    memo: RateMemo | None = None,
+) -> list[Standing]:
+    """The rated table from ``matches`` given in schedule order, best conservative rating first.
+
+    ``after_match`` sees every agent's rating after each match (the web arena's rating chart);
+    ``memo`` reuses earlier updates with the same inputs.
+    """
     env = trueskill.TrueSkill(draw_probability=draw_probability, backend=None)
     ratings: dict[str, trueskill.Rating] = {}
     played: dict[str, int] = {}
@@ -78,9 +107,12 @@ def leaderboard(matches: Iterable[Sequence[SeatLine]], draw_probability: float =
         if len(seats) < 2 or len({seat.agent for seat in seats}) < len(seats):
             continue  # nothing to learn from a lone seat; an agent cannot be its own opponent
         groups = [(ratings[seat.agent],) for seat in seats]
-        updated = env.rate(groups, ranks=effective_ranks(seats))
+        ranks = effective_ranks(seats)
+        updated = memo.rate(env, groups, ranks) if memo is not None else env.rate(groups, ranks=ranks)
         for seat, (rating,) in zip(seats, updated, strict=True):
             ratings[seat.agent] = rating
+        if after_match is not None:
+            after_match(ratings)
     rows = sorted(ratings, key=lambda agent: (-(ratings[agent].mu - 3 * ratings[agent].sigma), agent))
     return [
         Standing(

@@ -197,6 +197,21 @@ class Store:
         self.migrate()  # before foreign keys are on: a migration may rebuild a referenced table
         self.db.execute("PRAGMA foreign_keys = ON")
 
+    @classmethod
+    def read_only(cls, path: str | Path) -> Store:
+        """An existing database opened for reading only (SQLite ``mode=ro``): it never migrates or
+        writes, so it can sit beside a writing `arena run` (WAL) without changing any result."""
+        store = cls.__new__(cls)
+        store.path = str(path)
+        store.db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=30)
+        store.db.row_factory = sqlite3.Row
+        store._writer_lock = None
+        version = store.schema_version()
+        if not 0 < version <= SCHEMA_VERSION:
+            store.close()
+            raise StoreError(f"{path} is not a Tlachtli database of schema 1..{SCHEMA_VERSION} (found {version})")
+        return store
+
     def __enter__(self) -> Store:
         return self
 
@@ -423,6 +438,11 @@ class Store:
         rows = self.db.execute(sql + " ORDER BY idx", params).fetchall()
         seats = self._seats([row["id"] for row in rows])
         return [_match(row, seats.get(row["id"], ())) for row in rows]
+
+    def match(self, match_id: int) -> StoredMatch | None:
+        """One match by its id, with its seats."""
+        row = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return _match(row, self._seats([match_id]).get(match_id, ())) if row else None
 
     def _seats(self, match_ids: Sequence[int]) -> dict[int, tuple[StoredSeat, ...]]:
         found: dict[int, list[StoredSeat]] = {}

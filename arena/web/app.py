@@ -1,0 +1,380 @@
+"""The web arena's ASGI application (Starlette): read-only pages and their JSON twins over a store.
+
+``create_app(db)`` opens the store read-only per request (SQLite ``mode=ro``), so it can run
+beside a writing `arena run`. Only GET/HEAD routes exist; every response carries a strict
+Content-Security-Policy (scripts and styles only from /static, no inline code).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.plugins import PluginError, Registry, discover
+from arena.ratings import RateMemo
+from arena.store import Store, StoreError
+from arena.web import charts, views
+from arena.web.replay import Frame, draw, replay_frames
+
+STATIC = Path(__file__).parent / "static"
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+REPLAYS_KEPT = 16  # replayed matches kept in memory for the viewer's next steps
+SLOW_VIEW_S = 0.1  # a ladder view slower than this is refreshed in the background, served stale meanwhile
+_ID = re.compile(r"\d{1,15}")  # ids are SQLite rowids; anything else (or absurdly long) is a 404
+
+
+def parse_id(text: str) -> int:
+    """A path id as an int; NotFound (404) for anything that is not a plain small number."""
+    if not _ID.fullmatch(text):
+        raise views.NotFound(f"no such id {text[:40]!r}")
+    return int(text)
+
+
+class SecurityHeaders:
+    """ASGI middleware adding the CSP and friends to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class Arena:
+    """The handlers, bound to one database and one plugin registry."""
+
+    def __init__(self, db: Path, registry: Registry | None) -> None:
+        self.db = Path(db)
+        self._registry = registry
+        self.templates = Environment(
+            loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(default=True)
+        )
+        self.templates.filters["num"] = _number
+        self._ladder_cache: dict[int, tuple[tuple, dict]] = {}
+        self._ladder_locks: dict[int, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
+        self._replays: OrderedDict[int, tuple] = OrderedDict()  # match id -> _frames(), latest last
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def store(self) -> Store:
+        return Store.read_only(self.db)
+
+    def registry(self) -> Registry:
+        if self._registry is None:
+            self._registry = discover()
+        return self._registry
+
+    def page(self, template: str, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.templates.get_template(template).render(**context))
+
+    # -- data with caches ----------------------------------------------------------------------
+
+    def ladder_view(self, store: Store, run_id: int) -> dict[str, Any]:
+        """The ladder page's data, recomputed only when the run's progress changed.
+
+        A ladder whose last computation was slow (thousands of matches) answers at once with its
+        previous view, the live progress laid over it and ``fresh`` false, while one background
+        thread recomputes it for the next poll; a small one is recomputed before answering.
+        """
+        live = views.progress(store, run_id)
+        with self._lock:
+            run_lock = self._ladder_locks.setdefault(run_id, threading.Lock())
+            cached = self._ladder_cache.get(run_id)
+        if cached is not None and cached[0] == _progress_key(live):
+            return cached[1]
+        if cached is not None and cached[1]["seconds"] > SLOW_VIEW_S:
+            if run_lock.acquire(blocking=False):
+                threading.Thread(target=self._refresh, args=(run_id, run_lock), daemon=True).start()
+            return cached[1] | {"ladder": live, "fresh": False}
+        with run_lock:
+            return self._compute(store, run_id)
+
+    def _compute(self, store: Store, run_id: int) -> dict[str, Any]:
+        """Compute and cache a ladder's view (the caller holds that run's lock)."""
+        cached = self._ladder_cache.get(run_id)
+        live = views.progress(store, run_id)
+        if cached is not None and cached[0] == _progress_key(live):
+            return cached[1]  # another request computed it while this one waited
+        start = time.perf_counter()
+        view = views.ladder(store, run_id, self.memo)
+        view["chart"] = charts.rating_chart(view["history"])
+        view["fresh"] = True
+        view["seconds"] = time.perf_counter() - start
+        with self._lock:
+            self._ladder_cache[run_id] = (_progress_key(view["ladder"]), view)
+        return view
+
+    def _refresh(self, run_id: int, run_lock: threading.Lock) -> None:
+        try:
+            with self.store() as store:
+                self._compute(store, run_id)
+        except (StoreError, sqlite3.Error):
+            pass  # the next request tries again
+        finally:
+            run_lock.release()
+
+    def warm_up(self) -> None:
+        """Compute every ladder's view once (at server start, in a thread), so that the first
+        visitor of a big ladder does not wait for its ratings."""
+        try:
+            with self.store() as store:
+                for run in store.runs():
+                    self.ladder_view(store, run.id)
+        except (StoreError, sqlite3.Error):
+            pass  # e.g. the database is being replaced: pages compute on demand instead
+
+    def frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
+        """``_frames`` of a match, kept for the latest REPLAYS_KEPT played matches (a stored
+        record never changes; a match not played yet is read again next time)."""
+        with self._lock:
+            if match_id in self._replays:
+                self._replays.move_to_end(match_id)
+                return self._replays[match_id]
+        found = self._frames(match_id)
+        if found[1] is not None:
+            with self._lock:
+                self._replays[match_id] = found
+                while len(self._replays) > REPLAYS_KEPT:
+                    self._replays.popitem(last=False)
+        return found
+
+    def _frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
+        """A match, its record and its replayed frames."""
+        with self.store() as store:
+            match, record = views.stored_match(store, match_id)
+        summary = views.match_summary(match)
+        if record is None:
+            return summary, None, [], None
+        try:
+            game = self.registry().game(record["game"])
+        except PluginError as error:
+            return summary, record, [], str(error)
+        steps, error = replay_frames(record, game, summary["entrants"])
+        return summary, record, steps, error
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    def ladders(self, request: Request) -> Response:
+        with self.store() as store:
+            data = views.ladders(store)
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("ladders.html", ladders=data, db=self.db.name)
+
+    def ladder(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        with self.store() as store:
+            view = self.ladder_view(store, run_id)
+        if _api(request):
+            return JSONResponse(
+                {key: value for key, value in view.items() if key not in ("chart", "seconds")}
+            )
+        template = "ladder_board.html" if request.url.path.endswith("/board") else "ladder.html"
+        return self.page(template, view=view, chart=Markup(view["chart"]))
+
+    def leaderboard(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        with self.store() as store:
+            view = self.ladder_view(store, run_id)
+        # The document of `arena leaderboard --format json`; a header says when it lags the store.
+        return JSONResponse(view["leaderboard"], headers={"x-tlachtli-fresh": "1" if view["fresh"] else "0"})
+
+    def progress(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        with self.store() as store:
+            return JSONResponse(views.progress(store, run_id))
+
+    def matches(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        query = request.query_params
+        seed_text = query.get("seed", "").strip()
+        page_text = query.get("page", "1").strip()
+        seed = int(seed_text) if re.fullmatch(r"-?\d{1,18}", seed_text) else None
+        page = int(page_text) if re.fullmatch(r"\d{1,9}", page_text) else 1
+        with self.store() as store:
+            data = views.match_list(
+                store, run_id, query.get("agent") or None, query.get("fault") or None, seed, page
+            )
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("matches.html", data=data, seed_text=seed_text)
+
+    def match(self, request: Request) -> Response:
+        match_id = parse_id(request.path_params["match_id"])
+        summary, record, steps, error = self.frames(match_id)
+        data = {"match": summary, "steps": len(steps), "replay_error": error, "record": _record_meta(record)}
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("match.html", **data)
+
+    def step(self, request: Request) -> Response:
+        match_id = parse_id(request.path_params["match_id"])
+        index = parse_id(request.path_params["step"])
+        _, _, steps, _ = self.frames(match_id)
+        if index >= len(steps):
+            raise views.NotFound(f"match {match_id} has {len(steps)} steps")
+        seat_text = request.query_params.get("seat", "")
+        frame = steps[index]
+        viewer = parse_id(seat_text) if seat_text else None
+        picture = draw(frame.state, viewer)
+        body: dict[str, Any] = {
+            "step": index,
+            "steps": len(steps),
+            "viewer": viewer,
+            "info": frame.info,
+            "svg": picture,
+        }
+        if picture is None:
+            body["text"] = frame.state.render()
+        if viewer is not None:
+            try:
+                body["observation"] = frame.state.observation(viewer)
+            except (IndexError, ValueError, KeyError):
+                raise views.NotFound(f"no seat {viewer} in match {match_id}") from None
+        return Json(body)
+
+    def agent(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        with self.store() as store:
+            data = views.agent(store, name)
+        if _api(request):
+            return JSONResponse(data)
+        return self.page("agent.html", data=data)
+
+
+def _progress_key(progress: dict[str, Any]) -> tuple:
+    """What identifies a ladder's results: counts per status and the last activity."""
+    return (tuple(sorted(progress["counts"].items())), progress["last_activity"])
+
+
+def _api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def _number(value: Any) -> str:
+    """Table cells: floats with 2 decimals, None as a dash, the rest as is."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+class Json(JSONResponse):
+    """JSON whose odd values (tuples are lists already; sets, objects) are written as text."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, default=str, separators=(",", ":")).encode()
+
+
+def _record_meta(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The parts of a record the page shows besides the steps (the moves stay on the server)."""
+    if record is None:
+        return None
+    return {
+        key: record.get(key)
+        for key in (
+            "game",
+            "game_version",
+            "seed",
+            "players",
+            "automaton",
+            "options",
+            "clock",
+            "agents",
+            "faults",
+            "result",
+            "started",
+            "duration_ms",
+        )
+    }
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    message = str(exc) if isinstance(exc, views.NotFound) else "not found"
+    if isinstance(exc, HTTPException) and exc.status_code != 404:
+        message = exc.detail
+        status = exc.status_code
+    else:
+        status = 404
+    if _api(request):
+        return JSONResponse({"error": message}, status_code=status)
+    return HTMLResponse(
+        f'<!doctype html><title>{status}</title><p>{escape(message)}</p><p><a href="/">ladders</a></p>',
+        status_code=status,
+    )
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    return (
+        JSONResponse({"error": "internal error"}, status_code=500)
+        if _api(request)
+        else HTMLResponse(
+            "<!doctype html><title>500</title><p>internal error (see the server's log)</p>", status_code=500
+        )
+    )
+
+
+def create_app(db: str | Path, registry: Registry | None = None) -> Starlette:
+    """The web arena over database ``db`` (opened read-only for every request)."""
+    arena = Arena(Path(db), registry)
+    routes = [
+        Route("/", arena.ladders),
+        Route("/api/ladders", arena.ladders),
+        Route("/ladders/{run_id}", arena.ladder),
+        Route("/ladders/{run_id}/board", arena.ladder),
+        Route("/api/ladders/{run_id}", arena.ladder),
+        Route("/api/ladders/{run_id}/leaderboard", arena.leaderboard),
+        Route("/api/ladders/{run_id}/progress", arena.progress),
+        Route("/ladders/{run_id}/matches", arena.matches),
+        Route("/api/ladders/{run_id}/matches", arena.matches),
+        Route("/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}/steps/{step}", arena.step),
+        Route("/agents/{name:path}", arena.agent),
+        Route("/api/agents/{name:path}", arena.agent),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={views.NotFound: not_found, HTTPException: not_found, Exception: server_error},
+    )
+    app.add_middleware(SecurityHeaders)
+    app.state.arena = arena
+    return app

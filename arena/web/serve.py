@@ -1,0 +1,77 @@
+"""`arena serve`: the web arena on Hypercorn's trio worker (the project's concurrency is trio)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli_common import fail
+from arena.store import DEFAULT_DB
+
+
+def serve(
+    db: Annotated[Path, typer.Option("--db", help="SQLite database file of the tournament results.")] = Path(
+        DEFAULT_DB
+    ),
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on; 127.0.0.1 keeps it on this machine.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="TCP port.")] = 8000,
+) -> None:
+    """Serve the web arena: ladders, live leaderboards, match lists and a replay viewer.
+
+    The database is opened read-only, so this runs beside a writing `arena run`; no page can
+    change a result. Open the printed address in a browser; Ctrl-C stops the server.
+    """
+    try:
+        import trio
+        from hypercorn.config import Config
+        from hypercorn.trio import serve as hypercorn_serve
+
+        from arena.web.app import create_app
+    except ImportError as error:
+        raise fail(
+            f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
+        ) from None
+    from arena.cli_common import load_registry
+    from arena.store import Store, StoreError
+
+    if not db.is_file():
+        raise fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
+    try:
+        Store.read_only(db).close()
+    except (StoreError, OSError) as error:
+        raise fail(f"cannot open {db}: {error}") from None
+    except Exception as error:  # sqlite3.DatabaseError: not a database
+        raise fail(f"cannot open {db}: {error}") from None
+    config = Config()
+    config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
+    config.accesslog = None
+    app = create_app(db, load_registry())
+    # Ratings of big ladders take seconds to compute from scratch: do it before anyone asks.
+    threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"serving {db} at http://{shown}:{port}/ (read-only; Ctrl-C stops)", err=True)
+    try:
+        trio.run(hypercorn_serve, app, config)
+    except KeyboardInterrupt:
+        pass
+    except (OSError, ExceptionGroup) as error:  # trio's nursery wraps a failed bind in a group
+        cause = _os_error(error)
+        if cause is None:
+            raise
+        raise fail(f"cannot listen on {host}:{port}: {cause.strerror or cause}") from None
+
+
+def _os_error(error: BaseException) -> OSError | None:
+    """The OSError inside ``error`` (itself, or nested in exception groups), if any."""
+    if isinstance(error, OSError):
+        return error
+    for inner in getattr(error, "exceptions", ()):
+        found = _os_error(inner)
+        if found is not None:
+            return found
+    return None

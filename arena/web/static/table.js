@@ -1,0 +1,29 @@
+// Sortable tables: click a header of a table.sortable to sort by it (again to reverse).
+// Cells sort by their data-value when numeric, else by their text.
+"use strict";
+function tlachtliSortable(root) {
+  for (const table of root.querySelectorAll("table.sortable")) {
+    table.querySelectorAll("thead th").forEach((th, column) => {
+      th.addEventListener("click", () => {
+        const body = table.tBodies[0];
+        const down = th.dataset.dir !== "asc";
+        table.querySelectorAll("thead th").forEach((other) => { delete other.dataset.dir; });
+        th.dataset.dir = down ? "asc" : "desc";
+        const key = (row) => {
+          const cell = row.cells[column];
+          const raw = cell ? (cell.dataset.value ?? cell.textContent.trim()) : "";
+          const number = Number(raw);
+          return raw !== "" && !Number.isNaN(number) ? number : raw.toLowerCase();
+        };
+        const rows = Array.from(body.rows);
+        rows.sort((a, b) => {
+          const x = key(a), y = key(b);
+          const order = x < y ? -1 : x > y ? 1 : 0;
+          return down ? order : -order;
+        });
+        rows.forEach((row) => body.appendChild(row));
+      });
+    });
+  }
+}
+tlachtliSortable(document);

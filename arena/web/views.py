@@ -1,0 +1,269 @@
+"""What the web pages show, as plain JSON-able dicts built from a read-only store.
+
+Every page has a JSON twin under /api/ that returns exactly these dicts, so the templates and
+scripts read one shape. Leaderboard rows are ``Standing.as_dict()``, the document of
+`arena leaderboard --format json`, and are shown column by column, whatever columns they carry.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from arena.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
+from arena.store import LadderRun, Store, StoredMatch
+
+PAGE_SIZE = 50
+AGENT_MATCHES = 100  # latest matches listed on an agent's page
+CHART_POINTS = 150  # most points drawn per agent in the rating chart
+
+
+class NotFound(LookupError):
+    """The page asks for something the store does not hold (shown as 404)."""
+
+
+def ladders(store: Store) -> list[dict[str, Any]]:
+    """Every ladder run with its progress (done/total per status) and last activity."""
+    progress: dict[int, dict[str, Any]] = {}
+    for row in store.db.execute(
+        "SELECT ladder_id, status, COUNT(*) AS n, MAX(COALESCE(finished, started)) AS last "
+        "FROM matches GROUP BY ladder_id, status"
+    ):
+        entry = progress.setdefault(row["ladder_id"], {"counts": {}, "last": None})
+        entry["counts"][row["status"]] = row["n"]
+        if row["last"] and (entry["last"] is None or row["last"] > entry["last"]):
+            entry["last"] = row["last"]
+    out = []
+    for run in reversed(store.runs()):
+        entry = progress.get(run.id, {"counts": {}, "last": None})
+        out.append(_run_dict(run, entry["counts"], entry["last"] or run.created))
+    return out
+
+
+def _run_dict(run: LadderRun, counts: dict[str, int], last: str | None) -> dict[str, Any]:
+    return {
+        "id": run.id,
+        "name": run.name,
+        "game": run.game,
+        "format": run.format,
+        "created": run.created,
+        "done": counts.get("done", 0),
+        "total": sum(counts.values()),
+        "counts": counts,
+        "last_activity": last,
+    }
+
+
+def find_run(store: Store, run_id: int) -> LadderRun:
+    """The ladder run ``run_id``, or NotFound."""
+    for run in store.runs():
+        if run.id == run_id:
+            return run
+    raise NotFound(f"no ladder run {run_id}")
+
+
+def progress(store: Store, run_id: int) -> dict[str, Any]:
+    """The cheap live part of a ladder page: counts and last activity (polled every ~2 s)."""
+    run = find_run(store, run_id)
+    row = store.db.execute(
+        "SELECT MAX(COALESCE(finished, started)) AS last FROM matches WHERE ladder_id = ?", (run_id,)
+    ).fetchone()
+    counts = {
+        r["status"]: r["n"]
+        for r in store.db.execute(
+            "SELECT status, COUNT(*) AS n FROM matches WHERE ladder_id = ? GROUP BY status", (run_id,)
+        )
+    }
+    return _run_dict(run, counts, row["last"] or run.created)
+
+
+def done_seats(store: Store, run_id: int) -> list[list[SeatLine]]:
+    """The seats of every done match of a run in schedule order, read in one query (the
+    leaderboard's input without decoding each match's spec)."""
+    matches: list[list[SeatLine]] = []
+    last = None
+    for row in store.db.execute(
+        "SELECT s.match_id, s.agent, s.score, s.rank, s.fault FROM seats s JOIN matches m ON m.id = s.match_id "
+        "WHERE m.ladder_id = ? AND m.status = 'done' ORDER BY m.idx, s.seat",
+        (run_id,),
+    ):
+        if row[0] != last:
+            matches.append([])
+            last = row[0]
+        matches[-1].append(SeatLine(row[1], row[2], row[3], row[4]))
+    return matches
+
+
+def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str, Any]:
+    """A ladder page: progress, leaderboard, rating history, head-to-head matrix, faults by kind.
+
+    The leaderboard rows are those of `arena leaderboard --format json` (``Standing.as_dict``).
+    """
+    run = find_run(store, run_id)
+    store.db.execute("BEGIN")  # one snapshot: the progress shown is that of the results rated
+    try:
+        live = progress(store, run_id)
+        done = done_seats(store, run.id)
+    finally:
+        store.db.execute("COMMIT")
+    stride = max(1, len(done) // CHART_POINTS)
+    history: dict[str, list[tuple[int, float]]] = {}
+    count = 0
+
+    def sample(ratings: Any) -> None:
+        nonlocal count
+        count += 1
+        if count % stride == 0 or count == len(done):
+            for agent, rating in ratings.items():
+                history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
+
+    rows = [row.as_dict() for row in leaderboard(done, after_match=sample, memo=memo)]
+    agents = [row["agent"] for row in rows]
+    return {
+        "ladder": live,
+        "rated": len(done),
+        "leaderboard": rows,
+        "history": {agent: history.get(agent, []) for agent in agents},
+        "head_to_head": _matrix(done, agents),
+        "faults": _faults(done),
+    }
+
+
+def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
+    """For each ordered pair: matches both played, and how often the row agent finished ahead."""
+    met: Counter[tuple[str, str]] = Counter()
+    ahead: Counter[tuple[str, str]] = Counter()
+    for lines in done:
+        ranks = effective_ranks(lines)
+        for i, a in enumerate(lines):
+            for j, b in enumerate(lines):
+                if i != j and a.agent != b.agent:
+                    met[a.agent, b.agent] += 1
+                    ahead[a.agent, b.agent] += ranks[i] < ranks[j]
+    cells = [
+        [
+            {
+                "played": met[a, b],
+                "ahead": ahead[a, b],
+                "share": round(ahead[a, b] / met[a, b], 3) if met[a, b] else None,
+            }
+            for b in agents
+        ]
+        for a in agents
+    ]
+    return {"agents": agents, "cells": cells}
+
+
+def _faults(done: list[list[SeatLine]]) -> list[dict[str, Any]]:
+    counts = Counter((seat.agent, seat.fault) for lines in done for seat in lines if seat.fault)
+    return [{"agent": agent, "fault": fault, "count": n} for (agent, fault), n in sorted(counts.items())]
+
+
+def match_list(
+    store: Store, run_id: int, agent: str | None, fault: str | None, seed: int | None, page: int
+) -> dict[str, Any]:
+    """One page of a ladder's matches in schedule order, filtered by agent, fault kind ("any" =
+    any fault) and seed; only the page's matches are read in full."""
+    find_run(store, run_id)
+    where, params = "ladder_id = ?", [run_id]
+    if agent:
+        where += " AND id IN (SELECT match_id FROM seats WHERE agent = ?)"
+        params.append(agent)
+    if fault == "any":
+        where += " AND id IN (SELECT match_id FROM seats WHERE fault IS NOT NULL)"
+    elif fault:
+        where += " AND id IN (SELECT match_id FROM seats WHERE fault = ?)"
+        params.append(fault)
+    if seed is not None:
+        where += " AND seed = ?"
+        params.append(seed)
+    count = store.db.execute(f"SELECT COUNT(*) FROM matches WHERE {where}", params).fetchone()[0]
+    pages = max(1, -(-count // PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    ids = store.db.execute(
+        f"SELECT id FROM matches WHERE {where} ORDER BY idx LIMIT ? OFFSET ?",
+        [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
+    ).fetchall()
+    shown = [store.match(row[0]) for row in ids]
+    return {
+        "ladder": progress(store, run_id),
+        "filters": {"agent": agent, "fault": fault, "seed": seed},
+        "page": page,
+        "pages": pages,
+        "count": count,
+        "matches": [match_summary(m) for m in shown if m is not None],
+    }
+
+
+def match_summary(match: StoredMatch) -> dict[str, Any]:
+    """A stored match as a list row."""
+    automaton = (match.spec.automaton,) if match.spec.automaton else ()
+    return {
+        "id": match.id,
+        "ladder_id": match.ladder_id,
+        "index": match.idx,
+        "key": match.key,
+        "game": match.spec.game,
+        "seed": match.seed,
+        "status": match.status,
+        "seconds": match.seconds,
+        "entrants": list(match.entrants + automaton),
+        "seats": [
+            {
+                "seat": s.seat,
+                "agent": s.agent,
+                "plugin": s.plugin,
+                "score": s.score,
+                "rank": s.rank,
+                "fault": s.fault,
+            }
+            for s in match.seats
+        ],
+    }
+
+
+def stored_match(store: Store, match_id: int) -> tuple[StoredMatch, dict[str, Any] | None]:
+    """A match and its record (None until it is done), or NotFound."""
+    match = store.match(match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    return match, store.record(match_id) if match.status == "done" else None
+
+
+def agent(store: Store, name: str) -> dict[str, Any]:
+    """An agent's results by ladder and seat, and its latest matches across ladders."""
+    runs = {run.id: run for run in store.runs()}
+    by_seat = []
+    for row in store.db.execute(
+        "SELECT m.ladder_id, s.seat, COUNT(*) AS n, SUM(s.rank = 1 AND s.fault IS NULL) AS wins, "
+        "AVG(s.score) AS mean_score, SUM(s.fault IS NOT NULL) AS faults FROM seats s "
+        "JOIN matches m ON m.id = s.match_id WHERE s.agent = ? AND m.status = 'done' "
+        "GROUP BY m.ladder_id, s.seat ORDER BY m.ladder_id, s.seat",
+        (name,),
+    ):
+        run = runs.get(row["ladder_id"])
+        by_seat.append(
+            {
+                "ladder": run.name if run else str(row["ladder_id"]),
+                "ladder_id": row["ladder_id"],
+                "seat": row["seat"],
+                "matches": row["n"],
+                "wins": row["wins"],
+                "mean_score": round(row["mean_score"], 3),
+                "faults": row["faults"],
+            }
+        )
+    if not by_seat:
+        raise NotFound(f"no finished match of an agent named {name!r}")
+    latest = store.db.execute(
+        "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.agent = ? "
+        "ORDER BY m.id DESC LIMIT ?",
+        (name, AGENT_MATCHES),
+    ).fetchall()
+    matches = []
+    for row in latest:
+        match = store.match(row[0])
+        if match is not None:
+            run = runs.get(match.ladder_id)
+            matches.append(match_summary(match) | {"ladder": run.name if run else str(match.ladder_id)})
+    return {"agent": name, "by_seat": by_seat, "matches": matches}

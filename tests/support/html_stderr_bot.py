@@ -1,0 +1,13 @@
+#!/usr/bin/env python3
+"""A protocol bot that writes HTML to stderr, then plays like examples/bots/first_option.py.
+
+The web arena must show that stderr as text, never as markup (tests/test_web.py).
+"""
+
+import os
+import sys
+
+sys.stderr.write('<img src=x onerror="alert(2)"><b>bold from stderr</b>\n')
+sys.stderr.flush()
+bot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "bots", "first_option.py")
+os.execv(sys.executable, [sys.executable, bot])

@@ -1,0 +1,111 @@
+"""A small real store for the web arena's tests: one Zapotec and one Teotihuacan ladder played by
+`arena run`, with an agent named like a script tag and a bot that writes HTML to stderr."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE_NAME = "<script>alert(1)</script>"
+
+ZAPOTEC = """\
+name = "web-zapotec"
+game = "zapotec"
+players = 2
+matches_per_pairing = 1
+seed = 7
+
+[[agents]]
+name = "<script>alert(1)</script>"
+agent = "random"
+options = {{ seed = 1 }}
+
+[[agents]]
+name = "html-bot"
+agent = "{bot}"
+"""
+
+TEOTIHUACAN = """\
+name = "web-teotihuacan"
+game = "teotihuacan"
+players = 2
+matches_per_pairing = 1
+seed = 3
+
+[[agents]]
+name = "r1"
+agent = "random"
+options = { seed = 1 }
+
+[[agents]]
+name = "r2"
+agent = "random"
+options = { seed = 2 }
+"""
+
+
+def arena(*args: str) -> subprocess.CompletedProcess:
+    """Run the `arena` command; fail with its stderr when it fails."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def build_store(folder: Path) -> Path:
+    """Play both ladders into ``folder``/web.db and return its path."""
+    bot = ROOT / "tests" / "support" / "html_stderr_bot.py"
+    (folder / "zapotec.toml").write_text(ZAPOTEC.format(bot=bot))
+    (folder / "teotihuacan.toml").write_text(TEOTIHUACAN)
+    db = folder / "web.db"
+    for ladder in ("zapotec.toml", "teotihuacan.toml"):
+        arena("run", str(folder / ladder), "--db", str(db), "--quiet", "--jobs", "2")
+    return db
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen:
+    """`arena serve` on ``port``, answered once it is up; the caller must stop it (stop_server)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "serve", "--db", str(db), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"arena serve exited: {process.communicate()[1]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ladders", timeout=2):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    stop_server(process)
+    raise AssertionError("arena serve did not answer within 60 s")
+
+
+def stop_server(process: subprocess.Popen) -> str:
+    """Stop the server (SIGINT, then kill) and return its stderr."""
+    if process.poll() is None:
+        process.send_signal(2)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return process.communicate()[1]

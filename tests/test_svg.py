@@ -1,0 +1,74 @@
+"""The engines' board drawings (engine/*/svg.py): well-formed, pure, CSP-clean, showing the play."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from engine.teotihuacan.game import GAME as TEOTIHUACAN
+from engine.teotihuacan.svg import svg as teotihuacan_svg
+from engine.zapotec.game import GAME as ZAPOTEC
+from engine.zapotec.svg import svg as zapotec_svg
+
+CASES = [
+    (ZAPOTEC, 2, {}, zapotec_svg),
+    (ZAPOTEC, 4, {}, zapotec_svg),
+    (ZAPOTEC, 1, {"automaton": "cocijobot"}, zapotec_svg),
+    (TEOTIHUACAN, 3, {}, teotihuacan_svg),
+    (TEOTIHUACAN, 1, {"automaton": "teotibot"}, teotihuacan_svg),
+]
+
+
+def positions(game, players, options, seed=5):
+    """Every position of one random game, the first and last included."""
+    state = game.setup(players, seed, options)
+    rng = random.Random(seed)
+    yield state
+    while not state.terminal():
+        seat = state.to_act()[0]
+        state.apply(seat, rng.randrange(len(state.decision(seat).options)))
+        yield state
+
+
+@pytest.mark.parametrize(("game", "players", "options", "draw"), CASES)
+def test_every_position_draws_as_well_formed_csp_clean_svg(game, players, options, draw):
+    pictures = []
+    for state in positions(game, players, options):
+        text_before = state.render()
+        picture = draw(state)
+        assert draw(state) == picture and state.render() == text_before  # pure: same answer, state untouched
+        root = ET.fromstring(picture)
+        assert root.tag.endswith("svg")
+        assert "style=" not in picture and "<script" not in picture  # a strict CSP allows no inline styles
+        pictures.append(picture)
+    assert len(set(pictures)) > len(pictures) // 2  # the drawing follows the play
+
+
+def test_zapotec_viewer_sees_own_hand_not_the_others():
+    state = ZAPOTEC.setup(2, 3, {})
+    hand0 = " ".join(str(card) for card in state.hands[0])
+    hand1 = " ".join(str(card) for card in state.hands[1])
+    referee, seat0 = zapotec_svg(state), zapotec_svg(state, viewer=0)
+    assert f"hand: {hand0}" in referee and f"hand: {hand1}" in referee
+    assert f"hand: {hand0}" in seat0 and f"hand: {hand1}" not in seat0
+    assert f"hand: {len(state.hands[1])} cards face down" in seat0
+
+
+def test_zapotec_draws_houses_in_their_owners_colour():
+    for state in positions(ZAPOTEC, 2, {}):
+        if any(owner >= 0 for owner in state.space_owner):
+            break
+    picture = zapotec_svg(state)
+    owner = next(owner for owner in state.space_owner if owner >= 0)
+    from engine.svg import seat_colour
+
+    assert f'fill="{seat_colour(owner)}"' in picture and "house" in picture
+
+
+def test_teotihuacan_draws_each_worker_with_its_power():
+    state = TEOTIHUACAN.setup(2, 1, {})
+    picture = teotihuacan_svg(state)
+    workers = sum(1 for board in state.wb if board)
+    assert picture.count("worker, power") == workers

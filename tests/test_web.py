@@ -1,0 +1,291 @@
+"""The web arena (arena/web): routes and JSON twins on a real store, escaping, CSP, 404s, read-only."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+from starlette.testclient import TestClient  # noqa: E402
+
+from arena.web.app import create_app  # noqa: E402
+from tests.support.web_store import HOSTILE_NAME, arena, build_store, free_port, start_server, stop_server  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_store(tmp_path_factory.mktemp("web"))
+
+
+@pytest.fixture(scope="module")
+def client(db: Path) -> TestClient:
+    return TestClient(create_app(db), raise_server_exceptions=False)
+
+
+def ladder_ids(client: TestClient) -> dict[str, int]:
+    return {ladder["name"]: ladder["id"] for ladder in client.get("/api/ladders").json()}
+
+
+def match_ids(client: TestClient, ladder: int) -> list[int]:
+    return [m["id"] for m in client.get(f"/api/ladders/{ladder}/matches").json()["matches"]]
+
+
+def test_ladders_list_shows_progress_of_every_ladder(client):
+    ladders = client.get("/api/ladders").json()
+    assert {(entry["name"], entry["game"], entry["done"], entry["total"]) for entry in ladders} == {
+        ("web-zapotec", "zapotec", 2, 2),
+        ("web-teotihuacan", "teotihuacan", 2, 2),
+    }
+    page = client.get("/")
+    assert page.status_code == 200 and "web-teotihuacan" in page.text and "2/2" in page.text
+
+
+@pytest.mark.parametrize("name", ["web-zapotec", "web-teotihuacan"])
+def test_leaderboard_json_is_the_cli_document(client, db, name):
+    cli = json.loads(arena("leaderboard", name, "--db", str(db), "--format", "json").stdout)
+    assert client.get(f"/api/ladders/{ladder_ids(client)[name]}/leaderboard").json() == cli
+    view = client.get(f"/api/ladders/{ladder_ids(client)[name]}").json()
+    assert view["leaderboard"] == cli
+    assert set(view["history"]) == {row["agent"] for row in cli}
+    assert view["head_to_head"]["agents"] == [row["agent"] for row in cli]
+
+
+def test_ladder_page_draws_table_chart_and_matrix(client):
+    page = client.get(f"/ladders/{ladder_ids(client)['web-teotihuacan']}")
+    assert page.status_code == 200
+    for needle in ('id="leaderboard"', "<polyline", 'class="h2h"', "mean score", "r1", "r2"):
+        assert needle in page.text
+
+
+def test_hostile_names_and_stderr_are_escaped_everywhere(client):
+    ladder = ladder_ids(client)["web-zapotec"]
+    first = match_ids(client, ladder)[0]
+    hostile_agent = "/agents/%3Cscript%3Ealert(1)%3C%2Fscript%3E"
+    for url in (
+        "/",
+        f"/ladders/{ladder}",
+        f"/ladders/{ladder}/board",
+        f"/ladders/{ladder}/matches",
+        f"/matches/{first}",
+        hostile_agent,
+    ):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert HOSTILE_NAME not in page.text, url
+        assert "<img src=x" not in page.text, url
+    match_page = client.get(f"/matches/{first}").text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in match_page
+    assert "&lt;img src=x onerror=" in match_page  # the bot's stderr, shown as text
+    assert client.get("/api" + hostile_agent).json()["agent"] == HOSTILE_NAME
+    # The board drawing of a step names no agent, and its texts are escaped by the engine drawing.
+    step = client.get(f"/api/matches/{first}/steps/3").json()
+    assert "<script" not in step["svg"]
+
+
+def test_every_response_carries_the_content_security_policy(client):
+    for url in ("/", "/api/ladders", "/static/match.js", "/matches/nope", "/no/such/page"):
+        policy = client.get(url).headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "default-src 'none'" in policy, url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/matches/abc",
+        "/matches/-1",
+        "/matches/1.5",
+        "/matches/99999999999999999999999999",
+        "/matches/999999",
+        "/ladders/x",
+        "/ladders/999999",
+        "/ladders/999999/matches",
+        "/api/ladders/0/leaderboard",
+        "/api/matches/1/steps/zz",
+        "/api/matches/1/steps/100000",
+        "/api/matches/1/steps/1?seat=x",
+        "/api/matches/1/steps/1?seat=9",
+        "/agents/nobody",
+        "/static/../app.py",
+    ],
+)
+def test_malformed_or_unknown_ids_answer_404(client, url):
+    response = client.get(url)
+    assert response.status_code == 404, (url, response.text[:200])
+    assert "Traceback" not in response.text
+
+
+def test_no_endpoint_writes_and_the_store_is_untouched(client, db):
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    ladder = ladder_ids(client)["web-zapotec"]
+    first = match_ids(client, ladder)[0]
+    for url in (
+        "/",
+        f"/ladders/{ladder}",
+        f"/api/ladders/{ladder}/leaderboard",
+        f"/matches/{first}",
+        "/agents/html-bot",
+    ):
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            assert client.request(method, url).status_code == 405, (method, url)
+        assert client.get(url).status_code == 200
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_match_viewer_steps_draw_the_board_and_explain_the_move(client):
+    ladder = ladder_ids(client)["web-zapotec"]
+    first = match_ids(client, ladder)[0]
+    meta = client.get(f"/api/matches/{first}").json()
+    assert meta["replay_error"] is None and meta["steps"] > 10
+    zero = client.get(f"/api/matches/{first}/steps/0").json()
+    one = client.get(f"/api/matches/{first}/steps/1").json()
+    assert zero["svg"].startswith("<svg") and one["svg"] != zero["svg"]
+    info = one["info"]
+    assert info["step"] == 1 and info["options"][info["choice"]]["label"] == info["label"]
+    assert info["decision"]["prompt"] and isinstance(info["log"], list) and info["clock_ms"]
+    last = client.get(f"/api/matches/{first}/steps/{meta['steps'] - 1}").json()
+    assert "game over" in last["svg"]
+
+
+def test_seat_view_is_that_seats_observation(client):
+    ladder = ladder_ids(client)["web-zapotec"]
+    first = match_ids(client, ladder)[0]
+    referee = client.get(f"/api/matches/{first}/steps/2").json()
+    seat0 = client.get(f"/api/matches/{first}/steps/2?seat=0").json()
+    assert "observation" not in referee and seat0["observation"]["seat"] == 0
+    assert "cards face down" in seat0["svg"] and "cards face down" not in referee["svg"]
+
+
+def test_teotihuacan_match_draws_boards_workers_and_pyramid(client):
+    ladder = ladder_ids(client)["web-teotihuacan"]
+    first = match_ids(client, ladder)[0]
+    step = client.get(f"/api/matches/{first}/steps/5").json()
+    for needle in ("Palace", "Nobles", "blue temple", "avenue", "Pyramid", "worker, power"):
+        assert needle in step["svg"]
+
+
+def test_matches_filters_and_pages(client):
+    ladder = ladder_ids(client)["web-zapotec"]
+    everything = client.get(f"/api/ladders/{ladder}/matches").json()
+    assert everything["count"] == 2 and everything["pages"] == 1
+    seed = everything["matches"][0]["seed"]
+    assert client.get(f"/api/ladders/{ladder}/matches?seed={seed}").json()["count"] == 2
+    assert client.get(f"/api/ladders/{ladder}/matches?seed={seed + 1}").json()["count"] == 0
+    assert client.get(f"/api/ladders/{ladder}/matches?agent=html-bot").json()["count"] == 2
+    assert client.get(f"/api/ladders/{ladder}/matches?agent=nobody").json()["count"] == 0
+    assert client.get(f"/api/ladders/{ladder}/matches?fault=any").json()["count"] == 0
+    assert client.get(f"/api/ladders/{ladder}/matches?page=99&seed=zz").status_code == 200
+
+
+def test_agent_page_gives_results_by_seat(client):
+    data = client.get("/api/agents/html-bot").json()
+    assert sorted(line["seat"] for line in data["by_seat"]) == [0, 1]
+    assert sum(line["matches"] for line in data["by_seat"]) == len(data["matches"]) == 2
+
+
+def test_pages_follow_a_store_that_changes_under_them(db, tmp_path):
+    """The server reads beside a writer: a result taken back by another connection shows at once."""
+    copy = tmp_path / "live.db"
+    shutil.copy(db, copy)
+    client = TestClient(create_app(copy))
+    ladder = ladder_ids(client)["web-zapotec"]
+    assert client.get(f"/api/ladders/{ladder}/progress").json()["done"] == 2
+    table = client.get(f"/api/ladders/{ladder}/leaderboard").json()
+    assert {row["matches"] for row in table} == {2}
+    writer = sqlite3.connect(copy)
+    writer.execute("PRAGMA journal_mode = WAL")
+    last = writer.execute("SELECT MAX(id) FROM matches WHERE ladder_id = ?", (ladder,)).fetchone()[0]
+    with writer:
+        writer.execute("DELETE FROM seats WHERE match_id = ?", (last,))
+        writer.execute("DELETE FROM records WHERE match_id = ?", (last,))
+        writer.execute("UPDATE matches SET status = 'running', finished = NULL WHERE id = ?", (last,))
+    try:
+        live = client.get(f"/api/ladders/{ladder}/progress").json()
+        assert (live["done"], live["counts"].get("running")) == (1, 1)
+        assert {row["matches"] for row in client.get(f"/api/ladders/{ladder}/leaderboard").json()} == {1}
+        assert "1 running" in client.get(f"/ladders/{ladder}/board").text
+        assert "not been played yet" in client.get(f"/matches/{last}").text
+    finally:
+        writer.close()
+    shutil.copy(db, copy)  # the match is played again: its page shows it at once
+    assert client.get(f"/api/matches/{last}").json()["steps"] > 10
+
+
+def test_serve_command_answers_on_localhost_and_stops(db):
+    port = free_port()
+    server = start_server(db, port)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
+            assert response.status == 200
+            assert "content-security-policy" in {key.lower() for key in response.headers}
+    finally:
+        log = stop_server(server)
+    assert f"http://127.0.0.1:{port}/" in log and "Traceback" not in log
+
+
+def test_serve_refuses_a_missing_database_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "serve", "--db", str(tmp_path / "none.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "no database at" in result.stderr
+
+
+def test_a_slow_ladder_answers_at_once_and_catches_up_in_the_background(db, tmp_path, monkeypatch):
+    import time
+
+    import arena.web.app as web_app
+
+    monkeypatch.setattr(web_app, "SLOW_VIEW_S", 0.0)  # treat every ladder as big
+    copy = tmp_path / "slow.db"
+    shutil.copy(db, copy)
+    client = TestClient(create_app(copy))
+    ladder = ladder_ids(client)["web-zapotec"]
+    assert client.get(f"/api/ladders/{ladder}").json()["rated"] == 2
+    writer = sqlite3.connect(copy)
+    last = writer.execute("SELECT MAX(id) FROM matches WHERE ladder_id = ?", (ladder,)).fetchone()[0]
+    with writer:
+        writer.execute("DELETE FROM seats WHERE match_id = ?", (last,))
+        writer.execute("DELETE FROM records WHERE match_id = ?", (last,))
+        writer.execute("UPDATE matches SET status = 'pending', finished = NULL WHERE id = ?", (last,))
+    writer.close()
+    stale = client.get(f"/api/ladders/{ladder}/leaderboard")
+    assert stale.headers["x-tlachtli-fresh"] == "0" and {row["matches"] for row in stale.json()} == {2}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        fresh = client.get(f"/api/ladders/{ladder}/leaderboard")
+        if fresh.headers["x-tlachtli-fresh"] == "1":
+            break
+        time.sleep(0.05)
+    assert {row["matches"] for row in fresh.json()} == {1}
+    assert client.get(f"/api/ladders/{ladder}").json()["ladder"]["done"] == 1
+
+
+def test_serve_on_a_busy_port_fails_in_one_line(db):
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "serve", "--db", str(db), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and f"error: cannot listen on 127.0.0.1:{port}" in result.stderr

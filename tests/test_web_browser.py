@@ -1,0 +1,106 @@
+"""The web arena in a real browser: Playwright driving the system's Chromium (never a download).
+
+Skips with a one-line reason where Playwright or a `chromium` executable is missing (`.ci/run`
+installs chromium when it runs as root). Set TLACHTLI_WEB_SHOTS=DIR to keep the screenshots
+(docs/web.md's come from there).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.support.web_store import build_store, free_port, start_server, stop_server
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+)
+CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    db = build_store(tmp_path_factory.mktemp("browser"))
+    port = free_port()
+    process = start_server(db, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def open_page(browser, url: str):
+    """A page at ``url`` that collects console errors and page errors into ``page.problems``."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))  # an alert() got through
+    page.problems = problems
+    page.goto(url)
+    return page
+
+
+def shot(page, name: str, tmp_path: Path) -> None:
+    target = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
+    target.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target / name), full_page=False)
+    assert (target / name).stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("ladder", ["web-zapotec", "web-teotihuacan"])
+def test_replay_viewer_steps_through_a_stored_match(server, browser, ladder, tmp_path):
+    page = open_page(browser, server + "/")
+    page.click(f"text={ladder}")
+    page.click("text=matches")
+    page.click("table#matches tbody tr:first-child a")
+    board = page.locator("#board svg")
+    board.wait_for()
+    where = sync_api.expect(page.locator("#where"))  # (no wait_for_function: the CSP forbids eval)
+    where.to_have_text(re.compile("^step 0 "))
+    first = board.inner_html()
+    page.click("#next")
+    where.to_have_text(re.compile("^step 1 "))
+    page.keyboard.press("ArrowRight")
+    where.to_have_text(re.compile("^step 2 "))
+    assert board.inner_html() != first
+    assert page.locator("#options li.chosen").count() == 1
+    assert page.locator("#move").inner_text().startswith("Move 2:")
+    page.select_option("#seat", "0")
+    sync_api.expect(page.locator("#observation")).to_contain_text('"seat": 0')
+    if ladder == "web-zapotec":
+        assert "cards face down" in board.inner_html()
+        assert "<img src=x" in " ".join(page.locator("pre.stderr").all_inner_texts())  # shown as text
+    shot(page, f"web-match-{ladder.removeprefix('web-')}.png", tmp_path)
+    assert page.problems == []
+    page.close()
+
+
+def test_ladder_page_sorts_and_shows_no_console_error(server, browser, tmp_path):
+    page = open_page(browser, server + "/")
+    page.click("text=web-teotihuacan")
+    page.locator("#leaderboard").wait_for()
+    assert page.locator(".chart svg polyline").count() >= 2
+    page.click("#leaderboard thead th:has-text('agent')")
+    first = page.locator("#leaderboard tbody tr:first-child td:nth-child(2)").inner_text()
+    page.click("#leaderboard thead th:has-text('agent')")
+    assert page.locator("#leaderboard tbody tr:first-child td:nth-child(2)").inner_text() != first
+    page.wait_for_timeout(2500)  # one live-update poll
+    shot(page, "web-ladder.png", tmp_path)
+    assert page.problems == []
+    page.close()
