@@ -56,6 +56,24 @@ class AgentSpec:
         return not self.games or game_id in self.games
 
 
+@dataclass(frozen=True)
+class EvaluatorSpec:
+    """A position evaluator for one game, used by search bots (``ismcts``, ``greedy``).
+
+    ``evaluate(state)`` returns one number per seat (automaton seats included, as in
+    ``Result.scores``): an estimate of that seat's final score, in the game's score units, so
+    it can stand in for ``Result.scores`` at a playout cut-off. ``scale`` is a typical final
+    score margin between two seats (it turns margins into rewards). ``source`` is filled in
+    by whoever collects the specs.
+    """
+
+    game: str
+    evaluate: Callable[[Any], Any]
+    description: str = ""
+    scale: float = 10.0
+    source: str = field(default="", compare=False)
+
+
 class HookSpecs:
     """The hooks a Tlachtli plugin may implement."""
 
@@ -70,6 +88,14 @@ class HookSpecs:
     @hookspec
     def tlachtli_games(self) -> list[Game]:
         """Return the rules engines (``engine.api.Game`` objects) this plugin offers."""
+
+    @hookspec
+    def tlachtli_evaluators(self) -> list[EvaluatorSpec]:
+        """Return position evaluators (``EvaluatorSpec``, one per game id) for search bots.
+
+        Bot knowledge, not rules: a game package may offer one so that ``ismcts`` can cut its
+        playouts short and ``greedy`` can play it (docs/bots.md).
+        """
 
 
 @dataclass

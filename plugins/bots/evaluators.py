@@ -1,0 +1,67 @@
+"""The bundled evaluators (a plugin) and the lookup search bots use to find a game's evaluator.
+
+Any plugin may offer evaluators through the ``tlachtli_evaluators`` hook (arena/plugins.py);
+``find_evaluator`` collects them all once per process.
+"""
+
+from __future__ import annotations
+
+from arena.plugins import EvaluatorSpec, PluginError, hookimpl, plugin_manager
+
+from . import teotihuacan_eval, zapotec_eval
+
+# Evaluators found so far, by game id; None = discovery ran.
+_FOUND: dict[str, EvaluatorSpec] | None = None
+
+
+def collect_evaluators() -> dict[str, EvaluatorSpec]:
+    """Every evaluator the installed plugins offer, by game id; one game offered twice is an error."""
+    from dataclasses import replace
+
+    found: dict[str, EvaluatorSpec] = {}
+    manager = plugin_manager()
+    for impl in manager.hook.tlachtli_evaluators.get_hookimpls():
+        for spec in impl.function() or []:
+            if not isinstance(spec, EvaluatorSpec):
+                raise PluginError(f"plugin {impl.plugin_name}: tlachtli_evaluators returned {spec!r}")
+            if spec.game in found:
+                raise PluginError(
+                    f"game {spec.game!r} has two evaluators: from {found[spec.game].source} and {impl.plugin_name}"
+                )
+            found[spec.game] = replace(spec, source=impl.plugin_name)
+    return found
+
+
+def find_evaluator(game_id: str) -> EvaluatorSpec | None:
+    """The evaluator for ``game_id`` offered by some plugin, or None (remembered per process)."""
+    global _FOUND
+    if _FOUND is None:
+        _FOUND = collect_evaluators()
+    return _FOUND.get(game_id)
+
+
+def seat_reward(values, seat: int, scale: float) -> float:
+    """A reward in [0, 1] for ``seat`` from per-seat scores: its margin over the best other seat,
+    squashed so that a margin of ``scale`` is worth about 0.88 (0.5 = level)."""
+    from math import tanh
+
+    best_other = max((v for i, v in enumerate(values) if i != seat), default=0.0)
+    return 0.5 + 0.5 * tanh((values[seat] - best_other) / scale)
+
+
+@hookimpl
+def tlachtli_evaluators() -> list[EvaluatorSpec]:
+    return [
+        EvaluatorSpec(
+            game="teotihuacan",
+            evaluate=teotihuacan_eval.evaluate,
+            description="VP plus resources, temples, Avenue/Pyramid standing, worker power, Eclipses left",
+            scale=25.0,
+        ),
+        EvaluatorSpec(
+            game="zapotec",
+            evaluate=zapotec_eval.evaluate,
+            description="score plus resources, Houses by rounds left, Sacrifice, pyramid pieces, Trade tiles",
+            scale=10.0,
+        ),
+    ]

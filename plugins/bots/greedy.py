@@ -1,0 +1,90 @@
+"""``greedy``: one-turn lookahead with the game's evaluator; a fast baseline for any game that has one.
+
+Each decision samples one full state from the observation, then for every option plays it and
+the rest of the agent's turn (its further decisions until another seat is asked, at most
+``TURN_STEPS``) by taking, at each of those later decisions, the option the evaluator likes best
+right after it. The option whose turn ends best for this seat (margin over the best other seat,
+by the evaluator) is chosen; ties go to the lowest index.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from arena.agent import Agent
+from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
+from engine.api import Game, State
+from plugins.flat_mc_agent import find_game
+
+from .evaluators import find_evaluator, seat_reward
+
+TURN_STEPS = 12  # a Teotihuacan turn is a chain of a few small decisions
+
+
+class GreedyAgent(Agent):
+    """One-turn lookahead by evaluator (see the module docstring). Option: ``seed`` (default the seat)."""
+
+    name = "greedy"
+    version = "1"
+
+    def __init__(self) -> None:
+        self.rng = Random(0)
+        self.seat = 0
+        self.game: Game | None = None
+        self.evaluator: EvaluatorSpec | None = None
+        self.mismatches = 0
+
+    def setup(self, hello: dict[str, Any]) -> None:
+        self.seat = hello.get("seat", 0)
+        self.rng = Random(hello.get("agent_options", {}).get("seed", self.seat))
+        self.game = find_game(hello["game"])
+        self.evaluator = find_evaluator(hello["game"])
+        if self.evaluator is None:
+            raise ValueError(f"greedy: game {hello['game']!r} has no evaluator (see docs/bots.md)")
+
+    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+        count = len(decision["options"])
+        if count == 1:
+            return 0
+        if self.game is None:
+            raise RuntimeError("greedy: act() called before setup()")
+        state = self.game.from_observation(observation, self.rng)
+        if self.seat not in state.to_act() or len(state.decision(self.seat).options) != count:
+            self.mismatches += 1
+            return self.rng.randrange(count)
+        values = [self.value_of(state, choice) for choice in range(count)]
+        return max(range(count), key=lambda i: (values[i], -i))
+
+    def value_of(self, state: State, choice: int) -> float:
+        """This seat's reward after ``choice`` and the rest of its turn played greedily."""
+        after = state.clone()
+        after.apply(self.seat, choice)
+        for _ in range(TURN_STEPS):
+            if after.to_act() != (self.seat,):
+                break
+            count = len(after.decision(self.seat).options)
+            best = max(range(count), key=lambda i: (self.one_step(after, i), -i))
+            after.apply(self.seat, best)
+        return self.reward(after)
+
+    def one_step(self, state: State, choice: int) -> float:
+        after = state.clone()
+        after.apply(self.seat, choice)
+        return self.reward(after)
+
+    def reward(self, state: State) -> float:
+        scores = state.result().scores if state.terminal() else self.evaluator.evaluate(state)
+        return seat_reward(scores, self.seat, self.evaluator.scale)
+
+
+@hookimpl
+def tlachtli_agents() -> list[AgentSpec]:
+    return [
+        AgentSpec(
+            name="greedy",
+            description="One-turn lookahead with the game's evaluator (any game that has one); a fast baseline.",
+            factory=GreedyAgent,
+            version=GreedyAgent.version,
+        )
+    ]

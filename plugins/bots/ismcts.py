@@ -1,0 +1,261 @@
+"""``ismcts``: single-observer Information Set Monte Carlo Tree Search, for any game with ``from_observation``.
+
+Each iteration samples a fresh full state from the agent's observation (hidden parts re-drawn),
+then walks one tree whose nodes are the agent's information sets as it sees them: a node is
+reached by the sequence of choices (keyed by seat and option label) taken since the root, for
+every seat. Selection is UCB over the children legal in this sample, with availability counts
+(the number of samples in which a child was legal) in place of the parent's visits. Each seat
+maximises its own reward: a node's statistics are those of the seat that chose it. One new node
+is added per iteration, then a playout (random, or evaluator-guided) runs to the end or to the
+cut-off depth, where the game's evaluator (``tlachtli_evaluators``) stands in for the final
+scores. The reward of a seat is its score margin over the best other seat, squashed into [0, 1].
+
+Budget: ``iterations`` (hardware independent: the same seed and count give the same choices)
+and/or ``time_ms``; with neither, the time comes from the clock of each decide message
+(plugins/bots/clock.py). The answer is the most visited option.
+
+Subtree reuse: when the agent decides twice in a row (the decide id is the previous one plus
+one: nobody else was asked in between, e.g. the small decisions of one Teotihuacan turn), the
+child of its previous choice becomes the new root; its statistics came from samples in which
+that choice was made, which is exactly the new information set before chance and automaton
+moves are revealed. Otherwise the tree starts afresh.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from random import Random
+from typing import Any
+
+from arena.agent import Agent
+from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
+from engine.api import Game, State
+from plugins.flat_mc_agent import find_game
+
+from .clock import positive_int, think_ms
+from .evaluators import find_evaluator, seat_reward
+
+DEFAULT_EXPLORATION = 0.7
+DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked (when the game has one)
+DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
+POLICIES = ("random", "evaluator")
+GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
+
+
+class Node:
+    """The statistics of one choice in the tree, for the seat that made it."""
+
+    __slots__ = ("seat", "visits", "reward", "avail", "children")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+        self.children: dict[tuple, Node] = {}
+
+
+def option_keys(seat: int, options) -> list[tuple]:
+    """A key per option that names it across samples: its label (plus its rank among equal labels)."""
+    keys, seen = [], {}
+    for option in options:
+        label = option.get("label", "")
+        count = seen.get(label, 0)
+        seen[label] = count + 1
+        keys.append((seat, label, count))
+    return keys
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer ISMCTS (see the module docstring).
+
+    Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
+    ``exploration`` (UCB constant, default 0.7), ``policy`` ("random" or "evaluator"),
+    ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
+    default 40 when the game has an evaluator), ``reuse`` (bool, default true).
+    """
+
+    name = "ismcts"
+    version = "1"
+
+    def __init__(self) -> None:
+        self.rng = Random(0)
+        self.seat = 0
+        self.game: Game | None = None
+        self.evaluator: EvaluatorSpec | None = None
+        self.iterations: int | None = None
+        self.time_ms: int | None = None
+        self.exploration = DEFAULT_EXPLORATION
+        self.policy = "random"
+        self.depth = 0
+        self.reuse = True
+        self.scale = DEFAULT_SCALE
+        self.root: Node | None = None
+        self.last_id: int | None = None
+        self.last_key: tuple | None = None
+        # Counters a bench or test reads: iterations run, trees reused, samples off the decision asked.
+        self.total_iterations = 0
+        self.reused = 0
+        self.mismatches = 0
+
+    def setup(self, hello: dict[str, Any]) -> None:
+        options = hello.get("agent_options", {})
+        self.seat = hello.get("seat", 0)
+        self.rng = Random(options.get("seed", self.seat))
+        self.iterations = positive_int(options, "iterations", "ismcts", None)
+        self.time_ms = positive_int(options, "time_ms", "ismcts", None)
+        exploration = options.get("exploration", DEFAULT_EXPLORATION)
+        if isinstance(exploration, bool) or not isinstance(exploration, int | float) or exploration < 0:
+            raise ValueError(f"ismcts: agent option 'exploration' must be a number >= 0, got {exploration!r}")
+        self.exploration = float(exploration)
+        self.policy = options.get("policy", "random")
+        if self.policy not in POLICIES:
+            raise ValueError(f"ismcts: agent option 'policy' must be one of {list(POLICIES)}, got {self.policy!r}")
+        self.reuse = bool(options.get("reuse", True))
+        self.game = find_game(hello["game"])
+        self.evaluator = find_evaluator(hello["game"])
+        if self.evaluator is not None:
+            self.scale = self.evaluator.scale
+        depth = options.get("depth", DEFAULT_DEPTH if self.evaluator else 0)
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"ismcts: agent option 'depth' must be an int >= 0, got {depth!r}")
+        if (depth or self.policy == "evaluator") and self.evaluator is None:
+            raise ValueError(
+                f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
+                "must be 0 and 'policy' random"
+            )
+        self.depth = depth
+
+    # ---- deciding ------------------------------------------------------------------------------
+    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+        started = time.perf_counter()
+        options = decision["options"]
+        keys = option_keys(self.seat, options)
+        root = self.next_root(decision.get("id"))
+        if len(options) > 1:
+            if self.game is None:
+                raise RuntimeError("ismcts: act() called before setup()")
+            self.search(root, observation, len(options), started, decision.get("clock", {}))
+        choice = max(
+            range(len(keys)), key=lambda i: (root.children[keys[i]].visits if keys[i] in root.children else -1, -i)
+        )
+        self.root, self.last_key, self.last_id = root, keys[choice], decision.get("id")
+        return choice
+
+    def next_root(self, decision_id: int | None) -> Node:
+        """The previous choice's subtree when nobody decided since (see the module docstring)."""
+        if self.reuse and self.root is not None and decision_id is not None and decision_id == (self.last_id or 0) + 1:
+            child = self.root.children.get(self.last_key)
+            if child is not None:
+                self.reused += 1
+                return child
+        return Node(self.seat)
+
+    def search(self, root: Node, observation: dict, count: int, started: float, clock: dict) -> None:
+        """Run iterations from ``root`` until the iteration budget or the time is spent."""
+        budget_ms = self.time_ms
+        if budget_ms is None and self.iterations is None:
+            budget_ms = think_ms(clock)
+        deadline = None if budget_ms is None else started + budget_ms / 1000
+        done = 0
+        while True:
+            state = self.game.from_observation(observation, self.rng)
+            if self.seat in state.to_act() and len(state.decision(self.seat).options) == count:
+                self.iterate(root, state)
+            else:
+                self.mismatches += 1
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.total_iterations += done
+
+    def iterate(self, root: Node, state: State) -> None:
+        """One selection + expansion + playout + backpropagation on the sampled ``state``."""
+        node, path, rng = root, [], self.rng
+        while True:
+            seats = state.to_act()
+            if not seats:
+                break
+            seat = self.seat if node is root else seats[0]
+            keys = option_keys(seat, state.decision(seat).options)
+            children = node.children
+            untried = []
+            for i, key in enumerate(keys):
+                child = children.get(key)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.avail += 1
+            if untried:
+                choice = untried[rng.randrange(len(untried))]
+                child = children[keys[choice]] = Node(seat)
+                child.avail = 1
+                state.apply(seat, choice)
+                path.append(child)
+                break
+            choice = self.select(children, keys)
+            state.apply(seat, choice)
+            node = children[keys[choice]]
+            path.append(node)
+        values = self.playout(state)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += seat_reward(values, visited.seat, self.scale)
+
+    def select(self, children: dict, keys: list[tuple]) -> int:
+        """UCB with availability counts; ties go to the lowest index."""
+        best, best_value = 0, -math.inf
+        c = self.exploration
+        for i, key in enumerate(keys):
+            child = children[key]
+            value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
+    # ---- playouts ------------------------------------------------------------------------------
+    def playout(self, state: State) -> list[float]:
+        """Per-seat scores: the final ones, or the evaluator's after ``depth`` playout decisions."""
+        rng = self.rng
+        steps = 0
+        while True:
+            seats = state.to_act()
+            if not seats:
+                return list(state.result().scores)
+            if self.depth and steps >= self.depth:
+                return list(self.evaluator.evaluate(state))
+            seat = seats[0]
+            count = len(state.decision(seat).options)
+            if self.policy == "evaluator" and count > 1:
+                choice = self.guided_choice(state, seat, count)
+            else:
+                choice = rng.randrange(count)
+            state.apply(seat, choice)
+            steps += 1
+
+    def guided_choice(self, state: State, seat: int, count: int) -> int:
+        """The best of a few random options for ``seat`` by the evaluator, one step ahead."""
+        candidates = self.rng.sample(range(count), min(GUIDED_SAMPLE, count))
+        best, best_value = candidates[0], -math.inf
+        for choice in candidates:
+            after = state.clone()
+            after.apply(seat, choice)
+            value = seat_reward(self.evaluator.evaluate(after), seat, self.scale)
+            if value > best_value:
+                best, best_value = choice, value
+        return best
+
+
+@hookimpl
+def tlachtli_agents() -> list[AgentSpec]:
+    return [
+        AgentSpec(
+            name="ismcts",
+            description="Information Set MCTS: resampled hidden state, evaluator cut-offs, clock-aware (seeded).",
+            factory=ISMCTSAgent,
+            version=ISMCTSAgent.version,
+        )
+    ]

@@ -1,0 +1,161 @@
+"""The bundled search bots ``ismcts`` and ``greedy`` and the evaluators they use.
+
+In process: legal complete games in both games (2 players and solo against the automaton),
+determinism for a seed and an iteration budget, strength against random; then one real refereed
+match with a 100 ms clock, where the bots must think within the time they are given.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from arena.inprocess import decide_message, hello_message, play_in_process
+from arena.plugins import PluginError, discover
+from engine.api import Game
+from engine.teotihuacan import GAME as TEOTIHUACAN
+from engine.zapotec import GAME as ZAPOTEC
+from plugins.bots import evaluators
+from plugins.bots.clock import think_ms
+from plugins.bots.greedy import GreedyAgent
+from plugins.bots.ismcts import ISMCTSAgent
+from plugins.random_agent import RandomAgent
+
+GAMES = [ZAPOTEC, TEOTIHUACAN]
+AUTOMATA = {"zapotec": "cocijobot", "teotihuacan": "teotibot"}
+# A small iteration budget: legality and behaviour, not full strength.
+QUICK = {"iterations": 6, "depth": 4}
+
+
+def test_bots_and_evaluators_are_registered():
+    agents = discover().agents
+    assert agents["ismcts"].factory is ISMCTSAgent and agents["greedy"].factory is GreedyAgent
+    for game in GAMES:
+        spec = evaluators.find_evaluator(game.id)
+        assert spec is not None and spec.game == game.id and "bot-evaluators" in spec.source
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_evaluator_gives_every_seat_a_value_and_the_scores_at_the_end(game):
+    spec = evaluators.find_evaluator(game.id)
+    state = game.setup(1, 4, {"automaton": AUTOMATA[game.id]})
+    assert len(spec.evaluate(state)) == 2  # the automaton's seat too
+    state = play_in_process(game, [RandomAgent(), RandomAgent()], 4)
+    assert spec.evaluate(state) == [float(s) for s in state.result().scores]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_greedy_and_ismcts_play_a_complete_two_player_game(game):
+    # play_in_process raises IllegalAction on any choice outside the options.
+    bots = [ISMCTSAgent(), GreedyAgent()]
+    state = play_in_process(game, bots, 2, agent_options=[QUICK, {}])
+    assert state.terminal() and len(state.result().scores) == 2
+    assert bots[0].mismatches == 0 and bots[1].mismatches == 0  # the sampled decision is the one asked
+    assert bots[0].reused > 0  # consecutive own decisions kept the subtree
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+@pytest.mark.parametrize("bot", [ISMCTSAgent, GreedyAgent], ids=["ismcts", "greedy"])
+def test_each_bot_plays_solo_against_the_automaton(game, bot):
+    agent = bot()
+    state = play_in_process(game, [agent], 3, agent_options=[QUICK], automaton=AUTOMATA[game.id])
+    assert state.terminal() and len(state.result().scores) == 2 and agent.mismatches == 0
+
+
+def first_choices(game: Game, bot, options: dict, steps: int) -> list[int]:
+    """The bot's choices in seat 0 for the first ``steps`` decisions, random in seat 1."""
+    state = game.setup(2, 7, {})
+    agents = [bot(), RandomAgent()]
+    for seat, agent in enumerate(agents):
+        agent.setup(hello_message(game, seat, 2, {}, options if seat == 0 else {"seed": 9}))
+    picked = []
+    for step in range(1, steps + 1):
+        if not state.to_act():
+            break
+        seat = state.to_act()[0]
+        message = decide_message(state, seat, step)
+        choice = agents[seat].act(message["obs"], message)
+        if seat == 0:
+            picked.append(choice)
+        state.apply(seat, choice)
+    return picked
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+@pytest.mark.parametrize("bot", [ISMCTSAgent, GreedyAgent], ids=["ismcts", "greedy"])
+def test_same_seed_and_budget_same_choices(game, bot):
+    options = {**QUICK, "seed": 1}
+    assert first_choices(game, bot, options, 25) == first_choices(game, bot, options, 25)
+
+
+def test_ismcts_other_seed_other_choices():
+    options = {"iterations": 30, "depth": 0}
+    ones = first_choices(ZAPOTEC, ISMCTSAgent, {**options, "seed": 1}, 30)
+    assert ones != first_choices(ZAPOTEC, ISMCTSAgent, {**options, "seed": 2}, 30)
+
+
+def test_ismcts_beats_random_on_zapotec():
+    margins = []
+    for seed in range(6):
+        seat = seed % 2
+        agents = [RandomAgent(), RandomAgent()]
+        options = [{"seed": 50 + seed}, {"seed": 50 + seed}]
+        agents[seat], options[seat] = ISMCTSAgent(), {"seed": seed, "iterations": 24}
+        result = play_in_process(ZAPOTEC, agents, 200 + seed, agent_options=options).result()
+        margins.append(result.scores[seat] - result.scores[1 - seat])
+    assert sum(m > 0 for m in margins) >= 5, margins
+
+
+def test_a_single_option_is_answered_without_search():
+    for bot in (ISMCTSAgent(), GreedyAgent()):  # no setup: a forced move needs no game
+        assert bot.act({}, {"options": [{"label": "pass"}]}) == 0
+
+
+@pytest.mark.parametrize(
+    "options, word",
+    [({"iterations": 0}, "iterations"), ({"time_ms": "fast"}, "time_ms"), ({"policy": "smart"}, "policy"),
+     ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth")],
+)  # fmt: skip
+def test_bad_ismcts_options_are_refused_with_their_name(options, word):
+    with pytest.raises(ValueError, match=word):
+        ISMCTSAgent().setup(hello_message(ZAPOTEC, 0, 2, {}, options))
+
+
+def test_a_game_without_evaluator_is_refused_clearly_by_greedy():
+    with pytest.raises(ValueError, match="no evaluator"):
+        GreedyAgent().setup({"game": "goofspiel", "seat": 0, "agent_options": {}})
+
+
+def test_a_third_party_plugin_supplies_an_evaluator(monkeypatch):
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.goofspiel,tests.support.bot_evaluators")
+    found = evaluators.collect_evaluators()
+    assert {"goofspiel", "zapotec", "teotihuacan"} <= set(found)
+    assert found["goofspiel"].scale == 5.0 and "bot_evaluators" in found["goofspiel"].source
+    monkeypatch.setattr(evaluators, "_FOUND", None)
+    GreedyAgent().setup({"game": "goofspiel", "seat": 0, "agent_options": {}})  # now it has one
+
+
+def test_two_evaluators_for_one_game_are_an_error(monkeypatch):
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.bot_evaluators,tests.support.bot_evaluators_clash")
+    with pytest.raises(PluginError, match="'zapotec' has two evaluators"):
+        evaluators.collect_evaluators()
+
+
+def test_think_time_is_a_safe_share_of_the_clock():
+    assert think_ms({"move_ms": 100, "bank_ms_left": 0}) == 30
+    assert think_ms({"move_ms": 1000, "bank_ms_left": 60000}) == 500 + 1000 - 20
+    assert think_ms({"move_ms": 10, "bank_ms_left": 0}) == 1  # never less than a millisecond
+
+
+def test_a_real_match_with_a_100_ms_clock_has_no_timeout():
+    # Agents think by the clock in each decide message (no budget option): nobody may forfeit.
+    command = [sys.executable, "-m", "arena.cli", "play", "--game", "zapotec", "--agent", "ismcts",
+               "--agent", "greedy", "--seed", "5", "--move-ms", "100", "--bank-ms", "2000", "--json"]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    seats = json.loads(result.stdout)["seats"]
+    assert [s["agent"] for s in seats] == ["ismcts", "greedy"]
+    assert [s["fault"] for s in seats] == [None, None]
