@@ -265,7 +265,12 @@ def connect(address: str) -> DaskPool:
         if not workers.isdigit() or int(workers) < 1:
             raise ClusterError(f"--cluster {address}: give local:N with N >= 1 worker processes, e.g. local:2")
         # the scheduler gives a task up once it has killed MAX_FAILURES workers, as the local runner does
-        with dask.config.set({"distributed.scheduler.allowed-failures": MAX_FAILURES - 1}):
+        # and its workers spend no CPU on sampling their threads (Dask's profiler; matches are CPU-bound)
+        settings = {
+            "distributed.scheduler.allowed-failures": MAX_FAILURES - 1,
+            "distributed.worker.profile.enabled": False,
+        }
+        with dask.config.set(settings):
             local = LocalCluster(
                 n_workers=int(workers),
                 threads_per_worker=1,
