@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required (set PYTHON=python3.11)")'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,rl,web]'
+	$(PY) -m pip install --quiet -e '.[dev,rl,web,cluster]'
 	@# Bytecode up front: agent processes start per match, and may run with PYTHONDONTWRITEBYTECODE.
 	$(PY) -m compileall -q engine arena plugins tests > /dev/null
 	touch $(STAMP)

@@ -133,6 +133,15 @@ def run(
         bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="Play on a Dask cluster instead: tcp://HOST:8786 (a running `dask scheduler`) or "
+            "local:N (N local Dask worker processes). See docs/cluster.md.",
+        ),
+    ] = None,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
@@ -142,6 +151,8 @@ def run(
     worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
     aborted and the ladder goes on (see docs/ladders.md).
     """
+    if jobs is not None and cluster is not None:
+        raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")
     registry = _registry()
     try:
         ladder = load_ladder(ladder_file, registry)
@@ -164,6 +175,7 @@ def run(
         total = sum(store.counts(ladder_run.id).values())
         done_before = total - len(pending)
         workers = jobs or ladder.concurrency or default_jobs()
+        pool = _cluster_pool(cluster) if cluster and pending else None
         if done_before:
             typer.echo(
                 f"resuming {ladder.name!r}: {done_before} of {total} matches already played"
@@ -174,6 +186,7 @@ def run(
             store,
             pending,
             workers,
+            pool=pool,
             total=total,
             done_before=done_before,
             label=ladder.name,
@@ -181,7 +194,8 @@ def run(
             console=Console(stderr=True),
         )
         counts = store.counts(ladder_run.id)
-    rate = f" ({report.rate:.2f} matches/s with {workers} job(s))" if report.played else ""
+    where = f"cluster {cluster}" if cluster else f"{workers} job(s)"
+    rate = f" ({report.rate:.2f} matches/s with {where})" if report.played else ""
     aborted = f", {counts['aborted']} aborted" if counts["aborted"] else ""
     typer.echo(
         f"{ladder.name}: {counts['done']}/{total} matches done{aborted}, {report.played} played now{rate}"
@@ -206,6 +220,16 @@ def run(
         typer.echo(
             f"see the ratings with: arena leaderboard {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
         )
+
+
+def _cluster_pool(address: str):
+    """The Dask pool of ``--cluster``, its workers checked (arena/cluster.py); a clear error if unusable."""
+    from arena.cluster import ClusterError, connect  # dask is imported only for --cluster
+
+    try:
+        return connect(address)
+    except ClusterError as error:
+        raise _fail(str(error)) from None
 
 
 def leaderboard(

@@ -15,6 +15,10 @@ MAX_FAILURES times, so a bot that kills or stops its referee cannot keep a ladde
 Ctrl-C or SIGTERM: no new match starts, workers are told to stop theirs (the referee then kills
 its agents) and killed after STOP_GRACE_S (at once on a second Ctrl-C); finished matches stay
 stored, unfinished ones go back to pending.
+
+The loop that hands out matches and stores what comes back (``run_pending``) sees the workers
+through a small seam, ``Pool``: the local ``_Pool`` here, or a Dask cluster (arena/cluster.py),
+whose tasks play each match with the same ``play`` as a local worker.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import Protocol
 
 import psutil
 from rich.console import Console
@@ -48,7 +53,7 @@ from rich.progress import (
 from rich.text import Text
 
 from arena.match import MatchSpec
-from arena.plugins import discover
+from arena.plugins import Registry, discover
 from arena.spawn import die_with_parent
 from arena.store import Store, StoredMatch, StoreError
 
@@ -89,6 +94,22 @@ class RunReport:
 # -- worker side -------------------------------------------------------------------------------
 
 
+def play(spec: MatchSpec, registry: Registry) -> tuple:
+    """Play one match: a worker's reply, ``("done", outcome, seconds)`` or ``("error", text)``.
+
+    The one thing every worker does, local or a Dask task. ``Terminated`` (SIGTERM) passes through.
+    """
+    from arena.referee import Terminated, run_match  # here: the parent never needs trio
+
+    started = time.perf_counter()
+    try:
+        return ("done", run_match(spec, registry), time.perf_counter() - started)
+    except Terminated:
+        raise
+    except Exception as error:  # the referee refused or broke: the parent reports it
+        return ("error", f"{type(error).__name__}: {error}")
+
+
 def _worker_main(conn: Connection, parent_pid: int) -> None:
     """A worker process: play each match the parent sends on ``conn``, answer with its outcome.
 
@@ -100,7 +121,7 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(signal.SIGTERM, parent_pid)
-    from arena.referee import Terminated, run_match  # here: the parent never needs trio
+    from arena.referee import Terminated
 
     registry = discover()
     while True:
@@ -111,13 +132,10 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
         if spec is None:
             return
         conn.send(("started",))  # the watchdog counts from here: worker start-up is not the match's
-        started = time.perf_counter()
         try:
-            reply: tuple = ("done", run_match(spec, registry), time.perf_counter() - started)
+            reply = play(spec, registry)
         except Terminated:
             return
-        except Exception as error:  # the referee refused or broke: the parent reports it
-            reply = ("error", f"{type(error).__name__}: {error}")
         conn.send(reply)
 
 
@@ -161,6 +179,39 @@ def watchdog_seconds(spec: MatchSpec) -> float:
     return (
         spec.handshake_ms + spec.players * spec.bank_ms + WATCHDOG_DECISIONS * spec.move_ms
     ) / 1000 + WATCHDOG_MARGIN_S
+
+
+class PoolStopped(Exception):
+    """The pool cannot go on (workers that cannot start, a refused or lost cluster): its message says why."""
+
+
+class Pool(Protocol):
+    """What ``run_pending`` needs of the workers that play its matches.
+
+    A reply is what ``play`` returns, or ``("lost", reason, began, times)``: the match's worker was
+    lost ``times`` times (``began``: after the match had started), or ``("stop", text)``: the
+    pool cannot go on (``run_pending`` stops the run with ``text`` as its error).
+    """
+
+    size: int  # matches it plays at once
+
+    def has_room(self) -> bool:
+        """Whether ``hand`` may be called now."""
+
+    def hand(self, match: StoredMatch) -> None:
+        """Start playing ``match``."""
+
+    def in_flight(self) -> int:
+        """Matches handed and not yet answered."""
+
+    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+        """Wait up to ``timeout`` s; each match answered since, with its reply."""
+
+    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, tuple], None]) -> None:
+        """End every match in flight (Ctrl-C, SIGTERM, the end), passing on replies that still arrive."""
+
+    def close(self) -> None:
+        """Release every worker and process it holds; safe to call again."""
 
 
 @dataclass
@@ -218,6 +269,40 @@ class _Pool:
         self.size = size
         self.context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite
         self.workers: list[_Worker] = []
+        self._lost: list[tuple[StoredMatch, tuple]] = []  # losses noticed while handing out
+
+    def has_room(self) -> bool:
+        return any(worker.match is None for worker in self.workers) or len(self.workers) < self.size
+
+    def hand(self, match: StoredMatch) -> None:
+        worker = self.idle()
+        assert worker is not None, "hand() without room"
+        try:
+            worker.hand(match)
+        except OSError:  # it died before taking the match
+            self._lose(worker, _death(worker), self._lost)
+
+    def in_flight(self) -> int:
+        return len(self.busy())
+
+    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+        found, self._lost = self._lost, []
+        for worker, reply in self._replies(0 if found else timeout):
+            if reply is None:
+                self._lose(worker, _death(worker), found)
+            elif worker.match is not None:
+                found.append((worker.match, reply))
+                worker.match, worker.deadline = None, math.inf
+        for worker, reason in self.overdue(time.monotonic()):
+            self._lose(worker, reason, found)
+        return found
+
+    def _lose(self, worker: _Worker, reason: str, found: list[tuple[StoredMatch, tuple]]) -> None:
+        """Kill a lost worker; its match, if any, is reported lost (``began``: after it started)."""
+        match, began = worker.match, worker.deadline < math.inf
+        self.drop(worker)
+        if match is not None:
+            found.append((match, ("lost", reason, began, 1)))
 
     def start_worker(self) -> _Worker:
         ours, theirs = self.context.Pipe()
@@ -245,7 +330,7 @@ class _Pool:
         worker.kill()
         self.workers.remove(worker)
 
-    def events(self, timeout: float) -> list[tuple[_Worker, tuple | None]]:
+    def _replies(self, timeout: float) -> list[tuple[_Worker, tuple | None]]:
         """Wait up to ``timeout`` s; each worker that answered (its reply) or died (None)."""
         waiting = {worker.conn: worker for worker in self.workers}
         waiting.update({worker.process.sentinel: worker for worker in self.workers})
@@ -294,7 +379,7 @@ class _Pool:
                 found.append((worker, f"no result within the watchdog's {bound:.0f} s"))
         return found
 
-    def stop(self, stop: _Stop, collect: Callable[[_Worker, tuple], None]) -> None:
+    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, tuple], None]) -> None:
         """Stop every worker: SIGTERM (the referee kills its agents), wait up to STOP_GRACE_S for them
         to leave, passing on outcomes that still arrive, then kill what is left. A repeated
         Ctrl-C or SIGTERM cuts the wait short.
@@ -305,9 +390,13 @@ class _Pool:
         while stop.count < 2 and time.monotonic() < deadline:
             if not any(worker.process.is_alive() for worker in self.workers):
                 break
-            for worker, reply in self.events(0.05):
-                if reply is not None and reply[0] != "started":
-                    collect(worker, reply)
+            for worker, reply in self._replies(0.05):
+                if reply is not None and worker.match is not None:
+                    match, worker.match = worker.match, None
+                    collect(match, reply)
+        self.close()
+
+    def close(self) -> None:
         for worker in list(self.workers):
             self.drop(worker)
 
@@ -345,6 +434,7 @@ def run_pending(
     matches: Sequence[StoredMatch],
     jobs: int,
     *,
+    pool: Pool | None = None,
     total: int | None = None,
     done_before: int = 0,
     label: str = "matches",
@@ -353,18 +443,21 @@ def run_pending(
 ) -> RunReport:
     """Play ``matches`` with ``jobs`` worker processes, committing each outcome as it arrives.
 
-    ``total`` and ``done_before`` size the progress bar for a resumed run. A match whose
-    referee raises (e.g. the engine refuses the setup) is left pending and its error reported;
-    an agent that crashes or stalls is not an error but a fault, stored with the match. A match
-    whose worker is lost (killed, stopped, past the watchdog) is played again by a new worker,
-    and aborted after MAX_FAILURES losses.
+    ``pool`` plays them instead of local workers (a Dask cluster: arena/cluster.py); it is closed
+    at the end either way. ``total`` and ``done_before`` size the progress bar for a resumed run.
+    A match whose referee raises (e.g. the engine refuses the setup) is left pending and its
+    error reported; an agent that crashes or stalls is not an error but a fault, stored with the
+    match. A match whose worker is lost (killed, stopped, past the watchdog) is played again by
+    a new worker, and aborted after MAX_FAILURES losses.
     """
     report = RunReport()
     if not matches:
+        if pool is not None:
+            pool.close()
         return report
     console = console or Console(stderr=True)
     started = time.perf_counter()
-    pool = _Pool(max(1, min(jobs, len(matches))))
+    pool = pool or _Pool(max(1, min(jobs, len(matches))))
     queue = list(matches)
     queue.reverse()  # pop() from the end hands matches out in schedule order
     stop = _Stop()
@@ -375,69 +468,55 @@ def run_pending(
                 label, total=total or len(matches), completed=done_before, done_before=done_before
             )
 
-            def collect(worker: _Worker, reply: tuple) -> None:
-                match, worker.match, worker.deadline = worker.match, None, math.inf
-                if match is not None and _store_reply(store, match, reply, report):
+            def collect(match: StoredMatch, reply: tuple) -> None:
+                if reply[0] == "stop":
+                    raise PoolStopped(reply[1])
+                if reply[0] == "lost":
+                    lost(match, *reply[1:])
+                elif _store_reply(store, match, reply, report):
                     progress.advance(task)
 
-            def lost(worker: _Worker, reason: str) -> None:
-                match, began = worker.match, worker.deadline < math.inf
-                pool.drop(worker)
-                if match is None:
-                    return
+            def lost(match: StoredMatch, reason: str, began: bool, times: int) -> None:
                 if not began:  # died starting up: not the match's fault, but a broken setup stops the run
                     store.mark_pending([match.id])
                     queue.append(match)
                     stillborn.append(reason)
                     if len(stillborn) >= MAX_FAILURES * pool.size:
-                        raise _WorkersCannotStart(reason)
+                        raise PoolStopped(
+                            f"{len(stillborn)} worker processes in a row died before starting a match "
+                            f"(last: {reason}); nothing was played by them, unfinished matches stay pending"
+                        )
                     return
                 stillborn.clear()
-                report.lost_workers += 1
-                if store.record_lost_worker(match.id, reason, MAX_FAILURES):
+                report.lost_workers += times
+                if store.record_lost_worker(match.id, reason, MAX_FAILURES, times):
                     report.aborted += 1  # its reason is stored: `arena matches --status aborted`
                     progress.advance(task)
                 else:
                     queue.append(match)  # next in line, for a fresh worker
 
             try:
-                while (queue or pool.busy()) and not stop.count:
-                    while queue and (worker := pool.idle()) is not None:
+                while (queue or pool.in_flight()) and not stop.count:
+                    while queue and pool.has_room():
                         match = queue.pop()
                         store.mark_running(match.id)
-                        try:
-                            worker.hand(match)
-                        except OSError:  # it died before taking the match
-                            lost(worker, _death(worker))
+                        pool.hand(match)
                     # a short timeout: the signal handler only counts, the loop notices it
-                    for worker, reply in pool.events(0.25):
-                        if reply is None:
-                            lost(worker, _death(worker))
-                        else:
-                            collect(worker, reply)
-                    for worker, reason in pool.overdue(time.monotonic()):
-                        lost(worker, reason)
+                    for match, reply in pool.events(0.25):
+                        collect(match, reply)
             except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
                 stop.press()
-            except _WorkersCannotStart as error:
-                report.errors.append(
-                    f"{len(stillborn)} worker processes in a row died before starting a match (last: {error}); "
-                    "nothing was played by them, unfinished matches stay pending"
-                )
+            except PoolStopped as error:
+                report.errors.append(str(error))
             report.interrupted = stop.count > 0
             report.signal = stop.signum
-            pool.stop(stop, collect)
+            pool.stop(stop, lambda match, reply: reply[0] == "stop" or collect(match, reply))
     finally:
-        for worker in list(pool.workers):  # an exception on the way: no worker outlives the run
-            pool.drop(worker)
+        pool.close()  # an exception on the way: no worker outlives the run
         # whatever was handed out and not stored goes back to pending, to be played next time
         store.mark_pending([match.id for match in matches])
         report.seconds = time.perf_counter() - started
     return report
-
-
-class _WorkersCannotStart(Exception):
-    """Workers keep dying before they start a match: the machine or the setup is broken."""
 
 
 def _death(worker: _Worker) -> str:

@@ -371,15 +371,16 @@ class Store:
                 [(match_id,) for match_id in match_ids],
             )
 
-    def record_lost_worker(self, match_id: int, reason: str, max_failures: int) -> bool:
-        """Count a lost worker against a running match: back to pending, or 'aborted' with ``reason``
-        once its worker was lost ``max_failures`` times (in this run or earlier ones). True if aborted.
+    def record_lost_worker(self, match_id: int, reason: str, max_failures: int, times: int = 1) -> bool:
+        """Count ``times`` lost workers against a running match: back to pending, or 'aborted' with
+        ``reason`` once its worker was lost ``max_failures`` times (in this run or earlier ones).
+        True if aborted. (A Dask cluster reports several losses at once: arena/cluster.py.)
         """
         with self.transaction() as db:
             db.execute(
-                "UPDATE matches SET failures = failures + 1, status = 'pending', started = NULL"
+                "UPDATE matches SET failures = failures + ?, status = 'pending', started = NULL"
                 " WHERE id = ? AND status = 'running'",
-                (match_id,),
+                (times, match_id),
             )
             row = db.execute("SELECT failures FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None or row["failures"] < max_failures:
