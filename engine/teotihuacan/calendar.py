@@ -5,10 +5,10 @@ from __future__ import annotations
 from random import Random
 
 from . import teotibot
+from .core import CATEGORIES
 from .data import DATA
 from .effects import mask_score, mask_sets
 from .frames import auto, choice, push
-from .state import CATEGORIES
 
 NCAT = len(CATEGORIES)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import tile_name
+from .teotibot.rules import DICE_POSITION, TILE_NAMES
+from .teotibot.rules import SIDES as DIRECTION_SIDES
 
 BOARD = DATA.board_names
 
@@ -100,9 +102,6 @@ def render(st) -> str:
 def teotibot_lines(st) -> list[str]:
     """Teotibot's action pyramid (with the dice sums that pick each tile), set-aside tile,
     Direction tiles and last roll."""
-    from .teotibot import DICE_POSITION, TILE_NAMES
-    from .teotibot import SIDES as DIRECTION_SIDES
-
     def cell(pos: int) -> str:
         sums = [str(k) for k, p in DICE_POSITION.items() if p == pos]
         return f"[{'/'.join(sums) or '-'}: {TILE_NAMES[st.act_pyr[pos]]}]"

@@ -1,5 +1,6 @@
-"""Board and player setup: layout, tiles, offers, pyramid patterns, Starting tiles (dealt or
-drafted) or the first-game setup, neutral workers."""
+"""Every way a state is made: a new game (board and player setup: layout, tiles, offers,
+pyramid patterns, Starting tiles dealt or drafted, or the first-game setup, neutral workers),
+and a full state rebuilt from one seat's observation."""
 
 from __future__ import annotations
 
@@ -8,15 +9,18 @@ from random import Random
 
 from . import teotibot
 from .calendar import place_neutrals
+from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS
 from .data import DATA, RESOURCES, TEMPLES
-from .effects import can_pay, claim, claim_label, describe_gain, gain
+from .effects import can_pay, claim, claim_label, describe_gain, gain, tile_name
 from .frames import auto, choice, push, run
-from .state import CATEGORIES, TeoState
+from .observation import HIDDEN, resample
+from .state import TeoState
 
 
-def new_game(players: int, seed: int, options: dict) -> TeoState:
-    """A new game after setup, waiting for the first decision."""
+def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
+    """A new game after setup, waiting for the first decision; ``version`` is the engine's."""
     st = TeoState()
+    st.version = version
     solo = options.get("automaton") == "teotibot"
     n = st.n = players + (1 if solo else 0)  # the automaton takes the seat after the agents
     st.bot = players if solo else -1
@@ -181,8 +185,6 @@ def start_tile_text(st, tid: int, seat: int | None = None) -> str:
     boards, g = DATA.starting_tiles[tid]
     text = f"Starting tile {tid} (boards {boards[0]}, {boards[1]}): {describe_gain(g)}"
     if st.start_disc[tid]:
-        from .effects import tile_name
-
         text += f" [discovery: {tile_name(st.start_disc[tid])}]"
     return text
 
@@ -333,3 +335,42 @@ def _start_disc(st, frame, p):
     else:
         st.d_deck.append(tid)
         st.chance_rng().shuffle(st.d_deck)
+
+
+# ---- a state from an observation ----------------------------------------------------------------------
+def from_observation(obs: dict, rng: Random) -> TeoState:
+    """A full state whose observation for ``obs['seat']`` equals ``obs``."""
+    st = TeoState()
+    seat = obs["seat"]
+    public = obs["public"]
+    for name in SCALAR_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = public[name]
+    for name in LIST_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = list(public[name])
+    for name in NESTED_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = [list(x) for x in public[name]]
+    st.stack = [tuple(f) for f in public["stack"]]
+    st.options = dict(obs["options"])
+    st.version = obs["version"]
+    st.events = []
+    counts = obs["hidden_counts"]
+    st.d_deck = [0] * counts["discovery_stack"]
+    st.deco_deck = [0] * counts["decoration_stack"]
+    st.pyr_deck = [0] * counts["pyramid_stack"]
+    st.start_deck = [0] * counts["starting_stack"]
+    st.start_dealt = [
+        list(obs["own_start_tiles"]) if s == seat else [0] * c for s, c in enumerate(obs["start_dealt_count"])
+    ]
+    st.start_disc = [0] * 19
+    for t, d in obs["start_disc"].items():
+        st.start_disc[int(t)] = d
+    st.start_pick = [
+        (tuple(p) if p is not None else None) if s == seat else ((0, 1) if p else None)
+        for s, p in enumerate(obs["start_pick"])
+    ]
+    st.chance = 0
+    resample(st, seat, rng)
+    return st

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.teotihuacan.frames import run
 from engine.teotihuacan.state import TeoState
-from engine.teotihuacan.teotibot_actions import perform
+from engine.teotihuacan.teotibot import perform
 from tests.support.teo import blank
 
 BOT = 1  # Teotibot's seat in a solo game

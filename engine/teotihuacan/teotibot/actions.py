@@ -1,4 +1,4 @@
-"""Teotibot's seven actions with every fallback step.
+"""Teotibot's turn (the dice pick an Action tile) and its seven actions with every fallback step.
 
 Each *step* returns the frames that finish it (temple and Avenue steps, run through the base
 rules with the bot's policies) when it succeeds, or None when it fails. The bot pays only the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .actions import (
+from ..actions import (
     deco_space_open,
     empty_noble_spaces,
     open_positions,
@@ -19,13 +19,16 @@ from .actions import (
     take_decoration,
     take_pyramid,
 )
-from .data import DATA, OFFER_BOARDS, WORSHIP_OFFER
-from .effects import can_pay, claim, draw_discovery, power_up
-from .frames import auto, push
-from .teotibot import (
+from ..data import DATA, OFFER_BOARDS, WORSHIP_OFFER
+from ..effects import can_pay, claim, draw_discovery, power_up
+from ..frames import auto, push
+from .rules import (
     ACT,
+    DICE_POSITION,
     MASK_RARITY,
+    POSITION_NAMES,
     SIDEBAR_TEMPLE,
+    TILE_NAMES,
     adjust,
     advance_target,
     highest,
@@ -289,3 +292,17 @@ TILES: dict[int, Callable] = {
 def perform(st, seat: int, tile: int) -> None:
     """Carry out Action tile ``tile`` for the bot."""
     TILES[tile](st, seat)
+
+
+# ---- the turn ------------------------------------------------------------------------------------------
+@auto("bot-turn")
+def _bot_turn(st, frame) -> None:
+    seat = frame[1]
+    rng = st.chance_rng()
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    pos = DICE_POSITION[a + b]
+    tile = st.act_pyr[pos]
+    st.roll = a + b
+    st.note(seat, f"Teotibot rolls {a} + {b} = {a + b}: {TILE_NAMES[tile]} ({POSITION_NAMES[pos]})")
+    push(st, ("bot-done", seat, pos))
+    perform(st, seat, tile)

@@ -3,8 +3,9 @@
 The bot is the last seat (``st.bot``; -1 in a game without it). It never appears in
 ``to_act()``: its turn is the automatic frame ``bot-turn``, and every choice frame of the
 base rules that reaches the bot (temple rewards, Ascension, Avenue tiles) is answered by the
-policies registered here in ``frames.AUTOMATON``. The seven actions are in
-``teotibot_actions.py``; this module holds the data, setup, the turn and the action pyramid.
+policies registered here in ``frames.AUTOMATON``. The seven actions and the turn that rolls
+for one are in ``actions.py``; this module holds the data, setup, the action pyramid, the
+final scoring and the answers to the base rules' choices.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import tomllib
 from pathlib import Path
 from random import Random
 
-from .data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
-from .frames import AUTOMATON, auto, push
+from ..data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
+from ..frames import AUTOMATON, auto, push
 
-DATA_FILE = Path(__file__).resolve().parent / "data" / "teotibot.toml"
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "teotibot.toml"
 with DATA_FILE.open("rb") as _handle:
     BOT = tomllib.load(_handle)
 
@@ -167,22 +168,6 @@ def move_locked(st, w: int, space: int) -> None:
     st.wb[w] = DATA_SPACE_BOARD[space]
     st.ws[w] = space
     st.space_occ[space] = w
-
-
-# ---- the turn ------------------------------------------------------------------------------------------
-@auto("bot-turn")
-def _bot_turn(st, frame) -> None:
-    from .teotibot_actions import perform
-
-    seat = frame[1]
-    rng = st.chance_rng()
-    a, b = rng.randint(1, 6), rng.randint(1, 6)
-    pos = DICE_POSITION[a + b]
-    tile = st.act_pyr[pos]
-    st.roll = a + b
-    st.note(seat, f"Teotibot rolls {a} + {b} = {a + b}: {TILE_NAMES[tile]} ({POSITION_NAMES[pos]})")
-    push(st, ("bot-done", seat, pos))
-    perform(st, seat, tile)
 
 
 def shift_pyramid(st, pos: int) -> None:
