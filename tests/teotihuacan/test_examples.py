@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA
-from tests.support.teo import acts, arrive, blank, choose, give, kind, put, refresh
+from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, refresh
 
 BLACK, RED, YELLOW, BLUE = 0, 1, 2, 3
 STONE, FOREST, ALCHEMY, NOBLES, DECOR, BUILD = 3, 2, 5, 6, 7, 8

@@ -8,7 +8,7 @@ from engine.teotihuacan.calendar import bonus_score
 from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA, MIXES
 from engine.teotihuacan.effects import mask_score
-from tests.support.teo import (
+from tests.teotihuacan.util import (
     acts,
     arrive,
     blank,
