@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from random import Random
 
-from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS
+from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA
 from .frames import run
 
@@ -27,7 +27,7 @@ HIDDEN = {
 }
 
 
-def _visible_start_tiles(st, seat: int) -> set[int]:
+def _visible_start_tiles(st: TeoCore, seat: int) -> set[int]:
     """Starting tiles ``seat`` has seen: its own deal, the draft pool, kept tiles, neutral draws."""
     seen = set(st.start_dealt[seat]) | set(st.draft_pool)
     for tiles in st.kept:
@@ -35,7 +35,7 @@ def _visible_start_tiles(st, seat: int) -> set[int]:
     return seen
 
 
-def observe(st, seat: int) -> dict:
+def observe(st: TeoCore, seat: int) -> dict:
     """The observation of ``seat``: public state, own hidden holdings, sizes of the rest."""
     public = {}
     for name in SCALAR_FIELDS:
@@ -73,7 +73,7 @@ def observe(st, seat: int) -> dict:
     }
 
 
-def _visible_discoveries(st, seat: int) -> set[int]:
+def _visible_discoveries(st: TeoCore, seat: int) -> set[int]:
     seen = {t for t in st.d_offer if t}
     for stack in (*st.d_avenue, *st.d_temple):
         seen.update(stack)
@@ -87,7 +87,7 @@ def _visible_discoveries(st, seat: int) -> set[int]:
     return seen
 
 
-def resample(st, seat: int, rng: Random) -> None:
+def resample(st: TeoCore, seat: int, rng: Random) -> None:
     """Replace, in place, everything hidden from ``seat`` by a random consistent sample."""
     n = st.n
     # Starting tiles: other seats' deals (their kept tiles are public) and the stack. While the

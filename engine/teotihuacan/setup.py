@@ -9,10 +9,10 @@ from random import Random
 
 from . import teotibot
 from .calendar import place_neutrals
-from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS
+from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA, RESOURCES, TEMPLES
 from .effects import can_pay, claim, claim_label, describe_gain, gain, tile_name
-from .frames import auto, choice, push, run
+from .frames import Frame, Payload, auto, choice, push, run
 from .observation import HIDDEN, resample
 from .state import TeoState
 
@@ -138,20 +138,20 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
     return st
 
 
-def _cocoa_index(st, seat: int) -> int:
+def _cocoa_index(st: TeoCore, seat: int) -> int:
     """Index into DATA.starting_cocoa: first player, others, Last Player."""
     if seat == st.first:
         return 0
     return 2 if seat == st.last_seat() else 1
 
 
-def _deal_discoveries(st, tiles: list[int]) -> None:
+def _deal_discoveries(st: TeoCore, tiles: list[int]) -> None:
     for tid in tiles:
         if DATA.starting_tiles[tid][1].get("discovery"):
             st.start_disc[tid] = st.d_deck.pop()
 
 
-def _first_game(st) -> None:
+def _first_game(st: TeoCore) -> None:
     """The printed first-game setup (rulebook Player setup, point 6)."""
     for s in st.agent_seats():
         spec = DATA.first_game[f"p{st.order(s) + 1}"]  # by Player Order token
@@ -180,7 +180,7 @@ def _first_game(st) -> None:
 PAIRS = tuple(combinations(range(4), 2))
 
 
-def start_tile_text(st, tid: int, seat: int | None = None) -> str:
+def start_tile_text(st: TeoCore, tid: int, seat: int | None = None) -> str:
     """'tile 7 (boards 1, 4): 1 red temple, 5 cocoa, 2 gold'."""
     boards, g = DATA.starting_tiles[tid]
     text = f"Starting tile {tid} (boards {boards[0]}, {boards[1]}): {describe_gain(g)}"
@@ -189,11 +189,11 @@ def start_tile_text(st, tid: int, seat: int | None = None) -> str:
     return text
 
 
-def _pick_options(st, frame):
+def _pick_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return list(PAIRS)
 
 
-def _pick_describe(st, frame, opts):
+def _pick_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     dealt = st.start_dealt[frame[1]]
     return "Keep 2 of your 4 Starting tiles", [
         f"keep {start_tile_text(st, dealt[i])} AND {start_tile_text(st, dealt[j])}" for i, j in opts
@@ -201,7 +201,7 @@ def _pick_describe(st, frame, opts):
 
 
 @choice("start-pick", _pick_options, _pick_describe)
-def _start_pick(st, frame, p):
+def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     st.start_pick[seat] = p
     agents = st.agent_seats()
@@ -214,22 +214,22 @@ def _start_pick(st, frame, p):
         push(st, ("start-resolve", 0))
 
 
-def _draft_options(st, frame):
+def _draft_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [(tid,) for tid in st.draft_pool]
 
 
-def _draft_describe(st, frame, opts):
+def _draft_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Draft a Starting tile", [start_tile_text(st, tid) for (tid,) in opts]
 
 
 @choice("draft", _draft_options, _draft_describe)
-def _draft(st, frame, p):
+def _draft(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.draft_pool.remove(p[0])
     st.kept[frame[1]].append(p[0])
 
 
 @auto("start-resolve")
-def _start_resolve(st, frame) -> None:
+def _start_resolve(st: TeoCore, frame: Frame) -> None:
     kept = {tid for tiles in st.kept for tid in tiles}
     returned = False
     for tid in range(1, 19):
@@ -247,7 +247,7 @@ def _start_resolve(st, frame) -> None:
     push(st, *todo)
 
 
-def _place_options(st, frame):
+def _place_options(st: TeoCore, frame: Frame) -> list[Payload]:
     boards = []
     for tid in st.kept[frame[1]]:
         for b in DATA.starting_tiles[tid][0]:
@@ -256,14 +256,14 @@ def _place_options(st, frame):
     return list(combinations(sorted(boards), 3))
 
 
-def _place_describe(st, frame, opts):
+def _place_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Place your 3 starting workers on 3 different boards", [
         "workers on " + ", ".join(DATA.board_names[b] for b in trio) for trio in opts
     ]
 
 
 @choice("start-place", _place_options, _place_describe)
-def _start_place(st, frame, p):
+def _start_place(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     for k, board in enumerate(p):
         st.wb[seat * 4 + k] = board
@@ -271,7 +271,7 @@ def _start_place(st, frame, p):
 
 
 @auto("start-benefits")
-def _start_benefits(st, frame) -> None:
+def _start_benefits(st: TeoCore, frame: Frame) -> None:
     """Benefits in a fixed order: resources, Avenue, temples, technology, choices, tiles."""
     seat = frame[1]
     fixed: dict = {}
@@ -304,7 +304,7 @@ def _start_benefits(st, frame) -> None:
 
 
 @auto("tech-free")
-def _tech_free(st, frame) -> None:
+def _tech_free(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     for pos in sorted(range(6), key=lambda p: st.tech[p]):
         if not st.tech_marks[pos] >> seat & 1:
@@ -313,7 +313,7 @@ def _tech_free(st, frame) -> None:
             return
 
 
-def _disc_options(st, frame):
+def _disc_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, tid = frame[1], frame[2]
     opts = [("decline",)]
     if can_pay(st, seat, DATA.discoveries[tid].cost):
@@ -321,14 +321,14 @@ def _disc_options(st, frame):
     return opts
 
 
-def _disc_describe(st, frame, opts):
+def _disc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Claim the discovery tile of your Starting tile?", [
         claim_label(frame[2]) if p[0] == "claim" else "decline it" for p in opts
     ]
 
 
 @choice("start-disc", _disc_options, _disc_describe)
-def _start_disc(st, frame, p):
+def _start_disc(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, tid = frame[1], frame[2]
     if p[0] == "claim":
         claim(st, seat, tid)
