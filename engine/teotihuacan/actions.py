@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
+from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import gain
-from .frames import auto, choice, push
+from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
 TEMPLE_OF = {"B": 0, "R": 1, "G": 2}
 
 
-def own_count(st, seat: int, board: int) -> int:
+def own_count(st: TeoCore, seat: int, board: int) -> int:
     """``seat``'s unlocked workers on ``board`` (the arriving ones included), uncapped."""
     return len(st.unlocked_workers(seat, board))
 
 
-def base_count(st, seat: int, board: int) -> int:
+def base_count(st: TeoCore, seat: int, board: int) -> int:
     """Own workers plus Technology 15's virtual worker on Construction, uncapped."""
     extra = 1 if board == 8 and st.has_tech(seat, 15) else 0
     return own_count(st, seat, board) + extra
 
 
-def worker_count(st, seat: int, board: int, extra: int) -> int:
+def worker_count(st: TeoCore, seat: int, board: int, extra: int) -> int:
     """The worker count a Main action uses: own (+ virtual) workers, capped at 3."""
     return min(3, base_count(st, seat, board) + extra)
 
 
-def power_up_frames(st, seat: int, board: int, count: int, had13: bool) -> list[tuple]:
+def power_up_frames(st: TeoCore, seat: int, board: int, count: int, had13: bool) -> list[tuple]:
     """One power-up, an optional second one with 3 workers, then Technology 13's offer."""
     out = [("power-up", seat, board, 0)]
     if DATA.power_ups[count] >= 2:
@@ -36,7 +37,7 @@ def power_up_frames(st, seat: int, board: int, count: int, had13: bool) -> list[
     return out
 
 
-def main_possible(st, seat: int, board: int, extra: int) -> bool:
+def main_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
     """Whether the Main action of ``board`` can be carried out (ignoring its cocoa cost)."""
     if board in (2, 3, 4):
         return True
@@ -50,7 +51,7 @@ def main_possible(st, seat: int, board: int, extra: int) -> bool:
     return bool(build_tiles(st, seat, 1 if st.has_tech(seat, 15) else 0))
 
 
-def start_main(st, seat: int, board: int, extra: int) -> None:
+def start_main(st: TeoCore, seat: int, board: int, extra: int) -> None:
     """Begin the Main action of ``board`` (its cocoa already paid)."""
     count = worker_count(st, seat, board, extra)
     if board in (2, 3, 4):
@@ -67,7 +68,7 @@ def start_main(st, seat: int, board: int, extra: int) -> None:
 
 
 # ---- Forest (2), Stone Quarry (3), Gold Deposits (4) ------------------------------------------------
-def _resource_grid(st, seat: int, board: int) -> None:
+def _resource_grid(st: TeoCore, seat: int, board: int) -> None:
     workers = st.unlocked_workers(seat, board)
     count = min(3, len(workers))
     low = min(st.wp[w] for w in workers)
@@ -81,7 +82,7 @@ def _resource_grid(st, seat: int, board: int) -> None:
 
 
 # ---- Alchemy (5) ---------------------------------------------------------------------------------------
-def alchemy_options(st, seat: int, count: int) -> list[tuple[int, int]]:
+def alchemy_options(st: TeoCore, seat: int, count: int) -> list[tuple[int, int]]:
     """(position, forfeit) pairs: Technologies ``seat`` may develop now."""
     gold = st.res[seat * 3 + 2]
     single = 0
@@ -101,14 +102,14 @@ def alchemy_options(st, seat: int, count: int) -> list[tuple[int, int]]:
     return out
 
 
-def _alchemy_options(st, frame):
+def _alchemy_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return alchemy_options(st, frame[1], frame[2])
 
 
 TECH_TEXT = {t["number"]: t["effect"] for t in DATA.raw["technology_tiles"]}
 
 
-def _alchemy_describe(st, frame, opts):
+def _alchemy_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = []
     for pos, forfeit in opts:
         number = st.tech[pos]
@@ -122,7 +123,7 @@ def _alchemy_describe(st, frame, opts):
 
 
 @choice("alchemy", _alchemy_options, _alchemy_describe)
-def _alchemy(st, frame, p):
+def _alchemy(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, _count = frame[1], frame[2]
     pos, forfeit = p
     had3, had13 = st.has_tech(seat, 3), st.has_tech(seat, 13)
@@ -141,20 +142,20 @@ def _alchemy(st, frame, p):
 
 
 # ---- Nobles (6) -------------------------------------------------------------------------------------------
-def empty_noble_spaces(st, row: int) -> list[int]:
+def empty_noble_spaces(st: TeoCore, row: int) -> list[int]:
     """The empty spaces of Nobles ``row``, left to right (``st.nob_taken[row]`` bit k: space k built)."""
     taken = st.nob_taken[row]
     return [k for k in range(len(DATA.noble_rows[row])) if not taken >> k & 1]
 
 
-def place_building(st, seat: int, row: int, space: int) -> None:
+def place_building(st: TeoCore, seat: int, row: int, space: int) -> None:
     """The next Building goes on ``space`` of Nobles ``row``: ``seat`` scores its printed VP."""
     st.vp[seat] += DATA.noble_rows[row][space]
     st.nob_taken[row] |= 1 << space
     st.buildings_taken += 1
 
 
-def noble_rows(st, seat: int, count: int) -> list[int]:
+def noble_rows(st: TeoCore, seat: int, count: int) -> list[int]:
     """Rows the Building may go to: the row of the worker count, else a row above it."""
     if st.res[seat * 3] < DATA.noble_cost or st.buildings_taken >= DATA.buildings:
         return []
@@ -164,14 +165,14 @@ def noble_rows(st, seat: int, count: int) -> list[int]:
     return [r for r in range(target - 1, -1, -1) if empty_noble_spaces(st, r)]
 
 
-def _nobles_options(st, frame):
+def _nobles_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [(r,) for r in noble_rows(st, frame[1], frame[2])]
 
 
 ROW_NAMES = ("top", "centre", "bottom")
 
 
-def _nobles_describe(st, frame, opts):
+def _nobles_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Nobles: where does the Building go?", [
         f"{ROW_NAMES[r]} row for {DATA.noble_rows[r][empty_noble_spaces(st, r)[0]]} VP (pay 2 wood, Avenue +1)"
         for (r,) in opts
@@ -179,7 +180,7 @@ def _nobles_describe(st, frame, opts):
 
 
 @choice("nobles", _nobles_options, _nobles_describe)
-def _nobles(st, frame, p):
+def _nobles(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, count = frame[1], frame[2]
     row = p[0]
     st.res[seat * 3] -= DATA.noble_cost
@@ -190,7 +191,7 @@ def _nobles(st, frame, p):
 
 
 # ---- Decorations (7) -------------------------------------------------------------------------------------
-def deco_space_open(st, space: int) -> bool:
+def deco_space_open(st: TeoCore, space: int) -> bool:
     """Whether a Decoration may go on ``space`` now (empty, lower one filled, tiles beneath)."""
     if st.deco_space[space]:
         return False
@@ -201,7 +202,7 @@ def deco_space_open(st, space: int) -> bool:
     return all(st.pyr_pos[p] >= 0 for p in DATA.deco_spaces[space][2])
 
 
-def deco_options(st, seat: int, count: int) -> list[tuple[int, int]]:
+def deco_options(st: TeoCore, seat: int, count: int) -> list[tuple[int, int]]:
     """(offer slot, space) pairs ``seat`` can afford and place."""
     if st.res[seat * 3 + 2] < DATA.deco_cost[count]:
         return []
@@ -209,11 +210,11 @@ def deco_options(st, seat: int, count: int) -> list[tuple[int, int]]:
     return [(slot, sp) for slot in range(len(st.deco_offer)) if st.deco_offer[slot] for sp in spaces]
 
 
-def _deco_options(st, frame):
+def _deco_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return deco_options(st, frame[1], frame[2])
 
 
-def covered_icons(st, space: int) -> tuple[str, str]:
+def covered_icons(st: TeoCore, space: int) -> tuple[str, str]:
     """The two icons a Decoration on ``space`` covers (clockwise order)."""
     printed, squares, _ = DATA.deco_spaces[space]
     if printed is not None:
@@ -233,7 +234,7 @@ def match(new: str, old: str) -> tuple[int, int]:
     return 1, TEMPLE_OF.get(new, -1)
 
 
-def _score_icons(st, seat: int, new: tuple, old: tuple) -> list[tuple]:
+def _score_icons(st: TeoCore, seat: int, new: tuple, old: tuple) -> list[tuple]:
     steps = []
     for a, b in zip(new, old, strict=True):
         vp, t = match(a, b)
@@ -250,7 +251,7 @@ def slide_offer(offer: list, deck: list) -> None:
     offer[:] = kept + [0] * (len(offer) - len(kept))
 
 
-def take_decoration(st, slot: int) -> None:
+def take_decoration(st: TeoCore, slot: int) -> None:
     """A Decoration left the offer: refill its slot (solo: slide the rest up, refill the end)."""
     st.deco_offer[slot] = 0
     if st.bot >= 0:
@@ -259,7 +260,7 @@ def take_decoration(st, slot: int) -> None:
         st.deco_offer[slot] = st.deco_deck.pop()
 
 
-def _deco_describe(st, frame, opts):
+def _deco_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = []
     for slot, sp in opts:
         tid = st.deco_offer[slot]
@@ -275,7 +276,7 @@ def _deco_describe(st, frame, opts):
 
 
 @choice("deco", _deco_options, _deco_describe)
-def _deco(st, frame, p):
+def _deco(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, count = frame[1], frame[2]
     slot, sp = p
     tid = st.deco_offer[slot]
@@ -291,13 +292,13 @@ def _deco(st, frame, p):
 
 
 # ---- Construction (8) -------------------------------------------------------------------------------------
-def open_positions(st) -> list[int]:
+def open_positions(st: TeoCore) -> list[int]:
     """Empty pyramid positions whose supporting tiles are all in place."""
     pos = st.pyr_pos
     return [i for i, p in enumerate(DATA.positions) if pos[i] < 0 and all(pos[s] >= 0 for s in p.supports)]
 
 
-def position_costs(st, seat: int, disc: int, keep_discount: bool = False) -> list[tuple[int, int]]:
+def position_costs(st: TeoCore, seat: int, disc: int, keep_discount: bool = False) -> list[tuple[int, int]]:
     """(position, discount kind) pairs ``seat`` can pay: kind -1 none, 0 stone off, 1 wood off.
 
     Technology 15's discount belongs to the action: the player gives it to the tile of their
@@ -316,14 +317,14 @@ def position_costs(st, seat: int, disc: int, keep_discount: bool = False) -> lis
     return out
 
 
-def build_tiles(st, seat: int, disc: int) -> list[int]:
+def build_tiles(st: TeoCore, seat: int, disc: int) -> list[int]:
     """Offer slots with a tile, when some position is affordable."""
     if not position_costs(st, seat, disc):
         return []
     return [slot for slot, tid in enumerate(st.pyr_offer) if tid]
 
 
-def _build_options(st, frame):
+def _build_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, remaining, placed, disc = frame[1], frame[2], frame[3], frame[4]
     opts = [("tile", slot) for slot in build_tiles(st, seat, disc)] if remaining else []
     if placed:
@@ -331,7 +332,7 @@ def _build_options(st, frame):
     return opts
 
 
-def _build_describe(st, frame, opts):
+def _build_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = []
     for p in opts:
         if p[0] == "done":
@@ -345,7 +346,7 @@ def _build_describe(st, frame, opts):
 
 
 @choice("build", _build_options, _build_describe)
-def _build(st, frame, p):
+def _build(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, remaining, placed, disc, count = frame[1:6]
     if p[0] == "done":
         push(st, ("build-end", seat, count))
@@ -353,7 +354,7 @@ def _build(st, frame, p):
     push(st, ("build-pos", seat, p[1], remaining, placed, disc, count))
 
 
-def _pos_options(st, frame):
+def _pos_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, remaining, disc = frame[1], frame[3], frame[5]
     return position_costs(st, seat, disc, keep_discount=remaining > 1)
 
@@ -364,7 +365,7 @@ def position_text(i: int) -> str:
     return f"level {p.level} at row {p.row}, col {p.col}"
 
 
-def _pos_describe(st, frame, opts):
+def _pos_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = []
     for i, kind in opts:
         s, w = DATA.level_cost[DATA.positions[i].level]
@@ -382,7 +383,7 @@ def _pos_describe(st, frame, opts):
 
 
 @choice("build-pos", _pos_options, _pos_describe)
-def _build_pos(st, frame, p):
+def _build_pos(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, slot, remaining, placed, disc, count = frame[1:7]
     push(st, ("build-rot", seat, slot, p[0], p[1], remaining, placed, disc, count))
 
@@ -393,7 +394,7 @@ def rotated(tid: int, rot: int) -> tuple:
     return tuple(icons[(i - rot) % 4] for i in range(4))
 
 
-def _rot_options(st, frame):
+def _rot_options(st: TeoCore, frame: Frame) -> list[Payload]:
     tid = st.pyr_offer[frame[2]]
     seen = set()
     out = []
@@ -405,7 +406,7 @@ def _rot_options(st, frame):
     return out
 
 
-def _rot_describe(st, frame, opts):
+def _rot_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     tid, pos = st.pyr_offer[frame[2]], frame[3]
     squares = DATA.positions[pos].squares
     labels = []
@@ -423,7 +424,7 @@ def _rot_describe(st, frame, opts):
 
 
 @choice("build-rot", _rot_options, _rot_describe)
-def _build_rot(st, frame, p):
+def _build_rot(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, slot, pos, kind, remaining, placed, disc, count = frame[1:9]
     tid = st.pyr_offer[slot]
     level = DATA.positions[pos].level
@@ -445,7 +446,7 @@ def _build_rot(st, frame, p):
     push(st, *steps, *flip, more)
 
 
-def place_pyramid_tile(st, seat: int, tid: int, pos: int, rot: int) -> None:
+def place_pyramid_tile(st: TeoCore, seat: int, tid: int, pos: int, rot: int) -> None:
     """Put pyramid tile ``tid`` turned ``rot`` on ``pos``: icons, level VP, Pyramid track, and
     the final Eclipse when the top is placed (icon matching is the caller's)."""
     level = DATA.positions[pos].level
@@ -461,14 +462,14 @@ def place_pyramid_tile(st, seat: int, tid: int, pos: int, rot: int) -> None:
         st.note(seat, "the Pyramid is finished: the final Eclipse is triggered")
 
 
-def take_pyramid(st, slot: int) -> None:
+def take_pyramid(st: TeoCore, slot: int) -> None:
     """A pyramid tile left the offer (the bot's Construction): slide the rest, refill the end."""
     st.pyr_offer[slot] = 0
     slide_offer(st.pyr_offer, st.pyr_deck)
 
 
 @auto("build-end")
-def _build_end(st, frame) -> None:
+def _build_end(st: TeoCore, frame: Frame) -> None:
     seat, count = frame[1], frame[2]
     todo = []
     if st.has_tech(seat, 11):
@@ -481,7 +482,7 @@ def _build_end(st, frame) -> None:
 
 
 @auto("refill-pyramid")
-def _refill(st, frame) -> None:
+def _refill(st: TeoCore, frame: Frame) -> None:
     if st.bot >= 0:
         slide_offer(st.pyr_offer, st.pyr_deck)  # solo rule: slide left, refill the right end
         return
@@ -491,14 +492,14 @@ def _refill(st, frame) -> None:
 
 
 # ---- Technology 13 ------------------------------------------------------------------------------------------
-def _tech13_options(st, frame):
+def _tech13_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, board = frame[1], frame[2]
     if st.cocoa[seat] >= 1 and st.unlocked_workers(seat, board):
         return [("pay",), ("no",)]
     return []
 
 
-def _tech13_describe(st, frame, opts):
+def _tech13_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Technology 13: pay 1 cocoa for one more power-up here?", [
         f"pay 1 cocoa, power up a worker on {BOARD[frame[2]]}",
         "no",
@@ -506,7 +507,7 @@ def _tech13_describe(st, frame, opts):
 
 
 @choice("tech13", _tech13_options, _tech13_describe)
-def _tech13(st, frame, p):
+def _tech13(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "pay":
         st.cocoa[frame[1]] -= 1
         push(st, ("power-up", frame[1], frame[2], 0))

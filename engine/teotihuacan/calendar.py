@@ -5,15 +5,15 @@ from __future__ import annotations
 from random import Random
 
 from . import teotibot
+from .core import CATEGORIES, TeoCore
 from .data import DATA
 from .effects import mask_score, mask_sets
-from .frames import auto, choice, push
-from .state import CATEGORIES
+from .frames import Frame, Payload, auto, choice, push
 
 NCAT = len(CATEGORIES)
 
 
-def _score(st, seat: int, category: str, vp: int) -> None:
+def _score(st: TeoCore, seat: int, category: str, vp: int) -> None:
     """Add Eclipse VP to a seat, booking it under a category and the current Eclipse."""
     st.vp[seat] += vp
     st.cat_vp[seat * NCAT + CATEGORIES.index(category)] += vp
@@ -21,7 +21,7 @@ def _score(st, seat: int, category: str, vp: int) -> None:
 
 
 @auto("end-turn")
-def _end_turn(st, frame) -> None:
+def _end_turn(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     n = st.n
     st.turns += 1
@@ -41,13 +41,13 @@ def _end_turn(st, frame) -> None:
         push(st, st.turn_frame(nxt))
 
 
-def is_final(st) -> bool:
+def is_final(st: TeoCore) -> bool:
     """Whether the Eclipse being scored ends the game (third, or Pyramid finished)."""
     return st.eclipses >= 2 or st.pyramid_done
 
 
 @auto("eclipse")
-def _eclipse(st, frame) -> None:
+def _eclipse(st: TeoCore, frame: Frame) -> None:
     nxt = frame[1]
     e = min(st.eclipses, 2)
     number = DATA.building_numbers[st.buildings_taken]
@@ -69,13 +69,13 @@ def _eclipse(st, frame) -> None:
     push(st, *[("salary", s) for s in st.agent_seats()], ("eclipse-end", nxt))  # Teotibot pays none
 
 
-def salary_due(st, seat: int) -> int:
+def salary_due(st: TeoCore, seat: int) -> int:
     """1 cocoa per worker in play, 2 for a worker of power 4-5."""
     low, high = DATA.salary
     return sum(high if st.wp[w] >= 4 else low for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
 
 
-def _salary_options(st, frame):
+def _salary_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     due = salary_due(st, seat)
     opts = [("pay", k) for k in range(min(due, st.cocoa[seat]), -1, -1)]
@@ -84,7 +84,7 @@ def _salary_options(st, frame):
     return opts
 
 
-def _salary_describe(st, frame, opts):
+def _salary_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     seat = frame[1]
     due = salary_due(st, seat)
     labels = []
@@ -98,7 +98,7 @@ def _salary_describe(st, frame, opts):
 
 
 @choice("salary", _salary_options, _salary_describe)
-def _salary(st, frame, p):
+def _salary(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     if p[0] == "tile":
         st.d_used[st.holds(seat, "free_payment")] = 1
@@ -110,7 +110,7 @@ def _salary(st, frame, p):
 
 
 @auto("eclipse-end")
-def _eclipse_end(st, frame) -> None:
+def _eclipse_end(st: TeoCore, frame: Frame) -> None:
     nxt = frame[1]
     if is_final(st):
         for s in range(st.n):
@@ -132,12 +132,12 @@ def _eclipse_end(st, frame) -> None:
     push(st, st.turn_frame(nxt))
 
 
-def bonus_tiles_reached(st, seat: int) -> list[int]:
+def bonus_tiles_reached(st: TeoCore, seat: int) -> list[int]:
     """Temple Bonus tiles ``seat`` qualifies for (on step 10 or 11 of their temple)."""
     return [st.bonus[t] for t in range(len(st.bonus)) if st.temple[seat * st.nt + t] >= DATA.bonus_step]
 
 
-def bonus_score(st, seat: int) -> int:
+def bonus_score(st: TeoCore, seat: int) -> int:
     """VP from every Temple Bonus tile ``seat`` reached."""
     reached = bonus_tiles_reached(st, seat)
     total = 0
@@ -162,7 +162,7 @@ def bonus_score(st, seat: int) -> int:
     return total
 
 
-def place_neutrals(st, pool: list[int], rng: Random) -> None:
+def place_neutrals(st: TeoCore, pool: list[int], rng: Random) -> None:
     """Each unused colour: draw 2 Starting tiles from ``pool``, put its 3 workers on the first 3
     different boards shown."""
     colours = range(st.n, st.n + DATA.neutral_colours[st.n])

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .core import TeoCore
 from .data import DATA, MIXES, RESOURCES, TEMPLES
-from .frames import auto, choice, push
+from .frames import Frame, Payload, auto, choice, push
 
 TEMPLE_LETTER = {"b": 0, "r": 1, "g": 2}
 COST_NAMES = ("cocoa", "wood", "stone", "gold")
@@ -22,7 +23,7 @@ INSTANT_KINDS = (
 
 
 # ---- plain gains ---------------------------------------------------------------------------
-def gain(st, seat: int, g: dict) -> list[tuple]:
+def gain(st: TeoCore, seat: int, g: dict) -> list[tuple]:
     """Apply the immediate part of a gain dict; return the frames its choices need, in order."""
     out: list[tuple] = []
     for key, amount in g.items():
@@ -62,14 +63,14 @@ def describe_gain(g: dict) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def can_pay(st, seat: int, cost: tuple[int, int, int, int]) -> bool:
+def can_pay(st: TeoCore, seat: int, cost: tuple[int, int, int, int]) -> bool:
     """Whether ``seat`` holds (cocoa, wood, stone, gold) ``cost``."""
     res = st.res
     b = seat * 3
     return st.cocoa[seat] >= cost[0] and res[b] >= cost[1] and res[b + 1] >= cost[2] and res[b + 2] >= cost[3]
 
 
-def pay(st, seat: int, cost: tuple[int, int, int, int]) -> None:
+def pay(st: TeoCore, seat: int, cost: tuple[int, int, int, int]) -> None:
     """Pay (cocoa, wood, stone, gold) ``cost``."""
     st.cocoa[seat] -= cost[0]
     b = seat * 3
@@ -85,27 +86,27 @@ def cost_text(cost: tuple[int, int, int, int]) -> str:
 
 
 # ---- any resource ---------------------------------------------------------------------------
-def _any_res_options(st, frame):
+def _any_res_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return list(MIXES[frame[2]])
 
 
-def _mix_text(mix) -> str:
+def _mix_text(mix: tuple[int, int, int]) -> str:
     return ", ".join(f"{n} {RESOURCES[i]}" for i, n in enumerate(mix) if n) or "nothing"
 
 
-def _any_res_describe(st, frame, opts):
+def _any_res_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return f"Choose {frame[2]} resource(s) of any kind", [f"take {_mix_text(m)}" for m in opts]
 
 
 @choice("any-res", _any_res_options, _any_res_describe)
-def _any_res(st, frame, mix):
+def _any_res(st: TeoCore, frame: Frame, mix: Payload) -> None:
     b = frame[1] * 3
     for i in range(3):
         st.res[b + i] += mix[i]
 
 
 # ---- temples ----------------------------------------------------------------------------------
-def can_advance(st, seat: int, t: int) -> bool:
+def can_advance(st: TeoCore, seat: int, t: int) -> bool:
     """Whether ``seat`` may step up on temple ``t`` (top step free of other markers)."""
     step = st.temple[seat * st.nt + t]
     top = DATA.top_step
@@ -117,7 +118,7 @@ def can_advance(st, seat: int, t: int) -> bool:
 
 
 @auto("adv")
-def _advance(st, frame) -> None:
+def _advance(st: TeoCore, frame: Frame) -> None:
     seat, t = frame[1], frame[2]
     if not can_advance(st, seat, t):
         return
@@ -142,7 +143,7 @@ def major_index(t: int, step: int) -> int:
     raise KeyError((t, step))
 
 
-def _major_options(st, frame):
+def _major_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     stack = st.d_temple[major_index(frame[2], frame[3])]
     opts = [("tile", tid) for tid in sorted(set(stack)) if can_pay(st, seat, DATA.discoveries[tid].cost)]
@@ -150,7 +151,7 @@ def _major_options(st, frame):
     return opts
 
 
-def _major_describe(st, frame, opts):
+def _major_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     reward = DATA.temple_steps[frame[2]][frame[3]][1]
     labels = [
         f"take the printed reward ({describe_gain(reward)})" if p[0] == "reward" else claim_label(p[1])
@@ -160,7 +161,7 @@ def _major_describe(st, frame, opts):
 
 
 @choice("major", _major_options, _major_describe)
-def _major(st, frame, payload):
+def _major(st: TeoCore, frame: Frame, payload: Payload) -> None:
     seat, t, step = frame[1], frame[2], frame[3]
     if payload[0] == "tile":
         st.d_temple[major_index(t, step)].remove(payload[1])
@@ -169,7 +170,7 @@ def _major(st, frame, payload):
         push(st, *gain(st, seat, DATA.temple_steps[t][step][1]))
 
 
-def _any_temple_options(st, frame):
+def _any_temple_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     if seat == st.bot:
         # Teotibot: "whichever temple it is currently the highest on (ignoring temples where it
@@ -178,7 +179,7 @@ def _any_temple_options(st, frame):
     return [(t,) for t in range(st.nt) if can_advance(st, seat, t)]
 
 
-def _any_temple_describe(st, frame, opts):
+def _any_temple_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     seat = frame[1]
     labels = []
     for (t,) in opts:
@@ -190,13 +191,13 @@ def _any_temple_describe(st, frame, opts):
 
 
 @choice("any-temple", _any_temple_options, _any_temple_describe)
-def _any_temple(st, frame, payload):
+def _any_temple(st: TeoCore, frame: Frame, payload: Payload) -> None:
     push(st, ("adv", frame[1], payload[0]))
 
 
 # ---- Avenue of the Dead -------------------------------------------------------------------------
 @auto("avenue")
-def _avenue(st, frame) -> None:
+def _avenue(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     if st.avenue[seat] >= DATA.avenue_max:
         return
@@ -206,7 +207,7 @@ def _avenue(st, frame) -> None:
             push(st, ("avenue-claim", seat, k))
 
 
-def _avenue_options(st, frame):
+def _avenue_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     opts = [
         ("tile", tid)
@@ -217,14 +218,14 @@ def _avenue_options(st, frame):
     return opts
 
 
-def _avenue_describe(st, frame, opts):
+def _avenue_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Avenue of the Dead: claim a discovery tile here?", [
         "claim nothing" if p[0] == "decline" else claim_label(p[1]) for p in opts
     ]
 
 
 @choice("avenue-claim", _avenue_options, _avenue_describe)
-def _avenue_claim(st, frame, payload):
+def _avenue_claim(st: TeoCore, frame: Frame, payload: Payload) -> None:
     if payload[0] == "tile":
         st.d_avenue[frame[2]].remove(payload[1])
         claim(st, frame[1], payload[1])
@@ -245,19 +246,19 @@ def claim_label(tid: int) -> str:
     return f"claim {tile_name(tid)} " + (f"paying {cost_text(cost)}" if any(cost) else "(no cost)")
 
 
-def claim(st, seat: int, tid: int) -> None:
+def claim(st: TeoCore, seat: int, tid: int) -> None:
     """Pay the tile's cost and put it in front of ``seat`` (face up, unused)."""
     pay(st, seat, DATA.discoveries[tid].cost)
     st.d_owner[tid] = seat
     st.d_used[tid] = 0
 
 
-def draw_discovery(st) -> int:
+def draw_discovery(st: TeoCore) -> int:
     """The next tile of the face-down stack, or 0 when it is empty (never reshuffled)."""
     return st.d_deck.pop() if st.d_deck else 0
 
 
-def instant_tiles(st, seat: int) -> list[int]:
+def instant_tiles(st: TeoCore, seat: int) -> list[int]:
     """One unused tile of each instant kind ``seat`` holds (the ones usable at any time)."""
     out = []
     for kind in INSTANT_KINDS:
@@ -267,31 +268,31 @@ def instant_tiles(st, seat: int) -> list[int]:
     return out
 
 
-def _use_options(st, frame):
+def _use_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [("go",), *(("use", tid) for tid in instant_tiles(st, frame[1]))]
 
 
-def _use_describe(st, frame, opts):
+def _use_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Flip a discovery tile now?", [
         "go on" if p[0] == "go" else f"use discovery tile: {tile_name(p[1])}" for p in opts
     ]
 
 
 @choice("use-tiles", _use_options, _use_describe)
-def _use_tiles(st, frame, payload):
+def _use_tiles(st: TeoCore, frame: Frame, payload: Payload) -> None:
     """Mid-turn moment to flip tiles (one claimed a moment ago may be used at once)."""
     if payload[0] == "use":
         push(st, ("use-tiles", frame[1]))
         use_tile(st, frame[1], payload[1])
 
 
-def use_tile(st, seat: int, tid: int) -> None:
+def use_tile(st: TeoCore, seat: int, tid: int) -> None:
     """Flip an instant tile face down and apply its benefit."""
     st.d_used[tid] = 1
     push(st, *gain(st, seat, DATA.discoveries[tid].gain))
 
 
-def mask_sets(st, seat: int) -> list[int]:
+def mask_sets(st: TeoCore, seat: int) -> list[int]:
     """Sizes of the mask sets (greedy layers of different masks, largest first)."""
     counts = [0] * 8
     for tid in MASK_IDS:
@@ -310,13 +311,13 @@ def mask_sets(st, seat: int) -> list[int]:
 MASK_IDS = tuple(t.id for t in DATA.discoveries.values() if t.mask)
 
 
-def mask_score(st, seat: int) -> int:
+def mask_score(st: TeoCore, seat: int) -> int:
     """VP for all of ``seat``'s mask sets."""
     return sum(DATA.mask_set_vp[size] for size in mask_sets(st, seat))
 
 
 # ---- power-ups and Ascension --------------------------------------------------------------------
-def _power_options(st, frame):
+def _power_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, board, optional = frame[1], frame[2], frame[3]
     seen = set()
     opts = []
@@ -331,7 +332,7 @@ def _power_options(st, frame):
     return opts
 
 
-def _power_describe(st, frame, opts):
+def _power_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     where = f" on {DATA.board_names[frame[2]]}" if frame[2] else ""
     labels = []
     for p in opts:
@@ -344,13 +345,13 @@ def _power_describe(st, frame, opts):
 
 
 @choice("power-up", _power_options, _power_describe)
-def _power_up(st, frame, payload):
+def _power_up(st: TeoCore, frame: Frame, payload: Payload) -> None:
     if payload[0] == "skip":
         return
     power_up(st, frame[1], payload[1])
 
 
-def power_up(st, seat: int, w: int) -> None:
+def power_up(st: TeoCore, seat: int, w: int) -> None:
     """Raise worker ``w`` by one; at 6 it Ascends."""
     st.wp[w] += 1
     if st.wp[w] >= 6:
@@ -358,7 +359,7 @@ def power_up(st, seat: int, w: int) -> None:
 
 
 @auto("ascend")
-def _ascend(st, frame) -> None:
+def _ascend(st: TeoCore, frame: Frame) -> None:
     seat, w = frame[1], frame[2]
     st.wb[w] = 1  # reborn at power 1 in the Palace's general area
     st.wp[w] = 1
@@ -368,12 +369,12 @@ def _ascend(st, frame) -> None:
     push(st, ("avenue", seat), ("asc-reward", seat))
 
 
-def workers_in_play(st, seat: int) -> int:
+def workers_in_play(st: TeoCore, seat: int) -> int:
     """How many of ``seat``'s workers are on the boards."""
     return sum(1 for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
 
 
-def _asc_options(st, frame):
+def _asc_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     opts = [("vp",), ("cocoa",), ("temple",)]
     if st.cocoa[seat] >= 3:
@@ -392,12 +393,12 @@ ASC_LABELS = {
 }
 
 
-def _asc_describe(st, frame, opts):
+def _asc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Ascension: choose a reward", [ASC_LABELS[p[0]] for p in opts]
 
 
 @choice("asc-reward", _asc_options, _asc_describe)
-def _asc_reward(st, frame, payload):
+def _asc_reward(st: TeoCore, frame: Frame, payload: Payload) -> None:
     seat = frame[1]
     kind = payload[0]
     if kind == "vp":

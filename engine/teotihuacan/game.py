@@ -9,6 +9,8 @@ from typing import Any
 from engine.api import BadOptions, validate_options
 
 from . import teotibot
+from .core import GAME_ID
+from .setup import from_observation, new_game
 from .state import TeoState
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
@@ -41,7 +43,7 @@ DIFFICULTY_OPTIONS = tuple(name for name in OPTION_SCHEMA if name.startswith("te
 class TeotihuacanGame:
     """Teotihuacan: City of Gods, base game for 2-4 players, or 1 player against Teotibot."""
 
-    id = "teotihuacan"
+    id = GAME_ID
     # 0.2.0: random first player, claim-first Worship, mid-turn tile use; 0.3.0: Teotibot;
     # 0.4.0: issue 12 (Teotibot's Nobles space and lost any-temple step, Technology 15's discount)
     version = "0.4.0"
@@ -80,14 +82,10 @@ class TeotihuacanGame:
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any]) -> TeoState:
         """A new game for ``players`` seats, all chance from ``Random(seed)``."""
-        from .setup import new_game
-
-        return new_game(players, seed, self.check_options(players, options))
+        return new_game(players, seed, self.check_options(players, options), self.version)
 
     def from_observation(self, observation: dict, rng: Random) -> TeoState:
         """A full state consistent with one seat's observation, hidden parts sampled with rng."""
-        from .observe import from_observation
-
         return from_observation(observation, rng)
 
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import tile_name
+from .teotibot.rules import DICE_POSITION, TILE_NAMES
+from .teotibot.rules import SIDES as DIRECTION_SIDES
 
 BOARD = DATA.board_names
 
 
-def event_text(st, event: tuple) -> dict:
+def event_text(st: TeoCore, event: tuple) -> dict:
     """One log entry as a dict: who, what kind, and the option taken in words."""
     seat, kind, text = event
     return {"seat": seat, "kind": kind, "text": text}
 
 
-def nobles_text(st) -> str:
+def nobles_text(st: TeoCore) -> str:
     """The Nobles rows, top first: each space's printed VP, or B where a Building stands."""
     return " / ".join(
         " ".join("B" if st.nob_taken[r] >> k & 1 else str(vp) for k, vp in enumerate(row))
@@ -22,7 +25,7 @@ def nobles_text(st) -> str:
     )
 
 
-def render(st) -> str:
+def render(st: TeoCore) -> str:
     """The position as text: calendar, boards with workers, pyramid, players."""
     lines = []
     lines.append(
@@ -97,12 +100,9 @@ def render(st) -> str:
     return "\n".join(lines)
 
 
-def teotibot_lines(st) -> list[str]:
+def teotibot_lines(st: TeoCore) -> list[str]:
     """Teotibot's action pyramid (with the dice sums that pick each tile), set-aside tile,
     Direction tiles and last roll."""
-    from .teotibot import DICE_POSITION, TILE_NAMES
-    from .teotibot import SIDES as DIRECTION_SIDES
-
     def cell(pos: int) -> str:
         sums = [str(k) for k, p in DICE_POSITION.items() if p == pos]
         return f"[{'/'.join(sums) or '-'}: {TILE_NAMES[st.act_pyr[pos]]}]"

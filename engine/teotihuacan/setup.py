@@ -1,5 +1,6 @@
-"""Board and player setup: layout, tiles, offers, pyramid patterns, Starting tiles (dealt or
-drafted) or the first-game setup, neutral workers."""
+"""Every way a state is made: a new game (board and player setup: layout, tiles, offers,
+pyramid patterns, Starting tiles dealt or drafted, or the first-game setup, neutral workers),
+and a full state rebuilt from one seat's observation."""
 
 from __future__ import annotations
 
@@ -8,15 +9,18 @@ from random import Random
 
 from . import teotibot
 from .calendar import place_neutrals
+from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA, RESOURCES, TEMPLES
-from .effects import can_pay, claim, claim_label, describe_gain, gain
-from .frames import auto, choice, push, run
-from .state import CATEGORIES, TeoState
+from .effects import can_pay, claim, claim_label, describe_gain, gain, tile_name
+from .frames import Frame, Payload, auto, choice, push, run
+from .observation import HIDDEN, resample
+from .state import TeoState
 
 
-def new_game(players: int, seed: int, options: dict) -> TeoState:
-    """A new game after setup, waiting for the first decision."""
+def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
+    """A new game after setup, waiting for the first decision; ``version`` is the engine's."""
     st = TeoState()
+    st.version = version
     solo = options.get("automaton") == "teotibot"
     n = st.n = players + (1 if solo else 0)  # the automaton takes the seat after the agents
     st.bot = players if solo else -1
@@ -134,20 +138,20 @@ def new_game(players: int, seed: int, options: dict) -> TeoState:
     return st
 
 
-def _cocoa_index(st, seat: int) -> int:
+def _cocoa_index(st: TeoCore, seat: int) -> int:
     """Index into DATA.starting_cocoa: first player, others, Last Player."""
     if seat == st.first:
         return 0
     return 2 if seat == st.last_seat() else 1
 
 
-def _deal_discoveries(st, tiles: list[int]) -> None:
+def _deal_discoveries(st: TeoCore, tiles: list[int]) -> None:
     for tid in tiles:
         if DATA.starting_tiles[tid][1].get("discovery"):
             st.start_disc[tid] = st.d_deck.pop()
 
 
-def _first_game(st) -> None:
+def _first_game(st: TeoCore) -> None:
     """The printed first-game setup (rulebook Player setup, point 6)."""
     for s in st.agent_seats():
         spec = DATA.first_game[f"p{st.order(s) + 1}"]  # by Player Order token
@@ -176,22 +180,20 @@ def _first_game(st) -> None:
 PAIRS = tuple(combinations(range(4), 2))
 
 
-def start_tile_text(st, tid: int, seat: int | None = None) -> str:
+def start_tile_text(st: TeoCore, tid: int, seat: int | None = None) -> str:
     """'tile 7 (boards 1, 4): 1 red temple, 5 cocoa, 2 gold'."""
     boards, g = DATA.starting_tiles[tid]
     text = f"Starting tile {tid} (boards {boards[0]}, {boards[1]}): {describe_gain(g)}"
     if st.start_disc[tid]:
-        from .effects import tile_name
-
         text += f" [discovery: {tile_name(st.start_disc[tid])}]"
     return text
 
 
-def _pick_options(st, frame):
+def _pick_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return list(PAIRS)
 
 
-def _pick_describe(st, frame, opts):
+def _pick_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     dealt = st.start_dealt[frame[1]]
     return "Keep 2 of your 4 Starting tiles", [
         f"keep {start_tile_text(st, dealt[i])} AND {start_tile_text(st, dealt[j])}" for i, j in opts
@@ -199,7 +201,7 @@ def _pick_describe(st, frame, opts):
 
 
 @choice("start-pick", _pick_options, _pick_describe)
-def _start_pick(st, frame, p):
+def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     st.start_pick[seat] = p
     agents = st.agent_seats()
@@ -212,22 +214,22 @@ def _start_pick(st, frame, p):
         push(st, ("start-resolve", 0))
 
 
-def _draft_options(st, frame):
+def _draft_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [(tid,) for tid in st.draft_pool]
 
 
-def _draft_describe(st, frame, opts):
+def _draft_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Draft a Starting tile", [start_tile_text(st, tid) for (tid,) in opts]
 
 
 @choice("draft", _draft_options, _draft_describe)
-def _draft(st, frame, p):
+def _draft(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.draft_pool.remove(p[0])
     st.kept[frame[1]].append(p[0])
 
 
 @auto("start-resolve")
-def _start_resolve(st, frame) -> None:
+def _start_resolve(st: TeoCore, frame: Frame) -> None:
     kept = {tid for tiles in st.kept for tid in tiles}
     returned = False
     for tid in range(1, 19):
@@ -245,7 +247,7 @@ def _start_resolve(st, frame) -> None:
     push(st, *todo)
 
 
-def _place_options(st, frame):
+def _place_options(st: TeoCore, frame: Frame) -> list[Payload]:
     boards = []
     for tid in st.kept[frame[1]]:
         for b in DATA.starting_tiles[tid][0]:
@@ -254,14 +256,14 @@ def _place_options(st, frame):
     return list(combinations(sorted(boards), 3))
 
 
-def _place_describe(st, frame, opts):
+def _place_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Place your 3 starting workers on 3 different boards", [
         "workers on " + ", ".join(DATA.board_names[b] for b in trio) for trio in opts
     ]
 
 
 @choice("start-place", _place_options, _place_describe)
-def _start_place(st, frame, p):
+def _start_place(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     for k, board in enumerate(p):
         st.wb[seat * 4 + k] = board
@@ -269,7 +271,7 @@ def _start_place(st, frame, p):
 
 
 @auto("start-benefits")
-def _start_benefits(st, frame) -> None:
+def _start_benefits(st: TeoCore, frame: Frame) -> None:
     """Benefits in a fixed order: resources, Avenue, temples, technology, choices, tiles."""
     seat = frame[1]
     fixed: dict = {}
@@ -302,7 +304,7 @@ def _start_benefits(st, frame) -> None:
 
 
 @auto("tech-free")
-def _tech_free(st, frame) -> None:
+def _tech_free(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     for pos in sorted(range(6), key=lambda p: st.tech[p]):
         if not st.tech_marks[pos] >> seat & 1:
@@ -311,7 +313,7 @@ def _tech_free(st, frame) -> None:
             return
 
 
-def _disc_options(st, frame):
+def _disc_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, tid = frame[1], frame[2]
     opts = [("decline",)]
     if can_pay(st, seat, DATA.discoveries[tid].cost):
@@ -319,17 +321,56 @@ def _disc_options(st, frame):
     return opts
 
 
-def _disc_describe(st, frame, opts):
+def _disc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Claim the discovery tile of your Starting tile?", [
         claim_label(frame[2]) if p[0] == "claim" else "decline it" for p in opts
     ]
 
 
 @choice("start-disc", _disc_options, _disc_describe)
-def _start_disc(st, frame, p):
+def _start_disc(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, tid = frame[1], frame[2]
     if p[0] == "claim":
         claim(st, seat, tid)
     else:
         st.d_deck.append(tid)
         st.chance_rng().shuffle(st.d_deck)
+
+
+# ---- a state from an observation ----------------------------------------------------------------------
+def from_observation(obs: dict, rng: Random) -> TeoState:
+    """A full state whose observation for ``obs['seat']`` equals ``obs``."""
+    st = TeoState()
+    seat = obs["seat"]
+    public = obs["public"]
+    for name in SCALAR_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = public[name]
+    for name in LIST_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = list(public[name])
+    for name in NESTED_FIELDS:
+        if name not in HIDDEN:
+            st.__dict__[name] = [list(x) for x in public[name]]
+    st.stack = [tuple(f) for f in public["stack"]]
+    st.options = dict(obs["options"])
+    st.version = obs["version"]
+    st.events = []
+    counts = obs["hidden_counts"]
+    st.d_deck = [0] * counts["discovery_stack"]
+    st.deco_deck = [0] * counts["decoration_stack"]
+    st.pyr_deck = [0] * counts["pyramid_stack"]
+    st.start_deck = [0] * counts["starting_stack"]
+    st.start_dealt = [
+        list(obs["own_start_tiles"]) if s == seat else [0] * c for s, c in enumerate(obs["start_dealt_count"])
+    ]
+    st.start_disc = [0] * 19
+    for t, d in obs["start_disc"].items():
+        st.start_disc[int(t)] = d
+    st.start_pick = [
+        (tuple(p) if p is not None else None) if s == seat else ((0, 1) if p else None)
+        for s, p in enumerate(obs["start_pick"])
+    ]
+    st.chance = 0
+    resample(st, seat, rng)
+    return st

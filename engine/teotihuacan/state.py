@@ -1,291 +1,35 @@
-"""The game state: flat per-player lists and ints, a frame stack, and the State contract.
+"""The Teotihuacan State of ``engine.api``: the core (core.py) plus the views of it.
 
-Workers are 16 slots: colour ``c`` owns slots ``4c .. 4c+3``; seats 0..n-1 are colours 0..n-1
-and the unused colours hold the neutral workers (3 each). Per worker: ``wb`` board number
-(0 = not in play, e.g. on the Ascension wheel), ``wp`` power, ``ws`` worship space (-1 = in the
-general area, i.e. unlocked). The first player (seat ``first``, drawn at setup) holds Player
-Order token 1; the seats after it clockwise (seat order) hold 2, 3, ...; ``order(seat)`` gives
-the 0-based position and ``last_seat()`` the holder of the Last Player token.
+The views (what a seat may know, the text of the board and of the log) live in observation.py
+and render.py, which build on the core; this module sits above all three.
 """
 
 from __future__ import annotations
 
 from random import Random
 
-from engine.api import Decision, IllegalAction, Result, competition_ranks
-
-from . import frames
-from .data import DATA
-
-# Lists copied by clone(); everything else is an int/bool/None or an immutable value.
-LIST_FIELDS = (
-    "place_board",
-    "board_place",
-    "royal",
-    "tech",
-    "tech_marks",
-    "bonus",
-    "nob_taken",
-    "wb",
-    "wp",
-    "ws",
-    "space_occ",
-    "cocoa",
-    "res",
-    "vp",
-    "avenue",
-    "ptrack",
-    "temple",
-    "d_owner",
-    "d_used",
-    "d_deck",
-    "d_offer",
-    "pyr_pos",
-    "grid",
-    "pyr_offer",
-    "pyr_deck",
-    "deco_space",
-    "deco_offer",
-    "deco_deck",
-    "start_deck",
-    "start_disc",
-    "start_pick",
-    "draft_pool",
-    "stack",
-    "events",
-    "cat_vp",
-    "ecl_vp",
-    "neutral_draws",
-    "act_pyr",
-    "dirs",
-)
-NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept")
-SCALAR_FIELDS = (
-    "n",
-    "first_game",
-    "draft",
-    "dark_variant",
-    "light",
-    "dark",
-    "eclipses",
-    "pending",
-    "pyramid_done",
-    "buildings_taken",
-    "over",
-    "turns",
-    "chance",
-    "nt",
-    "first",
-    "bot",
-    "act_aside",
-    "roll",
-)
-# Score categories kept per seat for Result.details.
-CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")
+from .core import TeoCore
+from .observation import observe, resample
+from .render import event_text, render
 
 
-class TeoState:
-    """A Teotihuacan game in progress (see the module docstring for the layout)."""
-
-    def __init__(self) -> None:
-        self.opts: list | None = None  # cached options of the top choice frame
-        self.dec: tuple | None = None  # (seat, Decision) last built, until the next apply
-
-    # ---- copying -------------------------------------------------------------------------
-    def clone(self) -> TeoState:
-        """An independent copy: explicit shallow copies of every list (no deepcopy)."""
-        new = TeoState.__new__(TeoState)
-        d = new.__dict__
-        src = self.__dict__
-        for name in SCALAR_FIELDS:
-            d[name] = src[name]
-        for name in LIST_FIELDS:
-            d[name] = src[name][:]
-        for name in NESTED_FIELDS:
-            d[name] = [x[:] for x in src[name]]
-        d["options"] = src["options"]
-        d["opts"] = src["opts"]
-        d["dec"] = src["dec"]
-        return new
-
-    def chance_rng(self) -> Random:
-        """A generator for the next chance event. The state keeps only an int seed between
-        events (drawn from the setup's Random(seed)), so clone() copies no generator."""
-        rng = Random(self.chance)
-        self.chance = rng.getrandbits(64)
-        return rng
-
-    # ---- contract ------------------------------------------------------------------------
-    def to_act(self) -> tuple[int, ...]:
-        """Seats deciding now: one seat, or every seat still choosing its Starting tiles."""
-        if not self.stack:
-            return ()
-        top = self.stack[-1]
-        if top[0] == "start-pick":
-            return tuple(s for s in range(self.n) if self.start_pick[s] is None and s != self.bot)
-        return (top[1],)
-
-    def _options(self, seat: int) -> list:
-        if seat not in self.to_act():
-            raise IllegalAction(f"seat {seat} does not act now; seats to act: {list(self.to_act())}")
-        top = self.stack[-1]
-        if top[0] == "start-pick":
-            return frames.CHOICE["start-pick"].options(self, ("start-pick", seat))
-        return self.opts
-
-    def decision(self, seat: int) -> Decision:
-        """The decision ``seat`` faces now, options labelled for a person."""
-        cached = self.dec
-        if cached is not None and cached[0] == seat:
-            return cached[1]
-        opts = self._options(seat)
-        top = self.stack[-1]
-        frame = ("start-pick", seat) if top[0] == "start-pick" else top
-        prompt, labels = frames.CHOICE[frame[0]].describe(self, frame, opts)
-        options = tuple({"label": label, "act": list(p)} for label, p in zip(labels, opts, strict=True))
-        decision = Decision(frame[0], prompt, options)
-        self.dec = (seat, decision)
-        return decision
-
-    def apply(self, seat: int, choice: int) -> None:
-        """Apply option ``choice`` of ``decision(seat)``; raises IllegalAction otherwise."""
-        opts = self._options(seat)
-        if type(choice) is not int or not 0 <= choice < len(opts):
-            raise IllegalAction(f"choice {choice!r} out of range 0..{len(opts) - 1}")
-        top = self.stack[-1]
-        payload = opts[choice]
-        if top[0] == "start-pick":
-            self.dec = None
-            frames.CHOICE["start-pick"].resolve(self, ("start-pick", seat), payload)
-        else:
-            label = self.decision(seat).options[choice]["label"]
-            self.dec = None
-            self.stack.pop()
-            self.events.append((seat, top[0], label))
-            frames.CHOICE[top[0]].resolve(self, top, payload)
-        frames.run(self)
-
-    def agent_seats(self) -> list[int]:
-        """Seats played by agents, in player order (the automaton's seat left out)."""
-        return [s for s in self.seats_in_order() if s != self.bot]
-
-    def turn_frame(self, seat: int) -> tuple:
-        """The frame that starts ``seat``'s turn (the automaton plays its own)."""
-        return ("bot-turn", seat) if seat == self.bot else ("turn", seat)
-
-    def terminal(self) -> bool:
-        """True once the final Eclipse has been scored."""
-        return self.over
-
-    def result(self) -> Result:
-        """Scores and ranks after the tie-breaks (cocoa, then Player Order; reversed order
-        tie-break under Dark Eclipse)."""
-        if not self.over:
-            raise IllegalAction("the game is not over yet")
-        sign = 1 if self.dark_variant else -1
-        keys = [(self.vp[s], self.cocoa[s], sign * self.order(s)) for s in range(self.n)]
-        if self.bot >= 0:  # solo: the player wins only with more VP; a tie is a loss
-            keys = [(self.vp[s], s == self.bot) for s in range(self.n)]
-        details = {"per_seat": [self._details(s) for s in range(self.n)]}
-        return Result(tuple(self.vp), competition_ranks(keys), details)
-
-    def _details(self, seat: int) -> dict:
-        k = len(CATEGORIES)
-        cats = dict(zip(CATEGORIES, self.cat_vp[seat * k : seat * k + k], strict=True))
-        eclipses = self.ecl_vp[seat * 3 : seat * 3 + 3]
-        cats["during_play"] = self.vp[seat] - sum(eclipses)
-        return {"vp": self.vp[seat], "cocoa": self.cocoa[seat], "eclipses": eclipses, "categories": cats}
+class TeoState(TeoCore):
+    """A Teotihuacan game in progress: the core and its views."""
 
     def observation(self, seat: int) -> dict:
-        """What ``seat`` may know (see observe.py)."""
-        from .observe import observe
-
+        """What ``seat`` may know (see observation.py)."""
         return observe(self, seat)
 
     def determinize(self, seat: int, rng: Random) -> TeoState:
         """A clone with everything hidden from ``seat`` resampled with ``rng``."""
-        from .observe import resample
-
         new = self.clone()
         resample(new, seat, rng)
         return new
 
     def log(self) -> list[dict]:
         """The choices made since setup, as readable events."""
-        from .render import event_text
-
         return [event_text(self, e) for e in self.events]
 
     def render(self) -> str:
         """The board as plain text."""
-        from .render import render
-
         return render(self)
-
-    # ---- small shared helpers --------------------------------------------------------------
-    def order(self, seat: int) -> int:
-        """``seat``'s place in the player order, 0-based (its Player Order token minus 1)."""
-        return (seat - self.first) % self.n
-
-    def last_seat(self) -> int:
-        """The seat holding the Last Player token (the one before the first player)."""
-        return (self.first - 1) % self.n
-
-    def seats_in_order(self) -> list[int]:
-        """Every seat in player order, from the first player."""
-        return [(self.first + k) % self.n for k in range(self.n)]
-
-    def has_tech(self, seat: int, number: int) -> bool:
-        """Whether ``seat`` has a marker on Technology ``number``."""
-        tech = self.tech
-        for pos in range(6):
-            if tech[pos] == number:
-                return bool(self.tech_marks[pos] >> seat & 1)
-        return False
-
-    def tech_count(self, seat: int) -> int:
-        """Technologies with ``seat``'s marker."""
-        return sum(1 for m in self.tech_marks if m >> seat & 1)
-
-    def holds(self, seat: int, kind: str) -> int:
-        """An unused discovery tile of ``kind`` held by ``seat`` (its id), or 0."""
-        owner = self.d_owner
-        used = self.d_used
-        for tid in KIND_IDS[kind]:
-            if owner[tid] == seat and not used[tid]:
-                return tid
-        return 0
-
-    def holds_count(self, seat: int, kind: str) -> int:
-        """How many unused discovery tiles of ``kind`` ``seat`` holds."""
-        owner = self.d_owner
-        used = self.d_used
-        return sum(1 for tid in KIND_IDS[kind] if owner[tid] == seat and not used[tid])
-
-    def unlocked_workers(self, seat: int, board: int = 0) -> list[int]:
-        """Slots of ``seat``'s unlocked workers in play (on ``board`` if given)."""
-        wb, ws = self.wb, self.ws
-        out = []
-        for w in range(seat * 4, seat * 4 + 4):
-            if wb[w] and ws[w] < 0 and (not board or wb[w] == board):
-                out.append(w)
-        return out
-
-    def colours_on(self, board: int, exclude: tuple[int, ...] = ()) -> int:
-        """Different colours among the unlocked workers on ``board``, ignoring ``exclude``."""
-        wb, ws = self.wb, self.ws
-        mask = 0
-        for w in range(16):
-            if wb[w] == board and ws[w] < 0 and w not in exclude:
-                mask |= 1 << (w >> 2)
-        return bin(mask).count("1")
-
-    def note(self, seat: int, text: str) -> None:
-        """Record an automatic event (scoring, refills) in the log."""
-        self.events.append((seat, "event", text))
-
-
-KIND_IDS: dict[str, tuple[int, ...]] = {}
-for _tile in DATA.discoveries.values():
-    KIND_IDS.setdefault(_tile.kind, ())
-    KIND_IDS[_tile.kind] = KIND_IDS[_tile.kind] + (_tile.id,)

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from . import actions, worship
+from .core import TeoCore
 from .data import DATA, SPACE_BOARD
 from .effects import instant_tiles, tile_name, use_tile
-from .frames import choice, push
+from .frames import Frame, Payload, choice, push
 
 BOARD = DATA.board_names
 
 
-def _locked(st, seat: int) -> bool:
+def _locked(st: TeoCore, seat: int) -> bool:
     wb, ws = st.wb, st.ws
     return any(wb[w] and ws[w] >= 0 for w in range(seat * 4, seat * 4 + 4))
 
 
-def unlock_all(st, seat: int) -> None:
+def unlock_all(st: TeoCore, seat: int) -> None:
     """Slide every locked worker of ``seat`` to its board's general area."""
     for w in range(seat * 4, seat * 4 + 4):
         s = st.ws[w]
@@ -24,7 +25,7 @@ def unlock_all(st, seat: int) -> None:
             st.space_occ[s] = -1
 
 
-def distinct_workers(st, seat: int) -> list[int]:
+def distinct_workers(st: TeoCore, seat: int) -> list[int]:
     """Unlocked workers in play, one per (board, power): moving either is the same move."""
     seen = set()
     out = []
@@ -36,14 +37,14 @@ def distinct_workers(st, seat: int) -> list[int]:
     return out
 
 
-def destination(st, board: int, distance: int) -> tuple[int, bool]:
+def destination(st: TeoCore, board: int, distance: int) -> tuple[int, bool]:
     """The board ``distance`` places clockwise of ``board``, and whether the move reaches or
     passes the Palace (place 1)."""
     p = st.board_place[board] - 1 + distance
     return st.place_board[p % 8 + 1], p >= 8
 
 
-def move(st, seat: int, w: int, distance: int) -> None:
+def move(st: TeoCore, seat: int, w: int, distance: int) -> None:
     """Move worker ``w``; Technology 01 pays 1 cocoa for reaching or passing the Palace."""
     dest, passes = destination(st, st.wb[w], distance)
     st.wb[w] = dest
@@ -51,7 +52,7 @@ def move(st, seat: int, w: int, distance: int) -> None:
         st.cocoa[seat] += 1
 
 
-def worker_text(st, w: int) -> str:
+def worker_text(st: TeoCore, w: int) -> str:
     """'worker 3 on Forest'."""
     where = BOARD[st.wb[w]]
     lock = ", locked" if st.ws[w] >= 0 else ""
@@ -59,7 +60,7 @@ def worker_text(st, w: int) -> str:
 
 
 # ---- the turn decision ---------------------------------------------------------------------------
-def _turn_options(st, frame):
+def _turn_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     opts = [("move", w, d) for w in distinct_workers(st, seat) for d in (1, 2, 3)]
     if opts:
@@ -74,7 +75,7 @@ def _turn_options(st, frame):
     return opts
 
 
-def _turn_label(st, p) -> str:
+def _turn_label(st: TeoCore, p: Payload) -> str:
     kind = p[0]
     if kind == "move":
         dest, _ = destination(st, st.wb[p[1]], p[2])
@@ -88,12 +89,12 @@ def _turn_label(st, p) -> str:
     return f"use discovery tile: {tile_name(p[1])}"
 
 
-def _turn_describe(st, frame, opts):
+def _turn_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return f"Player {frame[1] + 1}: your turn", [_turn_label(st, p) for p in opts]
 
 
 @choice("turn", _turn_options, _turn_describe)
-def _turn(st, frame, p):
+def _turn(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     kind = p[0]
     if kind == "move":
@@ -114,7 +115,7 @@ def _turn(st, frame, p):
         use_tile(st, seat, p[1])
 
 
-def after_move(st, seat: int, w: int, origin: int) -> None:
+def after_move(st: TeoCore, seat: int, w: int, origin: int) -> None:
     """Offer the double-move tile if it applies, then the action on the destination."""
     others = [x for x in st.unlocked_workers(seat, origin) if x != w]
     tid = st.holds(seat, "double_move")
@@ -123,24 +124,24 @@ def after_move(st, seat: int, w: int, origin: int) -> None:
 
 
 # ---- move-anywhere and double-move tiles ----------------------------------------------------------
-def _anywhere_w_options(st, frame):
+def _anywhere_w_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [(w,) for w in distinct_workers(st, frame[1])]
 
 
-def _anywhere_w_describe(st, frame, opts):
+def _anywhere_w_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Move-anywhere tile: which worker?", [worker_text(st, w) for (w,) in opts]
 
 
 @choice("anywhere-w", _anywhere_w_options, _anywhere_w_describe)
-def _anywhere_w(st, frame, p):
+def _anywhere_w(st: TeoCore, frame: Frame, p: Payload) -> None:
     push(st, ("anywhere-d", frame[1], frame[2], p[0]))
 
 
-def _anywhere_d_options(st, frame):
+def _anywhere_d_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [(d,) for d in range(1, 9)]
 
 
-def _anywhere_d_describe(st, frame, opts):
+def _anywhere_d_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     w = frame[3]
     return "Move-anywhere tile: how far clockwise?", [
         f"{d} board(s) to {BOARD[destination(st, st.wb[w], d)[0]]}" for (d,) in opts
@@ -148,7 +149,7 @@ def _anywhere_d_describe(st, frame, opts):
 
 
 @choice("anywhere-d", _anywhere_d_options, _anywhere_d_describe)
-def _anywhere_d(st, frame, p):
+def _anywhere_d(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, tid, w = frame[1], frame[2], frame[3]
     st.d_used[tid] = 1
     origin = st.wb[w]
@@ -156,7 +157,7 @@ def _anywhere_d(st, frame, p):
     after_move(st, seat, w, origin)
 
 
-def _double_options(st, frame):
+def _double_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, w, origin = frame[1], frame[2], frame[3]
     seen = set()
     opts = [("no",)]
@@ -167,7 +168,7 @@ def _double_options(st, frame):
     return opts
 
 
-def _double_describe(st, frame, opts):
+def _double_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     dest = BOARD[st.wb[frame[2]]]
     return "Double-move tile: move a second worker along?", [
         "no" if p[0] == "no" else f"also move the power-{st.wp[p[1]]} worker to {dest}" for p in opts
@@ -175,7 +176,7 @@ def _double_describe(st, frame, opts):
 
 
 @choice("double", _double_options, _double_describe)
-def _double(st, frame, p):
+def _double(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, origin, tid = frame[1], frame[2], frame[3], frame[4]
     if p[0] == "no":
         push(st, ("action", seat, w, -1))
@@ -190,7 +191,7 @@ def _double(st, frame, p):
 
 
 # ---- the action on the destination board -----------------------------------------------------------
-def _action_options(st, frame):
+def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, w, w2 = frame[1], frame[2], frame[3]
     board = st.wb[w]
     opts = [("cocoa",)]
@@ -219,7 +220,7 @@ def _action_options(st, frame):
     return opts
 
 
-def _action_label(st, frame, p) -> str:
+def _action_label(st: TeoCore, frame: Frame, p: Payload) -> str:
     kind = p[0]
     seat, w, w2 = frame[1], frame[2], frame[3]
     board = st.wb[w]
@@ -233,13 +234,13 @@ def _action_label(st, frame, p) -> str:
     return f"Main action of {BOARD[board]}{extra}, {pay}"
 
 
-def _action_describe(st, frame, opts):
+def _action_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     board = BOARD[st.wb[frame[2]]]
     return f"Choose the action on {board}", [_action_label(st, frame, p) for p in opts]
 
 
 @choice("action", _action_options, _action_describe)
-def _action(st, frame, p):
+def _action(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, w2 = frame[1], frame[2], frame[3]
     board = st.wb[w]
     kind = p[0]
@@ -260,7 +261,7 @@ def _action(st, frame, p):
 
 
 # ---- end of the turn ---------------------------------------------------------------------------------
-def _end_options(st, frame):
+def _end_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     opts = [("end",)]
     opts.extend(("use", tid) for tid in instant_tiles(st, seat))
@@ -269,7 +270,7 @@ def _end_options(st, frame):
     return opts
 
 
-def _end_describe(st, frame, opts):
+def _end_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = []
     for p in opts:
         if p[0] == "end":
@@ -282,7 +283,7 @@ def _end_describe(st, frame, opts):
 
 
 @choice("end-options", _end_options, _end_describe)
-def _end(st, frame, p):
+def _end(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     if p[0] == "end":
         return

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from . import teotibot
+from .core import TeoCore
 from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
 from .effects import INSTANT_KINDS, can_pay, claim, claim_label, draw_discovery, tile_name
-from .frames import auto, choice, push
+from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
 SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}
@@ -13,7 +14,7 @@ ROYAL_SIDE = ("left", "centre", "right")
 ROYAL_TEXT = {t["number"]: t["effect"] for t in DATA.raw["royal_tiles"]}
 
 
-def space_label(st, seat: int, s: int) -> str:
+def space_label(st: TeoCore, seat: int, s: int) -> str:
     """Label of a Worship space option (which space, what it does, the unlock cost)."""
     board = SPACE_BOARD[s]
     if board == 1:
@@ -26,7 +27,7 @@ def space_label(st, seat: int, s: int) -> str:
     return f"Worship on {what}{unlock}"
 
 
-def _mode_options(st, frame):
+def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, _w, s = frame[1], frame[2], frame[3]
     board = SPACE_BOARD[s]
     unlock = 1 if st.space_occ[s] >= 0 else 0
@@ -57,7 +58,7 @@ def _mode_options(st, frame):
     return opts
 
 
-def _mode_describe(st, frame, opts):
+def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     _seat, s = frame[1], frame[3]
     board = SPACE_BOARD[s]
     tid = st.d_offer[WORSHIP_OFFER[board]]
@@ -79,7 +80,7 @@ def _mode_describe(st, frame, opts):
 
 
 @choice("worship-mode", _mode_options, _mode_describe)
-def _worship_mode(st, frame, p):
+def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, s = frame[1], frame[2], frame[3]
     mode, use_free = p
     board = SPACE_BOARD[s]
@@ -108,7 +109,7 @@ def _worship_mode(st, frame, p):
     push(st, *todo)
 
 
-def ability_frame(st, seat: int, s: int, power: int) -> tuple:
+def ability_frame(st: TeoCore, seat: int, s: int, power: int) -> tuple:
     """The frame that resolves the ability of Worship space ``s`` for a worker of ``power``."""
     board = SPACE_BOARD[s]
     if board == 1:
@@ -117,14 +118,14 @@ def ability_frame(st, seat: int, s: int, power: int) -> tuple:
     return ("any-temple", seat) if t < 0 else ("adv", seat, t)
 
 
-def take_offer(st, seat: int, board: int) -> None:
+def take_offer(st: TeoCore, seat: int, board: int) -> None:
     """Claim the face-up tile beside ``board``'s Worship space and refill it at once."""
     slot = WORSHIP_OFFER[board]
     claim(st, seat, st.d_offer[slot])
     st.d_offer[slot] = draw_discovery(st)
 
 
-def _claim_options(st, frame):
+def _claim_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, board = frame[1], frame[2]
     tid = st.d_offer[WORSHIP_OFFER[board]]
     if tid and can_pay(st, seat, DATA.discoveries[tid].cost):
@@ -132,20 +133,20 @@ def _claim_options(st, frame):
     return []
 
 
-def _claim_describe(st, frame, opts):
+def _claim_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     tid = st.d_offer[WORSHIP_OFFER[frame[2]]]
     return "Claim the Worship discovery tile?", [claim_label(tid), "do not claim it"]
 
 
 @choice("worship-claim", _claim_options, _claim_describe)
-def _worship_claim(st, frame, p):
+def _worship_claim(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "claim":
         take_offer(st, frame[1], frame[2])
 
 
 # ---- Royal tiles ------------------------------------------------------------------------------------
 @auto("royal")
-def _royal(st, frame) -> None:
+def _royal(st: TeoCore, frame: Frame) -> None:
     seat, number, power = frame[1], frame[2], frame[3]
     if number == 1:
         st.cocoa[seat] += power + 1
@@ -166,13 +167,13 @@ def _royal(st, frame) -> None:
 ROYAL_BUY = {2: (0, 1), 6: (2, 1)}  # resource indices gained per cocoa
 
 
-def _buy_options(st, frame):
+def _buy_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, number, power = frame[1], frame[2], frame[3]
     top = min(power - 1 if number == 8 else power, st.cocoa[seat])
     return [(k,) for k in range(top, -1, -1)]
 
 
-def _buy_describe(st, frame, opts):
+def _buy_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     number = frame[2]
     if number == 8:
         what = "advance(s) on any temple"
@@ -185,7 +186,7 @@ def _buy_describe(st, frame, opts):
 
 
 @choice("royal-buy", _buy_options, _buy_describe)
-def _royal_buy(st, frame, p):
+def _royal_buy(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, number = frame[1], frame[2]
     k = p[0]
     st.cocoa[seat] -= k
@@ -196,50 +197,50 @@ def _royal_buy(st, frame, p):
             st.res[seat * 3 + r] += k
 
 
-def _affordable_mixes(st, seat: int, total: int) -> list[tuple[int, int, int]]:
+def _affordable_mixes(st: TeoCore, seat: int, total: int) -> list[tuple[int, int, int]]:
     b = seat * 3
     res = st.res
     return [m for m in MIXES[total] if m[0] <= res[b] and m[1] <= res[b + 1] and m[2] <= res[b + 2]]
 
 
-def _sell_options(st, frame):
+def _sell_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, power = frame[1], frame[2]
     held = sum(st.res[seat * 3 : seat * 3 + 3])
     return [(k,) for k in range(min(power, held), -1, -1)]
 
 
-def _sell_describe(st, frame, opts):
+def _sell_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Royal tile 03: how many resources to sell (2 cocoa each)?", [
         f"sell {k} resource(s) for {2 * k} cocoa" for (k,) in opts
     ]
 
 
 @choice("royal-sell", _sell_options, _sell_describe)
-def _royal_sell(st, frame, p):
+def _royal_sell(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, k = frame[1], p[0]
     st.cocoa[seat] += 2 * k
     if k:
         push(st, ("pay-res", seat, k))
 
 
-def _pay_res_options(st, frame):
+def _pay_res_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return _affordable_mixes(st, frame[1], frame[2])
 
 
-def _pay_res_describe(st, frame, opts):
+def _pay_res_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return f"Which {frame[2]} resource(s) do you give up?", [
         "give " + ", ".join(f"{n} {RESOURCES[i]}" for i, n in enumerate(m) if n) for m in opts
     ]
 
 
 @choice("pay-res", _pay_res_options, _pay_res_describe)
-def _pay_res(st, frame, mix):
+def _pay_res(st: TeoCore, frame: Frame, mix: Payload) -> None:
     b = frame[1] * 3
     for i in range(3):
         st.res[b + i] -= mix[i]
 
 
-def _trade_options(st, frame):
+def _trade_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     opts = [("no",)]
     if st.cocoa[seat] >= 1:
@@ -247,7 +248,7 @@ def _trade_options(st, frame):
     return opts
 
 
-def _trade_describe(st, frame, opts):
+def _trade_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     power = frame[2]
     return "Royal tile 07: pay 1 cocoa and 1 resource for resources?", [
         "do not trade" if p[0] == "no" else f"pay 1 cocoa + 1 {RESOURCES[p[1]]}, gain {power} resources"
@@ -256,7 +257,7 @@ def _trade_describe(st, frame, opts):
 
 
 @choice("royal-trade", _trade_options, _trade_describe)
-def _royal_trade(st, frame, p):
+def _royal_trade(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "no":
         return
     seat = frame[1]

@@ -10,12 +10,12 @@ from .data import CATEGORY_OF_PROP, PROPERTIES, SIZES, CocijobotCard
 from .scoring import COCIJOBOT, turn_score
 
 if TYPE_CHECKING:
-    from .state import ZapotecState
+    from .core import ZapotecCore
 
 HUMAN = 0
 
 
-def flip(state: ZapotecState) -> int:
+def flip(state: ZapotecCore) -> int:
     """Reveal the top Cocijobot card; it becomes the card of this turn."""
     card = state.cj_deck.pop()
     state.cj_flipped.append(card)
@@ -30,7 +30,7 @@ def _target(card: CocijobotCard, replace: int) -> tuple[int, int, int]:
     return (icons[0], icons[1], icons[2])
 
 
-def house_targets(state: ZapotecState, card: CocijobotCard) -> list[int]:
+def house_targets(state: ZapotecCore, card: CocijobotCard) -> list[int]:
     """The spaces Cocijobot tries this turn, in order: the card's three icons, two icons + the
     bonus card's property, and (once it has a Pyramid level) two icons + its Pyramid's tile."""
     combos = state.data.space_by_combo
@@ -41,7 +41,7 @@ def house_targets(state: ZapotecState, card: CocijobotCard) -> list[int]:
     return targets
 
 
-def _choose_palace(state: ZapotecState, spaces: list[int], last_chance: bool) -> int:
+def _choose_palace(state: ZapotecCore, spaces: list[int], last_chance: bool) -> int:
     """The space (among those it builds now) that gets the Palace, or -1."""
     if state.palace[COCIJOBOT] >= 0 or not spaces:
         return -1
@@ -60,7 +60,7 @@ def _choose_palace(state: ZapotecState, spaces: list[int], last_chance: bool) ->
     return -1
 
 
-def build_houses(state: ZapotecState, card: CocijobotCard) -> int:
+def build_houses(state: ZapotecCore, card: CocijobotCard) -> int:
     """Construction: place the Houses it can; returns how many; applies the difficulty option."""
     d = state.data
     targets = house_targets(state, card)
@@ -97,7 +97,7 @@ def build_houses(state: ZapotecState, card: CocijobotCard) -> int:
     return len(plan)
 
 
-def play_turn(state: ZapotecState) -> None:
+def play_turn(state: ZapotecCore) -> None:
     """Cocijobot's whole turn: construction, its Capital action(s), turn scoring."""
     d = state.data
     card = d.cocijobot_deck[state.cj_card]
@@ -118,7 +118,7 @@ def play_turn(state: ZapotecState) -> None:
     )
 
 
-def sacrifice(state: ZapotecState) -> None:
+def sacrifice(state: ZapotecCore) -> None:
     """One step per Cornfield tile it owns; VP, free tiles on 3/6, a Pyramid level on 8,
     Ritual discs on 9 and 11. Free basic resources do nothing for it."""
     d = state.data
@@ -137,7 +137,7 @@ def sacrifice(state: ZapotecState) -> None:
             ritual_disc(state)
 
 
-def _take_leftmost(state: ZapotecState, levels: list[int]) -> bool:
+def _take_leftmost(state: ZapotecCore, levels: list[int]) -> bool:
     """Take the leftmost tile of the first level in ``levels`` that has one."""
     for level in levels:
         for slot, tile in enumerate(state.display[level - 1]):
@@ -150,7 +150,7 @@ def _take_leftmost(state: ZapotecState, levels: list[int]) -> bool:
     return False
 
 
-def trade_row(state: ZapotecState) -> int:
+def trade_row(state: ZapotecCore) -> int:
     """The row it wants: 3 with four Villages or Sacrifice step 6, 2 with three or step 3, else 1."""
     cj = state.data.cocijobot
     villages = state.cj_tiles.count(2)
@@ -166,17 +166,17 @@ def trade_row(state: ZapotecState) -> int:
 _FALLBACK = {3: [3, 2, 1], 2: [2, 1, 3], 1: [1, 2, 3]}
 
 
-def trade(state: ZapotecState) -> None:
+def trade(state: ZapotecCore) -> None:
     """Take the leftmost tile of its row, or of the next best row that still has one."""
     _take_leftmost(state, _FALLBACK[trade_row(state)])
 
 
-def _tile_key(state: ZapotecState, prop: int, order: int) -> tuple[int, int, int]:
+def _tile_key(state: ZapotecCore, prop: int, order: int) -> tuple[int, int, int]:
     # Most of its own Houses, then fewest of yours, then the topmost tile.
     return (-rules.house_count(state, COCIJOBOT, prop), rules.house_count(state, HUMAN, prop), order)
 
 
-def pyramid_level(state: ZapotecState) -> None:
+def pyramid_level(state: ZapotecCore) -> None:
     """Start its Pyramid, or add to it; a Ritual disc instead once it is complete."""
     pyramid = state.cj_pyramid
     if pyramid < 0:
@@ -206,7 +206,7 @@ def pyramid_level(state: ZapotecState) -> None:
     )
 
 
-def ritual_disc(state: ZapotecState) -> None:
+def ritual_disc(state: ZapotecCore) -> None:
     """A disc on the leftmost Ritual card without one of its discs (nothing if there is none)."""
     free = rules.free_ritual_cards(state, COCIJOBOT)
     if free:

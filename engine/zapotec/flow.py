@@ -9,10 +9,10 @@ from . import cocijobot, scoring
 from .rules import refill_display
 
 if TYPE_CHECKING:
-    from .state import ZapotecState
+    from .core import ZapotecCore
 
 
-def all_picked(state: ZapotecState) -> None:
+def all_picked(state: ZapotecCore) -> None:
     """Phase 1 is over: reveal the cards, set the turn order and start the first turn."""
     d = state.data
     agents = sorted(range(state.players), key=lambda s: state.picks[s])
@@ -41,7 +41,7 @@ def all_picked(state: ZapotecState) -> None:
     start_turn(state)
 
 
-def start_turn(state: ZapotecState) -> None:
+def start_turn(state: ZapotecCore) -> None:
     """Begin the turn of the seat at ``turn_pos``; Cocijobot plays its turn at once."""
     while True:
         seat = state.order[state.turn_pos]
@@ -55,7 +55,7 @@ def start_turn(state: ZapotecState) -> None:
         return
 
 
-def end_turn(state: ZapotecState) -> None:
+def end_turn(state: ZapotecCore) -> None:
     """After the draw step: per-round tiles flip face up, the display refills, the next seat plays."""
     seat = state.current
     tiles = state.data.trade_tiles
@@ -65,7 +65,7 @@ def end_turn(state: ZapotecState) -> None:
         start_turn(state)
 
 
-def _next_seat(state: ZapotecState) -> bool:
+def _next_seat(state: ZapotecCore) -> bool:
     """Advance to the next seat in turn order; False when the round (or the game) ended."""
     state.turn_pos += 1
     if state.turn_pos < len(state.order):
@@ -74,7 +74,7 @@ def _next_seat(state: ZapotecState) -> bool:
     return False
 
 
-def end_round(state: ZapotecState) -> None:
+def end_round(state: ZapotecCore) -> None:
     """End-of-round clean-up (skipped after the last round, which ends the game instead)."""
     d = state.data
     if state.round >= d.rounds:

@@ -8,8 +8,8 @@ from typing import Any
 
 from engine.api import BadOptions, validate_options
 
-from .observation import from_observation
-from .setup import new_game
+from .core import GAME_ID
+from .setup import from_observation, new_game
 from .state import ZapotecState
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
@@ -32,7 +32,7 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
 class ZapotecGame:
     """Zapotec for 2-4 players, or solo (players=1) against Cocijobot in seat 1."""
 
-    id = "zapotec"
+    id = GAME_ID
     version = "1.2.0"  # 1.2.0: issue 12 (Z34/Z36 purchase, the Ritual limit, easier-mode VP)
     min_players = 1
     max_players = 4

@@ -1,40 +1,40 @@
 """What one seat may see, and the way back: ``observe`` hides other seats' hands, unrevealed
 picks, the Action deck and removed cards, the Trade stacks and the Cocijobot deck (their counts
-stay visible); ``from_observation`` rebuilds a full state from an observation, sampling exactly
-those hidden parts; ``determinize`` resamples them in a clone."""
+stay visible); ``resample`` samples exactly those hidden parts, for ``determinize`` (in a
+clone) and for ``setup.from_observation`` (a full state rebuilt from an observation)."""
 
 from __future__ import annotations
 
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .data import PROPERTIES, RESOURCES
 
 if TYPE_CHECKING:
-    from .state import ZapotecState
+    from .core import ZapotecCore
 
-GAME_ID = "zapotec"
+S = TypeVar("S", bound="ZapotecCore")
 
 
-def _tile_id(state: ZapotecState, index: int) -> str | None:
+def _tile_id(state: ZapotecCore, index: int) -> str | None:
     return state.data.building_tiles[index].id if index >= 0 else None
 
 
-def _trade_id(state: ZapotecState, index: int) -> str | None:
+def _trade_id(state: ZapotecCore, index: int) -> str | None:
     return state.data.trade_tiles[index].id if index >= 0 else None
 
 
-def _space_id(state: ZapotecState, index: int) -> str | None:
+def _space_id(state: ZapotecCore, index: int) -> str | None:
     return state.data.spaces[index].id if index >= 0 else None
 
 
-def _visible_pick(state: ZapotecState, viewer: int, seat: int) -> int:
+def _visible_pick(state: ZapotecCore, viewer: int, seat: int) -> int:
     if state.step == "pick" and seat != viewer:
         return -1  # chosen face down, not revealed yet
     return state.picks[seat]
 
 
-def observe(state: ZapotecState, seat: int) -> dict[str, Any]:
+def observe(state: ZapotecCore, seat: int) -> dict[str, Any]:
     """The observation of ``seat``: msgpack-able, and enough for ``from_observation``."""
     d = state.data
     seats = []
@@ -65,7 +65,7 @@ def observe(state: ZapotecState, seat: int) -> dict[str, Any]:
             }
         )
     return {
-        "game": GAME_ID,
+        "game": state.game_id,
         "version": state.version,
         "options": dict(state.options),
         "players": state.players,
@@ -114,12 +114,12 @@ def observe(state: ZapotecState, seat: int) -> dict[str, Any]:
     }
 
 
-def _top_hint(state: ZapotecState) -> str | None:
+def _top_hint(state: ZapotecCore) -> str | None:
     return state.data.cocijobot_deck[state.cj_deck[-1]].back_hint if state.cj_deck else None
 
 
-def _resample(
-    state: ZapotecState,
+def resample(
+    state: ZapotecCore,
     seat: int,
     rng: Random,
     hand_counts: list[int],
@@ -173,100 +173,9 @@ def _resample(
     state.rng = Random(rng.getrandbits(64))
 
 
-def determinize(state: ZapotecState, seat: int, rng: Random) -> ZapotecState:
+def determinize(state: S, seat: int, rng: Random) -> S:
     """A clone of ``state`` with the parts hidden from ``seat`` resampled."""
     other = state.clone()
     other._cache = None
-    _resample(other, seat, rng, [len(h) for h in state.hands], len(state.deck), _top_hint(state))
+    resample(other, seat, rng, [len(h) for h in state.hands], len(state.deck), _top_hint(state))
     return other
-
-
-def from_observation(obs: dict[str, Any], rng: Random) -> ZapotecState:
-    """A full state whose ``observation(obs["seat"])`` equals ``obs``; hidden parts sampled."""
-    from .state import blank_state
-
-    if obs.get("game") != GAME_ID:
-        raise ValueError(f"not a Zapotec observation (game {obs.get('game')!r})")
-    state = blank_state()
-    d = state.data
-    tiles = {t.id: t.index for t in d.building_tiles}
-    trades = {t.id: t.index for t in d.trade_tiles}
-    spaces = {s.id: s.index for s in d.spaces}
-    rituals = {r.id: r.index for r in d.rituals}
-
-    def tile(x: str | None) -> int:
-        return -1 if x is None else tiles[x]
-
-    def trade(x: str | None) -> int:
-        return -1 if x is None else trades[x]
-
-    def space(x: str | None) -> int:
-        return -1 if x is None else spaces[x]
-
-    seat = obs["seat"]
-    players = obs["players"]
-    state.options = dict(obs["options"])
-    state.version = obs["version"]
-    state.players = players
-    state.solo = players == 1
-    state.seats = 2 if state.solo else players
-    state.difficulty = state.options.get("difficulty", "normal")
-    board_players = 2 if state.solo else players
-    state.in_play = tuple(s.min_players <= board_players for s in d.spaces)
-    state.round, state.step, state.current = obs["round"], obs["step"], obs["current"]
-    state.order, state.turn_pos = list(obs["order"]), obs["turn_pos"]
-    state.sac_clock = obs["sacrifice_clock"]
-    view = obs["seats"]
-    state.res = [[v["resources"][name] for name in RESOURCES] for v in view]
-    state.score = [v["score"] for v in view]
-    state.grid = [[tile(t) for t in v["grid"]] for v in view]
-    state.houses = [[space(i) for i in v["houses"]] for v in view]
-    state.houses_left = [v["houses_left"] for v in view]
-    state.palace = [space(v["palace"]) for v in view]
-    state.palace_tile = [tile(v["palace_tile"]) for v in view]
-    state.tiles_owned = [[trade(t) for t in v["trade_tiles"]] for v in view]
-    state.tiles_down = [[trade(t) for t in v["tiles_face_down"]] for v in view]
-    state.bought = [list(v["bought_levels"]) for v in view]
-    state.sac = [v["sacrifice_step"] for v in view]
-    state.sac_order = [v["sacrifice_arrival"] for v in view]
-    state.pieces = [list(v["pieces_left"]) for v in view]
-    state.built_pieces = [v["pieces_built"] for v in view]
-    state.rituals_counted = [v["counted_rituals"] for v in view]
-    state.pyr_this_round = [list(v["pyramids_this_round"]) for v in view]
-    state.picks = [v["pick"] for v in view]
-    state.hands = [[] for _ in view]
-    state.known_hand = [list(v["known_hand"]) for v in view]
-    state.hands[seat] = list(obs["hand"])
-    state.bonus = list(obs["bonus_cards"])
-    state.offer = list(obs["offer"])
-    state.discard = list(obs["discard"])
-    state.space_tile = [tile(t) for t in obs["spaces"]]
-    state.space_owner = list(obs["owners"])
-    state.display = [[trade(t) for t in row] for row in obs["trade_display"]]
-    state.stacks = [[-1] * n for n in obs["trade_stack_counts"]]
-    state.box = [[], [], []]
-    state.scoring_avail = [PROPERTIES.index(p) for p in obs["scoring_tiles"]]
-    state.pyr_tile = [PROPERTIES.index(p["tile"]) for p in obs["pyramids"]]
-    state.pyr_pieces = [[s * 3 + size for s, size in p["pieces"]] for p in obs["pyramids"]]
-    state.ritual_cards = [rituals[r["card"]] for r in obs["rituals"]]
-    state.ritual_discs = [list(r["discs"]) for r in obs["rituals"]]
-    state.pending = list(obs["pending"])
-    sel = obs["selected"]
-    state.sel_space, state.sel_tile, state.sel_trade = (
-        space(sel["space"]),
-        tile(sel["building_tile"]),
-        trade(sel["trade_tile"]),
-    )
-    cj = obs["cocijobot"]
-    state.cj_card, state.cj_flipped = cj["card"], list(cj["flipped"])
-    state.cj_tiles = [PROPERTIES.index(t) for t in cj["tiles"]]
-    state.cj_pyramid = cj["pyramid"]
-    state.cj_deck = []
-    state.final = [dict(x) for x in obs["final"]] if obs["final"] is not None else None
-    state.events = []
-    if state.step == "pick":
-        for s, v in enumerate(view):
-            if s != seat and v["picked"]:
-                state.picks[s] = 0  # placeholder; _resample deals the hidden card
-    _resample(state, seat, rng, [v["hand_count"] for v in view], obs["deck_count"], cj["top_hint"])
-    return state

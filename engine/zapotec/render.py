@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING
 from .data import PROPERTIES, RESOURCES, SIZES
 
 if TYPE_CHECKING:
-    from .state import ZapotecState
+    from .core import ZapotecCore
 
 _TYPE_LETTER = ("C", "T", "V")
 
 
-def _seat_name(state: ZapotecState, seat: int) -> str:
+def _seat_name(state: ZapotecCore, seat: int) -> str:
     return "Cocijobot" if state.solo and seat == 1 else f"P{seat}"
 
 
-def _board(state: ZapotecState) -> list[str]:
+def _board(state: ZapotecCore) -> list[str]:
     d = state.data
     lines = [
         "Board (C/T/V = cornfield/temple/village; free tile shows its basic resource; Pn = house, *=palace):"
@@ -39,7 +39,7 @@ def _board(state: ZapotecState) -> list[str]:
     return lines
 
 
-def _seat(state: ZapotecState, seat: int) -> list[str]:
+def _seat(state: ZapotecCore, seat: int) -> list[str]:
     d = state.data
     res = ", ".join(f"{state.res[seat][i]} {name}" for i, name in enumerate(RESOURCES) if state.res[seat][i])
     hand = f"{len(state.hands[seat])} cards" if not (state.solo and seat == 1) else "-"
@@ -72,7 +72,7 @@ def _seat(state: ZapotecState, seat: int) -> list[str]:
     return lines
 
 
-def render(state: ZapotecState) -> str:
+def render(state: ZapotecCore) -> str:
     """The whole position as text."""
     d = state.data
     step = "game over" if state.step == "over" else f"step {state.step}"

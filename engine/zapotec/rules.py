@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .data import CATEGORY_OF_PROP, SMALL, TradeTile
 
 if TYPE_CHECKING:
-    from .state import ZapotecState
+    from .core import ZapotecCore
 
 
 def can_pay(res: list[int], cost: tuple[int, ...] | list[int]) -> bool:
@@ -31,7 +31,7 @@ def gain(res: list[int], amounts: tuple[int, ...] | list[int]) -> None:
         res[i] += amount
 
 
-def trade_price(state: ZapotecState, seat: int, level: int) -> int:
+def trade_price(state: ZapotecCore, seat: int, level: int) -> int:
     """Gold price of a level 1-3 Trade tile for ``seat``, after Sacrifice-track discounts (min 1)."""
     d = state.data
     price = d.trade_cost[level - 1]
@@ -43,18 +43,18 @@ def trade_price(state: ZapotecState, seat: int, level: int) -> int:
     return max(price, 1)
 
 
-def owned(state: ZapotecState, seat: int, kind: str) -> list[TradeTile]:
+def owned(state: ZapotecCore, seat: int, kind: str) -> list[TradeTile]:
     """The Trade tiles of ``kind`` that ``seat`` owns."""
     tiles = state.data.trade_tiles
     return [tiles[t] for t in state.tiles_owned[seat] if tiles[t].kind == kind]
 
 
-def tile_ready(state: ZapotecState, seat: int, tile: TradeTile) -> bool:
+def tile_ready(state: ZapotecCore, seat: int, tile: TradeTile) -> bool:
     """Owned and face up (not yet used this round, or ever for one-off tiles)."""
     return tile.index in state.tiles_owned[seat] and tile.index not in state.tiles_down[seat]
 
 
-def building_cost(state: ZapotecState, seat: int, kind: int) -> tuple[int, ...]:
+def building_cost(state: ZapotecCore, seat: int, kind: int) -> tuple[int, ...]:
     """Cost of a House of building type ``kind`` (Z31-Z33 replace it for good)."""
     for tile in owned(state, seat, "building_cost_override"):
         if tile.prop == kind:
@@ -67,7 +67,7 @@ def matches(space_props: tuple[int, int, int], prop: int) -> bool:
     return space_props[CATEGORY_OF_PROP[prop]] == prop
 
 
-def house_count(state: ZapotecState, seat: int, prop: int) -> int:
+def house_count(state: ZapotecCore, seat: int, prop: int) -> int:
     """Houses of ``seat`` on spaces with property ``prop``; the Palace counts as two."""
     spaces = state.data.spaces
     category = CATEGORY_OF_PROP[prop]
@@ -79,7 +79,7 @@ def house_count(state: ZapotecState, seat: int, prop: int) -> int:
     return count
 
 
-def place_house(state: ZapotecState, seat: int, space: int, palace: bool) -> int:
+def place_house(state: ZapotecCore, seat: int, space: int, palace: bool) -> int:
     """Put a House (on the Palace tile if ``palace``) on ``space``; returns the building tile taken."""
     tile = state.space_tile[space]
     if tile < 0 or state.space_owner[space] >= 0 or state.houses_left[seat] <= 0:
@@ -94,7 +94,7 @@ def place_house(state: ZapotecState, seat: int, space: int, palace: bool) -> int
     return tile
 
 
-def place_on_grid(state: ZapotecState, seat: int, tile: int, cell: int) -> int:
+def place_on_grid(state: ZapotecCore, seat: int, tile: int, cell: int) -> int:
     """Put a building tile on an empty grid cell; returns the advanced resource gained (-1 if none)."""
     grid = state.grid[seat]
     if grid[cell] >= 0:
@@ -106,7 +106,7 @@ def place_on_grid(state: ZapotecState, seat: int, tile: int, cell: int) -> int:
     return printed
 
 
-def income(state: ZapotecState, seat: int, resource: int, line: str) -> list[int]:
+def income(state: ZapotecCore, seat: int, resource: int, line: str) -> list[int]:
     """Resources a row or column pays: the header icon plus both icons of every tile on it."""
     d = state.data
     headers = d.grid_rows if line == "row" else d.grid_columns
@@ -123,7 +123,7 @@ def income(state: ZapotecState, seat: int, resource: int, line: str) -> list[int
     return got
 
 
-def advance_sacrifice(state: ZapotecState, seat: int, steps: int) -> list[int]:
+def advance_sacrifice(state: ZapotecCore, seat: int, steps: int) -> list[int]:
     """Move ``seat`` up the Sacrifice track (capped at the top); returns the steps reached.
 
     The disc lands on top of any discs already there (a later arrival), which decides ties.
@@ -137,7 +137,7 @@ def advance_sacrifice(state: ZapotecState, seat: int, steps: int) -> list[int]:
     return list(range(start + 1, end + 1))
 
 
-def free_sacrifice_bonuses(state: ZapotecState, seat: int, reached: list[int]) -> None:
+def free_sacrifice_bonuses(state: ZapotecCore, seat: int, reached: list[int]) -> None:
     """A player's bonuses for the steps passed: VP now, then queued choices (resource, Ritual)."""
     d = state.data
     for step in reached:
@@ -147,17 +147,17 @@ def free_sacrifice_bonuses(state: ZapotecState, seat: int, reached: list[int]) -
             state.pending.append("free-ritual")
 
 
-def pyramid_complete(state: ZapotecState, pyramid: int) -> bool:
+def pyramid_complete(state: ZapotecCore, pyramid: int) -> bool:
     """A Pyramid is complete once its top piece is small."""
     return state.pyr_pieces[pyramid][-1] % 3 == SMALL
 
 
-def pyramid_top(state: ZapotecState, pyramid: int) -> int:
+def pyramid_top(state: ZapotecCore, pyramid: int) -> int:
     """Size index of the top piece of a Pyramid."""
     return state.pyr_pieces[pyramid][-1] % 3
 
 
-def largest_piece(state: ZapotecState, seat: int) -> int:
+def largest_piece(state: ZapotecCore, seat: int) -> int:
     """Size index of the largest piece ``seat`` still has, -1 if none."""
     for size, left in enumerate(state.pieces[seat]):
         if left:
@@ -165,7 +165,7 @@ def largest_piece(state: ZapotecState, seat: int) -> int:
     return -1
 
 
-def add_piece(state: ZapotecState, seat: int, pyramid: int, size: int) -> None:
+def add_piece(state: ZapotecCore, seat: int, pyramid: int, size: int) -> None:
     """Put a piece of ``size`` on Pyramid ``pyramid`` (pieces are stored as seat * 3 + size)."""
     state.pieces[seat][size] -= 1
     state.built_pieces[seat] += 1
@@ -173,7 +173,7 @@ def add_piece(state: ZapotecState, seat: int, pyramid: int, size: int) -> None:
     state.pyr_this_round[seat].append(pyramid)
 
 
-def start_pyramid(state: ZapotecState, seat: int, prop: int) -> int:
+def start_pyramid(state: ZapotecCore, seat: int, prop: int) -> int:
     """Start a Pyramid with scoring tile ``prop`` and the largest piece of ``seat``; returns its index."""
     state.scoring_avail.remove(prop)
     state.pyr_tile.append(prop)
@@ -189,19 +189,19 @@ def start_pyramid(state: ZapotecState, seat: int, prop: int) -> int:
 FREE_DISCS = ("free-ritual", "z36-ritual")
 
 
-def free_ritual_cards(state: ZapotecState, seat: int) -> list[int]:
+def free_ritual_cards(state: ZapotecCore, seat: int) -> list[int]:
     """Slots of the Ritual cards on display without a disc of ``seat``."""
     return [slot for slot, discs in enumerate(state.ritual_discs) if seat not in discs]
 
 
-def place_disc(state: ZapotecState, seat: int, slot: int) -> None:
+def place_disc(state: ZapotecCore, seat: int, slot: int) -> None:
     """Put a disc of ``seat`` on the Ritual card in ``slot``."""
     if seat in state.ritual_discs[slot]:
         raise AssertionError("one disc per Ritual card per player")
     state.ritual_discs[slot].append(seat)
 
 
-def take_trade_tile(state: ZapotecState, seat: int, level: int, slot: int) -> TradeTile:
+def take_trade_tile(state: ZapotecCore, seat: int, level: int, slot: int) -> TradeTile:
     """Move the face-up tile of ``level`` in ``slot`` to ``seat`` (refilled at the end of the turn)."""
     tile = state.data.trade_tiles[state.display[level - 1][slot]]
     state.display[level - 1][slot] = -1
@@ -209,7 +209,7 @@ def take_trade_tile(state: ZapotecState, seat: int, level: int, slot: int) -> Tr
     return tile
 
 
-def refill_display(state: ZapotecState) -> None:
+def refill_display(state: ZapotecCore) -> None:
     """Reveal new tiles from the stacks into the empty display slots (not in solo: no stacks)."""
     for level in range(3):
         shown, stack = state.display[level], state.stacks[level]
@@ -218,6 +218,6 @@ def refill_display(state: ZapotecState) -> None:
                 shown[slot] = stack.pop()
 
 
-def space_name(state: ZapotecState, space: int) -> str:
+def space_name(state: ZapotecCore, space: int) -> str:
     """'Temple in Mitla forest' for a space."""
     return state.data.spaces[space].name

@@ -11,19 +11,19 @@ from .data import RitualCard
 from .rules import house_count, pyramid_complete
 
 if TYPE_CHECKING:
-    from .state import ZapotecState
+    from .core import ZapotecCore
 
 COCIJOBOT = 1  # Cocijobot's seat in solo
 
 
-def turn_score(state: ZapotecState, seat: int, prop: int) -> int:
+def turn_score(state: ZapotecCore, seat: int, prop: int) -> int:
     """2 VP per House matching ``prop`` (the Palace counts as two); added to the seat's score."""
     gained = state.data.turn_vp_per_house * house_count(state, seat, prop)
     state.score[seat] += gained
     return gained
 
 
-def _building_counts(state: ZapotecState, seat: int) -> list[list[int]]:
+def _building_counts(state: ZapotecCore, seat: int) -> list[list[int]]:
     """One (type, region, terrain) row per building of ``seat``; the Palace gives two rows."""
     spaces = state.data.spaces
     rows = []
@@ -33,7 +33,7 @@ def _building_counts(state: ZapotecState, seat: int) -> list[list[int]]:
     return rows
 
 
-def ritual_points(state: ZapotecState, seat: int, card: RitualCard) -> int:
+def ritual_points(state: ZapotecCore, seat: int, card: RitualCard) -> int:
     """What one Ritual card is worth to ``seat`` at the end of the game (capped)."""
     d = state.data
     if card.kind == "building_sets":
@@ -58,7 +58,7 @@ def ritual_points(state: ZapotecState, seat: int, card: RitualCard) -> int:
     return min(points, card.max_vp)
 
 
-def sacrifice_awards(state: ZapotecState) -> list[int]:
+def sacrifice_awards(state: ZapotecCore) -> list[int]:
     """9/6/3 to the top three among seats that moved; lower in a stack (earlier) wins ties.
 
     In solo, Cocijobot scores 3 if it never moved (its own rule)."""
@@ -74,7 +74,7 @@ def sacrifice_awards(state: ZapotecState) -> list[int]:
     return awards
 
 
-def end_game(state: ZapotecState) -> None:
+def end_game(state: ZapotecCore) -> None:
     """Add the end-game points to every seat and keep the breakdown for ``result``."""
     d = state.data
     details = [{"during_game": state.score[s]} for s in range(state.seats)]
@@ -122,13 +122,13 @@ def end_game(state: ZapotecState) -> None:
     )
 
 
-def tie_key(state: ZapotecState, seat: int) -> tuple[int, int, int]:
+def tie_key(state: ZapotecCore, seat: int) -> tuple[int, int, int]:
     """Score, then further up the Sacrifice track, then lower in the stack; unmoved seats stay tied."""
     moved = state.sac[seat] > 0
     return (state.score[seat], state.sac[seat], -state.sac_order[seat] if moved else 0)
 
 
-def result(state: ZapotecState) -> Result:
+def result(state: ZapotecCore) -> Result:
     """The final Result (scores, ranks after tie-breaks, per-seat breakdown)."""
     ranks = competition_ranks([tie_key(state, s) for s in range(state.seats)])
     details = {"seats": [dict(d) for d in state.final or []]}

@@ -1,12 +1,15 @@
-"""Setup by player count (rule book "Components overview and game setup", solo setup)."""
+"""Every way a state is made: setup by player count (rule book "Components overview and game
+setup", solo setup), an empty state, and a full state rebuilt from an observation."""
 
 from __future__ import annotations
 
 from random import Random
 from typing import Any
 
-from .data import PROPERTIES, in_play
-from .state import ZapotecState, blank_state
+from .core import GAME_ID, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS
+from .data import PROPERTIES, RESOURCES, in_play, load
+from .observation import resample
+from .state import ZapotecState
 
 
 def new_game(players: int, seed: int, options: dict[str, Any], version: str) -> ZapotecState:
@@ -110,4 +113,106 @@ def new_game(players: int, seed: int, options: dict[str, Any], version: str) -> 
         f"{state.bonus[-1]}, scoring tiles {', '.join(PROPERTIES[p] for p in state.scoring_avail)}",
         kind="setup",
     )
+    return state
+
+
+def blank_state() -> ZapotecState:
+    """A state with every field present and empty (filled by setup or from_observation)."""
+    state = ZapotecState()
+    state.data = load()
+    for name in SCALAR_FIELDS:
+        if name != "data":
+            setattr(state, name, None)
+    for name in LIST_FIELDS + NESTED_FIELDS:
+        setattr(state, name, [])
+    state.rng = Random(0)
+    return state
+
+
+def from_observation(obs: dict[str, Any], rng: Random) -> ZapotecState:
+    """A full state whose ``observation(obs["seat"])`` equals ``obs``; hidden parts sampled."""
+    if obs.get("game") != GAME_ID:
+        raise ValueError(f"not a Zapotec observation (game {obs.get('game')!r})")
+    state = blank_state()
+    d = state.data
+    tiles = {t.id: t.index for t in d.building_tiles}
+    trades = {t.id: t.index for t in d.trade_tiles}
+    spaces = {s.id: s.index for s in d.spaces}
+    rituals = {r.id: r.index for r in d.rituals}
+
+    def tile(x: str | None) -> int:
+        return -1 if x is None else tiles[x]
+
+    def trade(x: str | None) -> int:
+        return -1 if x is None else trades[x]
+
+    def space(x: str | None) -> int:
+        return -1 if x is None else spaces[x]
+
+    seat = obs["seat"]
+    players = obs["players"]
+    state.options = dict(obs["options"])
+    state.version = obs["version"]
+    state.players = players
+    state.solo = players == 1
+    state.seats = 2 if state.solo else players
+    state.difficulty = state.options.get("difficulty", "normal")
+    board_players = 2 if state.solo else players
+    state.in_play = tuple(s.min_players <= board_players for s in d.spaces)
+    state.round, state.step, state.current = obs["round"], obs["step"], obs["current"]
+    state.order, state.turn_pos = list(obs["order"]), obs["turn_pos"]
+    state.sac_clock = obs["sacrifice_clock"]
+    view = obs["seats"]
+    state.res = [[v["resources"][name] for name in RESOURCES] for v in view]
+    state.score = [v["score"] for v in view]
+    state.grid = [[tile(t) for t in v["grid"]] for v in view]
+    state.houses = [[space(i) for i in v["houses"]] for v in view]
+    state.houses_left = [v["houses_left"] for v in view]
+    state.palace = [space(v["palace"]) for v in view]
+    state.palace_tile = [tile(v["palace_tile"]) for v in view]
+    state.tiles_owned = [[trade(t) for t in v["trade_tiles"]] for v in view]
+    state.tiles_down = [[trade(t) for t in v["tiles_face_down"]] for v in view]
+    state.bought = [list(v["bought_levels"]) for v in view]
+    state.sac = [v["sacrifice_step"] for v in view]
+    state.sac_order = [v["sacrifice_arrival"] for v in view]
+    state.pieces = [list(v["pieces_left"]) for v in view]
+    state.built_pieces = [v["pieces_built"] for v in view]
+    state.rituals_counted = [v["counted_rituals"] for v in view]
+    state.pyr_this_round = [list(v["pyramids_this_round"]) for v in view]
+    state.picks = [v["pick"] for v in view]
+    state.hands = [[] for _ in view]
+    state.known_hand = [list(v["known_hand"]) for v in view]
+    state.hands[seat] = list(obs["hand"])
+    state.bonus = list(obs["bonus_cards"])
+    state.offer = list(obs["offer"])
+    state.discard = list(obs["discard"])
+    state.space_tile = [tile(t) for t in obs["spaces"]]
+    state.space_owner = list(obs["owners"])
+    state.display = [[trade(t) for t in row] for row in obs["trade_display"]]
+    state.stacks = [[-1] * n for n in obs["trade_stack_counts"]]
+    state.box = [[], [], []]
+    state.scoring_avail = [PROPERTIES.index(p) for p in obs["scoring_tiles"]]
+    state.pyr_tile = [PROPERTIES.index(p["tile"]) for p in obs["pyramids"]]
+    state.pyr_pieces = [[s * 3 + size for s, size in p["pieces"]] for p in obs["pyramids"]]
+    state.ritual_cards = [rituals[r["card"]] for r in obs["rituals"]]
+    state.ritual_discs = [list(r["discs"]) for r in obs["rituals"]]
+    state.pending = list(obs["pending"])
+    sel = obs["selected"]
+    state.sel_space, state.sel_tile, state.sel_trade = (
+        space(sel["space"]),
+        tile(sel["building_tile"]),
+        trade(sel["trade_tile"]),
+    )
+    cj = obs["cocijobot"]
+    state.cj_card, state.cj_flipped = cj["card"], list(cj["flipped"])
+    state.cj_tiles = [PROPERTIES.index(t) for t in cj["tiles"]]
+    state.cj_pyramid = cj["pyramid"]
+    state.cj_deck = []
+    state.final = [dict(x) for x in obs["final"]] if obs["final"] is not None else None
+    state.events = []
+    if state.step == "pick":
+        for s, v in enumerate(view):
+            if s != seat and v["picked"]:
+                state.picks[s] = 0  # placeholder; resample deals the hidden card
+    resample(state, seat, rng, [v["hand_count"] for v in view], obs["deck_count"], cj["top_hint"])
     return state

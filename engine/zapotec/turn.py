@@ -12,30 +12,30 @@ from . import flow, rules, scoring
 from .data import BASIC, PROPERTIES, RESOURCES, SIZES, TradeTile, describe_cost
 
 if TYPE_CHECKING:
-    from .state import ZapotecState
+    from .core import ZapotecCore
 
 _ROW_COL = ("row", "column")
 
 
-def palace_label(state: ZapotecState) -> str:
+def palace_label(state: ZapotecCore) -> str:
     """The Palace option's text, with its cost from the data."""
     return f"your Palace for {describe_cost(state.data.palace_cost)} (counts as 2 Houses)"
 
 
-def card_text(state: ZapotecState, number: int) -> str:
+def card_text(state: ZapotecCore, number: int) -> str:
     """'7 (wood income, build: plains)' for an Action card."""
     card = state.data.action_cards[number]
     return f"{number} ({RESOURCES[card.resource]} income, build: {PROPERTIES[card.prop]})"
 
 
-def cell_text(state: ZapotecState, cell: int) -> str:
+def cell_text(state: ZapotecCore, cell: int) -> str:
     """'brick row / wood column' for a grid cell."""
     d = state.data
     return f"{RESOURCES[d.grid_rows[cell // 3]]} row / {RESOURCES[d.grid_columns[cell % 3]]} column"
 
 
 # ---------------------------------------------------------------- decisions
-def decision(state: ZapotecState, seat: int) -> Decision:
+def decision(state: ZapotecCore, seat: int) -> Decision:
     """The decision for ``seat`` (which is in ``to_act()``)."""
     step = state.step
     if step == "pick":
@@ -45,7 +45,7 @@ def decision(state: ZapotecState, seat: int) -> Decision:
     return _DECISIONS[step](state, seat)
 
 
-def _pick_decision(state: ZapotecState, seat: int) -> Decision:
+def _pick_decision(state: ZapotecCore, seat: int) -> Decision:
     options = tuple({"label": f"Play card {card_text(state, c)}", "card": c} for c in state.hands[seat])
     bonus = card_text(state, state.bonus[-1])
     return Decision(
@@ -55,7 +55,7 @@ def _pick_decision(state: ZapotecState, seat: int) -> Decision:
     )
 
 
-def _income_decision(state: ZapotecState, seat: int) -> Decision:
+def _income_decision(state: ZapotecCore, seat: int) -> Decision:
     resource = state.data.action_cards[state.picks[seat]].resource
     options = []
     for line in _ROW_COL:
@@ -70,7 +70,7 @@ def _income_decision(state: ZapotecState, seat: int) -> Decision:
     return Decision("income", f"Collect income: the {RESOURCES[resource]} row or column", tuple(options))
 
 
-def _convert_options(state: ZapotecState, seat: int) -> list[dict]:
+def _convert_options(state: ZapotecCore, seat: int) -> list[dict]:
     options = []
     res = state.res[seat]
     for tile in rules.owned(state, seat, "convert"):
@@ -85,7 +85,7 @@ def _convert_options(state: ZapotecState, seat: int) -> list[dict]:
     return options
 
 
-def _ritual_cost(state: ZapotecState, seat: int, slot: int) -> list[int]:
+def _ritual_cost(state: ZapotecCore, seat: int, slot: int) -> list[int]:
     d = state.data
     cost = [0] * 6
     if state.sac[seat] < d.no_priest_ritual_step:
@@ -94,18 +94,18 @@ def _ritual_cost(state: ZapotecState, seat: int, slot: int) -> list[int]:
     return cost
 
 
-def ritual_limit(state: ZapotecState, seat: int) -> int:
+def ritual_limit(state: ZapotecCore, seat: int) -> int:
     """How many Ritual cards ``seat`` may have a disc on: Pyramid pieces built, at most three
     (the step-11 disc does not count; a Z36 disc does, see ``rules.FREE_DISCS``)."""
     return min(state.built_pieces[seat], state.data.ritual_max)
 
 
-def z34_possible(state: ZapotecState, seat: int, tile: TradeTile) -> bool:
+def z34_possible(state: ZapotecCore, seat: int, tile: TradeTile) -> bool:
     """Whether Z34's "pay 2 Corn to advance 4 times" can happen now (Corn held, room to advance)."""
     return rules.can_pay(state.res[seat], tile.pay) and state.sac[seat] < state.data.sacrifice_top
 
 
-def _capital_decision(state: ZapotecState, seat: int) -> Decision:
+def _capital_decision(state: ZapotecCore, seat: int) -> Decision:
     d = state.data
     res = state.res[seat]
     options: list[dict] = []
@@ -158,7 +158,7 @@ def _capital_decision(state: ZapotecState, seat: int) -> Decision:
     )
 
 
-def _pyramid_options(state: ZapotecState, seat: int) -> list[dict]:
+def _pyramid_options(state: ZapotecCore, seat: int) -> list[dict]:
     d = state.data
     if not rules.can_pay(state.res[seat], d.pyramid_cost):
         return []
@@ -193,7 +193,7 @@ def _pyramid_options(state: ZapotecState, seat: int) -> list[dict]:
     return options
 
 
-def _pending_decision(state: ZapotecState, seat: int) -> Decision:
+def _pending_decision(state: ZapotecCore, seat: int) -> Decision:
     item = state.pending[0]
     if item == "resource":
         options = tuple(
@@ -218,13 +218,13 @@ def _pending_decision(state: ZapotecState, seat: int) -> Decision:
     return Decision("free-ritual", title, options)
 
 
-def _can_build_house(state: ZapotecState, seat: int, kind: int) -> bool:
+def _can_build_house(state: ZapotecCore, seat: int, kind: int) -> bool:
     return state.houses_left[seat] > 0 and rules.can_pay(
         state.res[seat], rules.building_cost(state, seat, kind)
     )
 
 
-def _can_build_palace(state: ZapotecState, seat: int) -> bool:
+def _can_build_palace(state: ZapotecCore, seat: int) -> bool:
     return (
         state.palace[seat] < 0
         and state.houses_left[seat] > 0
@@ -232,7 +232,7 @@ def _can_build_palace(state: ZapotecState, seat: int) -> bool:
     )
 
 
-def _build_decision(state: ZapotecState, seat: int) -> Decision:
+def _build_decision(state: ZapotecCore, seat: int) -> Decision:
     d = state.data
     prop = d.action_cards[state.picks[seat]].prop
     options: list[dict] = []
@@ -273,11 +273,11 @@ def _build_decision(state: ZapotecState, seat: int) -> Decision:
     )
 
 
-def _tile_spaces(state: ZapotecState, tile: TradeTile) -> list[int]:
+def _tile_spaces(state: ZapotecCore, tile: TradeTile) -> list[int]:
     return [i for i in state.data.spaces_with[tile.prop] if state.space_tile[i] >= 0]
 
 
-def _build_kind_decision(state: ZapotecState, seat: int) -> Decision:
+def _build_kind_decision(state: ZapotecCore, seat: int) -> Decision:
     space = state.data.spaces[state.sel_space]
     cost = describe_cost(rules.building_cost(state, seat, space.type))
     options = (
@@ -289,7 +289,7 @@ def _build_kind_decision(state: ZapotecState, seat: int) -> Decision:
     )
 
 
-def _tile_space_decision(state: ZapotecState, seat: int) -> Decision:
+def _tile_space_decision(state: ZapotecCore, seat: int) -> Decision:
     tile = state.data.trade_tiles[state.sel_trade]
     options = tuple(
         {
@@ -305,7 +305,7 @@ def _tile_space_decision(state: ZapotecState, seat: int) -> Decision:
     return Decision("tile-space", prompt, options)
 
 
-def _grid_decision(state: ZapotecState, seat: int) -> Decision:
+def _grid_decision(state: ZapotecCore, seat: int) -> Decision:
     d = state.data
     tile = d.building_tiles[state.sel_tile]
     options = []
@@ -320,7 +320,7 @@ def _grid_decision(state: ZapotecState, seat: int) -> Decision:
     return Decision("grid-space", f"Put the {what} on your resource grid", tuple(options))
 
 
-def _score_card_decision(state: ZapotecState, seat: int) -> Decision:
+def _score_card_decision(state: ZapotecCore, seat: int) -> Decision:
     bonus = state.bonus[-1]
     options = [
         {
@@ -344,7 +344,7 @@ def _score_card_decision(state: ZapotecState, seat: int) -> Decision:
     )
 
 
-def _draw_decision(state: ZapotecState, seat: int) -> Decision:
+def _draw_decision(state: ZapotecCore, seat: int) -> Decision:
     options = []
     for card in state.offer:
         label = f"Take card {card_text(state, card)}"
@@ -368,7 +368,7 @@ _DECISIONS = {
 
 
 # ---------------------------------------------------------------- effects
-def apply(state: ZapotecState, seat: int, option: dict) -> None:
+def apply(state: ZapotecCore, seat: int, option: dict) -> None:
     """Carry out ``option`` (one of ``decision(state, seat).options``)."""
     if state.step == "pick":
         _apply_pick(state, seat, option["card"])
@@ -377,13 +377,13 @@ def apply(state: ZapotecState, seat: int, option: dict) -> None:
     _drop_impossible_pending(state, seat)
 
 
-def _drop_impossible_pending(state: ZapotecState, seat: int) -> None:
+def _drop_impossible_pending(state: ZapotecCore, seat: int) -> None:
     # A free Ritual disc with every card already holding this seat's disc is simply lost.
     while state.pending and state.pending[0] in rules.FREE_DISCS and not rules.free_ritual_cards(state, seat):
         state.pending.pop(0)
 
 
-def _apply_pick(state: ZapotecState, seat: int, card: int) -> None:
+def _apply_pick(state: ZapotecCore, seat: int, card: int) -> None:
     state.hands[seat].remove(card)
     state.picks[seat] = card
     state.event(f"Seat {seat} chose a card", kind="pick", seat=seat)
@@ -391,7 +391,7 @@ def _apply_pick(state: ZapotecState, seat: int, card: int) -> None:
         flow.all_picked(state)
 
 
-def _do_income(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_income(state: ZapotecCore, seat: int, option: dict) -> None:
     resource = state.data.action_cards[state.picks[seat]].resource
     got = rules.income(state, seat, resource, option["line"])
     rules.gain(state.res[seat], got)
@@ -399,7 +399,7 @@ def _do_income(state: ZapotecState, seat: int, option: dict) -> None:
     state.step = "capital"
 
 
-def _do_buy(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_buy(state: ZapotecCore, seat: int, option: dict) -> None:
     level = option["level"]
     price = rules.trade_price(state, seat, level)
     state.res[seat][4] -= price
@@ -423,7 +423,7 @@ def _do_buy(state: ZapotecState, seat: int, option: dict) -> None:
             state.pending.append("z36-ritual")
 
 
-def _do_use(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_use(state: ZapotecCore, seat: int, option: dict) -> None:
     d = state.data
     tile = d.trade_by_id[option["tile"]]
     if tile.kind == "build_ignoring_card":
@@ -436,7 +436,7 @@ def _do_use(state: ZapotecState, seat: int, option: dict) -> None:
     rules.gain(state.res[seat], tile.gain)
 
 
-def _do_pyramid(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_pyramid(state: ZapotecCore, seat: int, option: dict) -> None:
     rules.pay(state.res[seat], state.data.pyramid_cost)
     if "new" in option:
         pyramid = rules.start_pyramid(state, seat, PROPERTIES.index(option["new"]))
@@ -450,7 +450,7 @@ def _do_pyramid(state: ZapotecState, seat: int, option: dict) -> None:
     )
 
 
-def _do_ritual(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_ritual(state: ZapotecCore, seat: int, option: dict) -> None:
     slot = option["slot"]
     rules.pay(state.res[seat], _ritual_cost(state, seat, slot))
     rules.place_disc(state, seat, slot)
@@ -458,7 +458,7 @@ def _do_ritual(state: ZapotecState, seat: int, option: dict) -> None:
     state.event(f"Seat {seat} performs a Ritual on {option['card']}", kind="ritual", seat=seat)
 
 
-def _do_sacrifice(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_sacrifice(state: ZapotecCore, seat: int, option: dict) -> None:
     corn = option["corn"]
     state.res[seat][5] -= 1
     state.res[seat][3] -= corn
@@ -467,7 +467,7 @@ def _do_sacrifice(state: ZapotecState, seat: int, option: dict) -> None:
     state.event(f"Seat {seat} sacrifices {corn} corn to step {state.sac[seat]}", kind="sacrifice", seat=seat)
 
 
-def _do_take(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_take(state: ZapotecCore, seat: int, option: dict) -> None:
     state.pending.pop(0)
     state.res[seat][RESOURCES.index(option["resource"])] += 1
     state.event(
@@ -475,7 +475,7 @@ def _do_take(state: ZapotecState, seat: int, option: dict) -> None:
     )
 
 
-def _do_free_ritual(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_free_ritual(state: ZapotecCore, seat: int, option: dict) -> None:
     if state.pending.pop(0) == "z36-ritual":
         state.rituals_counted[seat] += 1  # placed ignoring the requirements, counted afterwards
     rules.place_disc(state, seat, option["slot"])
@@ -483,7 +483,7 @@ def _do_free_ritual(state: ZapotecState, seat: int, option: dict) -> None:
     state.event(f"Seat {seat} places a free Ritual disc on {card.id}", kind="ritual", seat=seat)
 
 
-def _do_done(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_done(state: ZapotecCore, seat: int, option: dict) -> None:
     if state.step == "capital":
         state.step = "build"
         return
@@ -493,7 +493,7 @@ def _do_done(state: ZapotecState, seat: int, option: dict) -> None:
     _score_and_draw(state, seat, state.bonus[-1])
 
 
-def _score_and_draw(state: ZapotecState, seat: int, card: int) -> None:
+def _score_and_draw(state: ZapotecCore, seat: int, card: int) -> None:
     gained = scoring.turn_score(state, seat, state.data.action_cards[card].prop)
     state.event(f"Seat {seat} scores {gained} VP with card {card}", kind="turn-score", seat=seat, vp=gained)
     if state.round < state.data.rounds and state.offer:
@@ -502,7 +502,7 @@ def _score_and_draw(state: ZapotecState, seat: int, card: int) -> None:
         flow.end_turn(state)
 
 
-def _do_score(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_score(state: ZapotecCore, seat: int, option: dict) -> None:
     card = option["card"]
     if option["from_hand"]:  # Z35: a hand card used for scoring is discarded
         state.hands[seat].remove(card)
@@ -512,7 +512,7 @@ def _do_score(state: ZapotecState, seat: int, option: dict) -> None:
     _score_and_draw(state, seat, card)
 
 
-def _do_draw(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_draw(state: ZapotecCore, seat: int, option: dict) -> None:
     card = option["card"]
     state.offer.remove(card)
     state.hands[seat].append(card)
@@ -522,7 +522,7 @@ def _do_draw(state: ZapotecState, seat: int, option: dict) -> None:
     flow.end_turn(state)
 
 
-def _do_build(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_build(state: ZapotecCore, seat: int, option: dict) -> None:
     space = _space_index(state, option["space"])
     kind = state.data.spaces[space].type
     house_ok = _can_build_house(state, seat, kind)
@@ -536,18 +536,18 @@ def _do_build(state: ZapotecState, seat: int, option: dict) -> None:
         _build_palace(state, seat, space)
 
 
-def _space_index(state: ZapotecState, space_id: str) -> int:
+def _space_index(state: ZapotecCore, space_id: str) -> int:
     return state.data.space_index[space_id]
 
 
-def _build_house(state: ZapotecState, seat: int, space: int, cost: tuple[int, ...]) -> None:
+def _build_house(state: ZapotecCore, seat: int, space: int, cost: tuple[int, ...]) -> None:
     rules.pay(state.res[seat], cost)
     state.sel_tile = rules.place_house(state, seat, space, palace=False)
     state.event(f"Seat {seat} builds a House on {rules.space_name(state, space)}", kind="build", seat=seat)
     state.step = "grid"
 
 
-def _build_palace(state: ZapotecState, seat: int, space: int) -> None:
+def _build_palace(state: ZapotecCore, seat: int, space: int) -> None:
     rules.pay(state.res[seat], state.data.palace_cost)
     rules.place_house(state, seat, space, palace=True)
     state.event(
@@ -556,19 +556,19 @@ def _build_palace(state: ZapotecState, seat: int, space: int) -> None:
     state.step = "build"
 
 
-def _do_house(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_house(state: ZapotecCore, seat: int, option: dict) -> None:
     space = state.sel_space
     state.sel_space = -1
     _build_house(state, seat, space, rules.building_cost(state, seat, state.data.spaces[space].type))
 
 
-def _do_palace(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_palace(state: ZapotecCore, seat: int, option: dict) -> None:
     space = state.sel_space
     state.sel_space = -1
     _build_palace(state, seat, space)
 
 
-def _do_tile_build(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_tile_build(state: ZapotecCore, seat: int, option: dict) -> None:
     tile = state.data.trade_tiles[state.sel_trade]
     state.sel_trade = -1
     state.tiles_down[seat].append(tile.index)
@@ -576,7 +576,7 @@ def _do_tile_build(state: ZapotecState, seat: int, option: dict) -> None:
     _build_house(state, seat, _space_index(state, option["space"]), tile.pay)
 
 
-def _do_grid(state: ZapotecState, seat: int, option: dict) -> None:
+def _do_grid(state: ZapotecCore, seat: int, option: dict) -> None:
     printed = rules.place_on_grid(state, seat, state.sel_tile, option["cell"])
     kind = PROPERTIES[state.data.building_tiles[state.sel_tile].type]
     gained = f" and gains 1 {RESOURCES[printed]}" if printed >= 0 else ""

@@ -10,7 +10,7 @@ import msgpack
 from engine.playout import play_random
 from engine.teotihuacan import GAME
 from engine.teotihuacan.teotibot import TILE_NAMES
-from tests.test_teotihuacan_sweep import check_invariants
+from tests.teotihuacan.test_sweep import check_invariants
 
 SOLO = {"automaton": "teotibot"}
 VARIANTS = [

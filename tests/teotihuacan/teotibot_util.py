@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.teotihuacan.frames import run
 from engine.teotihuacan.state import TeoState
-from engine.teotihuacan.teotibot_actions import perform
-from tests.support.teo import blank
+from engine.teotihuacan.teotibot import perform
+from tests.teotihuacan.util import blank
 
 BOT = 1  # Teotibot's seat in a solo game
 # Action tile ids (data/teotibot.toml).

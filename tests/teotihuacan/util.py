@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.teotihuacan import GAME
+from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.frames import run
-from engine.teotihuacan.state import KIND_IDS, TeoState
+from engine.teotihuacan.state import TeoState
 
 # First-game layout, clockwise from place 1: Palace, Stone Quarry, Alchemy, Forest,
 # Construction, Decorations, Nobles, Gold Deposits.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.teotihuacan.frames import run
-from tests.support.teo import blank, choose, kind, own_tile, put, start_turn
+from tests.teotihuacan.util import blank, choose, kind, own_tile, put, start_turn
 
 FOREST = 2
 

@@ -3,8 +3,9 @@
 The bot is the last seat (``st.bot``; -1 in a game without it). It never appears in
 ``to_act()``: its turn is the automatic frame ``bot-turn``, and every choice frame of the
 base rules that reaches the bot (temple rewards, Ascension, Avenue tiles) is answered by the
-policies registered here in ``frames.AUTOMATON``. The seven actions are in
-``teotibot_actions.py``; this module holds the data, setup, the turn and the action pyramid.
+policies registered here in ``frames.AUTOMATON``. The seven actions and the turn that rolls
+for one are in ``actions.py``; this module holds the data, setup, the action pyramid, the
+final scoring and the answers to the base rules' choices.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import tomllib
 from pathlib import Path
 from random import Random
 
-from .data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
-from .frames import AUTOMATON, auto, push
+from ..core import TeoCore
+from ..data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
+from ..frames import AUTOMATON, Frame, Payload, auto, push
 
-DATA_FILE = Path(__file__).resolve().parent / "data" / "teotibot.toml"
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "teotibot.toml"
 with DATA_FILE.open("rb") as _handle:
     BOT = tomllib.load(_handle)
 
@@ -73,13 +75,13 @@ def option_schema() -> dict[str, dict]:
     return schema
 
 
-def adjust(st, name: str) -> int:
+def adjust(st: TeoCore, name: str) -> int:
     """A difficulty adjustment of this game (0 = the rules as written)."""
     return st.options.get(name) or 0
 
 
 # ---- setup -----------------------------------------------------------------------------------------------
-def setup_bot(st, rng: Random) -> None:
+def setup_bot(st: TeoCore, rng: Random) -> None:
     """The bot's holdings, tracks, technology, workers, action pyramid and Direction tiles."""
     bot = st.bot
     spec = BOT["setup"]
@@ -108,22 +110,22 @@ def setup_bot(st, rng: Random) -> None:
 
 
 # ---- worker geometry -------------------------------------------------------------------------------------
-def rank_high(st, w: int) -> tuple:
+def rank_high(st: TeoCore, w: int) -> tuple:
     """Sort key for 'highest powered': power, then clockwise furthest from the Palace."""
     return (st.wp[w], st.board_place[st.wb[w]], -w)
 
 
-def highest(st, workers: list[int]) -> int:
+def highest(st: TeoCore, workers: list[int]) -> int:
     """The highest powered worker (ties: clockwise furthest from the Palace)."""
     return max(workers, key=lambda w: rank_high(st, w))
 
 
-def lowest(st, workers: list[int]) -> int:
+def lowest(st: TeoCore, workers: list[int]) -> int:
     """The lowest powered worker (ties: clockwise closest to the Palace)."""
     return min(workers, key=lambda w: (st.wp[w], st.board_place[st.wb[w]], w))
 
 
-def clockwise_boards(st, board: int) -> list[int]:
+def clockwise_boards(st: TeoCore, board: int) -> list[int]:
     """The other boards clockwise from ``board``, the Palace left out."""
     place = st.board_place[board]
     out = []
@@ -134,19 +136,19 @@ def clockwise_boards(st, board: int) -> list[int]:
     return out
 
 
-def advance_target(st, w: int) -> int:
+def advance_target(st: TeoCore, w: int) -> int:
     """Where an advanced worker goes: the next board (power 1-3) or the second (power 4-5),
     skipping the Palace either way."""
     distance = 2 if st.wp[w] >= ACT["advance_far_power"] else 1
     return clockwise_boards(st, st.wb[w])[distance - 1]
 
 
-def next_temple_spaces(st, board: int) -> list[int]:
+def next_temple_spaces(st: TeoCore, board: int) -> list[int]:
     """Temple Worship spaces clockwise after ``board`` (the Palace ignored)."""
     return [SIDEBAR_SPACE[b] for b in clockwise_boards(st, board) if b in SIDEBAR_SPACE]
 
 
-def relocate_unlocked(st, w: int, space: int) -> None:
+def relocate_unlocked(st: TeoCore, w: int, space: int) -> None:
     """The player unlocked the bot's worker ``w`` from ``space``: it moves on to the next empty
     Temple Worship space clockwise (its effect not performed). With none empty it takes the next
     clockwise space anyway, unlocking the player's worker locked there."""
@@ -156,7 +158,7 @@ def relocate_unlocked(st, w: int, space: int) -> None:
     st.note(st.bot, f"Teotibot's worker moves on to the {DATA.board_names[st.wb[w]]} Worship space")
 
 
-def move_locked(st, w: int, space: int) -> None:
+def move_locked(st: TeoCore, w: int, space: int) -> None:
     """Move the bot's locked worker ``w`` onto Worship ``space`` (and its board), unlocking the
     player's worker locked there, if any."""
     if st.ws[w] >= 0 and st.space_occ[st.ws[w]] == w:
@@ -169,23 +171,7 @@ def move_locked(st, w: int, space: int) -> None:
     st.space_occ[space] = w
 
 
-# ---- the turn ------------------------------------------------------------------------------------------
-@auto("bot-turn")
-def _bot_turn(st, frame) -> None:
-    from .teotibot_actions import perform
-
-    seat = frame[1]
-    rng = st.chance_rng()
-    a, b = rng.randint(1, 6), rng.randint(1, 6)
-    pos = DICE_POSITION[a + b]
-    tile = st.act_pyr[pos]
-    st.roll = a + b
-    st.note(seat, f"Teotibot rolls {a} + {b} = {a + b}: {TILE_NAMES[tile]} ({POSITION_NAMES[pos]})")
-    push(st, ("bot-done", seat, pos))
-    perform(st, seat, tile)
-
-
-def shift_pyramid(st, pos: int) -> None:
+def shift_pyramid(st: TeoCore, pos: int) -> None:
     """Remove the tile at ``pos``; the tiles below move up, each chosen by the next Direction
     tile from the top (left or right of the hole); the set-aside tile fills the hole left in the
     bottom row and the removed tile is set aside. Then the top Direction tile flips and goes
@@ -205,7 +191,7 @@ def shift_pyramid(st, pos: int) -> None:
 
 
 @auto("bot-done")
-def _bot_done(st, frame) -> None:
+def _bot_done(st: TeoCore, frame: Frame) -> None:
     seat, pos = frame[1], frame[2]
     shift_pyramid(st, pos)
     if st.cocoa[seat] >= BOT["turn"]["cocoa_cash_in"]:
@@ -217,7 +203,7 @@ def _bot_done(st, frame) -> None:
 
 
 # ---- final Eclipse -------------------------------------------------------------------------------------
-def final_score(st, seat: int, reached: int) -> int:
+def final_score(st: TeoCore, seat: int, reached: int) -> int:
     """The bot's extra VP at the final Eclipse: leftovers, technologies, flat bonus tiles."""
     leftovers = st.cocoa[seat] + sum(st.res[seat * 3 : seat * 3 + 3])
     tech = (FINAL["vp_per_technology"] + adjust(st, "teotibot_technology_vp")) * st.tech_count(seat)
@@ -226,7 +212,7 @@ def final_score(st, seat: int, reached: int) -> int:
 
 
 # ---- answers to the base rules' choices ----------------------------------------------------------------
-def _least_resources(st, frame, opts):
+def _least_resources(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     """Blue temple resources: one at a time, the one the bot has least of (gold, stone, wood)."""
     held = st.res[frame[1] * 3 : frame[1] * 3 + 3]
     mix = [0, 0, 0]
@@ -238,14 +224,14 @@ def _least_resources(st, frame, opts):
     return pick
 
 
-def _any_temple(st, frame, opts):
+def _any_temple(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     """The temple the bot is highest on (blue, red, green on ties). Offered are the temples where
     it is below the top step, whether or not the step can happen (a blocked step is lost)."""
     seat = frame[1]
     return max(opts, key=lambda p: (st.temple[seat * st.nt + p[0]], -p[0]))
 
 
-def _power_up(st, frame, opts):
+def _power_up(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     """A power-up of the bot's choice: its highest powered worker."""
     workers = [p[1] for p in opts if p[0] == "w"]
     return ("w", highest(st, workers))

@@ -6,7 +6,7 @@ import pytest
 
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.frames import push, run
-from tests.support.teo import acts, arrive, blank, choose, give, kind, put, refresh, start_turn
+from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, refresh, start_turn
 
 PALACE, FOREST, STONE, GOLD, ALCHEMY, NOBLES, DECOR, BUILD = 1, 2, 3, 4, 5, 6, 7, 8
 

@@ -6,9 +6,9 @@ Worship spaces: 0-2 Palace Royal tiles, 3 Forest, 4 Stone Quarry, 5 Gold Deposit
 
 from __future__ import annotations
 
+from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA
-from engine.teotihuacan.state import KIND_IDS
-from tests.support.teo import acts, arrive, blank, choose, give, kind, put, refresh
+from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, refresh
 
 BLACK, RED, YELLOW, BLUE = 0, 1, 2, 3
 STONE, FOREST, ALCHEMY, NOBLES, DECOR, BUILD = 3, 2, 5, 6, 7, 8

@@ -10,8 +10,8 @@ from engine.teotihuacan import GAME
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.frames import run
 from engine.teotihuacan.teotibot import BELOW, DICE_POSITION, TILE_NAMES, shift_pyramid
-from tests.support.teo import arrive, choose, give, kind, put
-from tests.support.teotibot import BOT, BUILD, DECOR, FOREST, GOLD, SPACE, STONE, bot_res, solo
+from tests.teotihuacan.teotibot_util import BOT, BUILD, DECOR, FOREST, GOLD, SPACE, STONE, bot_res, solo
+from tests.teotihuacan.util import arrive, choose, give, kind, put
 
 SOLO = {"automaton": "teotibot"}
 
@@ -148,7 +148,7 @@ def test_ten_cocoa_are_cashed_in_for_vp_at_the_end_of_its_turn():
 
 
 def test_worship_steps_difficulty():
-    from tests.support.teotibot import WORSHIP, bot_action
+    from tests.teotihuacan.teotibot_util import WORSHIP, bot_action
 
     st = solo(teotibot_worship_steps=1)
     put(st, 7, FOREST, space=SPACE[FOREST])  # next: Decorations, any temple

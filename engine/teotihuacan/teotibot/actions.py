@@ -1,4 +1,4 @@
-"""Teotibot's seven actions with every fallback step.
+"""Teotibot's turn (the dice pick an Action tile) and its seven actions with every fallback step.
 
 Each *step* returns the frames that finish it (temple and Avenue steps, run through the base
 rules with the bot's policies) when it succeeds, or None when it fails. The bot pays only the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .actions import (
+from ..actions import (
     deco_space_open,
     empty_noble_spaces,
     open_positions,
@@ -19,13 +19,17 @@ from .actions import (
     take_decoration,
     take_pyramid,
 )
-from .data import DATA, OFFER_BOARDS, WORSHIP_OFFER
-from .effects import can_pay, claim, draw_discovery, power_up
-from .frames import auto, push
-from .teotibot import (
+from ..core import TeoCore
+from ..data import DATA, OFFER_BOARDS, WORSHIP_OFFER
+from ..effects import can_pay, claim, draw_discovery, power_up
+from ..frames import Frame, auto, push
+from .rules import (
     ACT,
+    DICE_POSITION,
     MASK_RARITY,
+    POSITION_NAMES,
     SIDEBAR_TEMPLE,
+    TILE_NAMES,
     adjust,
     advance_target,
     highest,
@@ -38,11 +42,11 @@ from .teotibot import (
 Step = Callable[..., list | None]
 
 
-def _has(st, seat: int, board: int) -> bool:
+def _has(st: TeoCore, seat: int, board: int) -> bool:
     return bool(st.unlocked_workers(seat, board))
 
 
-def _spend(st, seat: int, resource: int, amount: int) -> bool:
+def _spend(st: TeoCore, seat: int, resource: int, amount: int) -> bool:
     """Spend ``amount`` of resource index ``resource`` (0 wood, 1 stone, 2 gold) if held."""
     i = seat * 3 + resource
     if st.res[i] < amount:
@@ -52,7 +56,7 @@ def _spend(st, seat: int, resource: int, amount: int) -> bool:
 
 
 # ---- steps ------------------------------------------------------------------------------------------------
-def construct(st, seat: int) -> list | None:
+def construct(st: TeoCore, seat: int) -> list | None:
     """Construction step 1: 2 stone, the leftmost pyramid tile (rotated at random) on the lowest
     level, top-left open position; level VP, Pyramid track, 2 VP and an any-temple step."""
     slots = [k for k, tid in enumerate(st.pyr_offer) if tid]
@@ -74,7 +78,7 @@ def construct(st, seat: int) -> list | None:
     return [("any-temple", seat)]
 
 
-def decorate(st, seat: int) -> list | None:
+def decorate(st: TeoCore, seat: int) -> list | None:
     """Decorations step 1: 2 gold, the topmost Decoration on the first open space clockwise from
     the top side; 5 VP, Pyramid track, an any-temple step."""
     slots = [k for k, tid in enumerate(st.deco_offer) if tid]
@@ -90,7 +94,7 @@ def decorate(st, seat: int) -> list | None:
     return [("any-temple", seat)]
 
 
-def develop(st, seat: int) -> list | None:
+def develop(st: TeoCore, seat: int) -> list | None:
     """Alchemy step 1: 1 gold, the lowest-numbered Technology without any marker; if every tile
     the bot lacks carries the player's marker, the lowest-numbered one it lacks (the player
     scores 3 VP). A temple step on its column."""
@@ -108,7 +112,7 @@ def develop(st, seat: int) -> list | None:
     return [("adv", seat, DATA.tech_columns[pos % 3])]
 
 
-def noble_space(st) -> tuple[int, int] | None:
+def noble_space(st: TeoCore) -> tuple[int, int] | None:
     """Where the bot's Building goes, (row, space): the leftmost empty space of the era's row; if
     that row is full, the empty space with the lowest printed VP of all three rows (ties in
     reading order: upper row first, then leftmost). None when no space or Building is left."""
@@ -125,7 +129,7 @@ def noble_space(st) -> tuple[int, int] | None:
     return row, space
 
 
-def build_noble(st, seat: int) -> list | None:
+def build_noble(st: TeoCore, seat: int) -> list | None:
     """Nobles step 1: 2 wood, a Building in the row of the current era; its VP and an Avenue step."""
     where = noble_space(st)
     if not _has(st, seat, 6) or where is None or st.res[seat * 3] < ACT["nobles_wood"]:
@@ -139,7 +143,7 @@ def build_noble(st, seat: int) -> list | None:
 def gather(board: int) -> Step:
     """Step 2 of Nobles / Construction / Decorations: 2 of the board's resource with a worker there."""
 
-    def step(st, seat: int) -> list | None:
+    def step(st: TeoCore, seat: int) -> list | None:
         if not _has(st, seat, board):
             return None
         st.res[seat * 3 + board - 2] += ACT["fallback_resources"]
@@ -160,13 +164,13 @@ BOARD_STEP: dict[int, Step] = {
 
 
 # ---- finishing moves ---------------------------------------------------------------------------------------
-def power_and_advance(st, seat: int, w: int, todo: list) -> None:
+def power_and_advance(st: TeoCore, seat: int, w: int, todo: list) -> None:
     """Run the step's frames, then power up ``w`` (Ascension resolved normally), then advance it
     (the reborn worker, after an Ascension)."""
     push(st, *todo, ("bot-power", seat, w), ("bot-advance", seat, w))
 
 
-def fallback(st, seat: int) -> None:
+def fallback(st: TeoCore, seat: int) -> None:
     """Neither step worked: 5 cocoa, power up the lowest powered worker, advance it."""
     st.cocoa[seat] += ACT["fallback_cocoa"]
     st.note(seat, f"Teotibot gains {ACT['fallback_cocoa']} cocoa instead")
@@ -176,12 +180,12 @@ def fallback(st, seat: int) -> None:
 
 
 @auto("bot-power")
-def _bot_power(st, frame) -> None:
+def _bot_power(st: TeoCore, frame: Frame) -> None:
     power_up(st, frame[1], frame[2])
 
 
 @auto("bot-advance")
-def _bot_advance(st, frame) -> None:
+def _bot_advance(st: TeoCore, frame: Frame) -> None:
     w = frame[2]
     if st.ws[w] < 0:
         st.wb[w] = advance_target(st, w)
@@ -191,7 +195,7 @@ def _bot_advance(st, frame) -> None:
 def board_tile(main: Step, main_board: int, second_board: int) -> Callable:
     """Construction, Decorations and Nobles: the main step, else the resource step, else the fallback."""
 
-    def tile(st, seat: int) -> None:
+    def tile(st: TeoCore, seat: int) -> None:
         for board, step in ((main_board, main), (second_board, BOARD_STEP[second_board])):
             todo = step(st, seat)
             if todo is not None:
@@ -203,7 +207,7 @@ def board_tile(main: Step, main_board: int, second_board: int) -> Callable:
     return tile
 
 
-def alchemy_tile(st, seat: int) -> None:
+def alchemy_tile(st: TeoCore, seat: int) -> None:
     """Alchemy: develop, else power up the lowest unlocked worker by two (no advance)."""
     todo = develop(st, seat)
     if todo is not None:
@@ -215,7 +219,7 @@ def alchemy_tile(st, seat: int) -> None:
         push(st, *[("bot-power", seat, w)] * ACT["alchemy_fallback_power"])
 
 
-def mastery_tile(st, seat: int) -> None:
+def mastery_tile(st: TeoCore, seat: int) -> None:
     """Mastery: the action of the board of the highest powered unlocked worker that succeeds."""
     workers = sorted(st.unlocked_workers(seat), key=lambda w: rank_high(st, w), reverse=True)
     for w in workers:
@@ -227,7 +231,7 @@ def mastery_tile(st, seat: int) -> None:
     fallback(st, seat)
 
 
-def worship_tile(st, seat: int) -> None:
+def worship_tile(st: TeoCore, seat: int) -> None:
     """Worship: the locked worker moves to the next temple Worship space clockwise (unlocking the
     player's worker there); 2 steps on its temple (3 any-temple steps on Decorations); the
     discovery tile beside it is discarded and replaced."""
@@ -252,7 +256,7 @@ def worship_tile(st, seat: int) -> None:
     push(st, *todo)
 
 
-def mask_tile(st, seat: int) -> None:
+def mask_tile(st: TeoCore, seat: int) -> None:
     """Mask collection: a mask the bot lacks from beside a Worship space, if it can pay; lowest
     rarity number first, ties clockwise from the Palace. Else the fallback."""
     owned = {DATA.discoveries[t].mask for t in range(1, 55) if st.d_owner[t] == seat}
@@ -286,6 +290,20 @@ TILES: dict[int, Callable] = {
 }
 
 
-def perform(st, seat: int, tile: int) -> None:
+def perform(st: TeoCore, seat: int, tile: int) -> None:
     """Carry out Action tile ``tile`` for the bot."""
     TILES[tile](st, seat)
+
+
+# ---- the turn ------------------------------------------------------------------------------------------
+@auto("bot-turn")
+def _bot_turn(st: TeoCore, frame: Frame) -> None:
+    seat = frame[1]
+    rng = st.chance_rng()
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    pos = DICE_POSITION[a + b]
+    tile = st.act_pyr[pos]
+    st.roll = a + b
+    st.note(seat, f"Teotibot rolls {a} + {b} = {a + b}: {TILE_NAMES[tile]} ({POSITION_NAMES[pos]})")
+    push(st, ("bot-done", seat, pos))
+    perform(st, seat, tile)

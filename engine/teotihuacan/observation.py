@@ -1,4 +1,4 @@
-"""What one seat may know, resampling the rest, and rebuilding a state from an observation.
+"""What one seat may know, and resampling the rest (setup.py rebuilds a state from an observation).
 
 Hidden from a seat: the order (and so the content) of the face-down stacks (discovery,
 decoration, pyramid and Starting tiles), the other seats' dealt Starting tiles with the
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from random import Random
 
+from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA
-from .state import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoState
+from .frames import run
 
 HIDDEN = {
     "chance",
@@ -26,7 +27,7 @@ HIDDEN = {
 }
 
 
-def _visible_start_tiles(st, seat: int) -> set[int]:
+def _visible_start_tiles(st: TeoCore, seat: int) -> set[int]:
     """Starting tiles ``seat`` has seen: its own deal, the draft pool, kept tiles, neutral draws."""
     seen = set(st.start_dealt[seat]) | set(st.draft_pool)
     for tiles in st.kept:
@@ -34,10 +35,8 @@ def _visible_start_tiles(st, seat: int) -> set[int]:
     return seen
 
 
-def observe(st, seat: int) -> dict:
+def observe(st: TeoCore, seat: int) -> dict:
     """The observation of ``seat``: public state, own hidden holdings, sizes of the rest."""
-    from .game import GAME
-
     public = {}
     for name in SCALAR_FIELDS:
         if name not in HIDDEN:
@@ -55,8 +54,8 @@ def observe(st, seat: int) -> dict:
         for s, p in enumerate(st.start_pick)
     ]
     return {
-        "game": GAME.id,
-        "version": GAME.version,
+        "game": st.game_id,
+        "version": st.version,
         "options": dict(st.options),
         "seat": seat,
         "players": st.n,
@@ -74,7 +73,7 @@ def observe(st, seat: int) -> dict:
     }
 
 
-def _visible_discoveries(st, seat: int) -> set[int]:
+def _visible_discoveries(st: TeoCore, seat: int) -> set[int]:
     seen = {t for t in st.d_offer if t}
     for stack in (*st.d_avenue, *st.d_temple):
         seen.update(stack)
@@ -88,7 +87,7 @@ def _visible_discoveries(st, seat: int) -> set[int]:
     return seen
 
 
-def resample(st, seat: int, rng: Random) -> None:
+def resample(st: TeoCore, seat: int, rng: Random) -> None:
     """Replace, in place, everything hidden from ``seat`` by a random consistent sample."""
     n = st.n
     # Starting tiles: other seats' deals (their kept tiles are public) and the stack. While the
@@ -144,43 +143,4 @@ def resample(st, seat: int, rng: Random) -> None:
     st.chance = rng.getrandbits(64)
     st.opts = None
     st.dec = None
-    from .frames import run
-
     run(st)
-
-
-def from_observation(obs: dict, rng: Random) -> TeoState:
-    """A full state whose observation for ``obs['seat']`` equals ``obs``."""
-    st = TeoState()
-    seat = obs["seat"]
-    public = obs["public"]
-    for name in SCALAR_FIELDS:
-        if name not in HIDDEN:
-            st.__dict__[name] = public[name]
-    for name in LIST_FIELDS:
-        if name not in HIDDEN:
-            st.__dict__[name] = list(public[name])
-    for name in NESTED_FIELDS:
-        if name not in HIDDEN:
-            st.__dict__[name] = [list(x) for x in public[name]]
-    st.stack = [tuple(f) for f in public["stack"]]
-    st.options = dict(obs["options"])
-    st.events = []
-    counts = obs["hidden_counts"]
-    st.d_deck = [0] * counts["discovery_stack"]
-    st.deco_deck = [0] * counts["decoration_stack"]
-    st.pyr_deck = [0] * counts["pyramid_stack"]
-    st.start_deck = [0] * counts["starting_stack"]
-    st.start_dealt = [
-        list(obs["own_start_tiles"]) if s == seat else [0] * c for s, c in enumerate(obs["start_dealt_count"])
-    ]
-    st.start_disc = [0] * 19
-    for t, d in obs["start_disc"].items():
-        st.start_disc[int(t)] = d
-    st.start_pick = [
-        (tuple(p) if p is not None else None) if s == seat else ((0, 1) if p else None)
-        for s, p in enumerate(obs["start_pick"])
-    ]
-    st.chance = 0
-    resample(st, seat, rng)
-    return st

@@ -6,8 +6,7 @@ from __future__ import annotations
 from engine.teotihuacan.actions import open_positions
 from engine.teotihuacan.data import DATA, WORSHIP_OFFER
 from engine.teotihuacan.frames import push, run
-from tests.support.teo import arrive, choose, give, put
-from tests.support.teotibot import (
+from tests.teotihuacan.teotibot_util import (
     ALCHEMY,
     ALCHEMY_B,
     BOT,
@@ -29,6 +28,7 @@ from tests.support.teotibot import (
     bot_res,
     solo,
 )
+from tests.teotihuacan.util import arrive, choose, give, put
 
 W0, W1, W2, W3 = 4, 5, 6, 7  # the bot's worker slots
 

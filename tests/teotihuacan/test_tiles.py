@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.teotihuacan.calendar import bonus_score
+from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA, MIXES
 from engine.teotihuacan.effects import mask_score
-from engine.teotihuacan.state import KIND_IDS
-from tests.support.teo import (
+from tests.teotihuacan.util import (
     acts,
     arrive,
     blank,

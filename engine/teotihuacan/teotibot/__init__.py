@@ -1,0 +1,31 @@
+"""Teotibot, the official solo automaton: rules.py (data, setup, action pyramid, final scoring,
+answers to the base rules' choices) and actions.py (the turn and the seven actions).
+
+Importing the package registers its frame handlers; the base rules use the names below.
+"""
+
+from .actions import perform
+from .rules import (
+    BELOW,
+    DICE_POSITION,
+    SIDES,
+    TILE_NAMES,
+    final_score,
+    option_schema,
+    relocate_unlocked,
+    setup_bot,
+    shift_pyramid,
+)
+
+__all__ = [
+    "BELOW",
+    "DICE_POSITION",
+    "SIDES",
+    "TILE_NAMES",
+    "final_score",
+    "option_schema",
+    "perform",
+    "relocate_unlocked",
+    "setup_bot",
+    "shift_pyramid",
+]
