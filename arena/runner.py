@@ -54,8 +54,8 @@ from rich.text import Text
 
 from arena.match import MatchSpec
 from arena.plugins import Registry, discover
-from arena.spawn import die_with_parent
 from arena.store import Store, StoredMatch, StoreError
+from arena.wire.limits import die_with_parent
 
 MAX_FAILURES = 3  # a match whose worker is lost this many times (over all runs) is aborted
 STOP_GRACE_S = 5.0  # after Ctrl-C or SIGTERM: how long workers get to stop their match cleanly

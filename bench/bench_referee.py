@@ -23,8 +23,8 @@ import msgpack
 
 from arena.match import MatchSpec
 from arena.plugins import discover
-from arena.protocol import HEADER, encode
 from arena.referee import run_match
+from arena.wire.protocol import HEADER, encode
 from engine.api import Decision, Result, competition_ranks
 from plugins.random_agent import RandomAgent
 

@@ -83,7 +83,7 @@ def startup_ms(method: str, matches: int = 10) -> tuple[float, float]:
     from arena.match import MatchSpec
     from arena.plugins import discover
     from arena.referee import run_match
-    from arena.spawn import START_ENV
+    from arena.wire.spawn import START_ENV
 
     registry = discover()
     previous = os.environ.get(START_ENV)
@@ -116,7 +116,7 @@ def main() -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
     from arena.plugins import discover
-    from arena.spawn import agent_start_method
+    from arena.wire.spawn import agent_start_method
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(

@@ -13,9 +13,9 @@ import pytest
 
 from arena.inprocess import play_in_process
 from arena.match import MatchSpec
-from arena.protocol import ProtocolError
 from arena.record import ReplayError, load_record, replay
 from arena.referee import run_match
+from arena.wire.protocol import ProtocolError
 from plugins.random_agent import RandomAgent
 from tests.support.faulty_agents import HostedFault
 from tests.support.goofspiel import GAME

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.conformance import EXPECTED
-from arena.faults import FAULTS
+from arena.wire.faults import FAULTS
 from tests.test_referee import no_leftovers  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent

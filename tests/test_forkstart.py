@@ -18,7 +18,7 @@ from arena.lineup import MatchSetupError
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import play_match, run_match
-from arena.spawn import START_ENV, fork_supported
+from arena.wire.spawn import START_ENV, fork_supported
 from tests.test_referee import (  # noqa: F401
     ROUNDS,
     alive,

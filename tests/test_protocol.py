@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from arena.agent import Agent
 from arena.host import serve
-from arena.protocol import (
+from arena.wire.protocol import (
     AGENT_MESSAGES,
     HEADER,
     REFEREE_MESSAGES,

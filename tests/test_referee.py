@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena import connection, spawn
-from arena.faults import FAULTS
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.record import ReplayError, replay
 from arena.referee import MatchSetupError, play_match, run_match
+from arena.wire import connection, spawn
+from arena.wire.faults import FAULTS
 from engine.api import IllegalAction, validate_options
 from tests.support.goofspiel import GAME, Goofspiel, GoofspielState
 

@@ -1,7 +1,7 @@
 """One agent subprocess seen from the referee: spawn, frames in and out, stderr capture, kill.
 
 The agent runs in its own session (so its own process group, out of reach of the terminal's
-Ctrl-C) with optional memory and CPU limits. It is started by arena/spawn.py: an executable is
+Ctrl-C) with optional memory and CPU limits. It is started by arena/wire/spawn.py: an executable is
 exec'd, a Python plugin agent is forked from the referee (or exec'd as ``python -m arena.host``).
 ``kill`` kills the whole group; the referee calls it on every exit path. Every failure is turned
 into an ``AgentFault`` naming what went wrong.
@@ -18,10 +18,10 @@ from typing import Any
 
 import trio
 
-from arena.faults import AgentFault
 from arena.plugins import AgentSpec
-from arena.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
-from arena.spawn import ForkedProcess, exec_agent, fork_agent
+from arena.wire.faults import AgentFault
+from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
+from arena.wire.spawn import ForkedProcess, exec_agent, fork_agent
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)

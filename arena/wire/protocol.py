@@ -2,7 +2,7 @@
 
 Transport-free: this module turns messages into bytes and bytes into checked messages. The
 referee (trio, arena/referee.py) and the agent host (blocking pipes, arena/host.py) both use it.
-Every violation raises ``ProtocolError`` whose ``kind`` is a fault name from ``arena.faults``.
+Every violation raises ``ProtocolError`` whose ``kind`` is a fault name from ``arena.wire.faults``.
 The format is documented for bot authors in docs/protocol.md.
 """
 
@@ -15,8 +15,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from arena.faults import AgentFault
-from engine.api import Game, State
+from arena.wire.faults import AgentFault
 
 PROTOCOL_VERSION = 1
 HEADER = struct.Struct(">I")
@@ -253,7 +252,8 @@ def unsolicited(message: dict[str, Any] | None) -> ProtocolError:
 
 
 def hello_message(
-    game: Game,
+    game_id: str,
+    game_version: str,
     seat: int,
     players: int,
     options: Mapping[str, Any],
@@ -264,8 +264,8 @@ def hello_message(
     return {
         "type": "hello",
         "protocol": PROTOCOL_VERSION,
-        "game": game.id,
-        "game_version": game.version,
+        "game": game_id,
+        "game_version": game_version,
         "seat": seat,
         "players": players,
         "options": dict(options),
@@ -275,14 +275,16 @@ def hello_message(
 
 
 def decide_message(
-    state: State, seat: int, message_id: int, move_ms: int, bank_ms_left: int
+    message_id: int, obs: Any, decision: Any, move_ms: int, bank_ms_left: int
 ) -> dict[str, Any]:
-    """The referee's ``decide`` for ``seat``'s current decision."""
-    decision = state.decision(seat)
+    """The referee's ``decide``: a seat's observation ``obs`` and its current ``decision``.
+
+    ``decision`` is the engine's Decision (kind, prompt, options); the wire needs no more of the engine.
+    """
     return {
         "type": "decide",
         "id": message_id,
-        "obs": state.observation(seat),
+        "obs": obs,
         "kind": decision.kind,
         "prompt": decision.prompt,
         "options": list(decision.options),

@@ -1,6 +1,6 @@
 """How an agent process starts: exec of an executable, or fork of the warm referee for a Python bot.
 
-Both give the referee (arena/connection.py) a process with the same surface as ``trio.Process``:
+Both give the referee (arena/wire/connection.py) a process with the same surface as ``trio.Process``:
 ``pid``, ``stdin``/``stdout``/``stderr`` trio streams, ``returncode`` (polls) and ``wait()``.
 Either way the agent leads its own session (so its own process group), runs under the match's
 memory and CPU limits, and has the three pipes as its only open files.
@@ -12,7 +12,6 @@ agents start as ``python -m arena.host NAME`` instead, like before (see docs/pro
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import gc
 import os
@@ -29,6 +28,7 @@ import trio
 
 from arena.host import claim_stdio, host_agent
 from arena.plugins import AgentSpec
+from arena.wire.limits import die_with_parent, set_limits
 
 START_ENV = "TLACHTLI_AGENT_START"  # "fork" (the default where supported) or "exec"
 START_METHODS = ("fork", "exec")
@@ -63,34 +63,6 @@ def agent_start_method() -> str:
     if wanted == "fork":
         raise ValueError(f"{START_ENV}=fork: this system cannot fork agents (needs Linux 5.3+); use 'exec'")
     return "exec"
-
-
-_PR_SET_PDEATHSIG = 1  # prctl option (Linux): signal this process when its parent dies
-
-
-def die_with_parent(signum: int, parent_pid: int) -> None:
-    """Have the kernel send ``signum`` to this process when its parent dies (even by kill -9).
-
-    Linux only (elsewhere a no-op). Call it in the child right after fork, from the thread that
-    forked: the signal fires when that thread ends. Exits at once if the parent is already gone.
-    """
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-def set_limits(memory_mb: int | None, cpu_seconds: int | None, inherited_bytes: int = 0) -> None:
-    """Set RLIMIT_AS to ``memory_mb`` on top of ``inherited_bytes`` and RLIMIT_CPU, in this process."""
-    if memory_mb is not None:
-        size = inherited_bytes + memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    if cpu_seconds is not None:
-        # soft limit: SIGXCPU; the hard limit one second later: SIGKILL
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
 
 
 async def exec_agent(argv: Sequence[str], memory_mb: int | None, cpu_seconds: int | None) -> trio.Process:
