@@ -101,7 +101,7 @@ class Match:
     async def handshake(self, seat: Seat, nursery: trio.Nursery, agent_options: dict[str, Any]) -> None:
         """Start the agent and exchange hello/ready within the handshake clock; faults forfeit."""
         spec = self.spec
-        players = len(spec.agents) + (spec.automaton is not None)
+        players = spec.table_size
         clock = {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms}
         hello = hello_message(self.game.id, self.game.version, seat.plan.seat, players, self.options, clock, agent_options)
         started = time.perf_counter()

@@ -38,18 +38,17 @@ def rate(text: str, jobs: int, workdir: Path) -> tuple[int, float, float]:
 
     The CPU time is that of every reaped descendant: workers, and through them the agents.
     """
-    from arena.ladder import parse_ladder
     from arena.plugins import discover
-    from arena.runner import run_pending
-    from arena.schedule import make_schedule
-    from arena.store import Store
+    from arena.tournament.ladder import parse_ladder
+    from arena.tournament.play import play_ladder
+    from arena.tournament.schedule import make_schedule
+    from arena.tournament.store import Store
 
     ladder = parse_ladder(text, discover(), source="bench")
     schedule = make_schedule(ladder)
     cpu_before = _children_cpu()
     with Store(workdir / f"{ladder.name}-{jobs}.db") as store:
-        run = store.open_run(ladder)
-        report = run_pending(store, store.pending(run.id), jobs, show_progress=False)
+        report = play_ladder(ladder, store, jobs=jobs).report
     if report.errors or report.played != len(schedule):
         raise SystemExit(f"benchmark run failed: {report.errors[:1]}")
     return report.played, report.rate, (_children_cpu() - cpu_before) / report.played

@@ -74,7 +74,7 @@ def test_record_path_is_checked_before_the_match(tmp_path, where, message):
 def test_a_record_that_cannot_be_written_after_the_match_is_rescued(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from arena import cli
+    from arena.cli import main as cli
 
     target = tmp_path / "m.json"
     real_write = Path.write_text

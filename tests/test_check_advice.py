@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.main import app
 from arena.conformance import EXPECTED
 from arena.wire.faults import FAULTS
 from tests.test_referee import no_leftovers  # noqa: F401

@@ -12,7 +12,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.main import app
 from tests.test_referee import FIRST_OPTION, no_leftovers, processes_marked  # noqa: F401
 
 runner = CliRunner()

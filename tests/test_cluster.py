@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena import cluster, runner
-from arena.cli import app
+from arena.cli.main import app
 from arena.match import MatchSpec
+from arena.tournament import cluster, runner
 
 pytest.importorskip("distributed", reason="the cluster extra: pip install 'tlachtli[cluster]'")
 
@@ -74,7 +74,7 @@ def stored(db: Path) -> dict:
             "SELECT idx, seat, agent, plugin, score, rank, fault FROM seats JOIN matches ON id = match_id"
         ):
             matches[idx]["seats"].append(tuple(seat))
-        from arena.store import decode_record
+        from arena.tournament.store import decode_record
 
         for idx, data in connection.execute("SELECT idx, data FROM records JOIN matches ON id = match_id"):
             matches[idx]["records"].append(_untimed(decode_record(data)))

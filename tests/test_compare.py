@@ -1,4 +1,4 @@
-"""`arena compare`: its deals (arena/compare.py) without an engine, then one real run on goofspiel."""
+"""`arena compare`: its deals (arena/tournament/compare.py) without an engine, then one real run on goofspiel."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from arena.compare import CompareError, deal_outcomes, ladder_record, make_comparison, schedule
-from arena.schedule import ScheduledMatch
-from arena.sprt import SprtSettings
-from arena.store import Store, StoredMatch, StoredSeat
+from arena.tournament.compare import CompareError, deal_outcomes, ladder_record, make_comparison, schedule
+from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.sprt import SprtSettings
+from arena.tournament.store import Store, StoredMatch, StoredSeat
 
 
 def stored(match: ScheduledMatch, results: list[tuple[int, int, str | None]] | None) -> StoredMatch:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena import cli
+from arena.cli import main as cli
 from arena.match import MatchSpec
 from arena.referee import run_match
 

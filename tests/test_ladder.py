@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import MAX_MATCHES, LadderError, find_key_line, load_ladder, parse_ladder
 from arena.plugins import discover
+from arena.tournament.ladder import MAX_MATCHES, LadderError, find_key_line, load_ladder, parse_ladder
 from engine.api import BadOptions
 
 GOOD = """\

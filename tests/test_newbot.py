@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.main import app
 from arena.newbot import NewBotError, check_name, render
 from tests.test_referee import no_leftovers  # noqa: F401
 

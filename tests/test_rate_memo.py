@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from arena.ratings import RateMemo, SeatLine, leaderboard
+from arena.tournament.ratings import RateMemo, SeatLine, leaderboard
 
 
 def results(count: int, seed: int = 1) -> list[list[SeatLine]]:

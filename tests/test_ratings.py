@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.ratings import SeatLine, effective_ranks, leaderboard
+from arena.tournament.ratings import SeatLine, effective_ranks, leaderboard
 
 
 def match(*seats):

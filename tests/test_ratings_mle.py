@@ -1,4 +1,4 @@
-"""Order-free MLE ratings (arena/ratings_mle.py) against simulated agents of known strength."""
+"""Order-free MLE ratings (arena/tournament/ratings_mle.py) against simulated agents of known strength."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from arena.ratings import SeatLine, leaderboard
-from arena.ratings_mle import mle_ratings
-from arena.stats import ELO_PER_NAT, wilson_interval
+from arena.tournament.ratings import SeatLine, leaderboard
+from arena.tournament.ratings_mle import mle_ratings
+from arena.tournament.stats import ELO_PER_NAT, wilson_interval
 
 TRUE_ELO = {"ace": 200.0, "good": 60.0, "fair": -40.0, "weak": -220.0}  # mean 0, as the fit reports
 

@@ -9,7 +9,7 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.main import app
 from arena.record import RECORD_FORMAT, RECORD_VERSION, ReplayError, replay
 from engine.playout import random_choice
 from engine.teotihuacan import GAME as TEOTIHUACAN

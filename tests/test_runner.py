@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from arena import runner
-from arena.ladder import parse_ladder
 from arena.plugins import discover
-from arena.store import Store
+from arena.tournament import runner
+from arena.tournament.ladder import parse_ladder
+from arena.tournament.store import Store
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
 
 ATTACK = """\

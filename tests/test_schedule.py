@@ -7,8 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from arena.ladder import Entrant, Ladder
-from arena.schedule import make_schedule, match_seed
+from arena.tournament.ladder import Entrant, Ladder
+from arena.tournament.schedule import make_schedule, match_seed
 
 
 def ladder(names, players=2, fmt="round-robin", repeats=2, **kwargs) -> Ladder:

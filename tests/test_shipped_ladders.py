@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import load_ladder
 from arena.plugins import discover
-from arena.schedule import make_schedule
+from arena.tournament.ladder import load_ladder
+from arena.tournament.schedule import make_schedule
 
 LADDERS = sorted((Path(__file__).resolve().parent.parent / "ladders").glob("*.toml"))
 

@@ -1,4 +1,4 @@
-"""The GSPRT of `arena compare` (arena/sprt.py) on simulated deals between agents of known strength."""
+"""The GSPRT of `arena compare` (arena/tournament/sprt.py) on simulated deals between agents of known strength."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from arena.sprt import SprtError, SprtSettings, log_likelihood_ratio, sequential, state
-from arena.stats import score_from_elo
+from arena.tournament.sprt import SprtError, SprtSettings, log_likelihood_ratio, sequential, state
+from arena.tournament.stats import score_from_elo
 
 DRAWS = 0.3  # chance that a game is level
 

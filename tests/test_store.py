@@ -7,11 +7,11 @@ import sqlite3
 
 import pytest
 
-from arena.ladder import parse_ladder
 from arena.match import MatchOutcome, SeatResult
 from arena.plugins import discover
-from arena.schedule import make_schedule
-from arena.store import SCHEMA_VERSION, Store, StoreError, decode_record, encode_record
+from arena.tournament.ladder import parse_ladder
+from arena.tournament.schedule import make_schedule
+from arena.tournament.store import SCHEMA_VERSION, Store, StoreError, decode_record, encode_record
 
 LADDER = """\
 name = "store-test"
@@ -143,7 +143,7 @@ def test_matches_filter_by_agent_and_fault(tmp_path, ladder):
 
 
 def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder, monkeypatch):
-    import arena.store as store_module
+    import arena.tournament.store as store_module
 
     path = tmp_path / "t.db"
     with Store(path) as store:
@@ -158,7 +158,7 @@ def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder
 
 
 def test_a_version_1_database_is_migrated_with_its_results_kept(tmp_path, ladder):
-    from arena.store import MIGRATIONS
+    from arena.tournament.store import MIGRATIONS
 
     path = tmp_path / "old.db"
     old = sqlite3.connect(path, isolation_level=None)

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from arena.cli_common import fail
-from arena.store import DEFAULT_DB
+from arena.cli.common import fail
+from arena.tournament.store import DEFAULT_DB
 
 
 def serve(
@@ -36,8 +36,8 @@ def serve(
         raise fail(
             f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
         ) from None
-    from arena.cli_common import load_registry
-    from arena.store import Store, StoreError
+    from arena.cli.common import load_registry
+    from arena.tournament.store import Store, StoreError
 
     if not db.is_file():
         raise fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")

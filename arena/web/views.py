@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from arena.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
-from arena.store import LadderRun, Store, StoredMatch
+from arena.match import table_seats
+from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
+from arena.tournament.store import LadderRun, Store, StoredMatch
 
 PAGE_SIZE = 50
 AGENT_MATCHES = 100  # latest matches listed on an agent's page
@@ -197,7 +198,6 @@ def match_list(
 
 def match_summary(match: StoredMatch) -> dict[str, Any]:
     """A stored match as a list row."""
-    automaton = (match.spec.automaton,) if match.spec.automaton else ()
     return {
         "id": match.id,
         "ladder_id": match.ladder_id,
@@ -207,7 +207,7 @@ def match_summary(match: StoredMatch) -> dict[str, Any]:
         "seed": match.seed,
         "status": match.status,
         "seconds": match.seconds,
-        "entrants": list(match.entrants + automaton),
+        "entrants": list(table_seats(match.entrants, match.spec.automaton)),
         "seats": [
             {
                 "seat": s.seat,

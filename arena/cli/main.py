@@ -1,4 +1,4 @@
-"""The ``arena`` command line (tournament commands: arena/cli_tournament.py)."""
+"""The ``arena`` command line (tournament commands: arena/cli/tournament.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import Progress
 from tabulate import tabulate
 
-from arena.cli_common import check_output_path, fail, load_registry, save_or_rescue
-from arena.cli_compare import compare
-from arena.cli_tournament import register as register_tournament_commands
+from arena.cli.common import check_output_path, fail, load_registry, parse_options, save_or_rescue
+from arena.cli.compare import compare
+from arena.cli.tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
 from arena.lineup import MatchSetupError, setup_state
 from arena.match import MatchSpec, SeatResult
@@ -27,7 +27,7 @@ from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
 from arena.referee import Terminated, run_match
 from arena.web.serve import serve
-from engine.api import Game, State
+from engine.api import State
 
 app = typer.Typer(
     help="Tlachtli arena: run bots against each other on board-game rules engines.",
@@ -66,29 +66,6 @@ def games() -> None:
     typer.echo(tabulate(rows, headers=["game", "version", "players", "automata", "plugin"]))
 
 
-def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
-    """``k=v`` strings as game options, each value converted to the type the game's schema gives it."""
-    schema = game.option_schema()
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep or not key:
-            raise fail(f"--option {pair!r}: write it as key=value")
-        kind = schema.get(key, {}).get("type", "str")
-        if kind == "int":
-            try:
-                options[key] = int(text)
-            except ValueError:
-                raise fail(f"option {key!r} must be an int, got {text!r}") from None
-        elif kind == "bool":
-            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise fail(f"option {key!r} must be true or false, got {text!r}")
-            options[key] = text.lower() in ("true", "1", "yes")
-        else:
-            options[key] = text
-    return options
-
-
 def seat_table(seats: Sequence[SeatResult]) -> str:
     """The seat / agent / score / rank / fault table of a finished match."""
     rows = [[s.seat, s.agent, s.score, s.rank, s.fault or ""] for s in seats]
@@ -97,32 +74,48 @@ def seat_table(seats: Sequence[SeatResult]) -> str:
 
 @app.command()
 def play(
-    game: str = typer.Option(..., "--game", "-g", help="Game id (see `arena games`)."),
-    agent: list[str] = typer.Option(
-        ...,
-        "--agent",
-        "-a",
-        help="A plugin agent's name or a path to an executable; once per seat, in order.",
-    ),
-    automaton: str | None = typer.Option(
-        None,
-        help="Let the game's automaton (e.g. cocijobot) take the seat after the agents; needed for 1 agent.",
-    ),
-    seed: int | None = typer.Option(None, help="Game seed (random when omitted; printed either way)."),
-    players: int | None = typer.Option(
-        None, min=1, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
-    ),
-    option: list[str] = typer.Option([], "--option", "-o", help="Game option key=value (repeatable)."),
-    move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
-    bank_ms: int = typer.Option(
-        60_000, min=0, help="Time bank per game, drawn on when a move overruns its clock."
-    ),
-    memory_mb: int | None = typer.Option(None, min=16, help="Address-space limit per agent process, in MiB."),
-    cpu_seconds: int | None = typer.Option(None, min=1, help="CPU-time limit per agent process, in seconds."),
-    record: Path | None = typer.Option(
-        None, help="Write the match record (JSON) to this file (checked before the match)."
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    game: Annotated[str, typer.Option("--game", "-g", help="Game id (see `arena games`).")],
+    agent: Annotated[
+        list[str],
+        typer.Option(
+            "--agent", "-a", help="A plugin agent's name or a path to an executable; once per seat, in order."
+        ),
+    ],
+    automaton: Annotated[
+        str | None,
+        typer.Option(
+            help="Let the game's automaton (e.g. cocijobot) take the seat after the agents; needed for 1 agent."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Game seed (random when omitted; printed either way).")
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
+    ] = None,
+    move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
+    bank_ms: Annotated[
+        int, typer.Option(min=0, help="Time bank per game, drawn on when a move overruns its clock.")
+    ] = 60_000,
+    memory_mb: Annotated[
+        int | None, typer.Option(min=16, help="Address-space limit per agent process, in MiB.")
+    ] = None,
+    cpu_seconds: Annotated[
+        int | None, typer.Option(min=1, help="CPU-time limit per agent process, in seconds.")
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(help="Write the match record (JSON) to this file (checked before the match)."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of the table.")
+    ] = False,
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
 
@@ -144,7 +137,7 @@ def play(
         game=game,
         agents=tuple(agents),
         seed=random.randrange(2**31) if seed is None else seed,
-        options=parse_options(game_obj, option),
+        options=parse_options(game_obj, option or []),
         automaton=automaton,
         move_ms=move_ms,
         bank_ms=bank_ms,
@@ -199,8 +192,8 @@ def _status(show: bool, text: str) -> Iterator[None]:
 
 @app.command()
 def replay(
-    record: Path = typer.Argument(..., help="A record written by `arena play --record FILE`."),
-    final: bool = typer.Option(False, "--final", help="Print only the final position."),
+    record: Annotated[Path, typer.Argument(help="A record written by `arena play --record FILE`.")],
+    final: Annotated[bool, typer.Option("--final", help="Print only the final position.")] = False,
 ) -> None:
     """Re-run a recorded match on the engine, check it gives the recorded result, and print it step by step."""
     try:
@@ -235,11 +228,12 @@ def replay(
 
 @app.command()
 def check(
-    agent: str = typer.Argument(..., help="A plugin agent's name or a path to an executable."),
-    game: str | None = typer.Option(
-        None, "--game", "-g", help="Check on this game only (default: every game it claims)."
-    ),
-    move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
+    agent: Annotated[str, typer.Argument(help="A plugin agent's name or a path to an executable.")],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", help="Check on this game only (default: every game it claims)."),
+    ] = None,
+    move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
@@ -266,13 +260,16 @@ def check(
 
 @app.command("new-bot")
 def new_bot(
-    name: str = typer.Argument(..., help="The bot's agent name, e.g. my-bot (its package: my_bot)."),
-    game: str | None = typer.Option(
-        None, "--game", "-g", help="The game it claims (default: every installed game)."
-    ),
-    directory: Path | None = typer.Option(
-        None, "--dir", "-d", help="Where to write the package (default: ./NAME); must be absent or empty."
-    ),
+    name: Annotated[str, typer.Argument(help="The bot's agent name, e.g. my-bot (its package: my_bot).")],
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="The game it claims (default: every installed game).")
+    ] = None,
+    directory: Annotated[
+        Path | None,
+        typer.Option(
+            "--dir", "-d", help="Where to write the package (default: ./NAME); must be absent or empty."
+        ),
+    ] = None,
 ) -> None:
     """Write a ready bot package: pyproject with the entry point, the agent, a test, a README.
 
@@ -297,7 +294,7 @@ app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 
 
-def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli`
+def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli.main`
     app()
 
 

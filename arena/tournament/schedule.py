@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from arena.ladder import Entrant, Ladder
-from arena.match import MatchSpec
+from arena.match import MatchSpec, table_seats
+from arena.tournament.ladder import Entrant, Ladder
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class ScheduledMatch:
     @property
     def seat_names(self) -> tuple[str, ...]:
         """Display names of every seat, the automaton's included."""
-        return self.entrants + ((self.spec.automaton,) if self.spec.automaton else ())
+        return table_seats(self.entrants, self.spec.automaton)
 
 
 def match_seed(base_seed: int, group: Sequence[str], repeat: int) -> int:

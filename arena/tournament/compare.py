@@ -1,4 +1,4 @@
-"""`arena compare`: NEW against OLD, deal by deal, until the SPRT (arena/sprt.py) decides.
+"""`arena compare`: NEW against OLD, deal by deal, until the SPRT (arena/tournament/sprt.py) decides.
 
 Two designs; both are stored as a ladder run of format "compare", so that a comparison resumes
 like a ladder and its matches show in `arena matches`, `arena leaderboard` and the web view.
@@ -21,14 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.ladder import Entrant, Ladder, content_digest
 from arena.match import MatchSpec
-from arena.ratings import effective_ranks
-from arena.report import seat_lines
-from arena.runner import run_pending
-from arena.schedule import ScheduledMatch, match_seed, rotations
-from arena.sprt import SprtSettings, SprtState, sequential
-from arena.store import LadderRun, Store, StoredMatch
+from arena.tournament.ladder import Entrant, Ladder, content_digest
+from arena.tournament.ratings import effective_ranks
+from arena.tournament.report import seat_lines
+from arena.tournament.runner import run_pending
+from arena.tournament.schedule import ScheduledMatch, match_seed, rotations
+from arena.tournament.sprt import SprtSettings, SprtState, sequential
+from arena.tournament.store import LadderRun, Store, StoredMatch
 
 FORMAT = "compare"
 SUBJECT = "<subject>"  # the seat NEW and OLD take in turn in a paired deal

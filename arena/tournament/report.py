@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.ratings import SeatLine, Standing, effective_ranks, leaderboard
-from arena.stats import wilson_interval
-from arena.store import LadderRun, Store, StoredMatch
+from arena.match import table_seats
 from arena.textfile import TextFileError, read_utf8
+from arena.tournament.ratings import SeatLine, Standing, effective_ranks, leaderboard
+from arena.tournament.stats import wilson_interval
+from arena.tournament.store import LadderRun, Store, StoredMatch
 
 if TYPE_CHECKING:
-    from arena.ratings_mle import MleRating
+    from arena.tournament.ratings_mle import MleRating
 
 
 class ReportError(ValueError):
@@ -53,7 +54,9 @@ def standings(store: Store, run: LadderRun) -> list[Standing]:
 
 def mle_standings(store: Store, run: LadderRun) -> dict[str, MleRating]:
     """The order-free ratings of ``run``'s done matches; the matches of one seed form a deal."""
-    from arena.ratings_mle import mle_ratings  # numpy and scipy load only when a table is asked for
+    from arena.tournament.ratings_mle import (
+        mle_ratings,  # numpy and scipy load only when a table is asked for
+    )
 
     return mle_ratings((match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",)))
 
@@ -184,7 +187,7 @@ def export_rows(store: Store, run: LadderRun) -> list[dict[str, Any]]:
 def describe_seats(match: StoredMatch) -> str:
     """One line naming who sat where and how it ended, e.g. ``a 12 (1st) | b 8 (2nd, timeout)``."""
     if not match.seats:
-        names = match.entrants + ((match.spec.automaton,) if match.spec.automaton else ())
+        names = table_seats(match.entrants, match.spec.automaton)
         return " | ".join(names)
     parts = []
     for seat in match.seats:

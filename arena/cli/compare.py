@@ -1,4 +1,4 @@
-"""``arena compare NEW OLD``: a sequential test of NEW against OLD (arena/compare.py, arena/sprt.py)."""
+"""``arena compare NEW OLD``: a sequential test of NEW against OLD (arena/tournament/compare.py, arena/tournament/sprt.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arena.cli_common import fail, load_registry
-from arena.compare import CompareError, Comparison, ladder_record, make_comparison, play, schedule
+from arena.cli.common import fail, load_registry, parse_options
 from arena.lineup import MatchSetupError, resolve_agent, setup_state
 from arena.plugins import PluginError
-from arena.runner import default_jobs
-from arena.sprt import SprtError, SprtSettings, SprtState
-from arena.store import DEFAULT_DB, LadderRun, Store, StoreError
+from arena.tournament.compare import CompareError, Comparison, ladder_record, make_comparison, play, schedule
+from arena.tournament.runner import default_jobs
+from arena.tournament.sprt import SprtError, SprtSettings, SprtState
+from arena.tournament.store import DEFAULT_DB, LadderRun, Store, StoreError
 
 INTERRUPTED = "interrupted: finished matches are stored; run the same command again to resume"
 VERDICTS = {
@@ -88,7 +88,6 @@ def compare(
         game_obj = registry.game(game)
     except PluginError as error:
         raise fail(str(error)) from None
-    from arena.cli import parse_options  # arena.cli registers this command: import it late
 
     try:
         for agent in (new, old, *(opponent or [])):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from arena.plugins import PluginError, Registry, discover
+from engine.api import Game
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -50,3 +52,26 @@ def save_or_rescue(path: Path, text: str, what: str) -> str | None:
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
     return f"cannot write {what} to {path} ({problem}); it was saved to {rescue} instead"
+
+
+def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
+    """``k=v`` strings as game options, each value converted to the type the game's schema gives it."""
+    schema = game.option_schema()
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise fail(f"--option {pair!r}: write it as key=value")
+        kind = schema.get(key, {}).get("type", "str")
+        if kind == "int":
+            try:
+                options[key] = int(text)
+            except ValueError:
+                raise fail(f"option {key!r} must be an int, got {text!r}") from None
+        elif kind == "bool":
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise fail(f"option {key!r} must be true or false, got {text!r}")
+            options[key] = text.lower() in ("true", "1", "yes")
+        else:
+            options[key] = text
+    return options

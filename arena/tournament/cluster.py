@@ -1,9 +1,9 @@
 """Plays a ladder's matches on a Dask cluster (dask.distributed): ``arena run --cluster``.
 
 A match is one Dask task: ``play_on_worker`` plays it in the worker process with the same
-``arena.runner.play`` as a local worker (agents are child processes of the worker, with their
+``arena.tournament.runner.play`` as a local worker (agents are child processes of the worker, with their
 limits and faults), and returns the same reply, which is the task's result. Everything else is
-the local runner's: ``DaskPool`` sits behind ``arena.runner.Pool``, so the submitting process
+the local runner's: ``DaskPool`` sits behind ``arena.tournament.runner.Pool``, so the submitting process
 stays the only writer of the store and commits each match as its task finishes; progress,
 resume, Ctrl-C and the summary are the same code.
 
@@ -32,8 +32,8 @@ import psutil
 
 from arena.match import MatchSpec
 from arena.plugins import PluginError, Registry, discover
-from arena.runner import MAX_FAILURES, play
-from arena.store import StoredMatch
+from arena.tournament.runner import MAX_FAILURES, play
+from arena.tournament.store import StoredMatch
 
 LOCAL_PREFIX = "local:"  # --cluster local:N starts N local worker processes
 CONNECT_TIMEOUT_S = 10.0  # to reach a scheduler, and for it to have a worker
@@ -94,7 +94,7 @@ def refusal(worker: str, difference: str) -> str:
 
 
 def play_on_worker(spec: MatchSpec, expected: dict[str, str]) -> tuple:
-    """The Dask task of one match: ``arena.runner.play`` after checking this worker's plugins.
+    """The Dask task of one match: ``arena.tournament.runner.play`` after checking this worker's plugins.
 
     A worker whose plugins differ from the submitter's (``expected``) plays nothing: it answers
     ``("refused", message)``. Checking here catches workers that joined after the start.
@@ -111,7 +111,7 @@ def play_on_worker(spec: MatchSpec, expected: dict[str, str]) -> tuple:
 
 
 class DaskPool:
-    """``arena.runner.Pool`` on a Dask client: each match handed is a task, each result a reply.
+    """``arena.tournament.runner.Pool`` on a Dask client: each match handed is a task, each result a reply.
 
     Keeps TASKS_PER_THREAD tasks per worker thread in flight, so workers never wait for the
     submitter and Ctrl-C has little to cancel. ``local`` is the LocalCluster it started, if any.
@@ -162,7 +162,7 @@ class DaskPool:
         return found
 
     def _reply(self, future: Any) -> tuple:
-        """A finished task's result as a runner reply (see ``arena.runner.Pool``)."""
+        """A finished task's result as a runner reply (see ``arena.tournament.runner.Pool``)."""
         from distributed import KilledWorker
 
         if future.status == "finished":

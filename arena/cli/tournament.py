@@ -1,6 +1,6 @@
 """The tournament commands of ``arena``: run, leaderboard, matches, head-to-head, export, record, doctor.
 
-Registered on the main typer app by ``arena/cli.py`` through ``register``.
+Registered on the main typer app by ``arena/cli/main.py`` through ``register``.
 """
 
 from __future__ import annotations
@@ -22,11 +22,13 @@ import typer
 from rich.console import Console
 from tabulate import tabulate
 
-from arena.cli_common import fail as _fail
-from arena.cli_common import load_registry as _registry
-from arena.doctor import check_store
-from arena.ladder import LadderError, load_ladder
-from arena.report import (
+from arena.cli.common import fail as _fail
+from arena.cli.common import load_registry as _registry
+from arena.tournament.cluster import ClusterError
+from arena.tournament.doctor import check_store
+from arena.tournament.ladder import LadderError, load_ladder
+from arena.tournament.play import play_ladder
+from arena.tournament.report import (
     EXPORT_FIELDS,
     ReportError,
     describe_seats,
@@ -35,8 +37,8 @@ from arena.report import (
     leaderboard_rows,
     resolve_run,
 )
-from arena.runner import MAX_FAILURES, default_jobs, run_pending
-from arena.store import DAMAGED_HINT, DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
+from arena.tournament.runner import MAX_FAILURES
+from arena.tournament.store import DAMAGED_HINT, DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
 
 
 class TableFormat(StrEnum):
@@ -166,34 +168,21 @@ def run(
         raise _fail(f"cannot open {db}: {error}") from None
     with _store_errors(db), store:
         try:
-            store.claim_writer()
-            ladder_run = store.open_run(ladder, new=new)
+            summary = play_ladder(
+                ladder,
+                store,
+                jobs=jobs,
+                progress=not quiet,
+                cluster=cluster,
+                new=new,
+                console=Console(stderr=True),
+                notify=lambda line: typer.echo(line, err=True),
+            )
         except StoreError as error:
             raise _fail(str(error)) from None
-        reset = store.reset_interrupted(ladder_run.id)
-        pending = store.pending(ladder_run.id)
-        total = sum(store.counts(ladder_run.id).values())
-        done_before = total - len(pending)
-        workers = jobs or ladder.concurrency or default_jobs()
-        pool = _cluster_pool(cluster) if cluster and pending else None
-        if done_before:
-            typer.echo(
-                f"resuming {ladder.name!r}: {done_before} of {total} matches already played"
-                + (f", {reset} interrupted match(es) will be replayed" if reset else ""),
-                err=True,
-            )
-        report = run_pending(
-            store,
-            pending,
-            workers,
-            pool=pool,
-            total=total,
-            done_before=done_before,
-            label=ladder.name,
-            show_progress=not quiet,
-            console=Console(stderr=True),
-        )
-        counts = store.counts(ladder_run.id)
+        except ClusterError as error:
+            raise _fail(str(error)) from None
+    report, counts, total, workers = summary.report, summary.counts, summary.total, summary.workers
     where = f"cluster {cluster}" if cluster else f"{workers} job(s)"
     rate = f" ({report.rate:.2f} matches/s with {where})" if report.played else ""
     aborted = f", {counts['aborted']} aborted" if counts["aborted"] else ""
@@ -220,16 +209,6 @@ def run(
         typer.echo(
             f"see the ratings with: arena leaderboard {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
         )
-
-
-def _cluster_pool(address: str):
-    """The Dask pool of ``--cluster``, its workers checked (arena/cluster.py); a clear error if unusable."""
-    from arena.cluster import ClusterError, connect  # dask is imported only for --cluster
-
-    try:
-        return connect(address)
-    except ClusterError as error:
-        raise _fail(str(error)) from None
 
 
 def leaderboard(

@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from arena.match import MatchSpec
-from arena.store import MIGRATIONS, SCHEMA_VERSION, StoreError, decode_record
+from arena.tournament.store import MIGRATIONS, SCHEMA_VERSION, StoreError, decode_record
 
 TABLES = ("ladders", "matches", "seats", "records")
 RESTORE = "restore the file from a backup, or start again with another --db"

@@ -17,7 +17,7 @@ its agents) and killed after STOP_GRACE_S (at once on a second Ctrl-C); finished
 stored, unfinished ones go back to pending.
 
 The loop that hands out matches and stores what comes back (``run_pending``) sees the workers
-through a small seam, ``Pool``: the local ``_Pool`` here, or a Dask cluster (arena/cluster.py),
+through a small seam, ``Pool``: the local ``_Pool`` here, or a Dask cluster (arena/tournament/cluster.py),
 whose tasks play each match with the same ``play`` as a local worker.
 """
 
@@ -54,7 +54,7 @@ from rich.text import Text
 
 from arena.match import MatchSpec
 from arena.plugins import Registry, discover
-from arena.store import Store, StoredMatch, StoreError
+from arena.tournament.store import Store, StoredMatch, StoreError
 from arena.wire.limits import die_with_parent
 
 MAX_FAILURES = 3  # a match whose worker is lost this many times (over all runs) is aborted
@@ -443,7 +443,7 @@ def run_pending(
 ) -> RunReport:
     """Play ``matches`` with ``jobs`` worker processes, committing each outcome as it arrives.
 
-    ``pool`` plays them instead of local workers (a Dask cluster: arena/cluster.py); it is closed
+    ``pool`` plays them instead of local workers (a Dask cluster: arena/tournament/cluster.py); it is closed
     at the end either way. ``total`` and ``done_before`` size the progress bar for a resumed run.
     A match whose referee raises (e.g. the engine refuses the setup) is left pending and its
     error reported; an agent that crashes or stalls is not an error but a fault, stored with the

@@ -24,7 +24,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from arena.stats import Z95, elo_from_score, score_from_elo
+from arena.tournament.stats import Z95, elo_from_score, score_from_elo
 
 EMPTY_POINT = 1e-3  # the weight of a point never seen yet (fishtest's regularisation)
 

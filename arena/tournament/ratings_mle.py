@@ -1,6 +1,6 @@
 """Order-free ratings: one Plackett-Luce maximum-likelihood fit over all of a ladder's results.
 
-TrueSkill (arena/ratings.py) is an online filter, so the order of the results moves its table.
+TrueSkill (arena/tournament/ratings.py) is an online filter, so the order of the results moves its table.
 This fit sees every result at once: the same results in any order give the same table. Each
 match is a ranking of its seats (Bradley-Terry when there are two); an agent of strength theta
 finishes ahead of the seats still unplaced with probability exp(theta) / sum(exp(their theta)).
@@ -30,8 +30,8 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, logsumexp
 
-from arena.ratings import SeatLine, effective_ranks
-from arena.stats import ELO_PER_NAT, Z95
+from arena.tournament.ratings import SeatLine, effective_ranks
+from arena.tournament.stats import ELO_PER_NAT, Z95
 
 PRIOR_DRAWS = 2.0
 MIN_DEALS_FOR_INTERVAL = 2  # one deal resampled is always itself: no spread to report

@@ -20,9 +20,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from arena.ladder import Ladder
 from arena.match import MatchOutcome, MatchSpec
-from arena.schedule import ScheduledMatch, iter_schedule
+from arena.tournament.ladder import Ladder
+from arena.tournament.schedule import ScheduledMatch, iter_schedule
 
 DEFAULT_DB = "tlachtli.db"
 
@@ -374,7 +374,7 @@ class Store:
     def record_lost_worker(self, match_id: int, reason: str, max_failures: int, times: int = 1) -> bool:
         """Count ``times`` lost workers against a running match: back to pending, or 'aborted' with
         ``reason`` once its worker was lost ``max_failures`` times (in this run or earlier ones).
-        True if aborted. (A Dask cluster reports several losses at once: arena/cluster.py.)
+        True if aborted. (A Dask cluster reports several losses at once: arena/tournament/cluster.py.)
         """
         with self.transaction() as db:
             db.execute(
