@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.match import MatchSpec
+from arena.tournament.formats import FORMATS
 from arena.tournament.ladder import Entrant, Ladder, content_digest
 from arena.tournament.ratings import effective_ranks
 from arena.tournament.report import seat_lines
@@ -30,7 +31,7 @@ from arena.tournament.schedule import ScheduledMatch, match_seed, rotations
 from arena.tournament.sprt import SprtSettings, SprtState, sequential
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
-FORMAT = "compare"
+FORMAT = FORMATS["compare"].name  # its entry in the formats table (arena/tournament/formats.py)
 SUBJECT = "<subject>"  # the seat NEW and OLD take in turn in a paired deal
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import re
 import tomllib
@@ -20,9 +19,9 @@ from typing import Any
 from arena.match import MatchSpec
 from arena.plugins import Registry
 from arena.textfile import TextFileError, read_utf8
+from arena.tournament.formats import FORMATS, LADDER_FORMATS, owner
 from engine.api import BadOptions, validate_options
 
-FORMATS = ("round-robin", "gauntlet", "solo")
 # `seed = "secret"`: `arena run` draws the base seed at random and keeps it in the database only.
 SECRET_SEED = "secret"
 # The most matches one ladder may schedule: every match is a database row made at the run's
@@ -101,11 +100,7 @@ class Ladder:
     @property
     def match_count(self) -> int:
         """How many matches the schedule holds: groups x seat rotations x matches_per_pairing."""
-        agents = len(self.entrants)
-        if self.format == "gauntlet":  # the challenger with every (players - 1) of the others
-            groups = math.comb(agents - 1, self.players - 1)
-        else:  # round-robin and solo: every combination of ``players`` agents
-            groups = math.comb(agents, self.players)
+        groups = FORMATS[self.format].group_count(len(self.entrants), self.players)
         return groups * self.players * self.matches_per_pairing
 
     def entrant(self, name: str) -> Entrant:
@@ -197,12 +192,12 @@ class _Validator:
         game = self.registry.games[game_id]
 
         fmt = data.get("format", "round-robin")
-        if fmt not in FORMATS:
-            raise self.fail(("format",), f"unknown format {fmt!r}; known formats: {', '.join(FORMATS)}")
+        if fmt not in LADDER_FORMATS:
+            raise self.fail(("format",), f"unknown format {fmt!r}; known formats: {', '.join(LADDER_FORMATS)}")
         automaton = self.automaton(fmt, game)
-        players = data.get("players", 1 if fmt == "solo" else 2)
+        players = data.get("players", FORMATS[fmt].default_players)
         # Without an automaton a match needs two agents; solo adds the automaton's seat.
-        low = max(game.min_players, 1 if fmt == "solo" else 2)
+        low = max(game.min_players, FORMATS[fmt].min_players)
         if not low <= players <= game.max_players:
             raise self.fail(
                 ("players",),
@@ -211,7 +206,7 @@ class _Validator:
         if "automaton" in data.get("options", {}):
             raise self.fail(
                 ("options", "automaton"),
-                "set the automaton with the top-level keys format = 'solo' and automaton = NAME, not in [options]",
+                f"set the automaton with the top-level keys format = '{owner('automaton')}' and automaton = NAME, not in [options]",
             )
         try:
             options = validate_options(game.option_schema(), data.get("options", {}))
@@ -284,13 +279,13 @@ class _Validator:
             ) from None
 
     def automaton(self, fmt: str, game: Any) -> str | None:
-        if fmt != "solo":
+        if not FORMATS[fmt].automaton:
             if "automaton" in self.data:
-                raise self.fail(("automaton",), "key 'automaton' is only used with format = 'solo'")
+                raise self.fail(("automaton",), f"key 'automaton' is only used with format = '{owner('automaton')}'")
             return None
         if not game.automata:
             raise self.fail(
-                ("format",), f"game {game.id!r} has no automaton, so format 'solo' cannot be used"
+                ("format",), f"game {game.id!r} has no automaton, so format '{fmt}' cannot be used"
             )
         automaton = self.data.get("automaton", game.automata[0])
         if automaton not in game.automata:
@@ -302,13 +297,13 @@ class _Validator:
 
     def challenger(self, fmt: str, entrants: tuple[Entrant, ...], players: int) -> str | None:
         challenger = self.data.get("challenger")
-        if fmt != "gauntlet":
+        if "challenger" not in FORMATS[fmt].keys:
             if challenger is not None:
-                raise self.fail(("challenger",), "key 'challenger' is only used with format = 'gauntlet'")
+                raise self.fail(("challenger",), f"key 'challenger' is only used with format = '{owner('challenger')}'")
             return None
-        if challenger is None:
+        if challenger is None and "challenger" in FORMATS[fmt].required:
             raise self.fail(
-                ("format",), "format 'gauntlet' needs a 'challenger' key naming one of the agents"
+                ("format",), f"format '{fmt}' needs a 'challenger' key naming one of the agents"
             )
         names = [entrant.name for entrant in entrants]
         if challenger not in names:

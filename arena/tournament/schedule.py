@@ -8,11 +8,11 @@ and the luck of the seed and the advantage of a seat cancel out across the rotat
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from arena.match import MatchSpec, table_seats
+from arena.tournament.formats import FORMATS
 from arena.tournament.ladder import Entrant, Ladder
 
 
@@ -47,30 +47,6 @@ def rotations(group: Sequence[Entrant]) -> Iterator[tuple[Entrant, ...]]:
         yield tuple(group[shift:]) + tuple(group[:shift])
 
 
-def round_robin_groups(ladder: Ladder) -> list[tuple[Entrant, ...]]:
-    """Every combination of ``players`` agents."""
-    return list(combinations(ladder.entrants, ladder.players))
-
-
-def gauntlet_groups(ladder: Ladder) -> list[tuple[Entrant, ...]]:
-    """The challenger with every combination of ``players - 1`` agents of the field."""
-    challenger = ladder.entrant(ladder.challenger or "")
-    field = [entrant for entrant in ladder.entrants if entrant.name != challenger.name]
-    return [(challenger, *others) for others in combinations(field, ladder.players - 1)]
-
-
-def solo_groups(ladder: Ladder) -> list[tuple[Entrant, ...]]:
-    """Every combination of ``players`` agents (usually one), each joined by the automaton."""
-    return list(combinations(ladder.entrants, ladder.players))
-
-
-FORMATS: dict[str, Callable[[Ladder], list[tuple[Entrant, ...]]]] = {
-    "round-robin": round_robin_groups,
-    "gauntlet": gauntlet_groups,
-    "solo": solo_groups,
-}
-
-
 def make_schedule(ladder: Ladder, base_seed: int | None = None) -> list[ScheduledMatch]:
     """The ladder's matches in schedule order (see ``iter_schedule``)."""
     return list(iter_schedule(ladder, base_seed))
@@ -86,12 +62,13 @@ def iter_schedule(ladder: Ladder, base_seed: int | None = None) -> Iterator[Sche
     """
     base = ladder.seed if base_seed is None else base_seed
     index = 0
-    groups = FORMATS[ladder.format](ladder)
+    fmt = FORMATS[ladder.format]
+    groups = fmt.groups(ladder.entrants, ladder.players, ladder.challenger)
     for repeat in range(ladder.matches_per_pairing):
         for group in groups:
             names = [entrant.name for entrant in group]
-            # Solo agents all face the same deals, so their scores compare directly.
-            seed = match_seed(base, [] if ladder.format == "solo" else names, repeat)
+            # Shared deals (solo): every group faces the same deals, so their scores compare directly.
+            seed = match_seed(base, [] if fmt.shared_deals else names, repeat)
             for shift, seated in enumerate(rotations(group)):
                 spec = MatchSpec(
                     game=ladder.game,
