@@ -12,9 +12,8 @@ from arena.conformance import CheckReport, check_specs
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import run_match
-from tests.test_referee import no_leftovers  # noqa: F401
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bots"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.newbot import NewBotError, check_name, render
-from tests.test_referee import no_leftovers  # noqa: F401
 
 runner = CliRunner()
 

@@ -240,7 +240,7 @@ def _example_bot():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "examples" / "bots" / "first_option.py"
+    path = Path(__file__).resolve().parents[3] / "examples" / "bots" / "first_option.py"
     spec = importlib.util.spec_from_file_location("first_option", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

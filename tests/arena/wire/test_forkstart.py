@@ -19,14 +19,7 @@ from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import play_match, run_match
 from arena.wire.spawn import START_ENV, fork_supported
-from tests.test_referee import (  # noqa: F401
-    ROUNDS,
-    alive,
-    check_replays,
-    eventually_empty,
-    no_leftovers,
-    processes_marked,
-)
+from tests.support.agent_processes import ROUNDS, alive, check_replays, eventually_empty, processes_marked
 
 pytestmark = pytest.mark.skipif(not fork_supported(), reason="forking agents needs Linux 5.3+")
 

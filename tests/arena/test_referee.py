@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import time
-import uuid
-from pathlib import Path
-
 import pytest
 import trio
 
@@ -14,101 +9,10 @@ from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.record import ReplayError, replay
 from arena.referee import MatchSetupError, play_match, run_match
-from arena.wire import connection, spawn
 from arena.wire.faults import FAULTS
 from engine.api import IllegalAction, validate_options
+from tests.support.agent_processes import FIRST_OPTION, ROUNDS, alive, check_replays, eventually_empty
 from tests.support.goofspiel import GAME, Goofspiel, GoofspielState
-
-ROOT = Path(__file__).resolve().parent.parent
-FIRST_OPTION = str(ROOT / "examples" / "bots" / "first_option.py")
-ROUNDS = 5  # goofspiel's default hand: 5 rounds, one bid per seat each
-
-
-def processes_marked(mark: str) -> list[int]:
-    """Live processes (not zombies) whose environment carries ``mark``: our agents and their children.
-
-    The environment seen in /proc is the one a process was exec'd with: an agent forked from
-    this test process does not show the mark (``processes_in_sessions`` finds those).
-    """
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as handle:
-                environ = handle.read()
-        except OSError:
-            continue
-        if mark.encode() in environ and alive(int(entry)):
-            found.append(int(entry))
-    return found
-
-
-def processes_in_sessions(sessions: list[int]) -> list[int]:
-    """Live processes in one of ``sessions``: forked agents (each leads its own) and their descendants."""
-    found = []
-    for entry in os.listdir("/proc") if sessions else ():
-        if entry.isdigit():
-            state, _, _, session = _stat(int(entry))[:4]
-            if state not in ("Z", "X") and session in sessions:
-                found.append(int(entry))
-    return found
-
-
-def _stat(pid: int) -> list[int | str]:
-    """/proc/PID/stat after the command name: state, ppid, pgrp, session, ... ([] if gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return ["X", 0, 0, 0]
-    return [fields[0], *map(int, fields[1:4])]
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a killed orphan may linger as a zombie until init reaps it)."""
-    return _stat(pid)[0] not in ("Z", "X")
-
-
-def eventually_empty(probe, seconds: float = 5.0) -> list[int]:
-    """``probe()`` once it returns [], or its last answer after ``seconds``.
-
-    A process sent SIGKILL dies when the kernel next schedules it, a moment after the referee
-    returned; a leftover is one still there long after.
-    """
-    deadline = time.monotonic() + seconds
-    while (found := probe()) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return found
-
-
-@pytest.fixture
-def no_leftovers(monkeypatch: pytest.MonkeyPatch):
-    """Tag every agent process this test starts; afterwards none may be alive. Yields the forked pids.
-
-    Exec'd agents carry the mark in their environment; forked agents are recorded as they
-    start, must have been reaped, and nothing may be left in their sessions.
-    """
-    mark = f"tlachtli-test-{uuid.uuid4().hex}"
-    monkeypatch.setenv("TLACHTLI_TEST_MARK", mark)
-    forked: list[int] = []
-
-    def recording_fork(*args, **kwargs):
-        process = spawn.fork_agent(*args, **kwargs)
-        forked.append(process.pid)
-        return process
-
-    monkeypatch.setattr(connection, "fork_agent", recording_fork)
-    yield forked
-    assert eventually_empty(lambda: processes_marked(mark) + processes_in_sessions(forked)) == []
-    for pid in forked:  # reaped by the referee: not our child any more
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
-
-
-def check_replays(outcome) -> None:
-    state = replay(outcome.record, GAME)
-    assert list(state.result().scores) == [s.score for s in outcome.seats]
 
 
 def test_random_agents_play_a_full_match(no_leftovers):

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
@@ -75,11 +75,11 @@ def shown_commands() -> list[tuple[str, list[str]]]:
         for block in blocks(path, "sh"):
             for line in block.splitlines():
                 if line.startswith("pip install"):
-                    break  # what follows needs that package installed: tests/test_newbot.py plays it out
+                    break  # what follows needs that package installed: tests/arena/cli/test_newbot.py plays it out
                 for part in line.split("&&"):
                     words = shlex.split(part, comments=True)
                     if words[1:2] == ["serve"]:
-                        continue  # a server runs until stopped: tests/test_web.py starts a real one
+                        continue  # a server runs until stopped: tests/arena/web/test_web.py starts a real one
                     if words and words[0] == "arena":
                         found.append((f"{path.name}: {part.strip()}", words[1:]))
     return found

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import psutil
 
+from tests.support.ladder_runs import stored, table, write_ladder
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
-from tests.test_tournament import stored, table, write_ladder
 
 ROUNDS = int(os.environ.get("TLACHTLI_STRESS_ROUNDS", "4"))
 STOP_WITHIN_S = 20  # STOP_GRACE_S (5 s) plus a loaded machine's slack

@@ -114,7 +114,7 @@ def test_the_random_episodes_example_runs():
     import sys
     from pathlib import Path
 
-    example = Path(__file__).resolve().parent.parent / "examples" / "rl" / "random_episodes.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "rl" / "random_episodes.py"
     out = subprocess.run(
         [sys.executable, str(example), "--game", "zapotec", "--episodes", "2", "--seed", "4"],
         capture_output=True, text=True, timeout=120,

@@ -10,9 +10,8 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.conformance import EXPECTED
 from arena.wire.faults import FAULTS
-from tests.test_referee import no_leftovers  # noqa: F401
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 runner = CliRunner()
 
 

@@ -14,7 +14,7 @@ from arena.plugins import discover
 from arena.tournament.ladder import load_ladder
 from arena.tournament.schedule import make_schedule
 
-LADDERS = sorted((Path(__file__).resolve().parent.parent / "ladders").glob("*.toml"))
+LADDERS = sorted((Path(__file__).resolve().parents[3] / "ladders").glob("*.toml"))
 
 
 def test_there_are_ladders_for_every_game_and_player_count():

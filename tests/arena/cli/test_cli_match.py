@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from tests.test_referee import FIRST_OPTION, no_leftovers, processes_marked  # noqa: F401
+from tests.support.agent_processes import FIRST_OPTION, processes_marked
 
 runner = CliRunner()
 

@@ -17,11 +17,11 @@ from arena.record import ReplayError, load_record, replay
 from arena.referee import run_match
 from arena.wire.protocol import ProtocolError
 from plugins.random_agent import RandomAgent
+from tests.support.agent_processes import ROUNDS, check_replays
 from tests.support.faulty_agents import HostedFault
 from tests.support.goofspiel import GAME
-from tests.test_referee import ROUNDS, check_replays, no_leftovers  # noqa: F401
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
