@@ -69,7 +69,7 @@ def task_overhead() -> tuple[list[float], list[float]]:
 
 
 def main() -> None:
-    os.environ["TLACHTLI_PLUGINS"] = "tests.support.goofspiel"
+    os.environ["TLACHTLI_PLUGINS"] = "examples.games.goofspiel.game"
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))

@@ -111,7 +111,7 @@ def _self_cpu() -> float:
 
 def main() -> None:
     # the test game loads as a plugin here and in every worker and agent process
-    os.environ["TLACHTLI_PLUGINS"] = "tests.support.goofspiel"
+    os.environ["TLACHTLI_PLUGINS"] = "examples.games.goofspiel.game"
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
     from arena.plugins import discover

@@ -30,7 +30,7 @@ def _test_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the test game discoverable in this process and in any subprocess it starts."""
     monkeypatch.setenv(
         "TLACHTLI_PLUGINS",
-        "tests.support.goofspiel,tests.support.faulty_agents,tests.support.goofspiel_agents,"
+        "examples.games.goofspiel.game,tests.support.faulty_agents,examples.games.goofspiel.agents,"
         "tests.support.referee_attackers",
     )
     path = os.environ.get("PYTHONPATH", "")

@@ -8,8 +8,8 @@ import pytest
 
 from arena.agent import Agent, Decision, Hello
 from arena.inprocess import decide_message, hello_message, play_in_process
+from examples.games.goofspiel.game import GAME as GOOFSPIEL
 from plugins.random_agent import RandomAgent
-from tests.support.goofspiel import GAME as GOOFSPIEL
 
 
 def test_decision_reads_a_decide_message():

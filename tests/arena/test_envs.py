@@ -10,7 +10,7 @@ from pettingzoo.test import api_test
 
 from arena.envs import TooManyOptions, aec_env
 from arena.plugins import discover
-from tests.support.goofspiel import Goofspiel
+from examples.games.goofspiel.game import Goofspiel
 
 
 class VectorGoofspiel(Goofspiel):

@@ -11,8 +11,8 @@ from arena.record import ReplayError, replay
 from arena.referee import MatchSetupError, play_match, run_match
 from arena.wire.faults import FAULTS
 from engine.api import IllegalAction, validate_options
+from examples.games.goofspiel.game import GAME, Goofspiel, GoofspielState
 from tests.support.agent_processes import FIRST_OPTION, ROUNDS, alive, check_replays, eventually_empty
-from tests.support.goofspiel import GAME, Goofspiel, GoofspielState
 
 
 def test_random_agents_play_a_full_match(no_leftovers):

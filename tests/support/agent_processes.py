@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from arena.record import replay
-from tests.support.goofspiel import GAME
+from examples.games.goofspiel.game import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_OPTION = str(ROOT / "examples" / "bots" / "first_option.py")

@@ -16,10 +16,10 @@ from arena.match import MatchSpec
 from arena.record import ReplayError, load_record, replay
 from arena.referee import run_match
 from arena.wire.protocol import ProtocolError
+from examples.games.goofspiel.game import GAME
 from plugins.random_agent import RandomAgent
 from tests.support.agent_processes import ROUNDS, check_replays
 from tests.support.faulty_agents import HostedFault
-from tests.support.goofspiel import GAME
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -130,7 +130,7 @@ agent = "random"
 def test_plugins():
     """The test plugins for module-scoped fixtures (conftest's autouse fixture is per test)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TLACHTLI_PLUGINS", "tests.support.goofspiel,tests.support.faulty_agents")
+        patch.setenv("TLACHTLI_PLUGINS", "examples.games.goofspiel.game,tests.support.faulty_agents")
         patch.setenv("PYTHONPATH", str(ROOT))
         yield
 

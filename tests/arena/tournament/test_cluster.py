@@ -147,7 +147,7 @@ def dask_cluster(tmp_path, popen):
     test plugin `goofspiel_agents`; yields the scheduler's address."""
     bin_dir = Path(sys.executable).parent
     info = tmp_path / "scheduler.json"
-    env = dict(os.environ, TLACHTLI_PLUGINS="tests.support.goofspiel,tests.support.faulty_agents")
+    env = dict(os.environ, TLACHTLI_PLUGINS="examples.games.goofspiel.game,tests.support.faulty_agents")
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     popen([bin_dir / "dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
            "--scheduler-file", str(info)], **quiet)  # fmt: skip

@@ -1,6 +1,6 @@
 """Python plugin agents forked from the warm referee: same guarantees as exec'd ones.
 
-``no_leftovers`` (from test_referee) records every forked agent: they must have been reaped,
+``no_leftovers`` (tests/conftest.py) records every forked agent: they must have been reaped,
 and nothing may be left alive in their sessions (their process groups and descendants).
 """
 

@@ -3,7 +3,7 @@
 Each seat holds cards 1..N; each round a prize card (1..N, shuffled) is revealed and every seat
 bids one card from its hand simultaneously and hidden; the highest unique bid wins the prize.
 It exercises everything the arena must handle: simultaneous seats, hidden hands, chance.
-Registered as a plugin through ``TLACHTLI_PLUGINS=tests.support.goofspiel``.
+Registered as a plugin through ``TLACHTLI_PLUGINS=examples.games.goofspiel.game``.
 """
 
 from __future__ import annotations
