@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pluggy
 
@@ -122,6 +122,4 @@ def _call(impl: pluggy.HookImpl, source: str, hook: str) -> list:
 
 
 def _with_source(spec: AgentSpec, source: str) -> AgentSpec:
-    from dataclasses import replace
-
     return replace(spec, source=source)

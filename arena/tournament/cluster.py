@@ -101,7 +101,7 @@ def play_on_worker(spec: MatchSpec, expected: dict[str, str]) -> tuple:
     """
     difference = differences(expected, _local_versions())
     if difference:
-        from distributed import get_worker
+        from distributed import get_worker  # dask loads only where a cluster is used: start-up time
 
         return ("refused", refusal(get_worker().address, difference))
     return play(spec, _registry())
@@ -163,7 +163,7 @@ class DaskPool:
 
     def _reply(self, future: Any) -> tuple:
         """A finished task's result as a runner reply (see ``arena.tournament.runner.Pool``)."""
-        from distributed import KilledWorker
+        from distributed import KilledWorker  # dask loads only where a cluster is used: start-up time
 
         if future.status == "finished":
             try:
@@ -247,7 +247,7 @@ def connect(address: str) -> DaskPool:
     """A pool on the cluster ``address`` (``tcp://HOST:PORT``, or ``local:N`` to start N local worker
     processes), its workers' plugins checked against this process's; ClusterError if unusable.
     """
-    try:
+    try:  # dask loads only where a cluster is used: start-up time
         import dask
         from distributed import Client, LocalCluster
     except ImportError:

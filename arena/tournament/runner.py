@@ -121,7 +121,7 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(signal.SIGTERM, parent_pid)
-    from arena.referee import Terminated
+    from arena.referee import Terminated  # here: the parent never needs trio
 
     registry = discover()
     while True:

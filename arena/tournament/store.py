@@ -15,7 +15,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -505,8 +505,6 @@ def _insert_matches(
 
 
 def _ladder_json(ladder: Ladder) -> str:
-    from dataclasses import asdict
-
     return json.dumps(asdict(ladder), sort_keys=True)
 
 

@@ -357,9 +357,9 @@ def create_app(db: str | Path, registry: Registry | None = None) -> Starlette:
     routes = [
         Route("/", arena.ladders),
         Route("/api/ladders", arena.ladders),
-        Route("/ladders/{run_id}", arena.tournament.ladder),
-        Route("/ladders/{run_id}/board", arena.tournament.ladder),
-        Route("/api/ladders/{run_id}", arena.tournament.ladder),
+        Route("/ladders/{run_id}", arena.ladder),
+        Route("/ladders/{run_id}/board", arena.ladder),
+        Route("/api/ladders/{run_id}", arena.ladder),
         Route("/api/ladders/{run_id}/leaderboard", arena.leaderboard),
         Route("/api/ladders/{run_id}/progress", arena.progress),
         Route("/ladders/{run_id}/matches", arena.matches),

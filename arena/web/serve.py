@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.common import fail
-from arena.tournament.store import DEFAULT_DB
+from arena.cli.common import fail, load_registry
+from arena.tournament.store import DEFAULT_DB, Store, StoreError
 
 
 def serve(
@@ -26,7 +26,7 @@ def serve(
     The database is opened read-only, so this runs beside a writing `arena run`; no page can
     change a result. Open the printed address in a browser; Ctrl-C stops the server.
     """
-    try:
+    try:  # the web stack loads only for `arena serve`: every other command starts faster without it
         import trio
         from hypercorn.config import Config
         from hypercorn.trio import serve as hypercorn_serve
@@ -36,9 +36,6 @@ def serve(
         raise fail(
             f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
         ) from None
-    from arena.cli.common import load_registry
-    from arena.tournament.store import Store, StoreError
-
     if not db.is_file():
         raise fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
     try:
