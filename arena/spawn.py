@@ -34,6 +34,8 @@ START_ENV = "TLACHTLI_AGENT_START"  # "fork" (the default where supported) or "e
 START_METHODS = ("fork", "exec")
 # Signals blocked in the referee around fork(), so that the child never runs a handler it
 # inherited (trio's, the runner's) before resetting them.
+# A wait status meaning "exited with 255": what is recorded for a child reaped by someone else.
+LOST_STATUS = 255 << 8
 _FORK_BLOCKED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGALRM}
 
 
@@ -128,7 +130,17 @@ class ForkedProcess:
         return self._returncode
 
     def _reap(self, options: int) -> None:
-        pid, status = os.waitpid(self.pid, options)
+        """Reap the child if it ended (blocking with ``options`` 0); idempotent, never raises.
+
+        Several paths reap (a ``returncode`` poll, ``wait``): whichever comes second finds the
+        status kept. ChildProcessError means it was reaped outside this object: its status is lost.
+        """
+        if self._returncode is not None:
+            return
+        try:
+            pid, status = os.waitpid(self.pid, options)
+        except ChildProcessError:
+            pid, status = self.pid, LOST_STATUS
         if pid == 0:
             return  # still running
         self._returncode = os.waitstatus_to_exitcode(status)

@@ -232,3 +232,34 @@ def test_a_forked_agent_dies_with_a_referee_killed_outright(no_leftovers):  # no
     referee.kill()
     referee.wait()
     assert eventually_empty(lambda: [pid for pid in processes_marked(mark) if pid in agents]) == []
+
+
+def test_reaping_is_idempotent_when_a_poll_reaps_between_wake_up_and_reap(monkeypatch):
+    # The race behind a flaky "ChildProcessError: No child processes": wait() wakes on the
+    # pidfd, then another task's `returncode` poll reaps the child before wait() reaps it.
+    # Forced here: the poll runs right after every wake-up.
+    from arena import spawn
+
+    spec = discover().agent("random")
+    process = spawn.fork_agent(spec, None, None)
+    real_wait_readable = trio.lowlevel.wait_readable
+
+    async def wake_then_poll(fd):
+        await real_wait_readable(fd)
+        assert process.returncode is not None  # another task reaps it first
+
+    monkeypatch.setattr(trio.lowlevel, "wait_readable", wake_then_poll)
+
+    async def main():
+        await process.stdin.aclose()  # end of input: the agent exits
+        assert await process.wait() == 0
+        assert await process.wait() == 0 and process.returncode == 0  # and again: idempotent
+        for stream in (process.stdout, process.stderr):
+            await stream.aclose()
+
+    try:
+        trio.run(main)
+    finally:
+        if process.returncode is None:
+            os.kill(process.pid, signal.SIGKILL)
+            os.waitpid(process.pid, 0)
