@@ -26,6 +26,7 @@ from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.plugins import PluginError, Registry, discover
 from arena.protocol import AGENT_MESSAGES, ProtocolError, check_message, decide_message, hello_message
 from arena.record import build_record, final_ranks
+from arena.sandbox import SandboxError, check_sandbox
 from engine.api import Game, State
 from engine.playout import random_choice
 
@@ -59,7 +60,13 @@ class Match:
     """One match in progress (used through ``play_match``)."""
 
     def __init__(
-        self, spec: MatchSpec, game: Game, state: State, options: dict[str, Any], plans: list[SeatPlan]
+        self,
+        spec: MatchSpec,
+        game: Game,
+        state: State,
+        options: dict[str, Any],
+        plans: list[SeatPlan],
+        sandbox: str = "none",
     ) -> None:
         self.spec = spec
         self.game = game
@@ -72,7 +79,11 @@ class Match:
             Seat(
                 plan,
                 AgentProcess(
-                    plan.argv, hosted=plan.hosted, memory_mb=spec.memory_mb, cpu_seconds=spec.cpu_seconds
+                    plan.argv,
+                    hosted=plan.hosted,
+                    memory_mb=spec.memory_mb,
+                    cpu_seconds=spec.cpu_seconds,
+                    sandbox=sandbox,
                 ),
                 spec.bank_ms,
             )
@@ -269,7 +280,11 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
         raise MatchSetupError(
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
         )
-    return await Match(spec, game, state, options, plans).run()
+    try:
+        sandbox = check_sandbox(spec.sandbox)
+    except SandboxError as error:
+        raise MatchSetupError(str(error)) from None
+    return await Match(spec, game, state, options, plans, sandbox).run()
 
 
 class Terminated(Exception):

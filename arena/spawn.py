@@ -1,13 +1,15 @@
-"""How an agent process starts: exec of an executable, or fork of the warm referee for a Python bot.
+"""How an agent process starts: exec of a command (the default), or fork of the referee for a Python bot.
 
 Both give the referee (arena/connection.py) a process with the same surface as ``trio.Process``:
 ``pid``, ``stdin``/``stdout``/``stderr`` trio streams, ``returncode`` (polls) and ``wait()``.
-Either way the agent leads its own session (so its own process group), runs under the match's
-memory and CPU limits, and has the three pipes as its only open files.
+Either way the agent leads its own session (so its own process group), dies with the referee
+(parent-death signal, set in the child before exec), runs under the match's limits
+(arena/limits.py), and has the three pipes as its only open files.
 
-Forking skips a fresh interpreter's start-up, imports and plugin discovery (~70-80 ms of CPU per
-agent): the child already holds the plugin's code. ``TLACHTLI_AGENT_START=exec`` makes Python
-agents start as ``python -m arena.host NAME`` instead, like before (see docs/protocol.md).
+Python agents are exec'd as ``python -m arena.host NAME`` (inside the sandbox, arena/sandbox.py):
+a fresh process holds nothing of the referee's. ``TLACHTLI_AGENT_START=fork`` forks them from the
+referee instead, without a sandbox: ~70-80 ms of CPU faster per agent, but the child inherits the
+referee's memory (the match state, every seat's hidden cards), so only for bots you trust.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ from typing import NoReturn
 import trio
 
 from arena.host import claim_stdio, host_agent
+from arena.limits import set_rlimits
 from arena.plugins import AgentSpec
 
-START_ENV = "TLACHTLI_AGENT_START"  # "fork" (the default where supported) or "exec"
+START_ENV = "TLACHTLI_AGENT_START"  # "exec" (the default) or "fork" (trusted bots, no sandbox)
 START_METHODS = ("fork", "exec")
 # Signals blocked in the referee around fork(), so that the child never runs a handler it
 # inherited (trio's, the runner's) before resetting them.
@@ -51,20 +54,18 @@ def fork_supported() -> bool:
 
 
 def agent_start_method() -> str:
-    """How Python agents start in this process: ``$TLACHTLI_AGENT_START``, else fork where supported.
+    """How Python agents start in this process: ``$TLACHTLI_AGENT_START``, else exec.
 
     Raises ValueError for a value that is not a start method, or "fork" where it is not supported.
     """
     wanted = os.environ.get(START_ENV, "").strip().lower()
     if wanted and wanted not in START_METHODS:
-        raise ValueError(f"{START_ENV}={wanted!r}: use 'fork' (the default) or 'exec'")
-    if wanted == "exec":
+        raise ValueError(f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork'")
+    if wanted != "fork":
         return "exec"
-    if fork_supported():
-        return "fork"
-    if wanted == "fork":
+    if not fork_supported():
         raise ValueError(f"{START_ENV}=fork: this system cannot fork agents (needs Linux 5.3+); use 'exec'")
-    return "exec"
+    return "fork"
 
 
 _PR_SET_PDEATHSIG = 1  # prctl option (Linux): signal this process when its parent dies
@@ -85,29 +86,26 @@ def die_with_parent(signum: int, parent_pid: int) -> None:
         os._exit(1)
 
 
-def set_limits(memory_mb: int | None, cpu_seconds: int | None, inherited_bytes: int = 0) -> None:
-    """Set RLIMIT_AS to ``memory_mb`` on top of ``inherited_bytes`` and RLIMIT_CPU, in this process."""
-    if memory_mb is not None:
-        size = inherited_bytes + memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    if cpu_seconds is not None:
-        # soft limit: SIGXCPU; the hard limit one second later: SIGKILL
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+async def exec_agent(argv: Sequence[str], prepare: Callable[[], None], cwd: str | None = None) -> trio.Process:
+    """Start ``argv`` with pipes on stdin/stdout/stderr; OSError if it cannot start.
 
-
-async def exec_agent(argv: Sequence[str], memory_mb: int | None, cpu_seconds: int | None) -> trio.Process:
-    """Start executable ``argv`` with pipes on stdin/stdout/stderr; OSError if it cannot start."""
-    limiter: Callable[[], None] | None = None
-    if memory_mb is not None or cpu_seconds is not None:
-        limiter = partial(set_limits, memory_mb, cpu_seconds)
+    ``prepare`` runs in the child before exec (limits, cgroup); the child also gets its own
+    session and the parent-death signal first, so it dies with the referee even if killed -9.
+    """
     return await trio.lowlevel.open_process(
         list(argv),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=limiter,
+        cwd=cwd,
+        preexec_fn=partial(_before_exec, os.getpid(), prepare),
     )
+
+
+def _before_exec(referee: int, prepare: Callable[[], None]) -> None:
+    die_with_parent(signal.SIGKILL, referee)
+    prepare()
 
 
 class ForkedProcess:
@@ -162,10 +160,17 @@ class ForkedProcess:
         return self._returncode
 
 
-def fork_agent(spec: AgentSpec, memory_mb: int | None, cpu_seconds: int | None) -> ForkedProcess:
+def fork_agent(
+    spec: AgentSpec,
+    memory_mb: int | None,
+    cpu_seconds: int | None,
+    prepare: Callable[[], None] = lambda: None,
+    cwd: str | None = None,
+) -> ForkedProcess:
     """Fork this process into plugin agent ``spec`` speaking the protocol on pipes; OSError if impossible.
 
-    Called from the referee's trio thread; the child never returns into the caller.
+    ``prepare`` runs in the child before the limits (e.g. joining a cgroup); ``cwd``: its working
+    directory. Called from the referee's trio thread; the child never returns into the caller.
     """
     pipes: list[int] = []
     try:
@@ -180,7 +185,7 @@ def fork_agent(spec: AgentSpec, memory_mb: int | None, cpu_seconds: int | None) 
     try:
         pid = os.fork()
         if pid == 0:
-            _child(spec, (stdin_r, stdout_w, stderr_w), mask, memory_mb, cpu_seconds, referee)
+            _child(spec, (stdin_r, stdout_w, stderr_w), mask, memory_mb, cpu_seconds, referee, prepare, cwd)
     except OSError:
         _close(pipes)
         raise
@@ -209,6 +214,8 @@ def _child(
     memory_mb: int | None,
     cpu_seconds: int | None,
     referee: int,
+    prepare: Callable[[], None],
+    cwd: str | None,
 ) -> NoReturn:
     """The forked agent: its own session, clean signals and files, limits, then the host. Never returns."""
     status = 1
@@ -229,7 +236,10 @@ def _child(
         for target, fd in enumerate(moved):
             os.dup2(fd, target)
         os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-        set_limits(memory_mb, cpu_seconds, _address_space() if memory_mb is not None else 0)
+        prepare()
+        if cwd is not None:
+            os.chdir(cwd)
+        set_rlimits(memory_mb, cpu_seconds, _address_space() if memory_mb is not None else 0)
         inp, out = claim_stdio()
         _fresh_std_streams(spec.name)
         status = host_agent(spec, inp, out)

@@ -19,6 +19,7 @@ from arena.lineup import MatchSetupError
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import play_match, run_match
+from arena.sandbox import SANDBOX_ENV
 from arena.spawn import START_ENV, fork_supported
 from tests.test_referee import (  # noqa: F401
     ROUNDS,
@@ -30,6 +31,13 @@ from tests.test_referee import (  # noqa: F401
 )
 
 pytestmark = pytest.mark.skipif(not fork_supported(), reason="forking agents needs Linux 5.3+")
+
+
+@pytest.fixture(autouse=True)
+def _fork_without_sandbox(monkeypatch):
+    """Forking is opt-in (trusted bots) and runs without a sandbox."""
+    monkeypatch.setenv(START_ENV, "fork")
+    monkeypatch.setenv(SANDBOX_ENV, "none")
 
 
 def hosted(mode: str, at: int = 2, **options) -> dict:
@@ -184,7 +192,7 @@ def test_exec_start_method_still_works(monkeypatch, no_leftovers):  # noqa: F811
 
 def test_an_unknown_start_method_is_refused(monkeypatch):
     monkeypatch.setenv(START_ENV, "spawn")
-    with pytest.raises(MatchSetupError, match="TLACHTLI_AGENT_START='spawn': use 'fork'"):
+    with pytest.raises(MatchSetupError, match="TLACHTLI_AGENT_START='spawn': use 'exec' \(the default\) or 'fork'"):
         run_match(MatchSpec(game="goofspiel", agents=("random", "random"), seed=1))
 
 
