@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import Progress
 from tabulate import tabulate
 
-from arena.cli_common import fail, load_registry
+from arena.cli_common import SANDBOX_HELP, fail, load_registry, use_sandbox
 from arena.cli_tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
 from arena.lineup import MatchSetupError, setup_state
@@ -117,12 +117,14 @@ def play(
     cpu_seconds: int | None = typer.Option(None, min=1, help="CPU-time limit per agent process, in seconds."),
     record: Path | None = typer.Option(None, help="Write the match record (JSON) to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    sandbox: str | None = typer.Option(None, help=SANDBOX_HELP),
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
 
     Example: arena play --game goofspiel --agent random --agent ./bots/mybot --seed 7
     """
     registry = load_registry()
+    use_sandbox(sandbox)
     agents = list(agent)
     if players is not None:
         if players < len(agents):
@@ -226,6 +228,7 @@ def check(
         None, "--game", "-g", help="Check on this game only (default: every game it claims)."
     ),
     move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
+    sandbox: str | None = typer.Option(None, help=SANDBOX_HELP),
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
@@ -233,6 +236,7 @@ def check(
     ends with PASS or FAIL (exit status 1).
     """
     registry = load_registry()
+    use_sandbox(sandbox)
     try:
         specs = check_specs(agent, registry, game, move_ms=move_ms)
     except (MatchSetupError, PluginError) as error:

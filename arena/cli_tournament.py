@@ -22,6 +22,7 @@ from tabulate import tabulate
 
 from arena.cli_common import fail as _fail
 from arena.cli_common import load_registry as _registry
+from arena.cli_common import SANDBOX_HELP, use_sandbox
 from arena.ladder import LadderError, load_ladder
 from arena.report import (
     EXPORT_FIELDS,
@@ -105,6 +106,7 @@ def run(
         bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
@@ -117,6 +119,7 @@ def run(
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
+    use_sandbox(sandbox, ladder.sandbox, announce=True)
     schedule = make_schedule(ladder)
     try:
         store = Store(db)

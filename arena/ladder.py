@@ -18,6 +18,7 @@ from typing import Any
 
 from arena.match import MatchSpec
 from arena.plugins import Registry
+from arena.sandbox import SANDBOXES
 from engine.api import BadOptions, validate_options
 
 FORMATS = ("round-robin", "gauntlet", "solo")
@@ -37,6 +38,7 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "options": dict,
     "clock": dict,
     "limits": dict,
+    "sandbox": str,
     "agents": list,
 }
 CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int, "handshake_ms": int}
@@ -84,6 +86,7 @@ class Ladder:
     handshake_ms: int = SPEC_DEFAULTS["handshake_ms"]
     memory_mb: int | None = None
     cpu_seconds: int | None = None
+    sandbox: str | None = None  # "bwrap" or "none"; None: the strongest available
     concurrency: int | None = None
     description: str = ""
     digest: str = ""
@@ -234,12 +237,19 @@ class _Validator:
             handshake_ms=clock.get("handshake_ms", SPEC_DEFAULTS["handshake_ms"]),
             memory_mb=limits.get("memory_mb"),
             cpu_seconds=limits.get("cpu_seconds"),
+            sandbox=self.sandbox(data.get("sandbox")),
             concurrency=self.positive(data["concurrency"], ("concurrency",), "concurrency")
             if "concurrency" in data
             else None,
             digest=content_digest(data),
             source=self.source,
         )
+
+    def sandbox(self, name: str | None) -> str | None:
+        """The ladder's ``sandbox`` key: one of arena.sandbox.SANDBOXES (None: the strongest available)."""
+        if name is not None and name not in SANDBOXES:
+            raise self.fail(("sandbox",), f"sandbox = {name!r}: use \"bwrap\" or \"none\" (see docs/security.md)")
+        return name
 
     def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
         """Set up one game now, so options the engine refuses in combination fail here, not per match."""

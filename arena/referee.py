@@ -26,7 +26,7 @@ from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.plugins import PluginError, Registry, discover
 from arena.protocol import AGENT_MESSAGES, ProtocolError, check_message, decide_message, hello_message
 from arena.record import build_record, final_ranks
-from arena.sandbox import SandboxError, check_sandbox
+from arena.sandbox import SandboxError, choose_sandbox
 from engine.api import Game, State
 from engine.playout import random_choice
 
@@ -281,7 +281,7 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
         )
     try:
-        sandbox = check_sandbox(spec.sandbox)
+        sandbox = choose_sandbox(spec.sandbox)
     except SandboxError as error:
         raise MatchSetupError(str(error)) from None
     return await Match(spec, game, state, options, plans, sandbox).run()

@@ -48,18 +48,20 @@ def bwrap_works() -> bool:
     return probe.returncode == 0
 
 
-def default_sandbox() -> str:
-    """``$TLACHTLI_SANDBOX`` if set, else the strongest sandbox this machine can run."""
-    wanted = os.environ.get(SANDBOX_ENV, "").strip()
-    if wanted:
-        return check_sandbox(wanted)
+def choose_sandbox(requested: str | None) -> str:
+    """The sandbox in force: ``$TLACHTLI_SANDBOX`` (set by ``--sandbox``), else ``requested`` (the
+    ladder's), else the strongest this machine can run. SandboxError if it cannot run here."""
+    return check_sandbox(os.environ.get(SANDBOX_ENV, "").strip() or requested)
+
+
+def strongest_sandbox() -> str:
     return "bwrap" if bwrap_works() else "none"
 
 
 def check_sandbox(name: str | None) -> str:
-    """``name`` (None: the default) if it can run here; SandboxError with what to do otherwise."""
+    """``name`` (None: the strongest) if it can run here; SandboxError with what to do otherwise."""
     if name is None:
-        return default_sandbox()
+        return strongest_sandbox()
     if name not in SANDBOXES:
         raise SandboxError(f"unknown sandbox {name!r}: use 'bwrap' or 'none'")
     if name == "bwrap" and not bwrap_works():
@@ -106,9 +108,9 @@ class Jail:
                 args += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
                 args += ["--ro-bind", path, path]
-        for path in _visible_paths(argv[0]):
-            args += _ancestors(path) + ["--ro-bind", path, path]
         args += ["--proc", "/proc", "--dev", "/dev", "--bind", self.directory, "/tmp"]
+        for path in _visible_paths(argv[0]):  # after /tmp: a program may live under /tmp
+            args += _ancestors(path) + ["--ro-bind", path, path]
         args += ["--setenv", "TMPDIR", "/tmp", "--setenv", "HOME", "/tmp", "--chdir", "/tmp", "--"]
         if self.uid is not None:
             uid = str(self.uid)

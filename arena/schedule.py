@@ -97,6 +97,7 @@ def make_schedule(ladder: Ladder) -> list[ScheduledMatch]:
                     handshake_ms=ladder.handshake_ms,
                     memory_mb=ladder.memory_mb,
                     cpu_seconds=ladder.cpu_seconds,
+                    sandbox=ladder.sandbox,
                 )
                 key = f"{'|'.join(names)}#{repeat}/r{shift}"
                 entrants = tuple(entrant.name for entrant in seated)

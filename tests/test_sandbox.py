@@ -21,7 +21,7 @@ from arena.match import MatchSpec
 from arena.referee import run_match
 from arena.sandbox import SANDBOX_ENV, SEAT_UID_BASE, SandboxError, bwrap_works, check_sandbox
 from arena.spawn import START_ENV
-from tests.test_referee import ROUNDS, eventually_empty
+from tests.test_referee import ROUNDS, eventually_empty, processes_marked
 
 pytestmark = pytest.mark.skipif(not bwrap_works(), reason="bubblewrap (bwrap) cannot run on this machine")
 AS_ROOT = os.geteuid() == 0
@@ -180,3 +180,27 @@ def test_junk_on_the_protocol_pipe_is_a_fault(nothing_left):
     outcome, _ = play("stdout-flood")
     assert outcome.seats[0].fault in ("bad-frame", "oversized-frame")
     assert played_to_the_end(outcome)
+
+
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+def test_an_execd_agent_spinning_past_eof_dies_with_a_referee_killed_outright(sandbox, tmp_path):
+    tmp_path.chmod(0o755)  # a seat uid must be able to read the bot
+    bot = tmp_path / "spinner.py"
+    bot.write_text("import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nwhile True:\n    pass\n")
+    bot.chmod(0o755)
+    mark = f"tlachtli-spinner-{os.getpid()}-{sandbox}"  # in the spinner's environment only
+    code = (
+        "from arena.referee import run_match; from arena.match import MatchSpec; "
+        f"run_match(MatchSpec(game='goofspiel', agents=({sys.executable!r}, 'random'), seed=1, "
+        f"sandbox={sandbox!r}, handshake_ms=600_000))"
+    )
+    (tmp_path / "go").write_text(f"#!/bin/sh\nexport SPINNER={mark}\nexec {sys.executable} {bot}\n")
+    code = code.replace(repr(sys.executable), repr(str(tmp_path / "go")), 1)
+    (tmp_path / "go").chmod(0o755)
+    referee = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        assert eventually_empty(lambda: [] if processes_marked(mark) else [0], 30) == []  # it runs
+    finally:
+        referee.kill()
+        referee.wait()
+    assert eventually_empty(lambda: processes_marked(mark)) == []
