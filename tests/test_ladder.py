@@ -191,8 +191,9 @@ def test_the_sandbox_key_is_checked(tmp_path):
     from arena.plugins import discover
 
     path = tmp_path / "l.toml"
-    path.write_text('name = "l"\ngame = "goofspiel"\nsandbox = "docker"\nagents = ["random", "random"]\n')
+    agents = '[[agents]]\nname = "a"\nagent = "random"\n[[agents]]\nname = "b"\nagent = "random"\n'
+    path.write_text('name = "l"\ngame = "goofspiel"\nsandbox = "docker"\n' + agents)
     with pytest.raises(LadderError, match=r"l.toml:3: sandbox = 'docker': use \"bwrap\" or \"none\""):
         load_ladder(path, discover())
-    path.write_text('name = "l"\ngame = "goofspiel"\nsandbox = "none"\nagents = ["random", "random"]\n')
+    path.write_text('name = "l"\ngame = "goofspiel"\nsandbox = "none"\n' + agents)
     assert load_ladder(path, discover()).sandbox == "none"
