@@ -82,7 +82,7 @@ class AgentProcess:
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.buffer = FrameBuffer(frame_limit)
-        self.process: trio.Process | ForkedProcess | None = None
+        self.process: ForkedProcess | None = None
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
@@ -95,8 +95,7 @@ class AgentProcess:
             if self.hosted is not None:
                 self._fork(self.hosted)
             else:
-                argv = self.jail.wrap(self.argv)
-                self.process = await exec_agent(argv, self._prepare, cwd=self.jail.directory)
+                self._exec(self.jail.wrap(self.argv), self.jail.directory)
         except OSError as error:
             self._clean_up()
             what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
@@ -111,6 +110,10 @@ class AgentProcess:
         assert self.jail is not None
         enter = self.cgroup.enter if self.cgroup is not None else lambda: None
         self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds, enter, self.jail.directory)
+
+    @trio.lowlevel.enable_ki_protection
+    def _exec(self, argv: list[str], cwd: str) -> None:
+        self.process = exec_agent(argv, self._prepare, cwd)  # protected: as _fork
 
     def _prepare(self) -> None:
         """In the child before exec: join the cgroup, then the per-process limits."""

@@ -20,11 +20,9 @@ import gc
 import os
 import resource
 import signal
-import subprocess
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import NoReturn
 
 import trio
@@ -86,26 +84,36 @@ def die_with_parent(signum: int, parent_pid: int) -> None:
         os._exit(1)
 
 
-async def exec_agent(argv: Sequence[str], prepare: Callable[[], None], cwd: str | None = None) -> trio.Process:
+def exec_agent(argv: Sequence[str], prepare: Callable[[], None], cwd: str | None = None) -> ForkedProcess:
     """Start ``argv`` with pipes on stdin/stdout/stderr; OSError if it cannot start.
 
-    ``prepare`` runs in the child before exec (limits, cgroup); the child also gets its own
-    session and the parent-death signal first, so it dies with the referee even if killed -9.
+    Forked here (from the calling thread, not a helper thread whose end would fire the
+    parent-death signal), given its own session, the parent-death signal and ``prepare``
+    (limits, cgroup), then exec'd: it dies with the referee even if that is killed outright.
     """
-    return await trio.lowlevel.open_process(
-        list(argv),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        cwd=cwd,
-        preexec_fn=partial(_before_exec, os.getpid(), prepare),
-    )
+    report_r, report_w = os.pipe2(os.O_CLOEXEC)  # carries exec's errno; closed by a good exec
 
+    def run() -> int:
+        try:
+            os.execvp(argv[0], list(argv))
+        except OSError as error:
+            os.write(report_w, str(error.errno).encode())
+        return 127
 
-def _before_exec(referee: int, prepare: Callable[[], None]) -> None:
-    die_with_parent(signal.SIGKILL, referee)
-    prepare()
+    try:
+        process = _start(run, prepare, cwd, keep=report_w)
+    except OSError:
+        os.close(report_r)
+        raise
+    finally:
+        os.close(report_w)
+    with open(report_r, "rb") as report:  # blocks until exec (closes it) or the child gives up
+        failed = report.read()
+    if failed:
+        process.reap_now()
+        code = int(failed) if failed.isdigit() else 0
+        raise OSError(code, os.strerror(code) if code else "exec failed")
+    return process
 
 
 class ForkedProcess:
@@ -147,6 +155,16 @@ class ForkedProcess:
             os.close(self._pidfd)
             self._pidfd = None
 
+    def reap_now(self) -> None:
+        """Kill and reap it at once (a child that failed to start)."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self._reap(0)
+        for stream in (self.stdin, self.stdout, self.stderr):
+            os.close(stream.fileno())
+
     async def wait(self) -> int:
         """Wait for the process to end, without blocking trio; its exit status."""
         async with self._wait_lock:  # one waiter on the pidfd at a time, as trio requires
@@ -172,6 +190,18 @@ def fork_agent(
     ``prepare`` runs in the child before the limits (e.g. joining a cgroup); ``cwd``: its working
     directory. Called from the referee's trio thread; the child never returns into the caller.
     """
+
+    def run() -> int:
+        set_rlimits(memory_mb, cpu_seconds, _address_space() if memory_mb is not None else 0)
+        inp, out = claim_stdio()
+        _fresh_std_streams(spec.name)
+        return host_agent(spec, inp, out)
+
+    return _start(run, prepare, cwd)
+
+
+def _start(run: Callable[[], int], prepare: Callable[[], None], cwd: str | None, keep: int = -1) -> ForkedProcess:
+    """Fork a child with pipes on 0-2 that runs ``run`` (its exit status); ``keep``: one more fd it keeps."""
     pipes: list[int] = []
     try:
         for _ in range(3):
@@ -185,7 +215,7 @@ def fork_agent(
     try:
         pid = os.fork()
         if pid == 0:
-            _child(spec, (stdin_r, stdout_w, stderr_w), mask, memory_mb, cpu_seconds, referee, prepare, cwd)
+            _child(run, (stdin_r, stdout_w, stderr_w), mask, referee, prepare, cwd, keep)
     except OSError:
         _close(pipes)
         raise
@@ -208,16 +238,15 @@ def _close(fds: list[int]) -> None:
 
 
 def _child(
-    spec: AgentSpec,
+    run: Callable[[], int],
     stdio: tuple[int, int, int],
     mask: set[signal.Signals],
-    memory_mb: int | None,
-    cpu_seconds: int | None,
     referee: int,
     prepare: Callable[[], None],
     cwd: str | None,
+    keep: int,
 ) -> NoReturn:
-    """The forked agent: its own session, clean signals and files, limits, then the host. Never returns."""
+    """The forked agent: its own session, clean signals and files, ``prepare``, then ``run``. Never returns."""
     status = 1
     _inherited = (sys.stdin, sys.stdout, sys.stderr)  # kept referenced: their finalizers would close fds
     try:
@@ -235,14 +264,15 @@ def _child(
         moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 3) for fd in stdio]
         for target, fd in enumerate(moved):
             os.dup2(fd, target)
-        os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        if keep >= 0:
+            os.closerange(3, keep)
+            os.closerange(keep + 1, os.sysconf("SC_OPEN_MAX"))
+        else:
+            os.closerange(3, os.sysconf("SC_OPEN_MAX"))
         prepare()
         if cwd is not None:
             os.chdir(cwd)
-        set_rlimits(memory_mb, cpu_seconds, _address_space() if memory_mb is not None else 0)
-        inp, out = claim_stdio()
-        _fresh_std_streams(spec.name)
-        status = host_agent(spec, inp, out)
+        status = run()
     except SystemExit as leaving:  # the bot called sys.exit(): same status as an exec'd Python
         code = leaving.code
         status = code if isinstance(code, int) else (0 if code is None else 1)

@@ -192,7 +192,7 @@ def test_exec_start_method_still_works(monkeypatch, no_leftovers):  # noqa: F811
 
 def test_an_unknown_start_method_is_refused(monkeypatch):
     monkeypatch.setenv(START_ENV, "spawn")
-    with pytest.raises(MatchSetupError, match="TLACHTLI_AGENT_START='spawn': use 'exec' \(the default\) or 'fork'"):
+    with pytest.raises(MatchSetupError, match=r"TLACHTLI_AGENT_START='spawn': use 'exec' \(the default\) or 'fork'"):
         run_match(MatchSpec(game="goofspiel", agents=("random", "random"), seed=1))
 
 
