@@ -20,9 +20,9 @@ import typer
 from rich.console import Console
 from tabulate import tabulate
 
+from arena.cli_common import SANDBOX_HELP, use_sandbox
 from arena.cli_common import fail as _fail
 from arena.cli_common import load_registry as _registry
-from arena.cli_common import SANDBOX_HELP, use_sandbox
 from arena.ladder import LadderError, load_ladder
 from arena.report import (
     EXPORT_FIELDS,

@@ -63,6 +63,28 @@ def _own_cgroup(controller: str) -> str | None:
     return None
 
 
+def owner_gone(name: str, prefix: str) -> bool:
+    """Whether ``name`` is ``prefix`` + PID + "-" ... of a process no longer running."""
+    pid = name[len(prefix) :].split("-")[0]
+    return name.startswith(prefix) and pid.isdigit() and not os.path.exists(f"/proc/{pid}")
+
+
+def _sweep_stale() -> None:
+    """Remove the (empty) cgroups of referees that died without cleaning up (killed outright)."""
+    for controller in _CONTROLLERS:
+        parent = _own_cgroup(controller)
+        for name in os.listdir(parent) if parent else ():
+            if owner_gone(name, "tlachtli-"):
+                path = os.path.join(parent, name)
+                try:
+                    with open(os.path.join(path, "cgroup.procs")) as handle:
+                        for pid in handle.read().split():
+                            os.kill(int(pid), signal.SIGKILL)
+                    os.rmdir(path)
+                except OSError:
+                    pass
+
+
 class BotCgroup:
     """One cgroup per controller (memory, pids, cpuacct) holding every process of one agent."""
 
@@ -76,6 +98,8 @@ class BotCgroup:
         """A fresh cgroup under this process's own, or None where cgroups cannot be made here."""
         if os.geteuid() != 0:
             return None
+        if cls._count == 0:
+            _sweep_stale()
         cls._count += 1
         name = f"tlachtli-{os.getpid()}-{cls._count}"
         directories: dict[str, str] = {}

@@ -21,9 +21,12 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from arena.limits import owner_gone
+
 SANDBOXES = ("bwrap", "none")
 SANDBOX_ENV = "TLACHTLI_SANDBOX"  # overrides the default (the strongest available)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+DIRECTORY_PREFIX = "tlachtli-agent-"  # + the referee's pid: found and deleted if it died
 SEAT_UID_BASE = 1_000_000_000  # seat uids: far above any real account's
 _seat_numbers = itertools.count()
 
@@ -72,13 +75,23 @@ def check_sandbox(name: str | None) -> str:
     return name
 
 
+@functools.cache
+def _sweep_stale_directories() -> None:
+    """Delete private directories left by referees that died without cleaning up (kill -9)."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        if owner_gone(name, DIRECTORY_PREFIX):
+            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+
+
 class Jail:
     """One agent's confinement: its private directory, its uid, and the command that wraps it."""
 
     def __init__(self, sandbox: str, network: bool = False) -> None:
         self.sandbox = sandbox
         self.network = network
-        self.directory = tempfile.mkdtemp(prefix="tlachtli-agent-")
+        _sweep_stale_directories()
+        self.directory = tempfile.mkdtemp(prefix=f"{DIRECTORY_PREFIX}{os.getpid()}-")
         # A uid of its own when we may give one (root): unique to this referee process and
         # agent, so no two live agents, nor the referee, share it.
         self.uid: int | None = None

@@ -29,7 +29,9 @@ def handshakes(start: str, sandbox: str) -> list[float]:
         times = []
         for seed in range(MATCHES):
             # handshake only matters: any short match will do; a whole Zapotec game is quick
-            record = run_match(MatchSpec(game="zapotec", agents=("random", "random"), seed=seed), registry).record
+            record = run_match(
+                MatchSpec(game="zapotec", agents=("random", "random"), seed=seed), registry
+            ).record
             times += [agent["handshake_ms"] for agent in record["agents"]]
         return times
     finally:

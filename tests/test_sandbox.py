@@ -16,10 +16,18 @@ import tempfile
 
 import pytest
 
+from arena import limits
 from arena.limits import MAX_FILE_MB, MAX_OPEN_FILES, MAX_PROCESSES, BotCgroup
 from arena.match import MatchSpec
 from arena.referee import run_match
-from arena.sandbox import SANDBOX_ENV, SEAT_UID_BASE, SandboxError, bwrap_works, check_sandbox
+from arena.sandbox import (
+    SANDBOX_ENV,
+    SEAT_UID_BASE,
+    SandboxError,
+    _sweep_stale_directories,
+    bwrap_works,
+    check_sandbox,
+)
 from arena.spawn import START_ENV
 from tests.test_referee import ROUNDS, eventually_empty, processes_marked
 
@@ -52,7 +60,7 @@ def seat_processes() -> list[int]:
 
 
 def agent_dirs() -> set[str]:
-    return set(glob.glob(os.path.join(tempfile.gettempdir(), "tlachtli-agent-*")))
+    return set(glob.glob(os.path.join(tempfile.gettempdir(), f"tlachtli-agent-{os.getpid()}-*")))
 
 
 @pytest.fixture
@@ -125,7 +133,9 @@ def test_the_seed_on_the_referees_command_line_is_out_of_sight(tmp_path, nothing
         "o = run_match(MatchSpec(game='goofspiel', agents=('hostile', 'random'), seed=777, "
         "agent_options=({'attack': 'spy', 'seed': 777}, {}))); print(json.dumps(o.record['agents'][0]['stderr']))"
     )
-    done = subprocess.run([sys.executable, "-c", code, "--seed", "777"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--seed", "777"], capture_output=True, text=True, timeout=120
+    )
     stderr = json.loads(done.stdout)
     assert "RESULT: spy done" in stderr and "FOUND" not in stderr
 
@@ -204,3 +214,9 @@ def test_an_execd_agent_spinning_past_eof_dies_with_a_referee_killed_outright(sa
         referee.kill()
         referee.wait()
     assert eventually_empty(lambda: processes_marked(mark)) == []
+    # what its referee could not clean up is swept by the next referee on the machine
+    _sweep_stale_directories.__wrapped__()
+    limits._sweep_stale()
+    left = glob.glob(os.path.join(tempfile.gettempdir(), f"tlachtli-agent-{referee.pid}-*"))
+    left += glob.glob(f"{limits.CGROUP_ROOT}/pids/**/tlachtli-{referee.pid}-*", recursive=True)
+    assert left == []

@@ -98,7 +98,9 @@ class Hostile(Agent):
             if isinstance(thing, type):
                 continue
             kind = type(thing).__name__
-            if kind in referee_kinds or (hasattr(type(thing), "to_act") and hasattr(type(thing), "observation")):
+            if kind in referee_kinds or (
+                hasattr(type(thing), "to_act") and hasattr(type(thing), "observation")
+            ):
                 report(f"FOUND: object {kind}")
         secret = str(self.options.get("seed"))
         for pid in [os.getppid(), *other_pids()]:
@@ -132,7 +134,11 @@ class Hostile(Agent):
             note.write("my hand")
 
     def find_file(self) -> None:
-        for path in ("/tmp/hand.txt", "left-here.txt", os.path.join(os.environ.get("TMPDIR", "/tmp"), "hand.txt")):
+        for path in (
+            "/tmp/hand.txt",
+            "left-here.txt",
+            os.path.join(os.environ.get("TMPDIR", "/tmp"), "hand.txt"),
+        ):
             if os.path.exists(path):
                 report(f"FOUND: {path}")
 
