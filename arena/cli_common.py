@@ -24,21 +24,24 @@ def load_registry() -> Registry:
 SANDBOX_HELP = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots); default: the ladder's, else the strongest available."
 
 
-def use_sandbox(choice: str | None, ladder_choice: str | None = None, announce: bool = False) -> str:
-    """Put ``--sandbox`` in force for this process and its workers; the sandbox in force.
-
-    Warns once, in bold, when bots run without a sandbox because bubblewrap cannot run here.
-    """
+def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:
+    """Put ``--sandbox`` in force for this process and its workers; the sandbox in force (a bad one: fail)."""
     import os
 
-    from arena.sandbox import SANDBOX_ENV, SandboxError, bwrap_works, choose_sandbox
+    from arena.sandbox import SANDBOX_ENV, SandboxError, choose_sandbox
 
     try:
         if choice is not None:
             os.environ[SANDBOX_ENV] = choice
-        sandbox = choose_sandbox(ladder_choice)
+        return choose_sandbox(ladder_choice)
     except SandboxError as error:
         raise fail(str(error)) from None
+
+
+def announce_sandbox(sandbox: str, always: bool = False) -> None:
+    """Warn in bold when bots run unsandboxed for want of bubblewrap; else, if ``always``, name the sandbox."""
+    from arena.sandbox import bwrap_works
+
     if sandbox == "none" and not bwrap_works():
         typer.secho(
             "warning: bubblewrap (bwrap) cannot run here, so bots run unsandboxed as your user: "
@@ -46,6 +49,5 @@ def use_sandbox(choice: str | None, ladder_choice: str | None = None, announce: 
             bold=True,
             err=True,
         )
-    elif announce:
+    elif always:
         typer.echo(f"sandbox: {sandbox}", err=True)
-    return sandbox

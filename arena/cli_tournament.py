@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from tabulate import tabulate
 
-from arena.cli_common import SANDBOX_HELP, use_sandbox
+from arena.cli_common import SANDBOX_HELP, announce_sandbox, use_sandbox
 from arena.cli_common import fail as _fail
 from arena.cli_common import load_registry as _registry
 from arena.ladder import LadderError, load_ladder
@@ -119,7 +119,7 @@ def run(
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
-    use_sandbox(sandbox, ladder.sandbox, announce=True)
+    in_force = use_sandbox(sandbox, ladder.sandbox)
     schedule = make_schedule(ladder)
     try:
         store = Store(db)
@@ -141,6 +141,8 @@ def run(
                 + (f", {reset} interrupted match(es) will be replayed" if reset else ""),
                 err=True,
             )
+        if pending:
+            announce_sandbox(in_force, always=True)
         report = run_pending(
             store,
             pending,

@@ -220,3 +220,21 @@ def test_an_execd_agent_spinning_past_eof_dies_with_a_referee_killed_outright(sa
     left = glob.glob(os.path.join(tempfile.gettempdir(), f"tlachtli-agent-{referee.pid}-*"))
     left += glob.glob(f"{limits.CGROUP_ROOT}/pids/**/tlachtli-{referee.pid}-*", recursive=True)
     assert left == []
+
+
+def test_arena_run_says_which_sandbox_is_in_force(tmp_path):
+    ladder = tmp_path / "l.toml"
+    ladder.write_text(
+        'name = "l"\ngame = "goofspiel"\n'
+        '[[agents]]\nname = "a"\nagent = "random"\n[[agents]]\nname = "b"\nagent = "random"\n'
+    )
+    db = str(tmp_path / "l.db")
+
+    def arena(*args):
+        command = [sys.executable, "-m", "arena.cli", "run", str(ladder), "--db", db, "--quiet", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    refused = arena("--sandbox", "docker")
+    assert refused.returncode == 2 and refused.stderr == "error: unknown sandbox 'docker': use 'bwrap' or 'none'\n"
+    done = arena()
+    assert done.returncode == 0 and "sandbox: bwrap" in done.stderr
