@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import Progress
 from tabulate import tabulate
 
-from arena.cli_common import check_output_path, fail, load_registry, save_or_rescue
+from arena.cli_common import SANDBOX_HELP, check_output_path, fail, load_registry, save_or_rescue, use_sandbox
 from arena.cli_compare import compare
 from arena.cli_tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
@@ -123,6 +123,7 @@ def play(
         None, help="Write the match record (JSON) to this file (checked before the match)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    sandbox: str | None = typer.Option(None, help=SANDBOX_HELP),
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
 
@@ -131,6 +132,7 @@ def play(
     if record is not None:
         check_output_path(record, "--record")
     registry = load_registry()
+    use_sandbox(sandbox)
     agents = list(agent)
     if players is not None:
         if players < len(agents):
@@ -240,6 +242,7 @@ def check(
         None, "--game", "-g", help="Check on this game only (default: every game it claims)."
     ),
     move_ms: int = typer.Option(1000, min=1, help="Clock per decision, in milliseconds."),
+    sandbox: str | None = typer.Option(None, help=SANDBOX_HELP),
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
@@ -247,6 +250,7 @@ def check(
     ends with PASS or FAIL (exit status 1).
     """
     registry = load_registry()
+    use_sandbox(sandbox)
     try:
         specs = check_specs(agent, registry, game, move_ms=move_ms)
     except (MatchSetupError, PluginError) as error:

@@ -22,6 +22,7 @@ import typer
 from rich.console import Console
 from tabulate import tabulate
 
+from arena.cli_common import SANDBOX_HELP, announce_sandbox, use_sandbox
 from arena.cli_common import fail as _fail
 from arena.cli_common import load_registry as _registry
 from arena.doctor import check_store
@@ -142,6 +143,7 @@ def run(
             "local:N (N local Dask worker processes). See docs/cluster.md.",
         ),
     ] = None,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
@@ -160,6 +162,7 @@ def run(
         raise _fail(str(error)) from None
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
+    in_force = use_sandbox(sandbox, ladder.sandbox)
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:
@@ -182,6 +185,8 @@ def run(
                 + (f", {reset} interrupted match(es) will be replayed" if reset else ""),
                 err=True,
             )
+        if pending:
+            announce_sandbox(in_force, always=True)
         report = run_pending(
             store,
             pending,

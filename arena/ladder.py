@@ -19,6 +19,7 @@ from typing import Any
 
 from arena.match import MatchSpec
 from arena.plugins import Registry
+from arena.sandbox import SANDBOXES
 from arena.textfile import TextFileError, read_utf8
 from engine.api import BadOptions, validate_options
 
@@ -44,6 +45,7 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "options": dict,
     "clock": dict,
     "limits": dict,
+    "sandbox": str,
     "agents": list,
 }
 KEY_KINDS = {"seed": f'an integer or "{SECRET_SEED}"'}  # what to say of a key whose type is wrong
@@ -93,6 +95,7 @@ class Ladder:
     handshake_ms: int = SPEC_DEFAULTS["handshake_ms"]
     memory_mb: int | None = None
     cpu_seconds: int | None = None
+    sandbox: str | None = None  # "bwrap" or "none"; None: the strongest available
     concurrency: int | None = None
     description: str = ""
     digest: str = ""
@@ -259,6 +262,7 @@ class _Validator:
             handshake_ms=clock.get("handshake_ms", SPEC_DEFAULTS["handshake_ms"]),
             memory_mb=limits.get("memory_mb"),
             cpu_seconds=limits.get("cpu_seconds"),
+            sandbox=self.sandbox(data.get("sandbox")),
             concurrency=self.positive(data["concurrency"], ("concurrency",), "concurrency")
             if "concurrency" in data
             else None,
@@ -272,6 +276,12 @@ class _Validator:
                 f"over the limit of {MAX_MATCHES:,} per ladder; lower it, or split the tournament into several ladders",
             )
         return ladder
+
+    def sandbox(self, name: str | None) -> str | None:
+        """The ladder's ``sandbox`` key: one of arena.sandbox.SANDBOXES (None: the strongest available)."""
+        if name is not None and name not in SANDBOXES:
+            raise self.fail(("sandbox",), f"sandbox = {name!r}: use \"bwrap\" or \"none\" (see docs/security.md)")
+        return name
 
     def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
         """Set up one game now, so options the engine refuses in combination fail here, not per match."""

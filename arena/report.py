@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from arena.ratings import SeatLine, Standing, effective_ranks, leaderboard

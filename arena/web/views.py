@@ -123,7 +123,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
             for agent, rating in ratings.items():
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
-    rows = rows_with_mle(leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done)))
+    rows = rows_with_mle(leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True)))
     agents = [row["agent"] for row in rows]
     return {
         "ladder": live,
