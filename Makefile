@@ -10,6 +10,12 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required (set PYTHON=python3.11)")'
+	@# The bot sandbox (docs/security.md): bubblewrap, installed when root and missing; without it
+	@# bots run unsandboxed (with a warning) and the sandbox tests are skipped.
+	@command -v bwrap > /dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get > /dev/null || \
+		(apt-get install -y -qq bubblewrap > /dev/null 2>&1 || \
+		 (apt-get update -qq > /dev/null 2>&1 && apt-get install -y -qq bubblewrap > /dev/null 2>&1)) || \
+		echo "note: could not install bubblewrap; bots will run without a sandbox"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,rl,web,cluster]'

@@ -41,6 +41,7 @@ class MatchSpec:
     memory_mb: int | None = None  # address-space limit per agent process
     cpu_seconds: int | None = None  # CPU-time limit per agent process
     handshake_ms: int = 10_000  # time from spawn to the agent's `ready` (Python startup included)
+    sandbox: str | None = None  # "bwrap" or "none" (arena/wire/sandbox.py); None: the strongest available
 
     @property
     def players(self) -> int:

@@ -34,6 +34,7 @@ from arena.wire.protocol import (
     hello_message,
     unsolicited,
 )
+from arena.wire.sandbox import SandboxError, choose_sandbox
 from engine.api import Game, State
 from engine.playout import random_choice
 
@@ -67,7 +68,13 @@ class Match:
     """One match in progress (used through ``play_match``)."""
 
     def __init__(
-        self, spec: MatchSpec, game: Game, state: State, options: dict[str, Any], plans: list[SeatPlan]
+        self,
+        spec: MatchSpec,
+        game: Game,
+        state: State,
+        options: dict[str, Any],
+        plans: list[SeatPlan],
+        sandbox: str = "none",
     ) -> None:
         self.spec = spec
         self.game = game
@@ -80,7 +87,11 @@ class Match:
             Seat(
                 plan,
                 AgentProcess(
-                    plan.argv, hosted=plan.hosted, memory_mb=spec.memory_mb, cpu_seconds=spec.cpu_seconds
+                    plan.argv,
+                    hosted=plan.hosted,
+                    memory_mb=spec.memory_mb,
+                    cpu_seconds=spec.cpu_seconds,
+                    sandbox=sandbox,
                 ),
                 spec.bank_ms,
             )
@@ -282,7 +293,11 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
         raise MatchSetupError(
             f"display_names has {len(spec.display_names)} entries for {len(spec.agents)} agents"
         )
-    return await Match(spec, game, state, options, plans).run()
+    try:
+        sandbox = choose_sandbox(spec.sandbox)
+    except SandboxError as error:
+        raise MatchSetupError(str(error)) from None
+    return await Match(spec, game, state, options, plans, sandbox).run()
 
 
 class Terminated(Exception):

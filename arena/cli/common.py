@@ -75,3 +75,33 @@ def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
         else:
             options[key] = text
     return options
+
+
+SANDBOX_HELP = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots); default: the ladder's, else the strongest available."
+
+
+def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:
+    """Put ``--sandbox`` in force for this process and its workers; the sandbox in force (a bad one: fail)."""
+    from arena.wire.sandbox import SANDBOX_ENV, SandboxError, choose_sandbox
+
+    try:
+        if choice is not None:
+            os.environ[SANDBOX_ENV] = choice
+        return choose_sandbox(ladder_choice)
+    except SandboxError as error:
+        raise fail(str(error)) from None
+
+
+def announce_sandbox(sandbox: str, always: bool = False) -> None:
+    """Warn in bold when bots run unsandboxed for want of bubblewrap; else, if ``always``, name the sandbox."""
+    from arena.wire.sandbox import bwrap_works
+
+    if sandbox == "none" and not bwrap_works():
+        typer.secho(
+            "warning: bubblewrap (bwrap) cannot run here, so bots run unsandboxed as your user: "
+            "run only bots you trust (docs/security.md)",
+            bold=True,
+            err=True,
+        )
+    elif always:
+        typer.echo(f"sandbox: {sandbox}", err=True)

@@ -15,7 +15,15 @@ from rich.console import Console
 from rich.progress import Progress
 from tabulate import tabulate
 
-from arena.cli.common import check_output_path, fail, load_registry, parse_options, save_or_rescue
+from arena.cli.common import (
+    SANDBOX_HELP,
+    check_output_path,
+    fail,
+    load_registry,
+    parse_options,
+    save_or_rescue,
+    use_sandbox,
+)
 from arena.cli.compare import compare
 from arena.cli.tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
@@ -116,6 +124,7 @@ def play(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of the table.")
     ] = False,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
 
@@ -124,6 +133,7 @@ def play(
     if record is not None:
         check_output_path(record, "--record")
     registry = load_registry()
+    use_sandbox(sandbox)
     agents = list(agent)
     if players is not None:
         if players < len(agents):
@@ -234,6 +244,7 @@ def check(
         typer.Option("--game", "-g", help="Check on this game only (default: every game it claims)."),
     ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
@@ -241,6 +252,7 @@ def check(
     ends with PASS or FAIL (exit status 1).
     """
     registry = load_registry()
+    use_sandbox(sandbox)
     try:
         specs = check_specs(agent, registry, game, move_ms=move_ms)
     except (MatchSetupError, PluginError) as error:

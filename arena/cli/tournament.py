@@ -22,6 +22,7 @@ import typer
 from rich.console import Console
 from tabulate import tabulate
 
+from arena.cli.common import SANDBOX_HELP, announce_sandbox, use_sandbox
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.tournament.cluster import ClusterError
@@ -144,6 +145,7 @@ def run(
             "local:N (N local Dask worker processes). See docs/cluster.md.",
         ),
     ] = None,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
@@ -162,6 +164,7 @@ def run(
         raise _fail(str(error)) from None
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
+    in_force = use_sandbox(sandbox, ladder.sandbox)
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:
@@ -177,6 +180,7 @@ def run(
                 new=new,
                 console=Console(stderr=True),
                 notify=lambda line: typer.echo(line, err=True),
+                on_start=lambda: announce_sandbox(in_force, always=True),
             )
         except StoreError as error:
             raise _fail(str(error)) from None

@@ -20,6 +20,7 @@ from arena.match import MatchSpec
 from arena.plugins import Registry
 from arena.textfile import TextFileError, read_utf8
 from arena.tournament.formats import FORMATS, LADDER_FORMATS, owner
+from arena.wire.sandbox import SANDBOXES
 from engine.api import BadOptions, validate_options
 
 # `seed = "secret"`: `arena run` draws the base seed at random and keeps it in the database only.
@@ -43,6 +44,7 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "options": dict,
     "clock": dict,
     "limits": dict,
+    "sandbox": str,
     "agents": list,
 }
 KEY_KINDS = {"seed": f'an integer or "{SECRET_SEED}"'}  # what to say of a key whose type is wrong
@@ -92,6 +94,7 @@ class Ladder:
     handshake_ms: int = SPEC_DEFAULTS["handshake_ms"]
     memory_mb: int | None = None
     cpu_seconds: int | None = None
+    sandbox: str | None = None  # "bwrap" or "none"; None: the strongest available
     concurrency: int | None = None
     description: str = ""
     digest: str = ""
@@ -254,6 +257,7 @@ class _Validator:
             handshake_ms=clock.get("handshake_ms", SPEC_DEFAULTS["handshake_ms"]),
             memory_mb=limits.get("memory_mb"),
             cpu_seconds=limits.get("cpu_seconds"),
+            sandbox=self.sandbox(data.get("sandbox")),
             concurrency=self.positive(data["concurrency"], ("concurrency",), "concurrency")
             if "concurrency" in data
             else None,
@@ -267,6 +271,12 @@ class _Validator:
                 f"over the limit of {MAX_MATCHES:,} per ladder; lower it, or split the tournament into several ladders",
             )
         return ladder
+
+    def sandbox(self, name: str | None) -> str | None:
+        """The ladder's ``sandbox`` key: one of arena.wire.sandbox.SANDBOXES (None: the strongest available)."""
+        if name is not None and name not in SANDBOXES:
+            raise self.fail(("sandbox",), f"sandbox = {name!r}: use \"bwrap\" or \"none\" (see docs/security.md)")
+        return name
 
     def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
         """Set up one game now, so options the engine refuses in combination fail here, not per match."""

@@ -40,13 +40,15 @@ def play_ladder(
     new: bool = False,
     console: Console | None = None,
     notify: Callable[[str], None] | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> RunSummary:
     """Play ``ladder``'s pending matches into ``store``, resuming its run (``new``: start another).
 
     ``jobs`` local workers (default: the ladder's ``concurrency``, else one per core), or the Dask
     ``cluster`` at that address (arena/tournament/cluster.py). Raises StoreError when the store is
     held by another run or has an edited ladder of that name, ClusterError when the cluster is
-    unusable. An interrupted run returns with ``report.interrupted`` set; what finished is stored.
+    unusable. ``on_start`` is called just before the first match is handed out (not when nothing
+    is pending): `arena run` names the sandbox in force there. An interrupted run returns with ``report.interrupted`` set; what finished is stored.
     """
     store.claim_writer()
     run = store.open_run(ladder, new=new)
@@ -65,6 +67,8 @@ def play_ladder(
             f"resuming {ladder.name!r}: {done_before} of {total} matches already played"
             + (f", {reset} interrupted match(es) will be replayed" if reset else "")
         )
+    if pending and on_start is not None:
+        on_start()
     report = run_pending(
         store,
         pending,

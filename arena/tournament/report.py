@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,22 +66,26 @@ METHODS = ("trueskill", "mle")
 
 
 def leaderboard_rows(store: Store, run: LadderRun, method: str = "trueskill") -> list[dict[str, Any]]:
-    """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS).
+    """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS)."""
+    return rows_with_mle(standings(store, run), mle_standings(store, run), method)
+
+
+def rows_with_mle(
+    rows: Iterable[Standing], fits: Mapping[str, MleRating], method: str = "trueskill"
+) -> list[dict[str, Any]]:
+    """TrueSkill standings joined with the order-free fits, ranked by ``method``: the document
+    of `arena leaderboard --format json` (and of the web arena's leaderboard).
 
     Keys: those of ``Standing.as_dict`` and of ``MleRating.as_dict`` (None where an agent has
     no rated match); ``rank`` is the place in the chosen order.
     """
-    fits = mle_standings(store, run)
     empty = {"mle": None, "mle_low": None, "mle_high": None}
-    rows = [
-        {**row.as_dict(), **(fits[row.agent].as_dict() if row.agent in fits else empty)}
-        for row in standings(store, run)
-    ]
+    joined = [{**row.as_dict(), **(fits[row.agent].as_dict() if row.agent in fits else empty)} for row in rows]
     if method == "mle":
-        rows.sort(key=lambda row: (row["mle"] is None, -(row["mle"] or 0.0), row["agent"]))
-    for place, row in enumerate(rows, start=1):
+        joined.sort(key=lambda row: (row["mle"] is None, -(row["mle"] or 0.0), row["agent"]))
+    for place, row in enumerate(joined, start=1):
         row["rank"] = place
-    return rows
+    return joined
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ Content-Security-Policy (scripts and styles only from /static, no inline code).
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 import threading
@@ -32,6 +33,8 @@ from arena.tournament.ratings import RateMemo
 from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, replay_frames
+
+LOG = logging.getLogger("arena.web")
 
 STATIC = Path(__file__).parent / "static"
 CSP = (
@@ -342,6 +345,8 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
+    # The visitor gets no traceback; the server's log does, so the fault can be found.
+    LOG.error("%s %s failed", request.method, request.url.path, exc_info=exc)
     return (
         JSONResponse({"error": "internal error"}, status_code=500)
         if _api(request)

@@ -59,14 +59,14 @@ def replay_frames(
     def on_step(step: ReplayStep, state: State) -> None:
         before = out[-1].state
         decision = before.decision(step.seat)
-        move = moves[step.index]
+        move = moves[step.index - 1]  # ReplayStep.index counts from 1
         used[step.seat] = used.get(step.seat, 0.0) + float(move.get("ms") or 0)
         seen = len(before.log())
         out.append(
             Frame(
                 state.clone(),
                 {
-                    "step": step.index + 1,
+                    "step": step.index,
                     "seat": step.seat,
                     "agent": names[step.seat] if step.seat < len(names) else f"seat {step.seat}",
                     "by": step.by,
@@ -83,7 +83,7 @@ def replay_frames(
                     "choice": step.choice,
                     "label": step.label,
                     "log": [_log_text(e) for e in state.log()[seen:]],
-                    "faults": faults.get(step.index + 1, []),
+                    "faults": faults.get(step.index, []),
                 },
             )
         )

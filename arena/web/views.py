@@ -1,7 +1,7 @@
 """What the web pages show, as plain JSON-able dicts built from a read-only store.
 
 Every page has a JSON twin under /api/ that returns exactly these dicts, so the templates and
-scripts read one shape. Leaderboard rows are ``Standing.as_dict()``, the document of
+scripts read one shape. Leaderboard rows are ``report.rows_with_mle``, the document of
 `arena leaderboard --format json`, and are shown column by column, whatever columns they carry.
 """
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from arena.match import table_seats
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
+from arena.tournament.report import rows_with_mle
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
 PAGE_SIZE = 50
@@ -78,33 +79,38 @@ def progress(store: Store, run_id: int) -> dict[str, Any]:
     return _run_dict(run, counts, row["last"] or run.created)
 
 
-def done_seats(store: Store, run_id: int) -> list[list[SeatLine]]:
-    """The seats of every done match of a run in schedule order, read in one query (the
-    leaderboard's input without decoding each match's spec)."""
+def done_seats(store: Store, run_id: int) -> tuple[list[list[SeatLine]], list[int]]:
+    """The seats of every done match of a run in schedule order, and each match's seed (its
+    deal), read in one query (the leaderboard's input without decoding each match's spec)."""
     matches: list[list[SeatLine]] = []
+    seeds: list[int] = []
     last = None
     for row in store.db.execute(
-        "SELECT s.match_id, s.agent, s.score, s.rank, s.fault FROM seats s JOIN matches m ON m.id = s.match_id "
-        "WHERE m.ladder_id = ? AND m.status = 'done' ORDER BY m.idx, s.seat",
+        "SELECT s.match_id, s.agent, s.score, s.rank, s.fault, m.seed FROM seats s"
+        " JOIN matches m ON m.id = s.match_id"
+        " WHERE m.ladder_id = ? AND m.status = 'done' ORDER BY m.idx, s.seat",
         (run_id,),
     ):
         if row[0] != last:
             matches.append([])
+            seeds.append(row[5])
             last = row[0]
         matches[-1].append(SeatLine(row[1], row[2], row[3], row[4]))
-    return matches
+    return matches, seeds
 
 
 def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str, Any]:
     """A ladder page: progress, leaderboard, rating history, head-to-head matrix, faults by kind.
 
-    The leaderboard rows are those of `arena leaderboard --format json` (``Standing.as_dict``).
+    The leaderboard rows are those of `arena leaderboard --format json` (``report.rows_with_mle``).
     """
+    from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
+
     run = find_run(store, run_id)
     store.db.execute("BEGIN")  # one snapshot: the progress shown is that of the results rated
     try:
         live = progress(store, run_id)
-        done = done_seats(store, run.id)
+        done, seeds = done_seats(store, run.id)
     finally:
         store.db.execute("COMMIT")
     stride = max(1, len(done) // CHART_POINTS)
@@ -118,7 +124,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
             for agent, rating in ratings.items():
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
-    rows = [row.as_dict() for row in leaderboard(done, after_match=sample, memo=memo)]
+    rows = rows_with_mle(leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True)))
     agents = [row["agent"] for row in rows]
     return {
         "ladder": live,

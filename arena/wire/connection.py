@@ -1,10 +1,12 @@
 """One agent subprocess seen from the referee: spawn, frames in and out, stderr capture, kill.
 
 The agent runs in its own session (so its own process group, out of reach of the terminal's
-Ctrl-C) with optional memory and CPU limits. It is started by arena/wire/spawn.py: an executable is
-exec'd, a Python plugin agent is forked from the referee (or exec'd as ``python -m arena.host``).
-``kill`` kills the whole group; the referee calls it on every exit path. Every failure is turned
-into an ``AgentFault`` naming what went wrong.
+Ctrl-C), in its sandbox (arena/wire/sandbox.py) with a private working directory, under the limits
+of arena/wire/limits.py (a cgroup for all its processes where the machine allows). It is started by
+arena/wire/spawn.py: exec'd (an executable, or ``python -m arena.host`` for a Python plugin agent), or
+forked from the referee when asked for (trusted bots, no sandbox). ``kill`` kills the whole
+group and cgroup, and deletes the directory; the referee calls it on every exit path. Every
+failure is turned into an ``AgentFault`` naming what went wrong.
 """
 
 from __future__ import annotations
@@ -20,22 +22,28 @@ import trio
 
 from arena.plugins import AgentSpec
 from arena.wire.faults import AgentFault
+from arena.wire.limits import BotCgroup, set_rlimits
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
+from arena.wire.sandbox import Jail
 from arena.wire.spawn import ForkedProcess, exec_agent, fork_agent
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
+CPU_CHECK_S = 0.2  # how often a cgroup's summed CPU time is checked against the limit
 
 
 class DeadlineExceeded(Exception):
     """The agent did not answer (or take the message) before the deadline."""
 
 
-def describe_status(returncode: int | None, pipe: str = "stdout") -> tuple[str, str]:
+def describe_status(returncode: int | None, pipe: str = "stdout", sandboxed: bool = False) -> tuple[str, str]:
     """(fault kind, detail) for an agent that stopped talking, from its exit status.
 
     ``pipe``: the pipe found closed, "stdout" (reading) or "stdin" (sending to it).
+    ``sandboxed``: the status is bwrap's, which exits with 128 + N when its command got signal N.
     """
+    if sandboxed and returncode is not None and 128 < returncode < 128 + signal.NSIG:
+        returncode = 128 - returncode
     if returncode is None:
         return "exit", f"closed its {pipe} but is still running"
     if returncode == 0:
@@ -52,7 +60,8 @@ def describe_status(returncode: int | None, pipe: str = "stdout") -> tuple[str, 
 class AgentProcess:
     """A running agent: ``start`` it, ``send``/``receive`` messages, ``kill`` it.
 
-    ``hosted``: the Python plugin agent to fork from this process instead of exec'ing ``argv``.
+    ``hosted``: the Python plugin agent to fork from this process instead of exec'ing ``argv``
+    (only without a sandbox). ``sandbox``: "bwrap" or "none" (see arena/wire/sandbox.py).
     """
 
     def __init__(
@@ -63,13 +72,18 @@ class AgentProcess:
         memory_mb: int | None = None,
         cpu_seconds: int | None = None,
         frame_limit: int = AGENT_FRAME_LIMIT,
+        sandbox: str = "none",
     ) -> None:
         self.argv = list(argv)
-        self.hosted = hosted
+        self.hosted = hosted if sandbox == "none" else None
+        self.sandbox = sandbox
+        self.jail: Jail | None = None
+        self.cgroup: BotCgroup | None = None
+        self.limit_note = ""  # why the referee killed it, added to its fault
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.buffer = FrameBuffer(frame_limit)
-        self.process: trio.Process | ForkedProcess | None = None
+        self.process: ForkedProcess | None = None
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
@@ -78,11 +92,14 @@ class AgentProcess:
     async def start(self, nursery: trio.Nursery) -> None:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
+            self.jail = Jail(self.sandbox)
+            self.cgroup = BotCgroup.create(self.memory_mb)
             if self.hosted is not None:
                 self._fork(self.hosted)
             else:
-                self.process = await exec_agent(self.argv, self.memory_mb, self.cpu_seconds)
+                self._exec(self.jail.wrap(self.argv), self.jail.directory)
         except OSError as error:
+            self._clean_up()
             what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
             raise AgentFault("spawn", f"cannot {what}: {error.strerror or error}") from None
         nursery.start_soon(self._drain_stderr)
@@ -92,17 +109,42 @@ class AgentProcess:
     def _fork(self, spec: AgentSpec) -> None:
         # Protected: a Ctrl-C (KeyboardInterrupt) landing between the fork and keeping the child
         # in self.process would leave it where no exit path kills it; trio delivers it later.
-        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds)
+        assert self.jail is not None
+        enter = self.cgroup.enter if self.cgroup is not None else lambda: None
+        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds, enter, self.jail.directory)
+
+    @trio.lowlevel.enable_ki_protection
+    def _exec(self, argv: list[str], cwd: str) -> None:
+        self.process = exec_agent(argv, self._prepare, cwd)  # protected: as _fork
+
+    def _prepare(self) -> None:
+        """In the child before exec: join the cgroup, then the per-process limits."""
+        assert self.jail is not None
+        if self.cgroup is not None:
+            self.cgroup.enter()
+        set_rlimits(self.memory_mb, self.cpu_seconds, processes=self.jail.own_uid)
 
     async def _watch(self) -> None:
         # When the agent dies, kill its group at once: a child it left behind may hold the
         # stdout pipe open, and then the referee would never see end-of-file.
         assert self.process is not None
-        await self.process.wait()
+        limit = self.cpu_seconds
+        if self.cgroup is None or limit is None:
+            await self.process.wait()
+        else:  # CPU time summed over all its processes, with RLIMIT_CPU's one second of grace
+            while True:
+                with trio.move_on_after(CPU_CHECK_S):
+                    await self.process.wait()
+                    break
+                if self.cgroup.cpu_seconds() > limit + 1:
+                    self.limit_note = f" (over its {limit} s CPU limit, all its processes together)"
+                    break
         self._killpg()
 
     def _killpg(self) -> None:
         assert self.process is not None
+        if self.cgroup is not None:
+            self.cgroup.kill_all()  # also what left its session (setsid)
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -223,7 +265,8 @@ class AgentProcess:
             await self.process.wait()
         with trio.move_on_after(0.2):  # let the last stderr lines arrive: they say why
             await self._stderr_done.wait()
-        kind, detail = describe_status(self.process.returncode, pipe)
+        kind, detail = describe_status(self.process.returncode, pipe, self.sandbox != "none")
+        detail += self.limit_note
         last = self.stderr_text().strip().splitlines()
         if last:
             detail += f"; stderr: {last[-1][:200]}"
@@ -254,3 +297,14 @@ class AgentProcess:
             for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
                 if stream is not None:
                     await stream.aclose()
+            self._clean_up()
+
+    def _clean_up(self) -> None:
+        """Remove the cgroup (killing what is left in it) and the private directory; idempotent."""
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+            self.cgroup.remove()
+            self.cgroup = None
+        if self.jail is not None:
+            self.jail.remove()
+            self.jail = None

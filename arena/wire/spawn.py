@@ -1,13 +1,15 @@
-"""How an agent process starts: exec of an executable, or fork of the warm referee for a Python bot.
+"""How an agent process starts: exec of a command (the default), or fork of the referee for a Python bot.
 
 Both give the referee (arena/wire/connection.py) a process with the same surface as ``trio.Process``:
 ``pid``, ``stdin``/``stdout``/``stderr`` trio streams, ``returncode`` (polls) and ``wait()``.
-Either way the agent leads its own session (so its own process group), runs under the match's
-memory and CPU limits, and has the three pipes as its only open files.
+Either way the agent leads its own session (so its own process group), dies with the referee
+(parent-death signal, set in the child before exec), runs under the match's limits
+(arena/wire/limits.py), and has the three pipes as its only open files.
 
-Forking skips a fresh interpreter's start-up, imports and plugin discovery (~70-80 ms of CPU per
-agent): the child already holds the plugin's code. ``TLACHTLI_AGENT_START=exec`` makes Python
-agents start as ``python -m arena.host NAME`` instead, like before (see docs/protocol.md).
+Python agents are exec'd as ``python -m arena.host NAME`` (inside the sandbox, arena/wire/sandbox.py):
+a fresh process holds nothing of the referee's. ``TLACHTLI_AGENT_START=fork`` forks them from the
+referee instead, without a sandbox: ~70-80 ms of CPU faster per agent, but the child inherits the
+referee's memory (the match state, every seat's hidden cards), so only for bots you trust.
 """
 
 from __future__ import annotations
@@ -17,23 +19,23 @@ import gc
 import os
 import resource
 import signal
-import subprocess
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import NoReturn
 
 import trio
 
 from arena.host import claim_stdio, host_agent
 from arena.plugins import AgentSpec
-from arena.wire.limits import die_with_parent, set_limits
+from arena.wire.limits import die_with_parent, set_rlimits
 
-START_ENV = "TLACHTLI_AGENT_START"  # "fork" (the default where supported) or "exec"
+START_ENV = "TLACHTLI_AGENT_START"  # "exec" (the default) or "fork" (trusted bots, no sandbox)
 START_METHODS = ("fork", "exec")
 # Signals blocked in the referee around fork(), so that the child never runs a handler it
 # inherited (trio's, the runner's) before resetting them.
+# A wait status meaning "exited with 255": what is recorded for a child reaped by someone else.
+LOST_STATUS = 255 << 8
 _FORK_BLOCKED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGALRM}
 
 
@@ -49,35 +51,50 @@ def fork_supported() -> bool:
 
 
 def agent_start_method() -> str:
-    """How Python agents start in this process: ``$TLACHTLI_AGENT_START``, else fork where supported.
+    """How Python agents start in this process: ``$TLACHTLI_AGENT_START``, else exec.
 
     Raises ValueError for a value that is not a start method, or "fork" where it is not supported.
     """
     wanted = os.environ.get(START_ENV, "").strip().lower()
     if wanted and wanted not in START_METHODS:
-        raise ValueError(f"{START_ENV}={wanted!r}: use 'fork' (the default) or 'exec'")
-    if wanted == "exec":
+        raise ValueError(f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork'")
+    if wanted != "fork":
         return "exec"
-    if fork_supported():
-        return "fork"
-    if wanted == "fork":
+    if not fork_supported():
         raise ValueError(f"{START_ENV}=fork: this system cannot fork agents (needs Linux 5.3+); use 'exec'")
-    return "exec"
+    return "fork"
 
 
-async def exec_agent(argv: Sequence[str], memory_mb: int | None, cpu_seconds: int | None) -> trio.Process:
-    """Start executable ``argv`` with pipes on stdin/stdout/stderr; OSError if it cannot start."""
-    limiter: Callable[[], None] | None = None
-    if memory_mb is not None or cpu_seconds is not None:
-        limiter = partial(set_limits, memory_mb, cpu_seconds)
-    return await trio.lowlevel.open_process(
-        list(argv),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        preexec_fn=limiter,
-    )
+def exec_agent(argv: Sequence[str], prepare: Callable[[], None], cwd: str | None = None) -> ForkedProcess:
+    """Start ``argv`` with pipes on stdin/stdout/stderr; OSError if it cannot start.
+
+    Forked here (from the calling thread, not a helper thread whose end would fire the
+    parent-death signal), given its own session, the parent-death signal and ``prepare``
+    (limits, cgroup), then exec'd: it dies with the referee even if that is killed outright.
+    """
+    report_r, report_w = os.pipe2(os.O_CLOEXEC)  # carries exec's errno; closed by a good exec
+
+    def run() -> int:
+        try:
+            os.execvp(argv[0], list(argv))
+        except OSError as error:
+            os.write(report_w, str(error.errno).encode())
+        return 127
+
+    try:
+        process = _start(run, prepare, cwd, keep=report_w)
+    except OSError:
+        os.close(report_r)
+        raise
+    finally:
+        os.close(report_w)
+    with open(report_r, "rb") as report:  # blocks until exec (closes it) or the child gives up
+        failed = report.read()
+    if failed:
+        process.reap_now()
+        code = int(failed) if failed.isdigit() else 0
+        raise OSError(code, os.strerror(code) if code else "exec failed")
+    return process
 
 
 class ForkedProcess:
@@ -100,7 +117,17 @@ class ForkedProcess:
         return self._returncode
 
     def _reap(self, options: int) -> None:
-        pid, status = os.waitpid(self.pid, options)
+        """Reap the child if it ended (blocking with ``options`` 0); idempotent, never raises.
+
+        Several paths reap (a ``returncode`` poll, ``wait``): whichever comes second finds the
+        status kept. ChildProcessError means it was reaped outside this object: its status is lost.
+        """
+        if self._returncode is not None:
+            return
+        try:
+            pid, status = os.waitpid(self.pid, options)
+        except ChildProcessError:
+            pid, status = self.pid, LOST_STATUS
         if pid == 0:
             return  # still running
         self._returncode = os.waitstatus_to_exitcode(status)
@@ -108,6 +135,16 @@ class ForkedProcess:
             trio.lowlevel.notify_closing(self._pidfd)  # a task waiting on it wakes up
             os.close(self._pidfd)
             self._pidfd = None
+
+    def reap_now(self) -> None:
+        """Kill and reap it at once (a child that failed to start)."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self._reap(0)
+        for stream in (self.stdin, self.stdout, self.stderr):
+            os.close(stream.fileno())
 
     async def wait(self) -> int:
         """Wait for the process to end, without blocking trio; its exit status."""
@@ -122,11 +159,30 @@ class ForkedProcess:
         return self._returncode
 
 
-def fork_agent(spec: AgentSpec, memory_mb: int | None, cpu_seconds: int | None) -> ForkedProcess:
+def fork_agent(
+    spec: AgentSpec,
+    memory_mb: int | None,
+    cpu_seconds: int | None,
+    prepare: Callable[[], None] = lambda: None,
+    cwd: str | None = None,
+) -> ForkedProcess:
     """Fork this process into plugin agent ``spec`` speaking the protocol on pipes; OSError if impossible.
 
-    Called from the referee's trio thread; the child never returns into the caller.
+    ``prepare`` runs in the child before the limits (e.g. joining a cgroup); ``cwd``: its working
+    directory. Called from the referee's trio thread; the child never returns into the caller.
     """
+
+    def run() -> int:
+        set_rlimits(memory_mb, cpu_seconds, _address_space() if memory_mb is not None else 0)
+        inp, out = claim_stdio()
+        _fresh_std_streams(spec.name)
+        return host_agent(spec, inp, out)
+
+    return _start(run, prepare, cwd)
+
+
+def _start(run: Callable[[], int], prepare: Callable[[], None], cwd: str | None, keep: int = -1) -> ForkedProcess:
+    """Fork a child with pipes on 0-2 that runs ``run`` (its exit status); ``keep``: one more fd it keeps."""
     pipes: list[int] = []
     try:
         for _ in range(3):
@@ -140,7 +196,7 @@ def fork_agent(spec: AgentSpec, memory_mb: int | None, cpu_seconds: int | None) 
     try:
         pid = os.fork()
         if pid == 0:
-            _child(spec, (stdin_r, stdout_w, stderr_w), mask, memory_mb, cpu_seconds, referee)
+            _child(run, (stdin_r, stdout_w, stderr_w), mask, referee, prepare, cwd, keep)
     except OSError:
         _close(pipes)
         raise
@@ -163,14 +219,15 @@ def _close(fds: list[int]) -> None:
 
 
 def _child(
-    spec: AgentSpec,
+    run: Callable[[], int],
     stdio: tuple[int, int, int],
     mask: set[signal.Signals],
-    memory_mb: int | None,
-    cpu_seconds: int | None,
     referee: int,
+    prepare: Callable[[], None],
+    cwd: str | None,
+    keep: int,
 ) -> NoReturn:
-    """The forked agent: its own session, clean signals and files, limits, then the host. Never returns."""
+    """The forked agent: its own session, clean signals and files, ``prepare``, then ``run``. Never returns."""
     status = 1
     _inherited = (sys.stdin, sys.stdout, sys.stderr)  # kept referenced: their finalizers would close fds
     try:
@@ -188,11 +245,15 @@ def _child(
         moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 3) for fd in stdio]
         for target, fd in enumerate(moved):
             os.dup2(fd, target)
-        os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-        set_limits(memory_mb, cpu_seconds, _address_space() if memory_mb is not None else 0)
-        inp, out = claim_stdio()
-        _fresh_std_streams(spec.name)
-        status = host_agent(spec, inp, out)
+        if keep >= 0:
+            os.closerange(3, keep)
+            os.closerange(keep + 1, os.sysconf("SC_OPEN_MAX"))
+        else:
+            os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        prepare()
+        if cwd is not None:
+            os.chdir(cwd)
+        status = run()
     except SystemExit as leaving:  # the bot called sys.exit(): same status as an exec'd Python
         code = leaving.code
         status = code if isinstance(code, int) else (0 if code is None else 1)

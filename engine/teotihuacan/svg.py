@@ -12,6 +12,7 @@ from engine.svg import circle, document, rect, seat_colour, text, title
 
 from .data import DATA, RESOURCES, TEMPLES
 from .effects import tile_name
+from .render import nobles_text
 
 WIDTH = 960
 _TEMPLE_FILL = ("#3b6fd1", "#c8402f", "#3a9d4a")
@@ -145,7 +146,7 @@ def svg(state, viewer: int | None = None) -> str:
             y + 136,
             f"Buildings taken {state.buildings_taken} (Avenue pays "
             f"{DATA.building_numbers[min(state.buildings_taken, len(DATA.building_numbers) - 1)]}/step); "
-            f"Nobles rows filled {state.nob_filled}",
+            f"Nobles {nobles_text(state)}",
             10,
         )
     )

@@ -208,3 +208,16 @@ def test_options_the_engine_refuses_together_fail_at_load_time(registry):
         "x.toml:8: game 'picky' cannot be set up with these options: a and b exclude each other"
         in error_of(text, registry)
     )
+
+
+def test_the_sandbox_key_is_checked(tmp_path):
+    from arena.plugins import discover
+    from arena.tournament.ladder import LadderError, load_ladder
+
+    path = tmp_path / "l.toml"
+    agents = '[[agents]]\nname = "a"\nagent = "random"\n[[agents]]\nname = "b"\nagent = "random"\n'
+    path.write_text('name = "l"\ngame = "goofspiel"\nsandbox = "docker"\n' + agents)
+    with pytest.raises(LadderError, match=r"l.toml:3: sandbox = 'docker': use \"bwrap\" or \"none\""):
+        load_ladder(path, discover())
+    path.write_text('name = "l"\ngame = "goofspiel"\nsandbox = "none"\n' + agents)
+    assert load_ladder(path, discover()).sandbox == "none"

@@ -18,10 +18,18 @@ from arena.lineup import MatchSetupError
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import play_match, run_match
+from arena.wire.sandbox import SANDBOX_ENV
 from arena.wire.spawn import START_ENV, fork_supported
 from tests.support.agent_processes import ROUNDS, alive, check_replays, eventually_empty, processes_marked
 
 pytestmark = pytest.mark.skipif(not fork_supported(), reason="forking agents needs Linux 5.3+")
+
+
+@pytest.fixture(autouse=True)
+def _fork_without_sandbox(monkeypatch):
+    """Forking is opt-in (trusted bots) and runs without a sandbox."""
+    monkeypatch.setenv(START_ENV, "fork")
+    monkeypatch.setenv(SANDBOX_ENV, "none")
 
 
 def hosted(mode: str, at: int = 2, **options) -> dict:
@@ -176,7 +184,7 @@ def test_exec_start_method_still_works(monkeypatch, no_leftovers):  # noqa: F811
 
 def test_an_unknown_start_method_is_refused(monkeypatch):
     monkeypatch.setenv(START_ENV, "spawn")
-    with pytest.raises(MatchSetupError, match="TLACHTLI_AGENT_START='spawn': use 'fork'"):
+    with pytest.raises(MatchSetupError, match=r"TLACHTLI_AGENT_START='spawn': use 'exec' \(the default\) or 'fork'"):
         run_match(MatchSpec(game="goofspiel", agents=("random", "random"), seed=1))
 
 
@@ -224,3 +232,34 @@ def test_a_forked_agent_dies_with_a_referee_killed_outright(no_leftovers, popen)
     referee.kill()
     referee.wait()
     assert eventually_empty(lambda: [pid for pid in processes_marked(mark) if pid in agents]) == []
+
+
+def test_reaping_is_idempotent_when_a_poll_reaps_between_wake_up_and_reap(monkeypatch):
+    # The race behind a flaky "ChildProcessError: No child processes": wait() wakes on the
+    # pidfd, then another task's `returncode` poll reaps the child before wait() reaps it.
+    # Forced here: the poll runs right after every wake-up.
+    from arena.wire import spawn
+
+    spec = discover().agent("random")
+    process = spawn.fork_agent(spec, None, None)
+    real_wait_readable = trio.lowlevel.wait_readable
+
+    async def wake_then_poll(fd):
+        await real_wait_readable(fd)
+        assert process.returncode is not None  # another task reaps it first
+
+    monkeypatch.setattr(trio.lowlevel, "wait_readable", wake_then_poll)
+
+    async def main():
+        await process.stdin.aclose()  # end of input: the agent exits
+        assert await process.wait() == 0
+        assert await process.wait() == 0 and process.returncode == 0  # and again: idempotent
+        for stream in (process.stdout, process.stderr):
+            await stream.aclose()
+
+    try:
+        trio.run(main)
+    finally:
+        if process.returncode is None:
+            os.kill(process.pid, signal.SIGKILL)
+            os.waitpid(process.pid, 0)
