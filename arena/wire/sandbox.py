@@ -13,6 +13,8 @@ the directory is deleted when the agent ends. See docs/security.md for the trust
 from __future__ import annotations
 
 import functools
+import importlib.metadata
+import importlib.util
 import itertools
 import os
 import shutil
@@ -21,6 +23,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from arena.plugins import PLUGINS_ENV, PROJECT
 from arena.wire.limits import owner_gone
 
 SANDBOXES = ("bwrap", "none")
@@ -146,14 +149,33 @@ def _visible_paths(program: str) -> list[str]:
     for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
         if entry and os.path.isdir(entry):
             paths.add(os.path.abspath(entry))
-    for module in ("arena", "engine", "plugins"):  # editable installs map these outside sys.path
-        found = sys.modules.get(module)
-        for location in getattr(found, "__path__", []) or []:
-            paths.add(os.path.abspath(location))
+    paths.update(_plugin_locations())  # editable installs map packages outside sys.path
     system = tuple(path + "/" for path in SYSTEM_DIRS)
     keep = sorted(p for p in paths if p != "/" and not (p + "/").startswith(system))
     # a path inside another one is visible already
     return [p for p in keep if not any(p != q and p.startswith(q + "/") for q in keep)]
+
+
+@functools.cache
+def _plugin_locations() -> frozenset[str]:
+    """Where the installed plugins' packages (and Tlachtli's own) live: a package installed with
+    ``pip install -e`` is found through an import hook, from a folder that is not on sys.path."""
+    names = {"arena", "engine", "plugins"}
+    names.update(entry.module.split(".")[0] for entry in importlib.metadata.entry_points(group=PROJECT))
+    names.update(name.strip().split(".")[0] for name in os.environ.get(PLUGINS_ENV, "").split(",") if name.strip())
+    locations = set()
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue  # a broken plugin: discovery reports it, the agent's import fails visibly
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            locations.update(os.path.abspath(location) for location in spec.submodule_search_locations)
+        elif spec.origin and os.path.isfile(spec.origin):
+            locations.add(os.path.dirname(os.path.abspath(spec.origin)))
+    return frozenset(locations)
 
 
 def _ancestors(path: str) -> list[str]:

@@ -294,8 +294,14 @@ def test_an_answer_sent_before_its_decide_is_refused(no_leftovers):  # noqa: F81
 
 
 def test_closing_stdin_is_named_as_stdin(no_leftovers):  # noqa: F811
+    # Without a sandbox: under bwrap the sandbox's own process still holds the agent's stdin, so
+    # the referee cannot see it closed, and a bot that then stays silent is a timeout instead.
     spec = MatchSpec(
-        game="goofspiel", agents=("fault-close-stdin", "random"), seed=3, agent_options=({"at": 2}, {})
+        game="goofspiel",
+        agents=("fault-close-stdin", "random"),
+        seed=3,
+        agent_options=({"at": 2}, {}),
+        sandbox="none",
     )
     outcome = run_match(spec)
     (fault,) = outcome.record["faults"]

@@ -21,6 +21,9 @@ ATTACK = """\
 name = "attack"
 game = "goofspiel"
 seed = 5
+# no sandbox: under bwrap the attacker cannot see its referee (tests/arena/wire/test_sandbox.py); here the
+# watchdog, the second line of defence, must handle a referee that is killed or stopped
+sandbox = "none"
 [options]
 cards = 5
 [[agents]]
