@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -52,10 +54,17 @@ def serve(
     threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"serving {db} at http://{shown}:{port}/ (read-only; Ctrl-C stops)", err=True)
+    async def stop_on_signal() -> None:
+        # Ctrl-C or SIGTERM ends the server gracefully (a KeyboardInterrupt raised inside
+        # trio's nurseries would come out wrapped in exception groups, as a traceback).
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                return
+
     try:
-        trio.run(hypercorn_serve, app, config)
+        trio.run(partial(hypercorn_serve, app, config, shutdown_trigger=stop_on_signal))
     except KeyboardInterrupt:
-        pass
+        pass  # Ctrl-C before the signal receiver was in place
     except (OSError, ExceptionGroup) as error:  # trio's nursery wraps a failed bind in a group
         cause = _os_error(error)
         if cause is None:

@@ -23,18 +23,24 @@ CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or sh
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
 
 
+# Processes live for one test (the suite fails a test that leaves one running); the store,
+# which takes longest to build, is shared by the module.
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    db = build_store(tmp_path_factory.mktemp("browser"))
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_store(tmp_path_factory.mktemp("browser"))
+
+
+@pytest.fixture
+def server(store: Path):
     port = free_port()
-    process = start_server(db, port)
+    process = start_server(store, port)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_server(process)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser():
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
