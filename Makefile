@@ -26,10 +26,10 @@ $(STAMP): pyproject.toml
 test: setup
 	$(PY) -m pytest -q
 
-# `arena run` interrupted at random moments many times (tests/test_stress.py; the suite runs 4 rounds).
+# `arena run` interrupted at random moments many times (tests/arena/tournament/test_stress.py; the suite runs 4 rounds).
 STRESS_ROUNDS ?= 40
 stress: setup
-	TLACHTLI_STRESS_ROUNDS=$(STRESS_ROUNDS) $(PY) -m pytest -q -p no:cacheprovider tests/test_stress.py tests/test_runner.py
+	TLACHTLI_STRESS_ROUNDS=$(STRESS_ROUNDS) $(PY) -m pytest -q -p no:cacheprovider tests/arena/tournament/test_stress.py tests/arena/tournament/test_runner.py
 
 demo: setup
 	$(VENV)/bin/arena run ladders/demo.toml --db demo.db

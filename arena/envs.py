@@ -40,6 +40,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         f"arena.envs needs the reinforcement-learning extra: pip install 'tlachtli[rl]' ({error})"
     ) from error
 
+from arena.plugins import discover
 from engine.api import Game, State
 
 DEFAULT_MAX_OPTIONS = 64
@@ -223,8 +224,6 @@ def aec_env(
     Wrapped in PettingZoo's order-enforcing wrapper (``env.unwrapped`` is the TlachtliAEC).
     """
     if isinstance(game, str):
-        from arena.plugins import discover
-
         game = discover().game(game)
     env = TlachtliAEC(game, players, seed, options, automaton, reward, max_options, render_mode)
     return wrappers.OrderEnforcingWrapper(env)

@@ -1,7 +1,7 @@
 """The agent side of the wire protocol: runs one plugin agent behind stdin/stdout.
 
 A plugin agent is hosted in one of two ways, both ending in ``host_agent``: the referee forks
-itself (arena/spawn.py, the default), or execs ``python -m arena.host NAME``, which discovers
+itself (arena/wire/spawn.py, the default), or execs ``python -m arena.host NAME``, which discovers
 the plugins and builds agent NAME. Either way the host answers the referee's messages by calling
 the agent's ``setup``/``act``/``end``. The protocol owns the real stdout: anything the bot
 prints goes to stderr instead (which the referee keeps in the match record), so a stray
@@ -16,7 +16,7 @@ import traceback
 from typing import TYPE_CHECKING, BinaryIO
 
 from arena.agent import Agent
-from arena.protocol import (
+from arena.wire.protocol import (
     REFEREE_FRAME_LIMIT,
     REFEREE_MESSAGES,
     PeerClosed,
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
 def host_agent(spec: AgentSpec, inp: BinaryIO, out: BinaryIO) -> int:
     """Build plugin agent ``spec`` and speak for it on ``inp``/``out``; return the exit status.
 
-    Shared by both start methods: ``main`` (exec) and arena/spawn.py (fork).
+    Shared by both start methods: ``main`` (exec) and arena/wire/spawn.py (fork).
     """
     if spec.factory is None:
         print(

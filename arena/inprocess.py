@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena import protocol
 from arena.agent import Agent
+from arena.wire import protocol
 from engine.api import Game, State
 
 # The clock announced to the agents; nothing enforces it in process.
@@ -21,13 +21,13 @@ def hello_message(
     game: Game, seat: int, players: int, options: Mapping[str, Any], agent_options: dict
 ) -> dict:
     """The referee's hello for ``seat`` with the nominal clock."""
-    return protocol.hello_message(game, seat, players, options, NOMINAL_CLOCK, agent_options)
+    return protocol.hello_message(game.id, game.version, seat, players, options, NOMINAL_CLOCK, agent_options)
 
 
 def decide_message(state: State, seat: int, decision_id: int) -> dict:
     """The referee's decide message for ``seat``'s current decision, with the nominal clock."""
     return protocol.decide_message(
-        state, seat, decision_id, NOMINAL_CLOCK["move_ms"], NOMINAL_CLOCK["bank_ms"]
+        decision_id, state.observation(seat), state.decision(seat), NOMINAL_CLOCK["move_ms"], NOMINAL_CLOCK["bank_ms"]
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.match import MatchSpec
 from arena.plugins import AgentSpec, PluginError, Registry
-from arena.spawn import agent_start_method
+from arena.wire.spawn import agent_start_method
 from engine.api import BadOptions, Game, State
 
 
@@ -26,7 +26,7 @@ class SeatPlan:
     """How one agent seat is played: the name it was asked by, how to start it, what it claims.
 
     A Python plugin agent has both ``argv`` (``python -m arena.host NAME``) and, when it is to
-    be forked from the referee (the default start method, see arena/spawn.py), ``hosted``.
+    be forked from the referee (the default start method, see arena/wire/spawn.py), ``hosted``.
     """
 
     seat: int

@@ -6,8 +6,18 @@ keep them). Specs are plain data so they pickle to worker processes and serialis
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+
+def table_seats(agents: Sequence[str], automaton: str | None) -> tuple[str, ...]:
+    """Every seat of a table in seat order: the agents' seats, then the automaton's seat, if any.
+
+    The one place that adds the automaton's seat to the agents' (the hello's player count, the
+    record, the report and the web pages all count seats this way).
+    """
+    return tuple(agents) + ((automaton,) if automaton else ())
 
 
 @dataclass(frozen=True)
@@ -31,12 +41,17 @@ class MatchSpec:
     memory_mb: int | None = None  # address-space limit per agent process
     cpu_seconds: int | None = None  # CPU-time limit per agent process
     handshake_ms: int = 10_000  # time from spawn to the agent's `ready` (Python startup included)
-    sandbox: str | None = None  # "bwrap" or "none" (arena/sandbox.py); None: the strongest available
+    sandbox: str | None = None  # "bwrap" or "none" (arena/wire/sandbox.py); None: the strongest available
 
     @property
     def players(self) -> int:
         """Agent seats (the automaton seat, if any, is not counted)."""
         return len(self.agents)
+
+    @property
+    def table_size(self) -> int:
+        """Every seat of the table: the agents' plus the automaton's, if any."""
+        return len(table_seats(self.agents, self.automaton))
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -1,4 +1,4 @@
-"""Plugin discovery: hook specifications, the plugin manager and the registry of agents and games.
+"""Plugin discovery: the plugin manager and the registry of agents and games (hooks: arena/hookspecs.py).
 
 Bundled engines and agents register through the entry-point group ``tlachtli`` exactly as a
 third-party bot package does: an entry point names a module (or object) holding hook
@@ -10,92 +10,19 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, replace
 
 import pluggy
 
+from arena import hookspecs
+from arena.hookspecs import PROJECT, AgentSpec, EvaluatorSpec, PluginError, hookimpl, hookspec
 from engine.api import Game
 
-PROJECT = "tlachtli"
-hookspec = pluggy.HookspecMarker(PROJECT)
-hookimpl = pluggy.HookimplMarker(PROJECT)
+# Re-exported: plugins and bots import these from here, as before arena/hookspecs.py existed.
+__all__ = ["PROJECT", "AgentSpec", "EvaluatorSpec", "PluginError", "Registry", "discover", "hookimpl", "hookspec"]
+
 # Comma-separated importable modules loaded as plugins without packaging (quick experiments, tests).
 PLUGINS_ENV = "TLACHTLI_PLUGINS"
-
-
-class PluginError(RuntimeError):
-    """A plugin that cannot be loaded or that clashes with another one."""
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """An agent a plugin offers.
-
-    Exactly one of ``factory`` (a callable returning an ``arena.agent.Agent``, hosted by
-    ``arena.host``) and ``argv`` (an external executable speaking the wire protocol) is set.
-    ``games`` is empty when the agent plays any game. ``source`` is filled in by discovery.
-    """
-
-    name: str
-    description: str
-    games: tuple[str, ...] = ()
-    factory: Callable[[], Any] | None = None
-    argv: tuple[str, ...] | None = None
-    version: str = "0"
-    players: tuple[int, ...] = ()  # seat counts the agent claims; empty = any the game allows
-    source: str = field(default="", compare=False)
-
-    def __post_init__(self) -> None:
-        if (self.factory is None) == (self.argv is None):
-            raise PluginError(f"agent {self.name!r}: give exactly one of factory= or argv=")
-
-    def plays(self, game_id: str) -> bool:
-        """Whether this agent claims to play ``game_id``."""
-        return not self.games or game_id in self.games
-
-
-@dataclass(frozen=True)
-class EvaluatorSpec:
-    """A position evaluator for one game, used by search bots (``ismcts``, ``greedy``).
-
-    ``evaluate(state)`` returns one number per seat (automaton seats included, as in
-    ``Result.scores``): an estimate of that seat's final score, in the game's score units, so
-    it can stand in for ``Result.scores`` at a playout cut-off. ``scale`` is a typical final
-    score margin between two seats (it turns margins into rewards). ``source`` is filled in
-    by whoever collects the specs.
-    """
-
-    game: str
-    evaluate: Callable[[Any], Any]
-    description: str = ""
-    scale: float = 10.0
-    source: str = field(default="", compare=False)
-
-
-class HookSpecs:
-    """The hooks a Tlachtli plugin may implement."""
-
-    @hookspec
-    def tlachtli_agents(self) -> list[AgentSpec]:
-        """Return the agents this plugin offers, as ``AgentSpec`` objects.
-
-        A Python bot gives ``factory=MyAgentClass``; a bot in another language gives
-        ``argv=("path/to/bot", "--flag")`` and speaks the wire protocol on stdin/stdout.
-        """
-
-    @hookspec
-    def tlachtli_games(self) -> list[Game]:
-        """Return the rules engines (``engine.api.Game`` objects) this plugin offers."""
-
-    @hookspec
-    def tlachtli_evaluators(self) -> list[EvaluatorSpec]:
-        """Return position evaluators (``EvaluatorSpec``, one per game id) for search bots.
-
-        Bot knowledge, not rules: a game package may offer one so that ``ismcts`` can cut its
-        playouts short and ``greedy`` can play it (docs/bots.md).
-        """
 
 
 @dataclass
@@ -126,7 +53,7 @@ class Registry:
 def plugin_manager(extra_plugins: dict[str, object] | None = None) -> pluggy.PluginManager:
     """A plugin manager with every ``tlachtli`` entry point loaded (plus ``extra_plugins``)."""
     manager = pluggy.PluginManager(PROJECT)
-    manager.add_hookspecs(HookSpecs)
+    manager.add_hookspecs(hookspecs)
     for entry_point in importlib.metadata.entry_points(group=PROJECT):
         source = _describe(entry_point)
         try:
@@ -195,6 +122,4 @@ def _call(impl: pluggy.HookImpl, source: str, hook: str) -> list:
 
 
 def _with_source(spec: AgentSpec, source: str) -> AgentSpec:
-    from dataclasses import replace
-
     return replace(spec, source=source)

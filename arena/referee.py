@@ -3,7 +3,7 @@
 ``play_match`` starts every agent (own process group, optional limits), shakes hands, then asks
 the seats in ``to_act()`` for their choices (simultaneous seats concurrently) under a per-move
 clock and a per-game time bank, applies them, sends ``end`` and reaps every process. A seat
-that faults (see arena/faults.py) forfeits: the random policy plays it to the end and it is
+that faults (see arena/wire/faults.py) forfeits: the random policy plays it to the end and it is
 ranked last. Every match yields a record (arena/record.py) from which ``arena replay`` re-runs
 the game.
 """
@@ -19,12 +19,13 @@ from typing import Any
 
 import trio
 
-from arena.connection import AgentProcess, DeadlineExceeded
-from arena.faults import AgentFault
 from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.plugins import PluginError, Registry, discover
-from arena.protocol import (
+from arena.record import build_record, final_ranks
+from arena.wire.connection import AgentProcess, DeadlineExceeded
+from arena.wire.faults import AgentFault
+from arena.wire.protocol import (
     AGENT_MESSAGES,
     ProtocolError,
     check_message,
@@ -33,8 +34,7 @@ from arena.protocol import (
     hello_message,
     unsolicited,
 )
-from arena.record import build_record, final_ranks
-from arena.sandbox import SandboxError, choose_sandbox
+from arena.wire.sandbox import SandboxError, choose_sandbox
 from engine.api import Game, State
 from engine.playout import random_choice
 
@@ -112,9 +112,9 @@ class Match:
     async def handshake(self, seat: Seat, nursery: trio.Nursery, agent_options: dict[str, Any]) -> None:
         """Start the agent and exchange hello/ready within the handshake clock; faults forfeit."""
         spec = self.spec
-        players = len(spec.agents) + (spec.automaton is not None)
+        players = spec.table_size
         clock = {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms}
-        hello = hello_message(self.game, seat.plan.seat, players, self.options, clock, agent_options)
+        hello = hello_message(self.game.id, self.game.version, seat.plan.seat, players, self.options, clock, agent_options)
         started = time.perf_counter()
         try:
             with trio.move_on_after(spec.handshake_ms / 1000) as scope:
@@ -174,8 +174,9 @@ class Match:
     def decide_message(self, seat: Seat) -> tuple[int, dict[str, Any], int]:
         """(id, decide message, number of options) for ``seat``'s current decision."""
         self.next_id += 1
+        index = seat.plan.seat
         message = decide_message(
-            self.state, seat.plan.seat, self.next_id, self.spec.move_ms, int(seat.bank_ms)
+            self.next_id, self.state.observation(index), self.state.decision(index), self.spec.move_ms, int(seat.bank_ms)
         )
         return self.next_id, message, len(message["options"])
 

@@ -27,23 +27,17 @@ NOOP_TASKS = 400
 
 def _run(text: str, workdir: Path, name: str, jobs: int, cluster: str | None) -> tuple[float, float]:
     """(matches/s of the run, matches/s counting the cluster's start) of one fresh run."""
-    from arena.ladder import parse_ladder
     from arena.plugins import discover
-    from arena.runner import run_pending
-    from arena.store import Store
+    from arena.tournament.ladder import parse_ladder
+    from arena.tournament.play import play_ladder
+    from arena.tournament.store import Store
 
     ladder = parse_ladder(text, discover(), source="bench")
     started = time.perf_counter()
-    pool = None
-    if cluster:
-        from arena.cluster import connect
-
-        pool = connect(cluster)
     with Store(workdir / f"{name}.db") as store:
-        run = store.open_run(ladder)
-        pending = store.pending(run.id)
-        report = run_pending(store, pending, jobs, pool=pool, show_progress=False)
-    if report.errors or report.played != len(pending):
+        summary = play_ladder(ladder, store, jobs=jobs, cluster=cluster)
+    report = summary.report
+    if report.errors or report.played != summary.total:
         raise SystemExit(f"benchmark run failed: {report.errors[:1]}")
     return report.rate, report.played / (time.perf_counter() - started)
 
@@ -55,7 +49,7 @@ def _spread(values: list[float], unit: str, scale: float = 1.0) -> str:
 
 def task_overhead() -> tuple[list[float], list[float]]:
     """ms per no-op task on a 2-worker LocalCluster: in one batch, and one at a time."""
-    from arena.cluster import connect
+    from arena.tournament.cluster import connect
 
     pool = connect("local:2")
     client = pool.client
@@ -75,7 +69,7 @@ def task_overhead() -> tuple[list[float], list[float]]:
 
 
 def main() -> None:
-    os.environ["TLACHTLI_PLUGINS"] = "tests.support.goofspiel"
+    os.environ["TLACHTLI_PLUGINS"] = "examples.games.goofspiel.game"
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "bench"))

@@ -23,8 +23,8 @@ import msgpack
 
 from arena.match import MatchSpec
 from arena.plugins import discover
-from arena.protocol import HEADER, encode
 from arena.referee import run_match
+from arena.wire.protocol import HEADER, encode
 from engine.api import Decision, Result, competition_ranks
 from plugins.random_agent import RandomAgent
 
@@ -134,7 +134,7 @@ def referee_decisions() -> tuple[float, float]:
 
 def match_in_process(seed: int) -> None:
     """The goofspiel match of ``match_subprocess``, with the agents called directly."""
-    from tests.support.goofspiel import GAME
+    from examples.games.goofspiel.game import GAME
 
     state = GAME.setup(2, seed, {"cards": 13})
     agents = [RandomAgent(), RandomAgent()]
@@ -154,7 +154,7 @@ def set_affinity(cpus: set[int]) -> None:
 
 
 def main() -> None:
-    os.environ.setdefault("TLACHTLI_PLUGINS", "tests.support.goofspiel")
+    os.environ.setdefault("TLACHTLI_PLUGINS", "examples.games.goofspiel.game")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     # Two settings: free (the agent usually runs on the other core, so each round trip pays a

@@ -15,8 +15,8 @@ import statistics
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import run_match
-from arena.sandbox import SANDBOX_ENV, bwrap_works
-from arena.spawn import START_ENV, fork_supported
+from arena.wire.sandbox import SANDBOX_ENV, bwrap_works
+from arena.wire.spawn import START_ENV, fork_supported
 
 MATCHES = 12
 

@@ -38,18 +38,17 @@ def rate(text: str, jobs: int, workdir: Path) -> tuple[int, float, float]:
 
     The CPU time is that of every reaped descendant: workers, and through them the agents.
     """
-    from arena.ladder import parse_ladder
     from arena.plugins import discover
-    from arena.runner import run_pending
-    from arena.schedule import make_schedule
-    from arena.store import Store
+    from arena.tournament.ladder import parse_ladder
+    from arena.tournament.play import play_ladder
+    from arena.tournament.schedule import make_schedule
+    from arena.tournament.store import Store
 
     ladder = parse_ladder(text, discover(), source="bench")
     schedule = make_schedule(ladder)
     cpu_before = _children_cpu()
     with Store(workdir / f"{ladder.name}-{jobs}.db") as store:
-        run = store.open_run(ladder)
-        report = run_pending(store, store.pending(run.id), jobs, show_progress=False)
+        report = play_ladder(ladder, store, jobs=jobs).report
     if report.errors or report.played != len(schedule):
         raise SystemExit(f"benchmark run failed: {report.errors[:1]}")
     return report.played, report.rate, (_children_cpu() - cpu_before) / report.played
@@ -83,7 +82,7 @@ def startup_ms(method: str, matches: int = 10) -> tuple[float, float]:
     from arena.match import MatchSpec
     from arena.plugins import discover
     from arena.referee import run_match
-    from arena.spawn import START_ENV
+    from arena.wire.spawn import START_ENV
 
     registry = discover()
     previous = os.environ.get(START_ENV)
@@ -112,11 +111,11 @@ def _self_cpu() -> float:
 
 def main() -> None:
     # the test game loads as a plugin here and in every worker and agent process
-    os.environ["TLACHTLI_PLUGINS"] = "tests.support.goofspiel"
+    os.environ["TLACHTLI_PLUGINS"] = "examples.games.goofspiel.game"
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
     from arena.plugins import discover
-    from arena.spawn import agent_start_method
+    from arena.wire.spawn import agent_start_method
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(

@@ -46,11 +46,11 @@ class SyntheticRun:
     """The 10k-match store and a writer that stores one more result on demand."""
 
     def __init__(self, folder: Path, hold_back: int) -> None:
-        from arena.ladder import parse_ladder
         from arena.plugins import discover
-        from arena.runner import run_pending
-        from arena.schedule import make_schedule
-        from arena.store import Store
+        from arena.tournament.ladder import parse_ladder
+        from arena.tournament.runner import run_pending
+        from arena.tournament.schedule import make_schedule
+        from arena.tournament.store import Store
 
         registry = discover()
         small = parse_ladder(small_ladder(), registry, source="bench")

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.wire import connection, spawn
+from tests.support.agent_processes import eventually_empty as agents_gone
+from tests.support.agent_processes import processes_in_sessions, processes_marked
 from tests.support.processes import TAG_ENV, describe, end, eventually_empty, kill_all, leftovers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +30,7 @@ def _test_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the test game discoverable in this process and in any subprocess it starts."""
     monkeypatch.setenv(
         "TLACHTLI_PLUGINS",
-        "tests.support.goofspiel,tests.support.faulty_agents,tests.support.goofspiel_agents,"
+        "examples.games.goofspiel.game,tests.support.faulty_agents,examples.games.goofspiel.agents,"
         "tests.support.referee_attackers",
     )
     path = os.environ.get("PYTHONPATH", "")
@@ -60,3 +63,27 @@ def popen() -> Iterator[Callable[..., subprocess.Popen]]:
     yield start
     for process in started:
         end(process)
+
+
+@pytest.fixture
+def no_leftovers(monkeypatch: pytest.MonkeyPatch):
+    """Tag every agent process this test starts; afterwards none may be alive. Yields the forked pids.
+
+    Exec'd agents carry the mark in their environment; forked agents are recorded as they
+    start, must have been reaped, and nothing may be left in their sessions.
+    """
+    mark = f"tlachtli-test-{uuid.uuid4().hex}"
+    monkeypatch.setenv("TLACHTLI_TEST_MARK", mark)
+    forked: list[int] = []
+
+    def recording_fork(*args, **kwargs):
+        process = spawn.fork_agent(*args, **kwargs)
+        forked.append(process.pid)
+        return process
+
+    monkeypatch.setattr(connection, "fork_agent", recording_fork)
+    yield forked
+    assert agents_gone(lambda: processes_marked(mark) + processes_in_sessions(forked)) == []
+    for pid in forked:  # reaped by the referee: not our child any more
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)

@@ -4,7 +4,7 @@ import pytest
 
 from engine.api import BadOptions, Decision, IllegalAction, Result, State, competition_ranks, validate_options
 from engine.playout import play_random
-from tests.support.goofspiel import GAME
+from examples.games.goofspiel.game import GAME
 
 SCHEMA = {
     "first_game": {"type": "bool", "default": False, "help": ""},

@@ -130,7 +130,7 @@ def test_a_game_without_evaluator_is_refused_clearly_by_greedy():
 
 
 def test_a_third_party_plugin_supplies_an_evaluator(monkeypatch):
-    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.goofspiel,tests.support.bot_evaluators")
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "examples.games.goofspiel.game,tests.support.bot_evaluators")
     found = evaluators.collect_evaluators()
     assert {"goofspiel", "zapotec", "teotihuacan"} <= set(found)
     assert found["goofspiel"].scale == 5.0 and "bot_evaluators" in found["goofspiel"].source

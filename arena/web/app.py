@@ -29,8 +29,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.plugins import PluginError, Registry, discover
-from arena.ratings import RateMemo
-from arena.store import Store, StoreError
+from arena.tournament.ratings import RateMemo
+from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, replay_frames
 

@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from arena.cli_common import fail
-from arena.store import DEFAULT_DB
+from arena.cli.common import fail, load_registry
+from arena.tournament.store import DEFAULT_DB, Store, StoreError
 
 
 def serve(
@@ -28,7 +28,7 @@ def serve(
     The database is opened read-only, so this runs beside a writing `arena run`; no page can
     change a result. Open the printed address in a browser; Ctrl-C stops the server.
     """
-    try:
+    try:  # the web stack loads only for `arena serve`: every other command starts faster without it
         import trio
         from hypercorn.config import Config
         from hypercorn.trio import serve as hypercorn_serve
@@ -38,9 +38,6 @@ def serve(
         raise fail(
             f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
         ) from None
-    from arena.cli_common import load_registry
-    from arena.store import Store, StoreError
-
     if not db.is_file():
         raise fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
     try:

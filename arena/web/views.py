@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from arena.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
-from arena.report import rows_with_mle
-from arena.store import LadderRun, Store, StoredMatch
+from arena.match import table_seats
+from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
+from arena.tournament.report import rows_with_mle
+from arena.tournament.store import LadderRun, Store, StoredMatch
 
 PAGE_SIZE = 50
 AGENT_MATCHES = 100  # latest matches listed on an agent's page
@@ -103,7 +104,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
 
     The leaderboard rows are those of `arena leaderboard --format json` (``report.rows_with_mle``).
     """
-    from arena.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
+    from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
 
     run = find_run(store, run_id)
     store.db.execute("BEGIN")  # one snapshot: the progress shown is that of the results rated
@@ -203,7 +204,6 @@ def match_list(
 
 def match_summary(match: StoredMatch) -> dict[str, Any]:
     """A stored match as a list row."""
-    automaton = (match.spec.automaton,) if match.spec.automaton else ()
     return {
         "id": match.id,
         "ladder_id": match.ladder_id,
@@ -213,7 +213,7 @@ def match_summary(match: StoredMatch) -> dict[str, Any]:
         "seed": match.seed,
         "status": match.status,
         "seconds": match.seconds,
-        "entrants": list(match.entrants + automaton),
+        "entrants": list(table_seats(match.entrants, match.spec.automaton)),
         "seats": [
             {
                 "seat": s.seat,

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from arena.protocol import HEADER, PeerClosed, encode, read_frame
+from arena.wire.protocol import HEADER, PeerClosed, encode, read_frame
 
 HANDSHAKE_MODES = {"handshake-stall", "handshake-exit", "handshake-crash"}
 MOVE_MODES = {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A protocol bot that writes HTML to stderr, then plays like examples/bots/first_option.py.
 
-The web arena must show that stderr as text, never as markup (tests/test_web.py).
+The web arena must show that stderr as text, never as markup (tests/arena/web/test_web.py).
 """
 
 import os

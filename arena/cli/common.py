@@ -1,0 +1,107 @@
+"""Helpers shared by every ``arena`` command module: one-line errors, plugin discovery."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from arena.plugins import PluginError, Registry, discover
+from engine.api import Game
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one clear line on stderr and return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def load_registry() -> Registry:
+    """Discover the plugins, turning a broken plugin into one clear error line."""
+    try:
+        return discover()
+    except PluginError as error:
+        raise fail(str(error)) from None
+
+
+def check_output_path(path: Path, option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done for it."""
+    if path.is_dir():
+        raise fail(f"{option} {path} is a folder; name a file in it")
+    folder = path.parent
+    if not folder.is_dir():
+        raise fail(f"{option} {path}: folder {folder} does not exist; create it or name another file")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise fail(f"{option} {path}: not writable here; name a file in a folder you can write")
+
+
+def save_or_rescue(path: Path, text: str, what: str) -> str | None:
+    """Write ``text`` to ``path``; if that fails, keep it in a temporary file instead of losing it.
+
+    Returns None on success, else the error line to show (naming where the text went).
+    """
+    try:
+        path.write_text(text, encoding="utf-8")
+        return None
+    except OSError as error:
+        problem = error.strerror or str(error)
+    fd, rescue = tempfile.mkstemp(prefix="tlachtli-", suffix=path.suffix or ".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return f"cannot write {what} to {path} ({problem}); it was saved to {rescue} instead"
+
+
+def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
+    """``k=v`` strings as game options, each value converted to the type the game's schema gives it."""
+    schema = game.option_schema()
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise fail(f"--option {pair!r}: write it as key=value")
+        kind = schema.get(key, {}).get("type", "str")
+        if kind == "int":
+            try:
+                options[key] = int(text)
+            except ValueError:
+                raise fail(f"option {key!r} must be an int, got {text!r}") from None
+        elif kind == "bool":
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise fail(f"option {key!r} must be true or false, got {text!r}")
+            options[key] = text.lower() in ("true", "1", "yes")
+        else:
+            options[key] = text
+    return options
+
+
+SANDBOX_HELP = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots); default: the ladder's, else the strongest available."
+
+
+def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:
+    """Put ``--sandbox`` in force for this process and its workers; the sandbox in force (a bad one: fail)."""
+    from arena.wire.sandbox import SANDBOX_ENV, SandboxError, choose_sandbox
+
+    try:
+        if choice is not None:
+            os.environ[SANDBOX_ENV] = choice
+        return choose_sandbox(ladder_choice)
+    except SandboxError as error:
+        raise fail(str(error)) from None
+
+
+def announce_sandbox(sandbox: str, always: bool = False) -> None:
+    """Warn in bold when bots run unsandboxed for want of bubblewrap; else, if ``always``, name the sandbox."""
+    from arena.wire.sandbox import bwrap_works
+
+    if sandbox == "none" and not bwrap_works():
+        typer.secho(
+            "warning: bubblewrap (bwrap) cannot run here, so bots run unsandboxed as your user: "
+            "run only bots you trust (docs/security.md)",
+            bold=True,
+            err=True,
+        )
+    elif always:
+        typer.echo(f"sandbox: {sandbox}", err=True)

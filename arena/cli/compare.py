@@ -1,0 +1,227 @@
+"""``arena compare NEW OLD``: a sequential test of NEW against OLD (arena/tournament/compare.py, arena/tournament/sprt.py)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from arena.cli.common import fail, load_registry, parse_options
+from arena.lineup import MatchSetupError, resolve_agent, setup_state
+from arena.plugins import PluginError
+from arena.tournament.compare import CompareError, Comparison, ladder_record, make_comparison, play, schedule
+from arena.tournament.runner import default_jobs
+from arena.tournament.sprt import SprtError, SprtSettings, SprtState
+from arena.tournament.store import DEFAULT_DB, LadderRun, Store, StoreError
+
+INTERRUPTED = "interrupted: finished matches are stored; run the same command again to resume"
+VERDICTS = {
+    "H1": "H1 accepted: NEW is better than OLD (by elo1 rather than elo0)",
+    "H0": "H0 accepted: NEW is not better than OLD by elo1 (elo0 is the likelier)",
+    None: "undecided",
+}
+
+
+def compare(
+    new: Annotated[
+        str, typer.Argument(metavar="NEW", help="The candidate: a plugin agent or an executable's path.")
+    ],
+    old: Annotated[str, typer.Argument(metavar="OLD", help="The agent to beat (plugin agent or path).")],
+    game: Annotated[str, typer.Option("--game", "-g", help="Game id (see `arena games`).")],
+    players: Annotated[
+        int, typer.Option(min=1, help="Agent seats per match. 2 without opponents: NEW plays OLD directly.")
+    ] = 2,
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Agent in the other seats of a paired comparison (repeatable, used in turn; default: random)."
+        ),
+    ] = None,
+    automaton: Annotated[
+        str | None,
+        typer.Option(help="The game's automaton takes an extra seat (e.g. teotibot; solo with --players 1)."),
+    ] = None,
+    elo0: Annotated[float, typer.Option(help="H0: NEW - OLD is this many Elo (logistic).")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="H1: NEW - OLD is this many Elo; must exceed elo0.")] = 10.0,
+    alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
+    max_deals: Annotated[int, typer.Option(min=1, help="Stop undecided after this many deals.")] = 2000,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Matches played at once; default: the cores.")
+    ] = None,
+    db: Annotated[Path, typer.Option("--db", help="SQLite database the matches are stored in.")] = Path(
+        DEFAULT_DB
+    ),
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Base seed of the deals.")] = 0,
+    move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
+    name: Annotated[
+        str | None,
+        typer.Option(help="Name the comparison is stored under; default: 'compare NEW vs OLD (GAME)'."),
+    ] = None,
+    new_run: Annotated[
+        bool, typer.Option("--new", help="Start afresh even if this comparison was run before.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Is NEW better than OLD? Play deals until a sequential test (SPRT) decides, and stop.
+
+    Two players: NEW and OLD meet on each deal in both seatings. Otherwise (--players 3,
+    --opponent, --automaton) NEW and OLD each play every deal in every seat against the same
+    opponents, and are compared match for match. Prints the log-likelihood ratio with its
+    bounds, the Elo difference with its 95% interval and the verdict. The matches are stored
+    in --db; the same command again resumes (or, if already decided, just reports).
+    See docs/ratings.md.
+
+    Example: arena compare ./bots/v2 ./bots/v1 --game zapotec --elo1 20
+    """
+    registry = load_registry()
+    try:
+        game_obj = registry.game(game)
+    except PluginError as error:
+        raise fail(str(error)) from None
+
+    try:
+        for agent in (new, old, *(opponent or [])):
+            resolve_agent(agent, registry, game)
+        if automaton is None and players == 1 and game_obj.automata:
+            automaton = game_obj.automata[0]  # solo: the game's own automaton, as in a solo ladder
+        comparison = make_comparison(
+            name or f"compare {new} vs {old} ({game})",
+            game,
+            new,
+            old,
+            players,
+            opponent or (),
+            automaton,
+            options=parse_options(game_obj, option or []),
+            seed=seed,
+            move_ms=move_ms,
+            settings=SprtSettings(elo0, elo1, alpha, beta),
+        )
+        setup_state(schedule(comparison, 1)[0].spec, registry)  # a bad setup fails before any match
+    except (CompareError, SprtError, MatchSetupError) as error:
+        raise fail(str(error)) from None
+    workers = jobs or default_jobs()
+    try:
+        store = Store(db)
+    except (StoreError, sqlite3.Error, OSError) as error:
+        raise fail(f"cannot open {db}: {error}") from None
+    with store:
+        run = _open(store, comparison, new_run, db)
+        store.reset_interrupted(run.id)
+        with _Display(quiet, max_deals) as display:
+            try:
+                report = play(store, run, comparison, max_deals, workers, display.show)
+            except KeyboardInterrupt:
+                raise fail(INTERRUPTED, 130) from None
+    _print_result(comparison, report.state, max_deals, report.played, as_json)
+    if report.interrupted:
+        raise fail(INTERRUPTED, 130)
+    if report.errors:
+        for line in report.errors[:5]:
+            typer.echo(f"error: {line}", err=True)
+        raise typer.Exit(1)
+
+
+def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> LadderRun:
+    """The stored run of this comparison: the one to resume, or a new one."""
+    ladder = ladder_record(comparison)
+    latest = store.latest_run(ladder.name)
+    if latest is not None and latest.digest != ladder.digest and not new_run:
+        raise fail(
+            f"{db} holds a comparison named {ladder.name!r} with other settings (started {latest.created});"
+            " pass --new to start it afresh, or --name to keep both"
+        )
+    try:
+        store.claim_writer()
+        return store.open_run(ladder, [], new=new_run)  # `play` adds deals as it needs them
+    except StoreError as error:
+        raise fail(str(error)) from None
+
+
+class _Display:
+    """A progress bar over deals with the running LLR and Elo; plain lines when not on a terminal."""
+
+    def __init__(self, quiet: bool, max_deals: int) -> None:
+        self.console = Console(stderr=True)
+        self.quiet = quiet
+        self.progress = Progress(
+            TextColumn("[bold]deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[status]}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            disable=quiet or not self.console.is_terminal,
+        )
+        self.task = self.progress.add_task("deals", total=max_deals, status="")
+
+    def __enter__(self) -> _Display:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)
+
+    def show(self, state: SprtState) -> None:
+        status = f"{_llr_text(state)}  {_elo_text(state)}"
+        self.progress.update(self.task, completed=state.deals, status=status)
+        if not self.quiet and not self.console.is_terminal:
+            typer.echo(f"deals {state.deals}: {status}", err=True)
+
+
+def _llr_text(state: SprtState) -> str:
+    return f"LLR {state.llr:+.2f} [{state.lower:+.2f}, {state.upper:+.2f}]"
+
+
+def _elo_text(state: SprtState) -> str:
+    if state.elo is None:
+        return "Elo -"
+    interval = "" if state.elo_low is None else f" [{state.elo_low:+.1f}, {state.elo_high:+.1f}]"
+    return f"Elo {state.elo:+.1f}{interval}"
+
+
+def _print_result(
+    comparison: Comparison, state: SprtState, max_deals: int, played: int, as_json: bool
+) -> None:
+    c = comparison
+    design = "paired" if c.paired else "head-to-head (pentanomial)"
+    if as_json:
+        settings = c.settings
+        data = {
+            "name": c.name,
+            "game": c.game,
+            "new": c.new.name,
+            "old": c.old.name,
+            "design": "paired" if c.paired else "head-to-head",
+            "players": c.players,
+            "opponents": [e.name for e in c.opponents],
+            "automaton": c.automaton,
+            "elo0": settings.elo0,
+            "elo1": settings.elo1,
+            "alpha": settings.alpha,
+            "beta": settings.beta,
+            "max_deals": max_deals,
+            "played_now": played,
+            **state.as_dict(),
+        }
+        typer.echo(json.dumps(data, indent=2))
+        return
+    verdict = VERDICTS[state.verdict]
+    if state.verdict is None:
+        verdict += f" after {state.deals} deal(s)" + (
+            f" (--max-deals {max_deals}; raise it and run again to go on)" if state.deals >= max_deals else ""
+        )
+    typer.echo(f"{c.name}: {design}, {state.deals} deal(s) of {c.matches_per_deal} matches counted")
+    typer.echo(f"{_llr_text(state)}  (H0: {c.settings.elo0:+g} Elo, H1: {c.settings.elo1:+g} Elo)")
+    typer.echo(f"{_elo_text(state)}  (NEW - OLD, 95% interval)")
+    typer.echo(verdict)

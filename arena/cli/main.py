@@ -1,0 +1,314 @@
+"""The ``arena`` command line (tournament commands: arena/cli/tournament.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from tabulate import tabulate
+
+from arena.cli.common import (
+    SANDBOX_HELP,
+    check_output_path,
+    fail,
+    load_registry,
+    parse_options,
+    save_or_rescue,
+    use_sandbox,
+)
+from arena.cli.compare import compare
+from arena.cli.tournament import register as register_tournament_commands
+from arena.conformance import CheckReport, check_specs
+from arena.lineup import MatchSetupError, setup_state
+from arena.match import MatchSpec, SeatResult
+from arena.newbot import NewBotError, check_name, render, write_package
+from arena.plugins import PluginError
+from arena.record import ReplayError, ReplayStep, load_record
+from arena.record import replay as replay_record
+from arena.referee import Terminated, run_match
+from arena.web.serve import serve
+from engine.api import State
+
+app = typer.Typer(
+    help="Tlachtli arena: run bots against each other on board-game rules engines.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.command()
+def agents() -> None:
+    """List the agents the installed plugins offer (name, games, description, source)."""
+    registry = load_registry()
+    rows = [
+        [
+            spec.name,
+            ", ".join(spec.games) or "any",
+            "python" if spec.factory else "external",
+            spec.description,
+            spec.source,
+        ]
+        for spec in sorted(registry.agents.values(), key=lambda s: s.name)
+    ]
+    typer.echo(tabulate(rows, headers=["agent", "games", "kind", "description", "plugin"]))
+
+
+@app.command()
+def games() -> None:
+    """List the games (rules engines) the installed plugins offer."""
+    registry = load_registry()
+    rows = []
+    for game_id, game in sorted(registry.games.items()):
+        players = f"{game.min_players}-{game.max_players}"
+        rows.append(
+            [game_id, game.version, players, ", ".join(game.automata) or "-", registry.game_sources[game_id]]
+        )
+    typer.echo(tabulate(rows, headers=["game", "version", "players", "automata", "plugin"]))
+
+
+def seat_table(seats: Sequence[SeatResult]) -> str:
+    """The seat / agent / score / rank / fault table of a finished match."""
+    rows = [[s.seat, s.agent, s.score, s.rank, s.fault or ""] for s in seats]
+    return tabulate(rows, headers=["seat", "agent", "score", "rank", "fault"])
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Option("--game", "-g", help="Game id (see `arena games`).")],
+    agent: Annotated[
+        list[str],
+        typer.Option(
+            "--agent", "-a", help="A plugin agent's name or a path to an executable; once per seat, in order."
+        ),
+    ],
+    automaton: Annotated[
+        str | None,
+        typer.Option(
+            help="Let the game's automaton (e.g. cocijobot) take the seat after the agents; needed for 1 agent."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Game seed (random when omitted; printed either way).")
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Agent seats; when more than the --agent given, the last --agent fills the rest."
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
+    ] = None,
+    move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
+    bank_ms: Annotated[
+        int, typer.Option(min=0, help="Time bank per game, drawn on when a move overruns its clock.")
+    ] = 60_000,
+    memory_mb: Annotated[
+        int | None, typer.Option(min=16, help="Address-space limit per agent process, in MiB.")
+    ] = None,
+    cpu_seconds: Annotated[
+        int | None, typer.Option(min=1, help="CPU-time limit per agent process, in seconds.")
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(help="Write the match record (JSON) to this file (checked before the match)."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of the table.")
+    ] = False,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+) -> None:
+    """Play one match and print each seat's agent, score, rank and fault.
+
+    Example: arena play --game zapotec --agent random --agent examples/bots/first_option.py --seed 7
+    """
+    if record is not None:
+        check_output_path(record, "--record")
+    registry = load_registry()
+    use_sandbox(sandbox)
+    agents = list(agent)
+    if players is not None:
+        if players < len(agents):
+            raise fail(f"--players {players} is fewer than the {len(agents)} --agent given")
+        agents += [agents[-1]] * (players - len(agents))
+    try:
+        game_obj = registry.game(game)
+    except PluginError as error:
+        raise fail(str(error)) from None
+    spec = MatchSpec(
+        game=game,
+        agents=tuple(agents),
+        seed=random.randrange(2**31) if seed is None else seed,
+        options=parse_options(game_obj, option or []),
+        automaton=automaton,
+        move_ms=move_ms,
+        bank_ms=bank_ms,
+        memory_mb=memory_mb,
+        cpu_seconds=cpu_seconds,
+    )
+    with _match_errors():
+        setup_state(spec, registry)  # a bad match fails here, before any process starts
+        with _status(not as_json, f"playing {game} ({', '.join(spec.agents)}), seed {spec.seed}"):
+            outcome = run_match(spec, registry)
+    # The match is played: an output error from here on must not lose it.
+    problem = None
+    if record is not None:
+        problem = save_or_rescue(record, json.dumps(outcome.record, indent=1) + "\n", "the record")
+    if as_json:
+        seats = [asdict(s) for s in outcome.seats]
+        typer.echo(json.dumps({"game": game, "seed": spec.seed, "options": spec.options, "seats": seats}))
+    else:
+        typer.echo(f"{game} seed {spec.seed}" + (f"  (record: {record})" if record and not problem else ""))
+        typer.echo(seat_table(outcome.seats))
+        for fault in outcome.record["faults"]:
+            typer.echo(
+                f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}"
+            )
+    if problem:
+        raise fail(problem, 1)
+
+
+@contextmanager
+def _match_errors() -> Iterator[None]:
+    """Turn a refused match, Ctrl-C or SIGTERM into one error line and the usual exit status."""
+    try:
+        yield
+    except MatchSetupError as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; every agent process was stopped", 130) from None
+    except Terminated as error:
+        raise fail(str(error), 143) from None
+
+
+@contextmanager
+def _status(show: bool, text: str) -> Iterator[None]:
+    """A spinner on stderr while work runs (only on a terminal)."""
+    console = Console(stderr=True)
+    if show and console.is_terminal:
+        with console.status(text):
+            yield
+    else:
+        yield
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A record written by `arena play --record FILE`.")],
+    final: Annotated[bool, typer.Option("--final", help="Print only the final position.")] = False,
+) -> None:
+    """Re-run a recorded match on the engine, check it gives the recorded result, and print it step by step."""
+    try:
+        data = load_record(str(record))
+    except ReplayError as error:
+        raise fail(str(error)) from None
+    registry = load_registry()
+    try:
+        game = registry.game(data["game"])
+    except PluginError as error:
+        raise fail(str(error)) from None
+    names = {entry["seat"]: entry.get("display") or entry["agent"] for entry in data["agents"]}
+
+    def show(step: ReplayStep, state: State) -> None:
+        by = " (random policy: forfeited seat)" if step.by == "random" else ""
+        typer.echo(
+            f"--- move {step.index}: seat {step.seat} ({names.get(step.seat, '?')}) plays {step.label}{by}"
+        )
+        typer.echo(state.render())
+
+    try:
+        state = replay_record(data, game, None if final else show)
+    except ReplayError as error:
+        raise fail(f"replay does not match the record: {error}", 1) from None
+    if final:
+        typer.echo(state.render())
+    result = data["result"]
+    typer.echo(f"replay OK: {len(data['moves'])} moves, scores {result['scores']}, ranks {result['ranks']}")
+    for fault in data["faults"]:
+        typer.echo(f"seat {fault['seat']} forfeited ({fault['fault']}): {fault['detail']}")
+
+
+@app.command()
+def check(
+    agent: Annotated[str, typer.Argument(help="A plugin agent's name or a path to an executable.")],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", help="Check on this game only (default: every game it claims)."),
+    ] = None,
+    move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+) -> None:
+    """Conformance run for bot authors: short matches against random in every seat count and seat.
+
+    Reports handshake and per-move times, protocol errors and forfeits with their cause, and
+    ends with PASS or FAIL (exit status 1).
+    """
+    registry = load_registry()
+    use_sandbox(sandbox)
+    try:
+        specs = check_specs(agent, registry, game, move_ms=move_ms)
+    except (MatchSetupError, PluginError) as error:
+        raise fail(str(error)) from None
+    report = CheckReport(agent)
+    with _match_errors():
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task(f"checking {agent}", total=len(specs))
+            for spec, seat in specs:
+                report.add(run_match(spec, registry), seat)
+                progress.advance(task)
+    for line in report.summary_lines():
+        typer.echo(line)
+    if not report.passed:
+        raise typer.Exit(1)
+
+
+@app.command("new-bot")
+def new_bot(
+    name: Annotated[str, typer.Argument(help="The bot's agent name, e.g. my-bot (its package: my_bot).")],
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="The game it claims (default: every installed game).")
+    ] = None,
+    directory: Annotated[
+        Path | None,
+        typer.Option(
+            "--dir", "-d", help="Where to write the package (default: ./NAME); must be absent or empty."
+        ),
+    ] = None,
+) -> None:
+    """Write a ready bot package: pyproject with the entry point, the agent, a test, a README.
+
+    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes.
+    """
+    registry = load_registry()
+    try:
+        if game is not None:
+            registry.game(game)
+        check_name(name, set(registry.agents))
+        target = directory if directory is not None else Path(name)
+        written = write_package(target, render(name, game))
+    except (NewBotError, PluginError) as error:
+        raise fail(str(error)) from None
+    for path in written:
+        typer.echo(f"wrote {path}")
+    typer.echo(f"next: pip install -e {target}  then  arena agents; pytest {target}; arena check {name}")
+
+
+register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record
+app.command()(compare)
+app.command()(serve)  # the web arena (arena/web/)
+
+
+def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli.main`
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,435 @@
+"""The tournament commands of ``arena``: run, leaderboard, matches, head-to-head, export, record, doctor.
+
+Registered on the main typer app by ``arena/cli/main.py`` through ``register``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shlex
+import signal
+import sqlite3
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from tabulate import tabulate
+
+from arena.cli.common import SANDBOX_HELP, announce_sandbox, use_sandbox
+from arena.cli.common import fail as _fail
+from arena.cli.common import load_registry as _registry
+from arena.tournament.cluster import ClusterError
+from arena.tournament.doctor import check_store
+from arena.tournament.ladder import LadderError, load_ladder
+from arena.tournament.play import play_ladder
+from arena.tournament.report import (
+    EXPORT_FIELDS,
+    ReportError,
+    describe_seats,
+    export_rows,
+    head_to_head,
+    leaderboard_rows,
+    resolve_run,
+)
+from arena.tournament.runner import MAX_FAILURES
+from arena.tournament.store import DAMAGED_HINT, DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
+
+
+class TableFormat(StrEnum):
+    """Output formats of the leaderboard."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+class RatingMethod(StrEnum):
+    """What orders the leaderboard (both ratings are always shown)."""
+
+    trueskill = "trueskill"
+    mle = "mle"
+
+
+class ExportFormat(StrEnum):
+    """Output formats of ``arena export``."""
+
+    csv = "csv"
+    json = "json"
+
+
+DbOption = Annotated[
+    Path, typer.Option("--db", help="SQLite database file of the tournament results.", show_default=True)
+]
+LadderArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="LADDER",
+        help="Ladder name, or its .toml file; default: the ladder run most recently in the database.",
+    ),
+]
+LadderOption = Annotated[
+    str | None,
+    typer.Option("--ladder", "-l", help="Ladder name or .toml file; default: the most recently run ladder."),
+]
+OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
+
+
+def _open_existing(db: Path) -> Store:
+    """The database for a read command; a missing file is an error, not a new empty database."""
+    if not db.is_file():
+        raise _fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
+    try:
+        return Store(db)
+    except (StoreError, sqlite3.Error, OSError) as error:  # e.g. a file that is not a database
+        raise _fail(f"cannot open {db}: {error}") from None
+
+
+def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
+    """Whether the deals of ``ladder_run`` must stay hidden: its base seed is secret and matches
+    are still to be played (a match's seed, or its record, would give away the deal of the rest
+    of its seat rotations). Once every match is played or aborted, they may be shown.
+    """
+    if not ladder_run.secret:
+        return False
+    counts = store.counts(ladder_run.id)
+    return counts["pending"] + counts["running"] > 0
+
+
+def _guard(action: Callable[[], None], db: Path) -> None:
+    """Turn report and store errors (a damaged database too) into one clear line with exit status 2."""
+    with _store_errors(db):
+        action()
+
+
+@contextmanager
+def _store_errors(db: Path) -> Iterator[None]:
+    try:
+        yield
+    except (ReportError, StoreError) as error:
+        raise _fail(str(error)) from None
+    except sqlite3.Error as error:  # overwritten pages, a dropped table, ...
+        raise _fail(f"{db} is damaged ({error}){DAMAGED_HINT}") from None
+
+
+def run(
+    ladder_file: Annotated[
+        Path, typer.Argument(metavar="LADDER", help="The ladder TOML file (see docs/ladders.md).")
+    ],
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Matches played at once; default: the ladder's concurrency, else the cores.",
+        ),
+    ] = None,
+    db: DbOption = Path(DEFAULT_DB),
+    new: Annotated[
+        bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="Play on a Dask cluster instead: tcp://HOST:8786 (a running `dask scheduler`) or "
+            "local:N (N local Dask worker processes). See docs/cluster.md.",
+        ),
+    ] = None,
+    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+) -> None:
+    """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
+
+    Running the same ladder again resumes it: finished matches are kept, unfinished ones are
+    played. A ladder file edited since its first run is refused unless --new is given.
+    Ctrl-C (or SIGTERM) stops cleanly within seconds; rerun the command to finish. A match whose
+    worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
+    aborted and the ladder goes on (see docs/ladders.md).
+    """
+    if jobs is not None and cluster is not None:
+        raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")
+    registry = _registry()
+    try:
+        ladder = load_ladder(ladder_file, registry)
+    except LadderError as error:
+        raise _fail(str(error)) from None
+    if db.is_dir():
+        raise _fail(f"--db {db} is a folder; name a database file")
+    in_force = use_sandbox(sandbox, ladder.sandbox)
+    try:
+        store = Store(db)
+    except (StoreError, sqlite3.Error) as error:
+        raise _fail(f"cannot open {db}: {error}") from None
+    with _store_errors(db), store:
+        try:
+            summary = play_ladder(
+                ladder,
+                store,
+                jobs=jobs,
+                progress=not quiet,
+                cluster=cluster,
+                new=new,
+                console=Console(stderr=True),
+                notify=lambda line: typer.echo(line, err=True),
+                on_start=lambda: announce_sandbox(in_force, always=True),
+            )
+        except StoreError as error:
+            raise _fail(str(error)) from None
+        except ClusterError as error:
+            raise _fail(str(error)) from None
+    report, counts, total, workers = summary.report, summary.counts, summary.total, summary.workers
+    where = f"cluster {cluster}" if cluster else f"{workers} job(s)"
+    rate = f" ({report.rate:.2f} matches/s with {where})" if report.played else ""
+    aborted = f", {counts['aborted']} aborted" if counts["aborted"] else ""
+    typer.echo(
+        f"{ladder.name}: {counts['done']}/{total} matches done{aborted}, {report.played} played now{rate}"
+    )
+    if report.interrupted:
+        typer.echo("interrupted: finished matches are stored; run the same command again to resume", err=True)
+        raise typer.Exit(128 + (report.signal or signal.SIGINT))  # 130 for Ctrl-C, 143 for SIGTERM
+    if counts["aborted"]:
+        typer.echo(
+            f"warning: {counts['aborted']} match(es) aborted after their worker process was lost "
+            f"{MAX_FAILURES} times (see `arena matches --status aborted`); the ratings leave them out",
+            err=True,
+        )
+    if report.errors:
+        for line in report.errors[:5]:
+            typer.echo(f"error: {line}", err=True)
+        more = len(report.errors) - 5
+        if more > 0:
+            typer.echo(f"error: ... and {more} more", err=True)
+        raise typer.Exit(1)
+    if counts["done"] + counts["aborted"] == total:
+        typer.echo(
+            f"see the ratings with: arena leaderboard {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
+        )
+
+
+def leaderboard(
+    ladder: LadderArg = None,
+    db: DbOption = Path(DEFAULT_DB),
+    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
+    method: Annotated[
+        RatingMethod,
+        typer.Option(
+            "--method", "-m", help="Order by the TrueSkill rating or by the order-free MLE rating (Elo)."
+        ),
+    ] = RatingMethod.trueskill,
+) -> None:
+    """Show a ladder's leaderboard: TrueSkill and the order-free MLE rating side by side.
+
+    TrueSkill (rating = mu - 3 sigma) is replayed from the stored results in schedule order.
+    MLE is one Plackett-Luce fit over all results (Elo relative to the field's mean, with a
+    95% interval); it does not depend on the order of the results. See docs/ratings.md.
+    """
+
+    def show() -> None:
+        with _open_existing(db) as store:
+            ladder_run = resolve_run(store, ladder)
+            rows = leaderboard_rows(store, ladder_run, method.value)
+            counts = store.counts(ladder_run.id)
+        if fmt is TableFormat.json:
+            typer.echo(json.dumps(rows, indent=2))
+        elif fmt is TableFormat.csv:
+            typer.echo(_csv(rows, list(rows[0]) if rows else ["rank", "agent"]), nl=False)
+        else:
+            total = sum(counts.values())
+            aborted = f" ({counts['aborted']} aborted)" if counts["aborted"] else ""
+            typer.echo(
+                f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches{aborted}"
+                f", ordered by {method.value}"
+            )
+            headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
+            headers += ["matches", "wins", "mean score", "faults"]
+            table = [
+                [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
+                + [_interval(row["mle_low"], row["mle_high"])]
+                + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
+                for row in rows
+            ]
+            floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
+            typer.echo(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
+
+    _guard(show, db)
+
+
+def _interval(low: float | None, high: float | None, digits: int = 0) -> str | None:
+    return None if low is None or high is None else f"[{low:+.{digits}f}, {high:+.{digits}f}]"
+
+
+def matches(
+    ladder: LadderOption = None,
+    db: DbOption = Path(DEFAULT_DB),
+    agent: Annotated[
+        str | None, typer.Option("--agent", "-a", help="Only matches this agent played.")
+    ] = None,
+    faults: Annotated[bool, typer.Option("--faults", help="Only matches in which a seat forfeited.")] = False,
+    status: Annotated[
+        str | None,
+        typer.Option("--status", help="Only matches in this status: pending, running, done or aborted."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", min=1, help="Show at most this many.")] = None,
+) -> None:
+    """List a ladder's matches in schedule order: seats, scores, ranks and faults.
+
+    An aborted match shows why instead of its seats. The seeds of a ladder with a secret seed
+    show as "secret" until every match of it is played.
+    """
+
+    def show() -> None:
+        if status is not None and status not in STATUSES:
+            raise ReportError(f"unknown status {status!r}; use one of: {', '.join(STATUSES)}")
+        with _open_existing(db) as store:
+            ladder_run = resolve_run(store, ladder)
+            found = store.matches(
+                ladder_run.id, statuses=(status,) if status else STATUSES, agent=agent, faults_only=faults
+            )
+            hidden = _seeds_hidden(store, ladder_run)
+        rows = [
+            [
+                m.idx,
+                m.key,
+                m.status,
+                "secret" if hidden else m.seed,
+                f"aborted: {m.reason}" if m.status == "aborted" else describe_seats(m),
+                m.seconds,
+            ]
+            for m in found[:limit]
+        ]
+        headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
+        typer.echo(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
+
+    _guard(show, db)
+
+
+def head_to_head_command(
+    a: Annotated[str, typer.Argument(metavar="A", help="First agent (its display name in the ladder).")],
+    b: Annotated[str, typer.Argument(metavar="B", help="Second agent.")],
+    ladder: LadderOption = None,
+    db: DbOption = Path(DEFAULT_DB),
+) -> None:
+    """Compare two agents over the matches where both sat: who finished ahead, mean scores.
+
+    The score rate counts finishing ahead of the other as 1 and level as 1/2, with its 95%
+    Wilson interval (docs/ratings.md).
+    """
+
+    def show() -> None:
+        with _open_existing(db) as store:
+            ladder_run = resolve_run(store, ladder)
+            h2h = head_to_head(store, ladder_run, a, b)
+        typer.echo(f"{ladder_run.name}: {a} vs {b} in {h2h.matches} match(es)")
+        rows = []
+        for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
+            rate, low, high = h2h.score_rate(name)
+            percent = (_interval(100 * low, 100 * high, 1) or "").replace("+", "")
+            rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
+        headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
+        typer.echo(tabulate(rows, headers=headers))
+
+    _guard(show, db)
+
+
+def export(
+    ladder: LadderOption = None,
+    db: DbOption = Path(DEFAULT_DB),
+    fmt: Annotated[ExportFormat, typer.Option("--format", "-f", help="Output format.")] = ExportFormat.csv,
+    output: OutputOption = None,
+) -> None:
+    """Export a ladder's results, one row per seat of every finished match, for analysis."""
+
+    def write() -> None:
+        with _open_existing(db) as store:
+            ladder_run = resolve_run(store, ladder)
+            rows = export_rows(store, ladder_run)
+            if _seeds_hidden(store, ladder_run):
+                rows = [dict(row, seed="secret") for row in rows]
+        text = (
+            json.dumps(rows, indent=1) + "\n" if fmt is ExportFormat.json else _csv(rows, list(EXPORT_FIELDS))
+        )
+        if _emit(text, output):
+            typer.echo(f"wrote {len(rows)} rows to {output}", err=True)
+
+    _guard(write, db)
+
+
+def record(
+    index: Annotated[int, typer.Argument(metavar="MATCH", help="The match's number (# in `arena matches`).")],
+    ladder: LadderOption = None,
+    db: DbOption = Path(DEFAULT_DB),
+    output: OutputOption = None,
+) -> None:
+    """Write a stored match's full record as JSON, e.g. for `arena replay FILE`."""
+
+    def write() -> None:
+        with _open_existing(db) as store:
+            ladder_run = resolve_run(store, ladder)
+            if _seeds_hidden(store, ladder_run):
+                raise ReportError(
+                    f"ladder {ladder_run.name!r} draws a secret seed: its records (which hold the deals) "
+                    "are shown once every match of it is played"
+                )
+            data = store.record_at(ladder_run.id, index)
+        if data is None:
+            raise ReportError(f"match {index} of ladder {ladder_run.name!r} has no record (not played yet?)")
+        text = json.dumps(data, indent=1) + "\n"
+        _emit(text, output)
+
+    _guard(write, db)
+
+
+def doctor(
+    db: Annotated[Path, typer.Argument(metavar="DB", help="The SQLite database file to check.")],
+) -> None:
+    """Check a tournament database: SQLite integrity, schema version, every stored spec and record.
+
+    Prints one line per problem with what to do, or OK; exit status 1 when a problem is found.
+    The file is only read.
+    """
+    problems, summary = check_store(db)
+    for line in problems:
+        typer.echo(f"problem: {line}")
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"OK: {summary}")
+
+
+def _emit(text: str, output: Path | None) -> bool:
+    """Write ``text`` to ``output``, or to stdout when it is None; True when a file was written."""
+    if output is None:
+        sys.stdout.write(text)
+        return False
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ReportError(f"cannot write {output}: {error.strerror}") from None
+    return True
+
+
+def _csv(rows: list[dict], fields: list[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def register(app: typer.Typer) -> None:
+    """Add the tournament commands to the ``arena`` app."""
+    app.command()(run)
+    app.command()(leaderboard)
+    app.command()(matches)
+    app.command("head-to-head")(head_to_head_command)
+    app.command()(export)
+    app.command()(record)
+    app.command()(doctor)

@@ -1,0 +1,95 @@
+"""What a Tlachtli plugin is written against: the hook markers, the specs it returns, every hook.
+
+The shape of pytest's and datasette's ``hookspecs``: a plugin module marks functions named after
+these hooks with ``hookimpl`` (bots may import it from ``arena.plugins``, which re-exports it).
+Discovery and the registry live in arena/plugins.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from engine.api import Game
+
+PROJECT = "tlachtli"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+class PluginError(RuntimeError):
+    """A plugin that cannot be loaded or that clashes with another one."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent a plugin offers.
+
+    Exactly one of ``factory`` (a callable returning an ``arena.agent.Agent``, hosted by
+    ``arena.host``) and ``argv`` (an external executable speaking the wire protocol) is set.
+    ``games`` is empty when the agent plays any game. ``source`` is filled in by discovery.
+    """
+
+    name: str
+    description: str
+    games: tuple[str, ...] = ()
+    factory: Callable[[], Any] | None = None
+    argv: tuple[str, ...] | None = None
+    version: str = "0"
+    players: tuple[int, ...] = ()  # seat counts the agent claims; empty = any the game allows
+    source: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if (self.factory is None) == (self.argv is None):
+            raise PluginError(f"agent {self.name!r}: give exactly one of factory= or argv=")
+
+    def plays(self, game_id: str) -> bool:
+        """Whether this agent claims to play ``game_id``."""
+        return not self.games or game_id in self.games
+
+
+@dataclass(frozen=True)
+class EvaluatorSpec:
+    """A position evaluator for one game, used by search bots (``ismcts``, ``greedy``).
+
+    ``evaluate(state)`` returns one number per seat (automaton seats included, as in
+    ``Result.scores``): an estimate of that seat's final score, in the game's score units, so
+    it can stand in for ``Result.scores`` at a playout cut-off. ``scale`` is a typical final
+    score margin between two seats (it turns margins into rewards). ``source`` is filled in
+    by whoever collects the specs.
+    """
+
+    game: str
+    evaluate: Callable[[Any], Any]
+    description: str = ""
+    scale: float = 10.0
+    source: str = field(default="", compare=False)
+
+
+# -- the hooks a Tlachtli plugin may implement ---------------------------------------------------
+
+
+@hookspec
+def tlachtli_agents() -> list[AgentSpec]:
+    """Return the agents this plugin offers, as ``AgentSpec`` objects.
+
+    A Python bot gives ``factory=MyAgentClass``; a bot in another language gives
+    ``argv=("path/to/bot", "--flag")`` and speaks the wire protocol on stdin/stdout.
+    """
+
+
+@hookspec
+def tlachtli_games() -> list[Game]:
+    """Return the rules engines (``engine.api.Game`` objects) this plugin offers."""
+
+
+@hookspec
+def tlachtli_evaluators() -> list[EvaluatorSpec]:
+    """Return position evaluators (``EvaluatorSpec``, one per game id) for search bots.
+
+    Bot knowledge, not rules: a game package may offer one so that ``ismcts`` can cut its
+    playouts short and ``greedy`` can play it (docs/bots.md).
+    """

@@ -1,0 +1,310 @@
+"""One agent subprocess seen from the referee: spawn, frames in and out, stderr capture, kill.
+
+The agent runs in its own session (so its own process group, out of reach of the terminal's
+Ctrl-C), in its sandbox (arena/wire/sandbox.py) with a private working directory, under the limits
+of arena/wire/limits.py (a cgroup for all its processes where the machine allows). It is started by
+arena/wire/spawn.py: exec'd (an executable, or ``python -m arena.host`` for a Python plugin agent), or
+forked from the referee when asked for (trusted bots, no sandbox). ``kill`` kills the whole
+group and cgroup, and deletes the directory; the referee calls it on every exit path. Every
+failure is turned into an ``AgentFault`` naming what went wrong.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import signal
+from collections.abc import Sequence
+from typing import Any
+
+import trio
+
+from arena.plugins import AgentSpec
+from arena.wire.faults import AgentFault
+from arena.wire.limits import BotCgroup, set_rlimits
+from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
+from arena.wire.sandbox import Jail
+from arena.wire.spawn import ForkedProcess, exec_agent, fork_agent
+
+STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
+EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
+CPU_CHECK_S = 0.2  # how often a cgroup's summed CPU time is checked against the limit
+
+
+class DeadlineExceeded(Exception):
+    """The agent did not answer (or take the message) before the deadline."""
+
+
+def describe_status(returncode: int | None, pipe: str = "stdout", sandboxed: bool = False) -> tuple[str, str]:
+    """(fault kind, detail) for an agent that stopped talking, from its exit status.
+
+    ``pipe``: the pipe found closed, "stdout" (reading) or "stdin" (sending to it).
+    ``sandboxed``: the status is bwrap's, which exits with 128 + N when its command got signal N.
+    """
+    if sandboxed and returncode is not None and 128 < returncode < 128 + signal.NSIG:
+        returncode = 128 - returncode
+    if returncode is None:
+        return "exit", f"closed its {pipe} but is still running"
+    if returncode == 0:
+        return "exit", "exited with status 0 before the match ended"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return "crash", f"killed by {name}"
+    return "crash", f"exited with status {returncode}"
+
+
+class AgentProcess:
+    """A running agent: ``start`` it, ``send``/``receive`` messages, ``kill`` it.
+
+    ``hosted``: the Python plugin agent to fork from this process instead of exec'ing ``argv``
+    (only without a sandbox). ``sandbox``: "bwrap" or "none" (see arena/wire/sandbox.py).
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        hosted: AgentSpec | None = None,
+        memory_mb: int | None = None,
+        cpu_seconds: int | None = None,
+        frame_limit: int = AGENT_FRAME_LIMIT,
+        sandbox: str = "none",
+    ) -> None:
+        self.argv = list(argv)
+        self.hosted = hosted if sandbox == "none" else None
+        self.sandbox = sandbox
+        self.jail: Jail | None = None
+        self.cgroup: BotCgroup | None = None
+        self.limit_note = ""  # why the referee killed it, added to its fault
+        self.memory_mb = memory_mb
+        self.cpu_seconds = cpu_seconds
+        self.buffer = FrameBuffer(frame_limit)
+        self.process: ForkedProcess | None = None
+        self._stderr_tail = bytearray()
+        self._stderr_total = 0
+        self._stderr_done = trio.Event()
+        self._unasked_poll: select.poll | None = None
+
+    async def start(self, nursery: trio.Nursery) -> None:
+        """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
+        try:
+            self.jail = Jail(self.sandbox)
+            self.cgroup = BotCgroup.create(self.memory_mb)
+            if self.hosted is not None:
+                self._fork(self.hosted)
+            else:
+                self._exec(self.jail.wrap(self.argv), self.jail.directory)
+        except OSError as error:
+            self._clean_up()
+            what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
+            raise AgentFault("spawn", f"cannot {what}: {error.strerror or error}") from None
+        nursery.start_soon(self._drain_stderr)
+        nursery.start_soon(self._watch)
+
+    @trio.lowlevel.enable_ki_protection
+    def _fork(self, spec: AgentSpec) -> None:
+        # Protected: a Ctrl-C (KeyboardInterrupt) landing between the fork and keeping the child
+        # in self.process would leave it where no exit path kills it; trio delivers it later.
+        assert self.jail is not None
+        enter = self.cgroup.enter if self.cgroup is not None else lambda: None
+        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds, enter, self.jail.directory)
+
+    @trio.lowlevel.enable_ki_protection
+    def _exec(self, argv: list[str], cwd: str) -> None:
+        self.process = exec_agent(argv, self._prepare, cwd)  # protected: as _fork
+
+    def _prepare(self) -> None:
+        """In the child before exec: join the cgroup, then the per-process limits."""
+        assert self.jail is not None
+        if self.cgroup is not None:
+            self.cgroup.enter()
+        set_rlimits(self.memory_mb, self.cpu_seconds, processes=self.jail.own_uid)
+
+    async def _watch(self) -> None:
+        # When the agent dies, kill its group at once: a child it left behind may hold the
+        # stdout pipe open, and then the referee would never see end-of-file.
+        assert self.process is not None
+        limit = self.cpu_seconds
+        if self.cgroup is None or limit is None:
+            await self.process.wait()
+        else:  # CPU time summed over all its processes, with RLIMIT_CPU's one second of grace
+            while True:
+                with trio.move_on_after(CPU_CHECK_S):
+                    await self.process.wait()
+                    break
+                if self.cgroup.cpu_seconds() > limit + 1:
+                    self.limit_note = f" (over its {limit} s CPU limit, all its processes together)"
+                    break
+        self._killpg()
+
+    def _killpg(self) -> None:
+        assert self.process is not None
+        if self.cgroup is not None:
+            self.cgroup.kill_all()  # also what left its session (setsid)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is gone already
+        if self.process.returncode is None:  # not reaped, so the pid is still this agent's
+            # A forked agent may not have made its own group yet (setsid is its first act):
+            # then it has no children either, and killing it alone is enough.
+            try:
+                os.kill(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    async def _drain_stderr(self) -> None:
+        # Always drained: an agent blocked on a full stderr pipe would look like a timeout.
+        assert self.process is not None and self.process.stderr is not None
+        try:
+            while data := await self.process.stderr.receive_some(65536):
+                self._stderr_total += len(data)
+                self._stderr_tail += data
+                del self._stderr_tail[:-STDERR_LIMIT]
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+        finally:
+            self._stderr_done.set()
+
+    def stderr_text(self) -> str:
+        """The captured stderr (its last STDERR_LIMIT bytes, with a note when cut)."""
+        text = self._stderr_tail.decode("utf-8", "replace")
+        dropped = self._stderr_total - len(self._stderr_tail)
+        return f"[{dropped} earlier bytes dropped]\n{text}" if dropped else text
+
+    async def send(self, message: dict[str, Any], deadline: float = math.inf) -> None:
+        """Send one message by trio time ``deadline`` (else DeadlineExceeded); a dead agent raises its fault."""
+        assert self.process is not None and self.process.stdin is not None
+        data = encode(message)
+        try:
+            # Fast path: one write on the non-blocking pipe (trio's send_all costs a scheduler
+            # round per call); the rest, if the pipe is full, goes through trio.
+            try:
+                written = os.write(self.process.stdin.fileno(), data)
+            except BlockingIOError:
+                written = 0
+            if written < len(data):
+                with trio.move_on_at(deadline) as scope:
+                    await self.process.stdin.send_all(data[written:])
+                if scope.cancelled_caught:
+                    raise DeadlineExceeded()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, BrokenPipeError, ValueError):
+            raise await self._stopped_fault("stdin") from None
+
+    async def receive(self, deadline: float = math.inf, linger_ms: float = 0.0) -> dict[str, Any]:
+        """The next message, a msgpack map with str keys, by trio time ``deadline`` (else DeadlineExceeded).
+
+        A bad frame or a dead agent raises its fault. The caller checks the message's schema
+        (protocol.check_message), which also types every field, so nested values are not walked.
+
+        ``linger_ms`` > 0 first waits that long for the answer in a plain ``poll`` call, holding
+        the event loop: an agent that answers at once is then read without a scheduler round
+        trip. Only worth it when no other agent is being waited for.
+        """
+        assert self.process is not None and self.process.stdout is not None
+        while True:
+            body = self.buffer.next_body()
+            if body is not None:
+                return decode_body(body, deep=False)
+            data = await self._read_stdout(deadline, linger_ms)
+            if not data:
+                fault = await self._stopped_fault()
+                if self.buffer.pending:
+                    fault = AgentFault(fault.kind, fault.detail + " (in the middle of a frame)")
+                raise fault
+            self.buffer.feed(data)
+
+    def wrote_unasked(self) -> bool:
+        """True when the agent has written anything since its last message was read (no waiting).
+
+        Called before each ``decide``: an answer sent before its question (a guessed id) is a fault.
+        """
+        assert self.process is not None and self.process.stdout is not None
+        try:
+            if self._unasked_poll is None:  # one poll object per agent: about 1 us per check
+                self._unasked_poll = select.poll()
+                self._unasked_poll.register(self.process.stdout.fileno(), select.POLLIN)
+            if self._unasked_poll.poll(0):
+                self.buffer.feed(os.read(self.process.stdout.fileno(), 65536))
+        except (OSError, ValueError, trio.ClosedResourceError):
+            pass  # nothing yet, or closed: the next receive reports a closed pipe
+        return self.buffer.pending
+
+    async def _read_stdout(self, deadline: float, linger_ms: float) -> bytes:
+        """Bytes from the agent's stdout (b"" at end of file), waiting only when none are there.
+
+        The cancel scope enforcing ``deadline`` is only entered on the slow path: it costs more
+        than the rest of a quick decision.
+        """
+        assert self.process is not None and self.process.stdout is not None
+        try:
+            fd = self.process.stdout.fileno()
+            if linger_ms > 0:
+                poller = select.poll()
+                poller.register(fd, select.POLLIN)
+                poller.poll(linger_ms)
+            while True:
+                try:
+                    return os.read(fd, 65536)
+                except BlockingIOError:
+                    with trio.move_on_at(deadline) as scope:
+                        await trio.lowlevel.wait_readable(fd)
+                    if scope.cancelled_caught:
+                        raise DeadlineExceeded() from None
+        except (trio.ClosedResourceError, OSError, ValueError):
+            return b""
+
+    async def _stopped_fault(self, pipe: str = "stdout") -> AgentFault:
+        """The fault of an agent whose ``pipe`` closed: crash or exit, from its status."""
+        assert self.process is not None
+        with trio.move_on_after(EXIT_GRACE_S):
+            await self.process.wait()
+        with trio.move_on_after(0.2):  # let the last stderr lines arrive: they say why
+            await self._stderr_done.wait()
+        kind, detail = describe_status(self.process.returncode, pipe, self.sandbox != "none")
+        detail += self.limit_note
+        last = self.stderr_text().strip().splitlines()
+        if last:
+            detail += f"; stderr: {last[-1][:200]}"
+        return AgentFault(kind, detail)
+
+    async def finish(self, goodbye: dict[str, Any] | None) -> None:
+        """Say goodbye (best effort), let the agent exit briefly, then kill its group. Never raises."""
+        if self.process is None:
+            return
+        with trio.move_on_after(EXIT_GRACE_S):
+            if goodbye is not None:
+                try:
+                    await self.send(goodbye)
+                except AgentFault:
+                    pass
+            if self.process.stdin is not None:
+                await self.process.stdin.aclose()
+            await self.process.wait()
+        await self.kill()
+
+    async def kill(self) -> None:
+        """Kill the agent's whole process group and reap it; safe to call again, even when cancelled."""
+        if self.process is None:
+            return
+        with trio.CancelScope(shield=True):
+            self._killpg()
+            await self.process.wait()
+            for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+                if stream is not None:
+                    await stream.aclose()
+            self._clean_up()
+
+    def _clean_up(self) -> None:
+        """Remove the cgroup (killing what is left in it) and the private directory; idempotent."""
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+            self.cgroup.remove()
+            self.cgroup = None
+        if self.jail is not None:
+            self.jail.remove()
+            self.jail = None

@@ -1,0 +1,194 @@
+"""Resource limits of one agent: per-process rlimits, and a cgroup for the bot as a whole.
+
+Every agent process gets rlimits (set in the child before exec): address space and CPU time
+(the match's ``memory_mb``/``cpu_seconds``), open files, file size, and, when it runs under a uid
+of its own, a process count. Where the referee may create cgroups (root, cgroup v1 controllers
+mounted), the agent and everything it starts also share one cgroup per controller: memory and
+process count then hold for all its processes together, its CPU time is summed over them, and
+``kill_all`` reaches children that left its session (setsid). See docs/security.md.
+Also ``die_with_parent``, which the tournament runner's workers need too: so the runner imports
+this module, not the spawner.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import signal
+import sys
+import time
+
+MAX_PROCESSES = 64  # processes (and threads) one bot may have at once
+MAX_OPEN_FILES = 256  # open files per process
+MAX_FILE_MB = 64  # largest file a bot may write (SIGXFSZ beyond)
+CGROUP_ROOT = "/sys/fs/cgroup"
+_CONTROLLERS = ("memory", "pids", "cpuacct")
+
+
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): signal this process when its parent dies
+
+
+def die_with_parent(signum: int, parent_pid: int) -> None:
+    """Have the kernel send ``signum`` to this process when its parent dies (even by kill -9).
+
+    Linux only (elsewhere a no-op). Call it in the child right after fork, from the thread that
+    forked: the signal fires when that thread ends. Exits at once if the parent is already gone.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def set_rlimits(
+    memory_mb: int | None, cpu_seconds: int | None, inherited_bytes: int = 0, processes: bool = False
+) -> None:
+    """Limit this process: address space (``memory_mb`` on top of ``inherited_bytes``), CPU, files.
+
+    ``processes``: also RLIMIT_NPROC, which counts every process of this uid: only meaningful
+    for a uid that the agent has to itself.
+    """
+    if memory_mb is not None:
+        size = inherited_bytes + memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    if cpu_seconds is not None:
+        # soft limit: SIGXCPU; the hard limit one second later: SIGKILL
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    _lower(resource.RLIMIT_NOFILE, MAX_OPEN_FILES)
+    _lower(resource.RLIMIT_FSIZE, MAX_FILE_MB * 1024 * 1024)
+    if processes:
+        _lower(resource.RLIMIT_NPROC, MAX_PROCESSES)
+
+
+def _lower(which: int, value: int) -> None:
+    soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(which, (value, value))
+
+
+def _own_cgroup(controller: str) -> str | None:
+    """This process's cgroup directory for a v1 ``controller``, or None when not mounted."""
+    try:
+        with open("/proc/self/cgroup") as handle:
+            for line in handle:
+                _, names, path = line.rstrip("\n").split(":", 2)
+                if controller in names.split(","):
+                    directory = os.path.join(CGROUP_ROOT, controller, path.lstrip("/"))
+                    return directory if os.path.isdir(directory) else None
+    except OSError:
+        pass
+    return None
+
+
+def owner_gone(name: str, prefix: str) -> bool:
+    """Whether ``name`` is ``prefix`` + PID + "-" ... of a process no longer running."""
+    pid = name[len(prefix) :].split("-")[0]
+    return name.startswith(prefix) and pid.isdigit() and not os.path.exists(f"/proc/{pid}")
+
+
+def _sweep_stale() -> None:
+    """Remove the (empty) cgroups of referees that died without cleaning up (killed outright)."""
+    for controller in _CONTROLLERS:
+        parent = _own_cgroup(controller)
+        for name in os.listdir(parent) if parent else ():
+            if owner_gone(name, "tlachtli-"):
+                path = os.path.join(parent, name)
+                try:
+                    with open(os.path.join(path, "cgroup.procs")) as handle:
+                        for pid in handle.read().split():
+                            os.kill(int(pid), signal.SIGKILL)
+                    os.rmdir(path)
+                except OSError:
+                    pass
+
+
+class BotCgroup:
+    """One cgroup per controller (memory, pids, cpuacct) holding every process of one agent."""
+
+    _count = 0
+
+    def __init__(self, directories: dict[str, str]) -> None:
+        self.directories = directories
+
+    @classmethod
+    def create(cls, memory_mb: int | None) -> BotCgroup | None:
+        """A fresh cgroup under this process's own, or None where cgroups cannot be made here."""
+        if os.geteuid() != 0:
+            return None
+        if cls._count == 0:
+            _sweep_stale()
+        cls._count += 1
+        name = f"tlachtli-{os.getpid()}-{cls._count}"
+        directories: dict[str, str] = {}
+        try:
+            for controller in _CONTROLLERS:
+                parent = _own_cgroup(controller)
+                if parent is None:
+                    raise OSError(f"no {controller} cgroup")
+                directory = os.path.join(parent, name)
+                os.mkdir(directory)
+                directories[controller] = directory
+            group = cls(directories)
+            group._write("pids", "pids.max", MAX_PROCESSES)
+            if memory_mb is not None:
+                group._write("memory", "memory.limit_in_bytes", memory_mb * 1024 * 1024)
+                if os.path.exists(os.path.join(directories["memory"], "memory.memsw.limit_in_bytes")):
+                    group._write("memory", "memory.memsw.limit_in_bytes", memory_mb * 1024 * 1024)
+            return group
+        except OSError:
+            cls(directories).remove()
+            return None
+
+    def _write(self, controller: str, name: str, value: int) -> None:
+        with open(os.path.join(self.directories[controller], name), "w") as handle:
+            handle.write(str(value))
+
+    def enter(self) -> None:
+        """Move the calling process into the group (in the child, before it drops privileges)."""
+        for controller in self.directories:
+            self._write(controller, "cgroup.procs", os.getpid())
+
+    def cpu_seconds(self) -> float:
+        """CPU time used by all the group's processes so far, live and ended."""
+        try:
+            with open(os.path.join(self.directories["cpuacct"], "cpuacct.usage")) as handle:
+                return int(handle.read()) / 1e9
+        except (OSError, ValueError):
+            return 0.0
+
+    def pids(self) -> list[int]:
+        try:
+            with open(os.path.join(self.directories["pids"], "cgroup.procs")) as handle:
+                return [int(line) for line in handle if line.strip()]
+        except OSError:
+            return []
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group (repeated: a fork may race the first sweep)."""
+        for _ in range(50):
+            pids = self.pids()
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.002)
+
+    def remove(self) -> None:
+        """Delete the group (empty once its processes are gone and reaped); best effort."""
+        for directory in self.directories.values():
+            for _ in range(100):
+                try:
+                    os.rmdir(directory)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # EBUSY: a killed process not yet gone
+                    time.sleep(0.01)

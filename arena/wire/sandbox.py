@@ -1,0 +1,187 @@
+"""Where an agent runs: a bubblewrap sandbox ("bwrap") or none, with a private working directory.
+
+Under "bwrap" every agent, Python or executable, is exec'd inside its own ``bwrap``: its own PID
+namespace (it sees and can signal only its own processes, and its /proc is its own), no network,
+a read-only view of only what it needs (system directories, the Python installation and import
+path, the directory of its executable), a private writable /tmp that is also its working
+directory, and, when the referee runs as root, a uid of its own (``setpriv`` drops to it inside
+the sandbox). ``--die-with-parent`` ends the whole sandbox with the referee. Under "none" the
+agent runs as the referee's user with the same private working directory and limits. Either way
+the directory is deleted when the agent ends. See docs/security.md for the trust model.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import importlib.util
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+
+from arena.plugins import PLUGINS_ENV, PROJECT
+from arena.wire.limits import owner_gone
+
+SANDBOXES = ("bwrap", "none")
+SANDBOX_ENV = "TLACHTLI_SANDBOX"  # overrides the default (the strongest available)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+DIRECTORY_PREFIX = "tlachtli-agent-"  # + the referee's pid: found and deleted if it died
+SEAT_UID_BASE = 1_000_000_000  # seat uids: far above any real account's
+_seat_numbers = itertools.count()
+
+
+class SandboxError(ValueError):
+    """A sandbox that is unknown or cannot run on this machine."""
+
+
+@functools.cache
+def bwrap_works() -> bool:
+    """Whether bubblewrap is installed and can make the namespaces the sandbox needs, here."""
+    if shutil.which("bwrap") is None or shutil.which("setpriv") is None:
+        return False
+    try:
+        probe = subprocess.run(
+            ["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "true"],
+            capture_output=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+def choose_sandbox(requested: str | None) -> str:
+    """The sandbox in force: ``$TLACHTLI_SANDBOX`` (set by ``--sandbox``), else ``requested`` (the
+    ladder's), else the strongest this machine can run. SandboxError if it cannot run here."""
+    return check_sandbox(os.environ.get(SANDBOX_ENV, "").strip() or requested)
+
+
+def strongest_sandbox() -> str:
+    return "bwrap" if bwrap_works() else "none"
+
+
+def check_sandbox(name: str | None) -> str:
+    """``name`` (None: the strongest) if it can run here; SandboxError with what to do otherwise."""
+    if name is None:
+        return strongest_sandbox()
+    if name not in SANDBOXES:
+        raise SandboxError(f"unknown sandbox {name!r}: use 'bwrap' or 'none'")
+    if name == "bwrap" and not bwrap_works():
+        raise SandboxError(
+            "sandbox 'bwrap' cannot run here: install bubblewrap (apt-get install bubblewrap) "
+            "or use --sandbox none for trusted bots"
+        )
+    return name
+
+
+@functools.cache
+def _sweep_stale_directories() -> None:
+    """Delete private directories left by referees that died without cleaning up (kill -9)."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        if owner_gone(name, DIRECTORY_PREFIX):
+            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+
+
+class Jail:
+    """One agent's confinement: its private directory, its uid, and the command that wraps it."""
+
+    def __init__(self, sandbox: str, network: bool = False) -> None:
+        self.sandbox = sandbox
+        self.network = network
+        _sweep_stale_directories()
+        self.directory = tempfile.mkdtemp(prefix=f"{DIRECTORY_PREFIX}{os.getpid()}-")
+        # A uid of its own when we may give one (root): unique to this referee process and
+        # agent, so no two live agents, nor the referee, share it.
+        self.uid: int | None = None
+        if sandbox == "bwrap" and os.geteuid() == 0:
+            self.uid = SEAT_UID_BASE + (os.getpid() % 4_194_304) * 64 + next(_seat_numbers) % 64
+            os.chown(self.directory, self.uid, self.uid)
+        # 0711 for a seat uid: bwrap (root without its capabilities) must still enter it
+        os.chmod(self.directory, 0o711 if self.uid is not None else 0o700)
+
+    @property
+    def own_uid(self) -> bool:
+        return self.uid is not None
+
+    def wrap(self, argv: Sequence[str]) -> list[str]:
+        """The command that runs ``argv`` in this jail (``argv`` itself without a sandbox)."""
+        if self.sandbox == "none":
+            return list(argv)
+        # No user namespace for root: the seat uid (setpriv below) must be a real one.
+        args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        args += ["--die-with-parent", "--new-session"]
+        if os.geteuid() != 0:
+            args.append("--unshare-user")
+        if not self.network:
+            args.append("--unshare-net")
+        for path in SYSTEM_DIRS:
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+            elif os.path.isdir(path):
+                args += ["--ro-bind", path, path]
+        args += ["--proc", "/proc", "--dev", "/dev", "--bind", self.directory, "/tmp"]
+        for path in _visible_paths(argv[0]):  # after /tmp: a program may live under /tmp
+            args += _ancestors(path) + ["--ro-bind", path, path]
+        args += ["--setenv", "TMPDIR", "/tmp", "--setenv", "HOME", "/tmp", "--chdir", "/tmp", "--"]
+        if self.uid is not None:
+            uid = str(self.uid)
+            args += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+            args += ["--inh-caps=-all", "--bounding-set=-all", "--"]
+        return args + list(argv)
+
+    def remove(self) -> None:
+        """Delete the private directory and whatever the agent left in it."""
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _visible_paths(program: str) -> list[str]:
+    """What an agent must read besides the system: Python's installation and import path, its program's directory."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(program))}
+    paths.add(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
+    for entry in sys.path:
+        if entry and os.path.isdir(entry) and os.path.abspath(entry) != os.getcwd():
+            paths.add(os.path.abspath(entry))
+    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if entry and os.path.isdir(entry):
+            paths.add(os.path.abspath(entry))
+    paths.update(_plugin_locations())  # editable installs map packages outside sys.path
+    system = tuple(path + "/" for path in SYSTEM_DIRS)
+    keep = sorted(p for p in paths if p != "/" and not (p + "/").startswith(system))
+    # a path inside another one is visible already
+    return [p for p in keep if not any(p != q and p.startswith(q + "/") for q in keep)]
+
+
+@functools.cache
+def _plugin_locations() -> frozenset[str]:
+    """Where the installed plugins' packages (and Tlachtli's own) live: a package installed with
+    ``pip install -e`` is found through an import hook, from a folder that is not on sys.path."""
+    names = {"arena", "engine", "plugins"}
+    names.update(entry.module.split(".")[0] for entry in importlib.metadata.entry_points(group=PROJECT))
+    names.update(name.strip().split(".")[0] for name in os.environ.get(PLUGINS_ENV, "").split(",") if name.strip())
+    locations = set()
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue  # a broken plugin: discovery reports it, the agent's import fails visibly
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            locations.update(os.path.abspath(location) for location in spec.submodule_search_locations)
+        elif spec.origin and os.path.isfile(spec.origin):
+            locations.add(os.path.dirname(os.path.abspath(spec.origin)))
+    return frozenset(locations)
+
+
+def _ancestors(path: str) -> list[str]:
+    """bwrap arguments making every parent of ``path`` a world-readable directory (not the original's mode)."""
+    args: list[str] = []
+    parts = path.strip("/").split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        args += ["--perms", "0755", "--dir", "/" + "/".join(parts[:depth])]
+    return args

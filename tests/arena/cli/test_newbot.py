@@ -1,0 +1,105 @@
+"""`arena new-bot`: the package it writes installs, shows in `arena agents`, passes its tests and `arena check`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.newbot import NewBotError, check_name, render
+
+runner = CliRunner()
+
+
+def author_env() -> dict[str, str]:
+    """The environment of an author's shell: no test plugins, no source tree on the path."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TLACHTLI_PLUGINS", "PYTHONPATH")}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+def venv_with_tlachtli(where: Path) -> Path:
+    """A fresh virtual environment that sees this one's packages (Tlachtli, pip, setuptools); its python.
+
+    A .pth line runs site.addsitedir on this environment's site-packages, so its own .pth files
+    (Tlachtli's editable install) work too, while installs go into the new environment.
+    """
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    python = where / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    here = sysconfig.get_paths()["purelib"]
+    Path(purelib, "tlachtli-parent-env.pth").write_text(f"import site; site.addsitedir({here!r})\n")
+    return python
+
+
+def run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(python), *args], cwd=cwd, env=author_env(), capture_output=True, text=True, timeout=240
+    )
+
+
+def test_new_bot_installs_lists_passes_its_tests_and_check(tmp_path, monkeypatch, no_leftovers):  # noqa: F811
+    monkeypatch.chdir(tmp_path)
+    out = runner.invoke(app, ["new-bot", "my-bot", "--game", "zapotec"])
+    assert out.exit_code == 0, out.output
+    package = tmp_path / "my-bot"
+    assert (package / "my_bot" / "__init__.py").is_file() and (package / "tests" / "test_my_bot.py").is_file()
+
+    python = venv_with_tlachtli(tmp_path / "venv")
+    install = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+                  "-e", str(package), cwd=tmp_path)  # fmt: skip
+    assert install.returncode == 0, install.stderr
+    listed = run(python, "-m", "arena.cli", "agents", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    row = next(line for line in listed.stdout.splitlines() if line.startswith("my-bot "))
+    assert "zapotec" in row and "python" in row and "tlachtli-bot-my-bot 0.1.0" in row
+
+    tests = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package), cwd=package)
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "3 passed" in tests.stdout
+
+    check = run(python, "-m", "arena.cli", "check", "my-bot", cwd=tmp_path)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.strip().splitlines()[-1] == "PASS: my-bot speaks the protocol cleanly"
+    assert "matches played: 10" in check.stdout  # zapotec 1-4 seats, the bot in every seat
+
+
+def test_the_rendered_bot_claims_what_it_was_asked():
+    any_game = render("any-bot", None)
+    assert "games=()," in any_game["any_bot/__init__.py"]
+    assert 'any-bot = "any_bot"' in any_game["pyproject.toml"]
+    one_game = render("one-bot", "teotihuacan")
+    assert 'games=("teotihuacan",),' in one_game["one_bot/__init__.py"]
+    assert 'GAMES = ["teotihuacan"] or' in one_game["tests/test_one_bot.py"]
+    compile(one_game["one_bot/__init__.py"], "bot", "exec")
+    compile(one_game["tests/test_one_bot.py"], "test", "exec")
+
+
+@pytest.mark.parametrize(
+    "name, fragment",
+    [("My-Bot", "lower-case letters"), ("9lives", "a letter first"), ("random", "installed already"),
+     ("json", "module 'json' exists")],
+)  # fmt: skip
+def test_names_that_cannot_work_are_refused(name, fragment):
+    with pytest.raises(NewBotError, match=fragment):
+        check_name(name, {"random"})
+
+
+def test_cli_refuses_a_taken_directory_and_an_unknown_game_in_one_line(tmp_path):
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "file").write_text("mine")
+    out = runner.invoke(app, ["new-bot", "fresh-bot", "--dir", str(tmp_path / "busy")])
+    assert out.exit_code == 2 and "not an empty directory" in out.output
+    assert (tmp_path / "busy" / "file").read_text() == "mine"  # nothing overwritten
+    out = runner.invoke(app, ["new-bot", "fresh-bot", "--game", "nope", "--dir", str(tmp_path / "x")])
+    assert out.exit_code == 2 and "unknown game 'nope'" in out.output
+    assert not (tmp_path / "x").exists()

@@ -1,0 +1,178 @@
+"""`arena compare`: its deals (arena/tournament/compare.py) without an engine, then one real run on goofspiel."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from arena.tournament.compare import CompareError, deal_outcomes, ladder_record, make_comparison, schedule
+from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.sprt import SprtSettings
+from arena.tournament.store import Store, StoredMatch, StoredSeat
+
+
+def stored(match: ScheduledMatch, results: list[tuple[int, int, str | None]] | None) -> StoredMatch:
+    """``match`` as the store returns it: done with ``results`` (score, rank, fault) per seat, or pending."""
+    seats = tuple(
+        StoredSeat(seat, name, name, score, rank, fault)
+        for seat, (name, (score, rank, fault)) in enumerate(
+            zip(match.seat_names, results or [], strict=False)
+        )
+    )
+    status = "pending" if results is None else "done"
+    return StoredMatch(
+        match.index,
+        1,
+        match.index,
+        match.key,
+        match.spec.seed,
+        status,
+        1,
+        None,
+        match.spec,
+        match.entrants,
+        seats,
+    )
+
+
+def test_head_to_head_deals_seat_both_agents_both_ways_on_one_seed():
+    comparison = make_comparison("c", "goofspiel", "v2", "v1", players=2)
+    assert not comparison.paired and comparison.matches_per_deal == 2
+    matches = schedule(comparison, 3)
+    assert [m.entrants for m in matches[:2]] == [("v2", "v1"), ("v1", "v2")]
+    seeds = [m.spec.seed for m in matches]
+    assert seeds[0] == seeds[1] and seeds[2] == seeds[3] and seeds[0] != seeds[2]
+    assert len({m.key for m in matches}) == 6
+    assert schedule(comparison, 2) == matches[:4]  # a longer comparison extends a shorter one
+
+
+def test_head_to_head_outcome_is_the_pair_of_results_and_stops_at_an_unfinished_deal():
+    comparison = make_comparison("c", "goofspiel", "v2", "v1", players=2)
+    m = schedule(comparison, 3)
+    results = [
+        stored(m[0], [(9, 1, None), (3, 2, None)]),  # deal 0: v2 wins as seat 0 ...
+        stored(m[1], [(5, 1, None), (5, 1, None)]),  # ... and draws as seat 1: 2 + 1 halves
+        stored(m[2], [(9, 1, "timeout"), (3, 2, None)]),  # deal 1: v2 forfeits (last despite its score)
+        stored(m[3], [(7, 1, None), (2, 2, None)]),  # ... and loses: 0
+        stored(m[4], [(7, 1, None), (2, 2, None)]),  # deal 2 is not finished
+        stored(m[5], None),
+    ]
+    assert deal_outcomes(comparison, results) == [3, 0]
+
+
+def test_paired_deals_give_new_and_old_the_identical_match():
+    comparison = make_comparison("c", "goofspiel", "v2", "v1", players=3, opponents=["random"])
+    assert comparison.paired and [e.name for e in comparison.opponents] == ["random", "random#2"]
+    matches = schedule(comparison, 1)
+    assert len(matches) == comparison.matches_per_deal == 6
+    for new, old in zip(matches[::2], matches[1::2], strict=True):
+        assert new.spec.seed == old.spec.seed
+        assert [n if n != "v2" else "v1" for n in new.entrants] == list(old.entrants)
+    assert [m.entrants.index("v2") for m in matches[::2]] == [0, 2, 1]  # every seat once
+
+    results = [
+        stored(matches[0], [(8, 1, None), (4, 2, None), (2, 3, None)]),  # v2 first ...
+        stored(matches[1], [(6, 2, None), (7, 1, None), (2, 3, None)]),  # ... v1 second: 2
+        stored(matches[2], [(3, 2, None), (1, 3, None), (9, 1, None)]),  # both first, v2 on more points: 2
+        stored(matches[3], [(3, 2, None), (1, 3, None), (8, 1, None)]),
+        stored(matches[4], [(5, 1, None), (4, 2, None), (0, 3, None)]),  # both second on 4: level, 1
+        stored(matches[5], [(5, 1, None), (4, 2, None), (0, 3, None)]),
+    ]
+    assert deal_outcomes(comparison, results) == [5]
+
+
+def test_solo_comparison_plays_each_deal_against_the_automaton():
+    comparison = make_comparison("c", "teotihuacan", "v2", "v1", players=1, automaton="teotibot")
+    matches = schedule(comparison, 2)
+    assert [m.seat_names for m in matches[:2]] == [("v2", "teotibot"), ("v1", "teotibot")]
+    results = [
+        stored(matches[0], [(40, 1, None), (30, 2, None)]),  # v2 beats the bot, v1 does not: 2
+        stored(matches[1], [(20, 2, None), (30, 1, None)]),
+        stored(matches[2], [(20, 2, None), (30, 1, None)]),  # both lose, v1 closer: 0
+        stored(matches[3], [(25, 2, None), (30, 1, None)]),
+    ]
+    assert deal_outcomes(comparison, results) == [2, 0]
+
+
+def test_a_stored_comparison_grows_by_whole_deals_and_keeps_what_it_has(tmp_path):
+    comparison = make_comparison("grow", "goofspiel", "v2", "v1", players=2)
+    with Store(tmp_path / "grow.db") as store:
+        run = store.open_run(ladder_record(comparison), [])
+        assert store.add_matches(run.id, schedule(comparison, 2)) == 4
+        assert store.add_matches(run.id, schedule(comparison, 3)) == 2  # only deal 2 is new
+        assert store.add_matches(run.id, schedule(comparison, 1)) == 0
+        assert [m.key for m in store.pending(run.id)] == [m.key for m in schedule(comparison, 3)]
+        # the same comparison finds the same run; other settings are another tournament
+        assert store.open_run(ladder_record(comparison), []).id == run.id
+        other = make_comparison("grow", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(elo1=20))
+        assert ladder_record(other).digest != ladder_record(comparison).digest
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (dict(new="a", old="a", players=2), "NEW and OLD are both 'a'"),
+        (dict(new="a", old="b", players=1), "one player needs an automaton"),
+        (dict(new="a", old="b", players=2, opponents=["x", "y"]), "2 --opponent given but only 1 seat"),
+    ],
+)
+def test_comparisons_that_cannot_be_played_are_refused(arguments, message):
+    with pytest.raises(CompareError, match=message):
+        make_comparison("c", "goofspiel", **arguments)
+
+
+def arena(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240
+    )
+
+
+def test_compare_accepts_h1_for_the_scripted_bidder_stores_its_matches_and_resumes(tmp_path):
+    db = tmp_path / "compare.db"
+    args = ["compare", "prize-bidder", "random", "-g", "goofspiel", "-o", "cards=5", "--elo1", "200"]
+    args += ["--db", str(db), "--jobs", "2", "--name", "bid-vs-rand"]
+    first = arena(*args, "--json")
+    assert first.returncode == 0, first.stderr
+    result = json.loads(first.stdout)
+    assert result["verdict"] == "H1" and result["design"] == "head-to-head"
+    assert result["llr"] >= result["upper"] and 4 <= result["deals"] <= 40
+    assert result["elo_low"] > 0 and result["played_now"] >= 2 * result["deals"]
+    assert "deals " in first.stderr and "LLR" in first.stderr  # the running display (plain lines here)
+
+    connection = sqlite3.connect(db)
+    done = connection.execute("SELECT COUNT(*) FROM matches WHERE status = 'done'").fetchone()[0]
+    connection.close()
+    assert done == result["played_now"]
+    board = json.loads(arena("leaderboard", "bid-vs-rand", "--db", str(db), "-f", "json", "-m", "mle").stdout)
+    assert [row["agent"] for row in board] == ["prize-bidder", "random"] and board[0]["mle"] > 0
+
+    again = arena(*args)  # already decided: nothing more is played, the same verdict is shown
+    assert again.returncode == 0, again.stderr
+    assert "H1 accepted" in again.stdout and f"{result['deals']} deal(s)" in again.stdout
+    assert f"LLR {result['llr']:+.2f}" in again.stdout
+    connection = sqlite3.connect(db)
+    assert connection.execute("SELECT COUNT(*) FROM matches WHERE status = 'done'").fetchone()[0] == done
+    connection.close()
+
+    other = arena(*[a if a != "200" else "150" for a in args])  # same name, other settings
+    assert other.returncode == 2 and "pass --new" in other.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["random", "random", "-g", "goofspiel"], "NEW and OLD are both 'random'"),
+        (["prize-bidder", "random", "-g", "goofspiel", "--elo1", "-5"], "elo1 (-5.0) must be greater"),
+        (["prize-bidder", "nobody", "-g", "goofspiel"], "nobody"),
+        (["prize-bidder", "random", "-g", "goofspiel", "-o", "cards"], "write it as key=value"),
+    ],
+)
+def test_compare_refuses_bad_input_with_one_line(tmp_path, args, message):
+    result = arena("compare", *args, "--db", str(tmp_path / "x.db"))
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr

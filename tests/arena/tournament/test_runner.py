@@ -1,0 +1,129 @@
+"""The runner's watchdog: a bot that kills or stops its referee costs at most its own match."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.plugins import discover
+from arena.tournament import runner
+from arena.tournament.ladder import parse_ladder
+from arena.tournament.store import Store
+from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
+
+ATTACK = """\
+name = "attack"
+game = "goofspiel"
+seed = 5
+# no sandbox: under bwrap the attacker cannot see its referee (tests/arena/wire/test_sandbox.py); here the
+# watchdog, the second line of defence, must handle a referee that is killed or stopped
+sandbox = "none"
+[options]
+cards = 5
+[[agents]]
+name = "attacker"
+agent = "{attacker}"
+options = {options}
+[[agents]]
+name = "victim"
+agent = "random"
+"""
+
+
+def arena(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240
+    )
+
+
+def statuses(db: Path) -> dict[str, int]:
+    connection = sqlite3.connect(db)
+    try:
+        return dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(("attacker", "how"), [("referee-killer", "SIGKILL"), ("referee-stopper", "SIGSTOP")])
+def test_a_bot_that_kills_or_stops_its_referee_is_aborted_and_the_ladder_finishes(tmp_path, attacker, how):
+    ladder = tmp_path / "attack.toml"
+    ladder.write_text(ATTACK.format(attacker=attacker, options="{}"))
+    db = tmp_path / "t.db"
+    run = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet")
+    assert run.returncode == 0, run.stderr
+    assert "attack: 0/2 matches done, 2 aborted, 0 played now" in run.stdout
+    assert "2 match(es) aborted" in run.stderr
+    assert statuses(db) == {"aborted": 2}
+    listed = arena("matches", "--db", str(db), "--status", "aborted").stdout
+    assert listed.count(f"aborted: its worker process was lost {runner.MAX_FAILURES} times") == 2
+    assert how in listed
+    assert "0/2 matches (2 aborted)" in arena("leaderboard", "--db", str(db)).stdout
+    # nothing of the run is left: no worker, no agent (a stopped one included)
+    assert eventually_empty(lambda: processes_tagged(os.environ[TAG_ENV])) == []
+    # a rerun has nothing left to play: aborted matches are not retried forever
+    again = arena("run", str(ladder), "--db", str(db), "--quiet")
+    assert again.returncode == 0 and "0 played now" in again.stdout
+
+
+def test_a_worker_lost_once_is_replaced_and_the_match_played_again(tmp_path):
+    ladder = tmp_path / "attack.toml"
+    ladder.write_text(
+        ATTACK.format(attacker="referee-killer", options=f"{{ once_in = {json.dumps(str(tmp_path))} }}")
+    )
+    db = tmp_path / "t.db"
+    run = arena("run", str(ladder), "--db", str(db), "--jobs", "1", "--quiet")
+    assert run.returncode == 0, run.stderr
+    assert "attack: 2/2 matches done, 2 played now" in run.stdout
+    connection = sqlite3.connect(db)
+    failures = [row[0] for row in connection.execute("SELECT failures FROM matches ORDER BY idx")]
+    connection.close()
+    assert sorted(failures) == [0, 1]  # the attacked match was played again by a fresh worker
+
+
+SLOW = """\
+name = "slow"
+game = "goofspiel"
+[options]
+cards = 10
+[clock]
+move_ms = 5000
+[[agents]]
+name = "slow"
+agent = "prize-bidder"
+options = { pace_ms = 400 }
+[[agents]]
+name = "rand"
+agent = "random"
+"""
+
+
+def test_a_match_past_its_wall_clock_bound_is_ended_and_finally_aborted(tmp_path, monkeypatch):
+    """A referee that neither stops nor answers (here: a match far slower than the bound allows)."""
+    monkeypatch.setattr(runner, "watchdog_seconds", lambda spec: 1.0)  # a match takes ~4 s
+    ladder = parse_ladder(SLOW, discover(), source="slow.toml")
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        report = runner.run_pending(store, store.pending(run.id), 2, show_progress=False)
+        found = store.matches(run.id)
+    assert report.aborted == 2 and report.played == 0
+    assert report.lost_workers == 2 * runner.MAX_FAILURES
+    assert [m.status for m in found] == ["aborted", "aborted"]
+    assert all("no result within the watchdog's 1 s" in (m.reason or "") for m in found)
+
+
+def test_workers_that_cannot_start_stop_the_run_without_aborting_any_match(tmp_path, monkeypatch):
+    ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.no_such_plugin")  # every worker fails to start
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        report = runner.run_pending(store, store.pending(run.id), 1, show_progress=False)
+        counts = store.counts(run.id)
+    assert report.played == 0 and report.aborted == 0
+    assert "died before starting a match (last: its worker process exited with status 1)" in report.errors[0]
+    assert counts == {"pending": 2, "running": 0, "done": 0, "aborted": 0}

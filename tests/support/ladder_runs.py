@@ -1,0 +1,119 @@
+"""Running `arena run` on the goofspiel test ladder and reading what it stored (shared by the
+tournament and stress tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.support.processes import processes_tagged
+
+LADDER = """\
+name = "goof-{tag}"
+game = "goofspiel"
+players = 2
+matches_per_pairing = {repeats}
+seed = 11
+
+[options]
+cards = 10
+
+[[agents]]
+name = "rand-1"
+agent = "random"
+options = {{ seed = 1 }}
+
+[[agents]]
+name = "rand-2"
+agent = "random"
+options = {{ seed = 2 }}
+
+[[agents]]
+name = "bidder"
+agent = "prize-bidder"
+options = {{ pace_ms = {pace_ms} }}
+"""
+
+
+def write_ladder(tmp_path: Path, repeats: int, tag: str = "t", pace_ms: int = 0) -> Path:
+    """The test ladder; ``pace_ms`` slows the bidder, so that a run is still going when interrupted."""
+    path = tmp_path / f"ladder-{tag}.toml"
+    path.write_text(LADDER.format(repeats=repeats, tag=tag, pace_ms=pace_ms))
+    return path
+
+
+def arena(*args: str, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, env=env, timeout=240
+    )
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def start(popen, *args: str, env: dict) -> subprocess.Popen:
+    """`arena ARGS` in the background, through the ``popen`` fixture (ended with the test)."""
+    return popen(
+        [sys.executable, "-m", "arena.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def done_count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    connection = sqlite3.connect(db, timeout=10)
+    try:
+        return connection.execute("SELECT COUNT(*) FROM matches WHERE status = 'done'").fetchone()[0]
+    except sqlite3.OperationalError:  # tables not created yet
+        return 0
+    finally:
+        connection.close()
+
+
+def wait_for_done(db: Path, count: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while done_count(db) < count:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the run made no progress"
+        time.sleep(0.05)
+
+
+def tagged_env(tag: str) -> dict:
+    """The test's environment plus a marker every descendant inherits, to find leftovers."""
+    return {**os.environ, "TLACHTLI_TEST_RUN": tag}
+
+
+def processes_with(tag: str) -> list[int]:
+    """Live processes whose environment holds the marker (agents, workers, the run itself)."""
+    return processes_tagged(tag, "TLACHTLI_TEST_RUN")
+
+
+def wait_no_processes(tag: str) -> list[int]:
+    deadline = time.monotonic() + 15
+    while (left := processes_with(tag)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+def table(db: Path, ladder: Path) -> list[dict]:
+    return json.loads(arena("leaderboard", str(ladder), "--db", str(db), "--format", "json").stdout)
+
+
+def stored(db: Path) -> dict[int, tuple]:
+    """Per schedule index: the seats and the compressed record stored for it."""
+    connection = sqlite3.connect(db)
+    rows = connection.execute(
+        "SELECT m.idx, r.data, (SELECT group_concat(agent || ':' || score || ':' || rank, ' ') "
+        "FROM seats s WHERE s.match_id = m.id) FROM matches m JOIN records r ON r.match_id = m.id"
+    ).fetchall()
+    connection.close()
+    return {idx: (seats, data) for idx, data, seats in rows}
