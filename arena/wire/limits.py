@@ -97,14 +97,25 @@ def _sweep_stale() -> None:
         parent = _own_cgroup(controller)
         for name in os.listdir(parent) if parent else ():
             if owner_gone(name, "tlachtli-"):
-                path = os.path.join(parent, name)
-                try:
-                    with open(os.path.join(path, "cgroup.procs")) as handle:
-                        for pid in handle.read().split():
-                            os.kill(int(pid), signal.SIGKILL)
-                    os.rmdir(path)
-                except OSError:
-                    pass
+                _remove_cgroup(os.path.join(parent, name))
+
+
+def _remove_cgroup(path: str, patience_s: float = 2.0) -> None:
+    """Kill what is left in a cgroup and remove it. A killed process stays in its cgroup until it
+    has fully exited, and rmdir fails while any is there: wait for that, briefly."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            with open(os.path.join(path, "cgroup.procs")) as handle:
+                pids = handle.read().split()
+            for pid in pids:
+                os.kill(int(pid), signal.SIGKILL)
+            os.rmdir(path)
+            return
+        except OSError:  # busy, or a process exited between the read and the kill
+            if time.monotonic() > deadline:
+                return  # still busy: the next sweep tries again
+            time.sleep(0.02)
 
 
 class BotCgroup:
