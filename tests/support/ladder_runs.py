@@ -117,3 +117,28 @@ def stored(db: Path) -> dict[int, tuple]:
     ).fetchall()
     connection.close()
     return {idx: (seats, data) for idx, data, seats in rows}
+
+
+_ATTACK = """\
+name = "attack"
+game = "goofspiel"
+seed = 5
+# no sandbox: under bwrap the attacker cannot see its referee (tests/arena/wire/test_sandbox.py); here the
+# watchdog, the second line of defence, must handle a referee that is killed or stopped
+sandbox = "none"
+[options]
+cards = 5
+[[agents]]
+name = "attacker"
+agent = "{attacker}"
+options = {options}
+[[agents]]
+name = "victim"
+agent = "random"
+"""
+
+
+def attack_ladder(attacker: str, options: str) -> str:
+    """A goofspiel ladder pitting ``attacker`` (a bot of tests/support/referee_attackers.py, with
+    ``options`` as TOML) against random, unsandboxed: the runner's watchdog must cope alone."""
+    return _ATTACK.format(attacker=attacker, options=options)

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.match import MatchSpec
 from arena.tournament import cluster, runner
+from tests.support.ladder_runs import attack_ladder
 
 pytest.importorskip("distributed", reason="the cluster extra: pip install 'tlachtli[cluster]'")
 
@@ -40,23 +41,6 @@ agent = "random"
 options = { seed = 2 }
 """
 
-ATTACK = """\
-name = "attack"
-game = "goofspiel"
-seed = 5
-# no sandbox: under bwrap the attacker cannot see its referee (tests/arena/wire/test_sandbox.py); here the
-# watchdog, the second line of defence, must handle a referee that is killed or stopped
-sandbox = "none"
-[options]
-cards = 5
-[[agents]]
-name = "attacker"
-agent = "referee-killer"
-options = {options}
-[[agents]]
-name = "victim"
-agent = "random"
-"""
 
 
 def arena(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -121,7 +105,7 @@ def test_a_cluster_run_stores_the_same_matches_and_leaderboard_as_a_local_run(tm
 def test_a_worker_killed_mid_match_is_replaced_and_every_match_is_stored_once(tmp_path):
     """The attacker kills its referee, i.e. the Dask worker process, once: Dask plays the match again."""
     ladder = tmp_path / "attack.toml"
-    ladder.write_text(ATTACK.format(options=f"{{ once_in = {json.dumps(str(tmp_path))} }}"))
+    ladder.write_text(attack_ladder(attacker="referee-killer", options=f"{{ once_in = {json.dumps(str(tmp_path))} }}"))
     db = tmp_path / "t.db"
     run = arena("run", str(ladder), "--db", str(db), "--cluster", "local:2", "-q")
     assert run.returncode == 0, run.stderr
@@ -134,7 +118,7 @@ def test_a_worker_killed_mid_match_is_replaced_and_every_match_is_stored_once(tm
 
 def test_a_match_that_keeps_killing_its_workers_is_aborted_not_retried_forever(tmp_path):
     ladder = tmp_path / "attack.toml"
-    ladder.write_text(ATTACK.format(options="{}"))
+    ladder.write_text(attack_ladder(attacker="referee-killer", options="{}"))
     db = tmp_path / "t.db"
     run = arena("run", str(ladder), "--db", str(db), "--cluster", "local:2", "-q")
     assert run.returncode == 0, run.stderr

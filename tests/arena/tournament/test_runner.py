@@ -15,25 +15,8 @@ from arena.plugins import discover
 from arena.tournament import runner
 from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store
+from tests.support.ladder_runs import attack_ladder
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
-
-ATTACK = """\
-name = "attack"
-game = "goofspiel"
-seed = 5
-# no sandbox: under bwrap the attacker cannot see its referee (tests/arena/wire/test_sandbox.py); here the
-# watchdog, the second line of defence, must handle a referee that is killed or stopped
-sandbox = "none"
-[options]
-cards = 5
-[[agents]]
-name = "attacker"
-agent = "{attacker}"
-options = {options}
-[[agents]]
-name = "victim"
-agent = "random"
-"""
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:
@@ -53,7 +36,7 @@ def statuses(db: Path) -> dict[str, int]:
 @pytest.mark.parametrize(("attacker", "how"), [("referee-killer", "SIGKILL"), ("referee-stopper", "SIGSTOP")])
 def test_a_bot_that_kills_or_stops_its_referee_is_aborted_and_the_ladder_finishes(tmp_path, attacker, how):
     ladder = tmp_path / "attack.toml"
-    ladder.write_text(ATTACK.format(attacker=attacker, options="{}"))
+    ladder.write_text(attack_ladder(attacker=attacker, options="{}"))
     db = tmp_path / "t.db"
     run = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet")
     assert run.returncode == 0, run.stderr
@@ -74,7 +57,7 @@ def test_a_bot_that_kills_or_stops_its_referee_is_aborted_and_the_ladder_finishe
 def test_a_worker_lost_once_is_replaced_and_the_match_played_again(tmp_path):
     ladder = tmp_path / "attack.toml"
     ladder.write_text(
-        ATTACK.format(attacker="referee-killer", options=f"{{ once_in = {json.dumps(str(tmp_path))} }}")
+        attack_ladder(attacker="referee-killer", options=f"{{ once_in = {json.dumps(str(tmp_path))} }}")
     )
     db = tmp_path / "t.db"
     run = arena("run", str(ladder), "--db", str(db), "--jobs", "1", "--quiet")
