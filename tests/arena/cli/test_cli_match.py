@@ -105,6 +105,20 @@ def test_check_fails_a_crashing_bot_and_says_why(no_leftovers):  # noqa: F811
     assert out.stdout.strip().splitlines()[-1].startswith("FAIL")
 
 
+def both_agents_run(mark: str) -> bool:
+    """Whether the random agent (arena.host) and the fault-sleep bot (faulty_bot.py) have started."""
+    lines = []
+    for pid in processes_marked(mark):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                line = handle.read().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if not line.startswith((b"bwrap", b"setpriv")):  # the sandbox's own, not yet the program
+            lines.append(line)
+    return any(b"arena.host random" in line for line in lines) and any(b"faulty_bot.py" in line for line in lines)
+
+
 @pytest.mark.parametrize(
     "signum, status, said", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "SIGTERM")]
 )
@@ -113,8 +127,10 @@ def test_ctrl_c_or_sigterm_stops_the_match_and_every_agent(signum, status, said,
     argv = [sys.executable, "-m", "arena.cli", "play", "-g", "goofspiel", "-a", "random", "-a", "fault-sleep",
             "--move-ms", "600000"]  # fmt: skip
     proc = popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # Wait until both agents run (the arena itself is marked too, hence three), then interrupt.
-    while len(processes_marked(mark)) < 3 and proc.poll() is None:
+    # Wait until both agents' programs run (not just their sandboxes, which carry the mark
+    # too), then interrupt.
+    deadline = time.monotonic() + 60
+    while not both_agents_run(mark) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.3)  # let the sleeping agent reach its second decision
     proc.send_signal(signum)
