@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 import subprocess
 import uuid
 from collections.abc import Callable, Iterator
@@ -21,6 +22,17 @@ from tests.support.agent_processes import processes_in_sessions, processes_marke
 from tests.support.processes import TAG_ENV, describe, end, eventually_empty, kill_all, leftovers
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as at a terminal, even when the suite was started from a background job.
+
+    A shell starts background jobs with SIGINT ignored, and that reaches every `arena` the tests
+    start: the tests that interrupt one would then wait forever. (The agents themselves always
+    start with default signals: arena/wire/spawn.py.)
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 _SESSION = uuid.uuid4().hex[:12]
 _COUNTER = itertools.count()
 

@@ -1,5 +1,5 @@
 """`python -m arena.cli`: the `arena` command without the console script."""
 
-from arena.cli.main import main
+from arena.cli.entry import main
 
 main()

@@ -305,10 +305,3 @@ register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, ex
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 
-
-def main() -> None:  # pragma: no cover - console entry for `python -m arena.cli.main`
-    app()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

@@ -82,7 +82,7 @@ def exec_agent(argv: Sequence[str], prepare: Callable[[], None], cwd: str | None
         return 127
 
     try:
-        process = _start(run, prepare, cwd, keep=report_w)
+        process = _start(run, prepare, cwd, keep=report_w, execs=True)
     except OSError:
         os.close(report_r)
         raise
@@ -181,8 +181,13 @@ def fork_agent(
     return _start(run, prepare, cwd)
 
 
-def _start(run: Callable[[], int], prepare: Callable[[], None], cwd: str | None, keep: int = -1) -> ForkedProcess:
-    """Fork a child with pipes on 0-2 that runs ``run`` (its exit status); ``keep``: one more fd it keeps."""
+def _start(
+    run: Callable[[], int], prepare: Callable[[], None], cwd: str | None, keep: int = -1, execs: bool = False
+) -> ForkedProcess:
+    """Fork a child with pipes on 0-2 that runs ``run`` (its exit status); ``keep``: one more fd it keeps.
+
+    ``execs``: ``run`` execs another program, which gets SIGPIPE's default too (as subprocess does).
+    """
     pipes: list[int] = []
     try:
         for _ in range(3):
@@ -196,7 +201,7 @@ def _start(run: Callable[[], int], prepare: Callable[[], None], cwd: str | None,
     try:
         pid = os.fork()
         if pid == 0:
-            _child(run, (stdin_r, stdout_w, stderr_w), mask, referee, prepare, cwd, keep)
+            _child(run, (stdin_r, stdout_w, stderr_w), mask, referee, prepare, cwd, keep, execs)
     except OSError:
         _close(pipes)
         raise
@@ -226,6 +231,7 @@ def _child(
     prepare: Callable[[], None],
     cwd: str | None,
     keep: int,
+    execs: bool,
 ) -> NoReturn:
     """The forked agent: its own session, clean signals and files, ``prepare``, then ``run``. Never returns."""
     status = 1
@@ -238,7 +244,7 @@ def _child(
         # A referee killed outright (kill -9) runs no clean-up: the kernel stops its agents then.
         # Safe here because the referee forks from its main thread, which lives as long as it does.
         die_with_parent(signal.SIGKILL, referee)
-        _reset_signals()
+        _reset_signals(keep_sigpipe=not execs)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         # The pipes onto 0, 1, 2 (moved above 2 first, in case one of them is 0..2), then no
         # other file: no other agent's pipe, nor the referee's, stays open in this process.
@@ -273,19 +279,26 @@ def _child(
         os._exit(status)  # never back into the referee's trio code
 
 
-def _reset_signals() -> None:
-    """Default handlers for every signal the referee handled in Python (trio's, the runner's)."""
+def _reset_signals(keep_sigpipe: bool) -> None:
+    """Default dispositions for every signal: nothing of the referee's, nor of its own parents'.
+
+    Handlers the referee set in Python (trio's, the runner's) go, and so do ignored signals: a
+    referee started from a background shell job ignores SIGINT, and an agent inheriting that
+    could not be interrupted. ``keep_sigpipe``: a forked Python agent keeps ignoring SIGPIPE as
+    every Python program does (a closed pipe raises BrokenPipeError instead of killing it).
+    """
     try:
         signal.set_wakeup_fd(-1)  # trio's wake-up socket belongs to the referee
     except ValueError:
         pass  # not the main thread: no wake-up fd was set from here
     for signum in signal.valid_signals():
-        try:
-            handler = signal.getsignal(signum)
-        except (OSError, ValueError):
+        if keep_sigpipe and signum == signal.SIGPIPE:
             continue
-        if callable(handler):
-            signal.signal(signum, signal.SIG_DFL)
+        try:
+            if signal.getsignal(signum) != signal.SIG_DFL:
+                signal.signal(signum, signal.SIG_DFL)
+        except (OSError, ValueError, TypeError):
+            continue  # SIGKILL, SIGSTOP and the like: cannot be changed
 
 
 def _address_space() -> int:

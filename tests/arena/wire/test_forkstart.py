@@ -188,8 +188,10 @@ def test_an_unknown_start_method_is_refused(monkeypatch):
         run_match(MatchSpec(game="goofspiel", agents=("random", "random"), seed=1))
 
 
-def test_forked_agent_does_not_inherit_the_referees_signal_handlers(no_leftovers):  # noqa: F811
-    # The referee (trio) turns SIGINT into KeyboardInterrupt; in the agent SIGINT must kill.
+@pytest.mark.parametrize("referee_sigint", ["handled", "ignored"])
+def test_forked_agent_does_not_inherit_the_referees_signal_handlers(referee_sigint, no_leftovers):  # noqa: F811
+    # The referee (trio) turns SIGINT into KeyboardInterrupt, or ignores it when started from a
+    # background shell job (trio then leaves it ignored); in the agent SIGINT must kill either way.
     spec = MatchSpec(
         game="goofspiel", agents=("hosted-fault", "hosted-fault"), seed=1, move_ms=600_000,
         agent_options=(hosted("spin", at=1), hosted("spin", at=1)),
@@ -208,7 +210,11 @@ def test_forked_agent_does_not_inherit_the_referees_signal_handlers(no_leftovers
             for pid in no_leftovers:
                 os.kill(pid, signal.SIGINT)
 
-    trio.run(main)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN if referee_sigint == "ignored" else signal.default_int_handler)
+    try:
+        trio.run(main)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert [s.fault for s in outcomes[0].seats] == ["crash", "crash"]
     assert all(f["detail"].startswith("killed by SIGINT") for f in outcomes[0].record["faults"])
 
