@@ -158,6 +158,10 @@ class TeoCore:
         self.dec = (seat, decision)
         return decision
 
+    def option_count(self, seat: int) -> int:
+        """How many options ``decision(seat)`` offers, without labelling them (for playouts)."""
+        return len(self._options(seat))
+
     def apply(self, seat: int, choice: int) -> None:
         """Apply option ``choice`` of ``decision(seat)``; raises IllegalAction otherwise."""
         opts = self._options(seat)
@@ -169,7 +173,11 @@ class TeoCore:
             self.dec = None
             frames.CHOICE["start-pick"].resolve(self, ("start-pick", seat), payload)
         else:
-            label = self.decision(seat).options[choice]["label"]
+            cached = self.dec
+            if cached is not None and cached[0] == seat:
+                label = cached[1].options[choice]["label"]
+            else:  # label the chosen option only (a playout never asked for the others)
+                label = frames.CHOICE[top[0]].describe(self, top, [payload])[1][0]
             self.dec = None
             self.stack.pop()
             self.events.append((seat, top[0], label))
