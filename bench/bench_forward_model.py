@@ -3,7 +3,8 @@ the time of one random decision + apply and of one clone() at mid-game, the bund
 time per call, and ismcts iterations per second, 2 players, on one core.
 
 Each figure is measured over many batches and printed as the median with the 10th-90th
-percentile spread of the batches. Mid-game positions: seeded random 2-player games stopped
+percentile spread of the batches. Times are this process's CPU time (time.process_time), so
+that other work on a shared machine does not count as ours. Mid-game positions: seeded random 2-player games stopped
 halfway (by decision count). Run with ``make bench`` or
 ``.venv/bin/python bench/run_all.py forward_model`` (``--quick`` for a short run).
 """
@@ -68,10 +69,10 @@ def step_times(positions: list[State], rounds: int, labelled: bool) -> list[floa
     for r in range(rounds):
         for k, start in enumerate(positions):
             state = start.clone()
-            began = time.perf_counter()
+            began = time.process_time()
             steps = random_steps(state, Random(r * 1000 + k), PLAYOUT_STEPS, labelled)
             if steps:
-                samples.append((time.perf_counter() - began) / steps * 1e6)
+                samples.append((time.process_time() - began) / steps * 1e6)
     return samples
 
 
@@ -80,10 +81,10 @@ def clone_times(positions: list[State], rounds: int) -> list[float]:
     samples = []
     for _ in range(rounds):
         for state in positions:
-            began = time.perf_counter()
+            began = time.process_time()
             for _ in range(CLONES):
                 state.clone()
-            samples.append((time.perf_counter() - began) / CLONES * 1e6)
+            samples.append((time.process_time() - began) / CLONES * 1e6)
     return samples
 
 
@@ -95,10 +96,10 @@ def eval_times(game: Game, positions: list[State], rounds: int) -> list[float]:
     samples = []
     for _ in range(rounds):
         for state in positions:
-            began = time.perf_counter()
+            began = time.process_time()
             for _ in range(EVALS):
                 evaluate(state)
-            samples.append((time.perf_counter() - began) / EVALS * 1e6)
+            samples.append((time.process_time() - began) / EVALS * 1e6)
     return samples
 
 
@@ -116,9 +117,9 @@ def ismcts_rates(game: Game, positions: list[State]) -> list[float]:
         agent.setup({"game": game.id, "seat": seat, "agent_options": {"seed": k, "iterations": ISMCTS_ITERATIONS}})
         decision = state.decision(seat)
         message = {"options": list(decision.options), "id": 1}
-        began = time.perf_counter()
+        began = time.process_time()
         agent.act(state.observation(seat), message)
-        samples.append(ISMCTS_ITERATIONS / (time.perf_counter() - began))
+        samples.append(ISMCTS_ITERATIONS / (time.process_time() - began))
     return samples
 
 

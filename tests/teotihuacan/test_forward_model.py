@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pickle
 from random import Random
 
 import pytest
 
 from engine.teotihuacan import GAME
+from engine.teotihuacan.core import COPIED_FIELDS, FIXED_FIELDS
 
 VARIANTS = [(2, {}), (3, {"starting_tile_draft": True}), (4, {"dark_eclipse": True}), (1, {"automaton": "teotibot"})]
 
@@ -26,16 +28,39 @@ def test_playing_by_option_count_logs_what_playing_by_decision_logs(players, opt
         assert fast.events == full.events and fast.result() == full.result()
 
 
-def test_clone_is_independent_of_its_source():
-    st = GAME.setup(2, 7, {})
-    rng = Random(7)
-    for _ in range(150):
-        seat = st.to_act()[0]
-        st.apply(seat, rng.randrange(st.option_count(seat)))
-    before = (st.observation(0), list(st.events))
-    copy = st.clone()
-    while copy.to_act():
-        seat = copy.to_act()[0]
-        copy.apply(seat, rng.randrange(copy.option_count(seat)))
-    assert (st.observation(0), st.events) == before
-    assert st.option_count(st.to_act()[0]) >= 1 and not st.terminal()
+def snapshot(st) -> bytes:
+    """Every field of ``st``, hidden ones included, as bytes."""
+    return pickle.dumps(sorted((k, v) for k, v in st.__dict__.items() if k not in ("opts", "dec")))
+
+
+@pytest.mark.parametrize(("players", "options"), VARIANTS)
+def test_playing_a_clone_out_leaves_its_source_untouched(players, options):
+    # clone() shares what play never changes in place (FIXED_FIELDS, inner lists): prove it
+    for seed in range(6):
+        st = GAME.setup(players, seed, options)
+        rng = Random(seed)
+        steps = 0
+        while st.to_act():
+            if steps % 7 == 0:
+                before = snapshot(st)
+                copy = st.clone() if steps % 14 else st.determinize(st.to_act()[0], Random(steps))
+                while copy.to_act():
+                    seat = copy.to_act()[0]
+                    copy.apply(seat, rng.randrange(copy.option_count(seat)))
+                assert snapshot(st) == before
+            seat = st.to_act()[0]
+            st.apply(seat, Random(seed * 1000 + steps).randrange(len(st.decision(seat).options)))
+            steps += 1
+
+
+def test_every_list_of_the_state_is_copied_or_fixed():
+    # a field missing from the tables would be shared by clones (and changed under them)
+    for players, options in VARIANTS:
+        st = GAME.setup(players, 3, options)
+        rng = Random(3)
+        for _ in range(60):  # into the first Eclipse round (a solo game is ~75 decisions long)
+            seat = st.to_act()[0]
+            st.apply(seat, rng.randrange(st.option_count(seat)))
+        listed = set(COPIED_FIELDS) | set(FIXED_FIELDS)
+        unlisted = {k for k, v in st.__dict__.items() if isinstance(v, list | dict | set) and k not in listed}
+        assert unlisted == {"options", "opts"}  # game options and cached payloads: never changed
