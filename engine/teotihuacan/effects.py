@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .core import TeoCore
+from .core import KIND_IDS, TeoCore
 from .data import DATA, MIXES, RESOURCES, TEMPLES
 from .frames import Frame, Payload, auto, choice, push
 
@@ -268,13 +268,19 @@ def draw_discovery(st: TeoCore) -> int:
 
 
 def instant_tiles(st: TeoCore, seat: int) -> list[int]:
-    """One unused tile of each instant kind ``seat`` holds (the ones usable at any time)."""
+    """One unused tile of each instant kind ``seat`` holds (the ones usable at any time): for
+    each kind, what ``st.holds(seat, kind)`` gives, in one pass (it runs every turn)."""
+    owner, used = st.d_owner, st.d_used
     out = []
-    for kind in INSTANT_KINDS:
-        tid = st.holds(seat, kind)
-        if tid:
-            out.append(tid)
+    for ids in INSTANT_IDS:
+        for tid in ids:
+            if owner[tid] == seat and not used[tid]:
+                out.append(tid)
+                break
     return out
+
+
+INSTANT_IDS = tuple(KIND_IDS[kind] for kind in INSTANT_KINDS)
 
 
 def _use_options(st: TeoCore, frame: Frame) -> list[Payload]:
