@@ -114,7 +114,9 @@ def ismcts_rates(game: Game, positions: list[State]) -> list[float]:
             random_steps(state, Random(k), 1)
         seat = state.to_act()[0]
         agent = ISMCTSAgent()
-        agent.setup({"game": game.id, "seat": seat, "agent_options": {"seed": k, "iterations": ISMCTS_ITERATIONS}})
+        agent.setup(
+            {"game": game.id, "seat": seat, "agent_options": {"seed": k, "iterations": ISMCTS_ITERATIONS}}
+        )
         decision = state.decision(seat)
         message = {"options": list(decision.options), "id": 1}
         began = time.process_time()
@@ -128,10 +130,16 @@ def main() -> None:
     rounds = 2 if quick else 6
     for game in (TEOTIHUACAN, ZAPOTEC):
         positions = [mid_game(game, seed) for seed in range(POSITIONS)]
-        print(f"{game.id} decision + apply, random, from mid-game: {spread(step_times(positions, rounds, True))}")
-        print(f"{game.id} option count + apply (a playout step):   {spread(step_times(positions, rounds, False))}")
+        print(
+            f"{game.id} decision + apply, random, from mid-game: {spread(step_times(positions, rounds, True))}"
+        )
+        print(
+            f"{game.id} option count + apply (a playout step):   {spread(step_times(positions, rounds, False))}"
+        )
         print(f"{game.id} clone() at mid-game:                     {spread(clone_times(positions, rounds))}")
-        print(f"{game.id} bundled evaluator call at mid-game:      {spread(eval_times(game, positions, rounds))}")
+        print(
+            f"{game.id} bundled evaluator call at mid-game:      {spread(eval_times(game, positions, rounds))}"
+        )
         rates = ismcts_rates(game, positions)
         deciles = statistics.quantiles(rates, n=10)
         print(

@@ -114,7 +114,7 @@ class TeoCore:
         new = object.__new__(type(self))
         d = new.__dict__
         d.update(self.__dict__)
-        d.update(zip(COPIED_FIELDS, map(list.copy, COPIED(d))))
+        d.update(zip(COPIED_FIELDS, map(list.copy, COPIED(d)), strict=True))
         return new
 
     def chance_rng(self) -> Random:

@@ -10,7 +10,12 @@ import pytest
 from engine.teotihuacan import GAME
 from engine.teotihuacan.core import COPIED_FIELDS, FIXED_FIELDS
 
-VARIANTS = [(2, {}), (3, {"starting_tile_draft": True}), (4, {"dark_eclipse": True}), (1, {"automaton": "teotibot"})]
+VARIANTS = [
+    (2, {}),
+    (3, {"starting_tile_draft": True}),
+    (4, {"dark_eclipse": True}),
+    (1, {"automaton": "teotibot"}),
+]
 
 
 @pytest.mark.parametrize(("players", "options"), VARIANTS)
