@@ -131,19 +131,19 @@ def main() -> None:
     for game in (TEOTIHUACAN, ZAPOTEC):
         positions = [mid_game(game, seed) for seed in range(POSITIONS)]
         print(
-            f"{game.id} decision + apply, random, from mid-game: {spread(step_times(positions, rounds, True))}"
+            f"{game.id:11s} decision + apply, random, from mid-game: {spread(step_times(positions, rounds, True))}"
         )
         print(
-            f"{game.id} option count + apply (a playout step):   {spread(step_times(positions, rounds, False))}"
+            f"{game.id:11s} option count + apply (a playout step):   {spread(step_times(positions, rounds, False))}"
         )
-        print(f"{game.id} clone() at mid-game:                     {spread(clone_times(positions, rounds))}")
+        print(f"{game.id:11s} clone() at mid-game:                     {spread(clone_times(positions, rounds))}")
         print(
-            f"{game.id} bundled evaluator call at mid-game:      {spread(eval_times(game, positions, rounds))}"
+            f"{game.id:11s} bundled evaluator call at mid-game:      {spread(eval_times(game, positions, rounds))}"
         )
         rates = ismcts_rates(game, positions)
         deciles = statistics.quantiles(rates, n=10)
         print(
-            f"{game.id} ismcts, 2 players, {ISMCTS_ITERATIONS} iterations/decision: "
+            f"{game.id:11s} ismcts, 2 players, {ISMCTS_ITERATIONS} iterations/decision: "
             f"{statistics.median(rates):.0f} iterations/s (p10-p90 {deciles[0]:.0f}-{deciles[-1]:.0f})"
         )
 
