@@ -135,6 +135,9 @@ class TeoCore:
         return (top[1],)
 
     def _options(self, seat: int) -> list:
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top[1] == seat and top[0] != "start-pick":
+            return self.opts  # the usual case, without building to_act()
         if seat not in self.to_act():
             raise IllegalAction(f"seat {seat} does not act now; seats to act: {list(self.to_act())}")
         top = self.stack[-1]
