@@ -7,9 +7,16 @@ from random import Random
 from engine.api import State
 
 
+def option_count(state: State, seat: int) -> int:
+    """How many options ``seat`` has now. An engine may offer ``option_count(seat)`` to answer
+    without building the labelled Decision (a playout needs only the number)."""
+    fast = getattr(state, "option_count", None)
+    return fast(seat) if fast is not None else len(state.decision(seat).options)
+
+
 def random_choice(state: State, seat: int, rng: Random) -> int:
     """A uniformly random legal option for ``seat``."""
-    return rng.randrange(len(state.decision(seat).options))
+    return rng.randrange(option_count(state, seat))
 
 
 def play_random(state: State, rng: Random, max_steps: int = 1_000_000) -> State:

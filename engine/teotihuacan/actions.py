@@ -501,8 +501,7 @@ def _tech13_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _tech13_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Technology 13: pay 1 cocoa for one more power-up here?", [
-        f"pay 1 cocoa, power up a worker on {BOARD[frame[2]]}",
-        "no",
+        f"pay 1 cocoa, power up a worker on {BOARD[frame[2]]}" if p[0] == "pay" else "no" for p in opts
     ]
 
 

@@ -13,6 +13,7 @@ the 0-based position and ``last_seat()`` the holder of the Last Player token.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from random import Random
 from typing import Self
 
@@ -66,6 +67,11 @@ LIST_FIELDS = (
     "dirs",
 )
 NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept")
+# What clone() copies: every list above but FIXED_FIELDS (drawn at setup, never changed after:
+# clones share them), and of a nested list only the outer one, as its inner lists are replaced,
+# never changed in place.
+FIXED_FIELDS = ("place_board", "board_place", "royal", "tech", "bonus")
+COPIED_FIELDS = tuple(name for name in LIST_FIELDS + NESTED_FIELDS if name not in FIXED_FIELDS)
 SCALAR_FIELDS = (
     "n",
     "first_game",
@@ -86,6 +92,7 @@ SCALAR_FIELDS = (
     "act_aside",
     "roll",
 )
+COPIED = itemgetter(*COPIED_FIELDS)
 # Score categories kept per seat for Result.details.
 CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")
 
@@ -102,21 +109,12 @@ class TeoCore:
 
     # ---- copying -------------------------------------------------------------------------
     def clone(self) -> Self:
-        """An independent copy: explicit shallow copies of every list (no deepcopy)."""
-        cls = type(self)
-        new = cls.__new__(cls)
+        """An independent copy: shallow copies of the lists that play changes (COPIED_FIELDS),
+        everything else (ints, immutable values, FIXED_FIELDS) shared."""
+        new = object.__new__(type(self))
         d = new.__dict__
-        src = self.__dict__
-        for name in SCALAR_FIELDS:
-            d[name] = src[name]
-        for name in LIST_FIELDS:
-            d[name] = src[name][:]
-        for name in NESTED_FIELDS:
-            d[name] = [x[:] for x in src[name]]
-        d["options"] = src["options"]
-        d["version"] = src["version"]
-        d["opts"] = src["opts"]
-        d["dec"] = src["dec"]
+        d.update(self.__dict__)
+        d.update(zip(COPIED_FIELDS, map(list.copy, COPIED(d)), strict=True))
         return new
 
     def chance_rng(self) -> Random:
@@ -137,6 +135,9 @@ class TeoCore:
         return (top[1],)
 
     def _options(self, seat: int) -> list:
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top[1] == seat and top[0] != "start-pick":
+            return self.opts  # the usual case, without building to_act()
         if seat not in self.to_act():
             raise IllegalAction(f"seat {seat} does not act now; seats to act: {list(self.to_act())}")
         top = self.stack[-1]
@@ -158,6 +159,10 @@ class TeoCore:
         self.dec = (seat, decision)
         return decision
 
+    def option_count(self, seat: int) -> int:
+        """How many options ``decision(seat)`` offers, without labelling them (for playouts)."""
+        return len(self._options(seat))
+
     def apply(self, seat: int, choice: int) -> None:
         """Apply option ``choice`` of ``decision(seat)``; raises IllegalAction otherwise."""
         opts = self._options(seat)
@@ -169,7 +174,11 @@ class TeoCore:
             self.dec = None
             frames.CHOICE["start-pick"].resolve(self, ("start-pick", seat), payload)
         else:
-            label = self.decision(seat).options[choice]["label"]
+            cached = self.dec
+            if cached is not None and cached[0] == seat:
+                label = cached[1].options[choice]["label"]
+            else:  # label the chosen option only (a playout never asked for the others)
+                label = frames.CHOICE[top[0]].describe(self, top, [payload])[1][0]
             self.dec = None
             self.stack.pop()
             self.events.append((seat, top[0], label))

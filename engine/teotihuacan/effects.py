@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .core import TeoCore
+from .core import KIND_IDS, TeoCore
 from .data import DATA, MIXES, RESOURCES, TEMPLES
 from .frames import Frame, Payload, auto, choice, push
 
@@ -164,7 +164,8 @@ def _major_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
 def _major(st: TeoCore, frame: Frame, payload: Payload) -> None:
     seat, t, step = frame[1], frame[2], frame[3]
     if payload[0] == "tile":
-        st.d_temple[major_index(t, step)].remove(payload[1])
+        k = major_index(t, step)
+        st.d_temple[k] = without(st.d_temple[k], payload[1])
         claim(st, seat, payload[1])
     else:
         push(st, *gain(st, seat, DATA.temple_steps[t][step][1]))
@@ -227,11 +228,19 @@ def _avenue_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
 @choice("avenue-claim", _avenue_options, _avenue_describe)
 def _avenue_claim(st: TeoCore, frame: Frame, payload: Payload) -> None:
     if payload[0] == "tile":
-        st.d_avenue[frame[2]].remove(payload[1])
+        st.d_avenue[frame[2]] = without(st.d_avenue[frame[2]], payload[1])
         claim(st, frame[1], payload[1])
 
 
 # ---- discovery tiles ---------------------------------------------------------------------------
+def without(stack: list[int], tid: int) -> list[int]:
+    """A copy of a discovery stack less one ``tid``: the stacks inside d_avenue and d_temple are
+    replaced, never changed in place, as clones share them (core.COPIED_FIELDS)."""
+    rest = stack[:]
+    rest.remove(tid)
+    return rest
+
+
 def tile_name(tid: int) -> str:
     """A discovery tile as readable text."""
     tile = DATA.discoveries[tid]
@@ -259,13 +268,19 @@ def draw_discovery(st: TeoCore) -> int:
 
 
 def instant_tiles(st: TeoCore, seat: int) -> list[int]:
-    """One unused tile of each instant kind ``seat`` holds (the ones usable at any time)."""
+    """One unused tile of each instant kind ``seat`` holds (the ones usable at any time): for
+    each kind, what ``st.holds(seat, kind)`` gives, in one pass (it runs every turn)."""
+    owner, used = st.d_owner, st.d_used
     out = []
-    for kind in INSTANT_KINDS:
-        tid = st.holds(seat, kind)
-        if tid:
-            out.append(tid)
+    for ids in INSTANT_IDS:
+        for tid in ids:
+            if owner[tid] == seat and not used[tid]:
+                out.append(tid)
+                break
     return out
+
+
+INSTANT_IDS = tuple(KIND_IDS[kind] for kind in INSTANT_KINDS)
 
 
 def _use_options(st: TeoCore, frame: Frame) -> list[Payload]:

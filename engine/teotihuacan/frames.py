@@ -20,7 +20,10 @@ Payload = tuple
 
 @dataclass(frozen=True)
 class Choice:
-    """How one kind of choice frame lists, describes and resolves its options."""
+    """How one kind of choice frame lists, describes and resolves its options.
+
+    ``describe`` labels each option on its own (the label of an option does not depend on the
+    others offered), so one option can be labelled alone: ``describe(st, frame, [p])``."""
 
     options: Callable[[Any, Frame], list[Payload]]
     resolve: Callable[[Any, Frame, Payload], None]

@@ -8,6 +8,7 @@ Everything else is public and copied as is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
 
 from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
@@ -25,6 +26,26 @@ HIDDEN = {
     "start_pick",
     "events",
 }
+
+
+class PublicView(Mapping):
+    """``observe(st, seat)["public"]`` read from the state in place, without copying anything:
+    for evaluators, which may read only what every seat sees. Read only; a hidden field is a
+    KeyError, as it is missing from the observation."""
+
+    def __init__(self, st: TeoCore) -> None:
+        self._fields = st.__dict__
+
+    def __getitem__(self, name: str):
+        if name in HIDDEN or name not in PUBLIC_FIELDS:
+            raise KeyError(name)
+        return self._fields[name]
+
+    def __iter__(self):
+        return (name for name in PUBLIC_FIELDS if name not in HIDDEN)
+
+    def __len__(self) -> int:
+        return sum(1 for name in PUBLIC_FIELDS if name not in HIDDEN)
 
 
 def _visible_start_tiles(st: TeoCore, seat: int) -> set[int]:
@@ -71,6 +92,9 @@ def observe(st: TeoCore, seat: int) -> dict:
             "starting_stack": len(st.start_deck),
         },
     }
+
+
+PUBLIC_FIELDS = frozenset(SCALAR_FIELDS + LIST_FIELDS + NESTED_FIELDS) - HIDDEN
 
 
 def _visible_discoveries(st: TeoCore, seat: int) -> set[int]:

@@ -225,7 +225,7 @@ def _draft_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
 @choice("draft", _draft_options, _draft_describe)
 def _draft(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.draft_pool.remove(p[0])
-    st.kept[frame[1]].append(p[0])
+    st.kept[frame[1]] = [*st.kept[frame[1]], p[0]]  # replaced, not changed in place: clones share it
 
 
 @auto("start-resolve")

@@ -12,8 +12,12 @@ BOARD = DATA.board_names
 
 
 def _locked(st: TeoCore, seat: int) -> bool:
+    """Whether ``seat`` has a locked worker in play (on a Worship space)."""
     wb, ws = st.wb, st.ws
-    return any(wb[w] and ws[w] >= 0 for w in range(seat * 4, seat * 4 + 4))
+    for w in range(seat * 4, seat * 4 + 4):
+        if wb[w] and ws[w] >= 0:
+            return True
+    return False
 
 
 def unlock_all(st: TeoCore, seat: int) -> None:

@@ -135,7 +135,9 @@ def _claim_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _claim_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     tid = st.d_offer[WORSHIP_OFFER[frame[2]]]
-    return "Claim the Worship discovery tile?", [claim_label(tid), "do not claim it"]
+    return "Claim the Worship discovery tile?", [
+        claim_label(tid) if p[0] == "claim" else "do not claim it" for p in opts
+    ]
 
 
 @choice("worship-claim", _claim_options, _claim_describe)

@@ -5,7 +5,6 @@ upward."""
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any, Self
 
 from engine.api import Decision
@@ -69,9 +68,9 @@ class ZapotecCore:
             setattr(other, name, getattr(self, name)[:])
         for name in NESTED_FIELDS:
             setattr(other, name, [inner[:] for inner in getattr(self, name)])
-        rng = Random()
-        rng.setstate(self.rng.getstate())
-        other.rng = rng
+        # All chance is dealt at setup (the decks are shuffled then): play never draws from
+        # ``rng``, so a clone shares it instead of copying its 625-word state.
+        other.rng = self.rng
         other._cache = self._cache
         return other
 

@@ -32,6 +32,11 @@ class ZapotecState(ZapotecCore):
         self._cache = (seat, decision)
         return decision
 
+    def option_count(self, seat: int) -> int:
+        """How many options ``decision(seat)`` offers (engine.playout.option_count). Zapotec's
+        apply takes the option dicts themselves, so this builds the Decision (cached for apply)."""
+        return len(self.decision(seat).options)
+
     def apply(self, seat: int, choice: int) -> None:
         """Apply option ``choice`` of ``decision(seat)``."""
         options = self.decision(seat).options

@@ -31,6 +31,7 @@ from typing import Any
 from arena.agent import Agent
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
+from engine.playout import option_count
 from plugins.flat_mc_agent import find_game
 
 from .clock import positive_int, think_ms
@@ -228,7 +229,7 @@ class ISMCTSAgent(Agent):
             if self.depth and steps >= self.depth:
                 return list(self.evaluator.evaluate(state))
             seat = seats[0]
-            count = len(state.decision(seat).options)
+            count = option_count(state, seat)
             if self.policy == "evaluator" and count > 1:
                 choice = self.guided_choice(state, seat, count)
             else:

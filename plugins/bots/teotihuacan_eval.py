@@ -1,7 +1,9 @@
 """A Teotihuacan position evaluator: each seat's VP plus what its holdings should still bring.
 
-Read from the public part of an observation (the documented format of docs/teotihuacan.md), so
-it depends on no engine internals. The weights are rough hand estimates in VP, not tuned rules:
+Read from the public part of an observation (the documented format of docs/teotihuacan.md):
+``evaluate_public`` takes ``observation["public"]``; ``evaluate`` reads the same public fields
+from a state in place (engine.teotihuacan.observation.PublicView), without building an
+observation, as a search calls it at every playout cut-off. The weights are rough hand estimates in VP, not tuned rules:
 resources and cocoa at about their exchange value; a temple step at about what the steps pay on
 average; Avenue steps and Pyramid-track steps at what the coming Eclipses pay for them; worker
 power at what better Main actions bring over the game time left.
@@ -9,7 +11,10 @@ power at what better Main actions bring over the game time left.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.api import State
+from engine.teotihuacan.observation import PublicView
 
 ECLIPSES = 3
 COCOA = 0.5
@@ -22,8 +27,12 @@ POWER = 1.2  # per power point above 1, over a whole game
 
 
 def evaluate(state: State) -> list[float]:
-    """Estimated final score of every seat (Teotibot's included)."""
-    public = state.observation(0)["public"]
+    """Estimated final score of every seat (Teotibot's included), from what every seat sees."""
+    return evaluate_public(PublicView(state))
+
+
+def evaluate_public(public: Mapping) -> list[float]:
+    """Estimated final score of every seat, from the public part of an observation."""
     players = public["n"]
     if public["over"]:
         return [float(v) for v in public["vp"]]
