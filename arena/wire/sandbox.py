@@ -31,7 +31,19 @@ SANDBOX_ENV = "TLACHTLI_SANDBOX"  # overrides the default (the strongest availab
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 DIRECTORY_PREFIX = "tlachtli-agent-"  # + the referee's pid: found and deleted if it died
 SEAT_UID_BASE = 1_000_000_000  # seat uids: far above any real account's
+SEATS_PER_REFEREE = 64
+PID_MAX = 4_194_304  # Linux's largest pid_max: a referee's pid fits below it
 _seat_numbers = itertools.count()
+
+
+def seat_uid(referee: int, seat_number: int) -> int:
+    """The uid of a referee's seat: unique to that referee process on this machine."""
+    return SEAT_UID_BASE + (referee % PID_MAX) * SEATS_PER_REFEREE + seat_number % SEATS_PER_REFEREE
+
+
+def seat_referee(uid: int) -> int | None:
+    """The pid of the referee that gave out seat uid ``uid`` (None: not a seat uid)."""
+    return (uid - SEAT_UID_BASE) // SEATS_PER_REFEREE if uid >= SEAT_UID_BASE else None
 
 
 class SandboxError(ValueError):
@@ -99,7 +111,7 @@ class Jail:
         # agent, so no two live agents, nor the referee, share it.
         self.uid: int | None = None
         if sandbox == "bwrap" and os.geteuid() == 0:
-            self.uid = SEAT_UID_BASE + (os.getpid() % 4_194_304) * 64 + next(_seat_numbers) % 64
+            self.uid = seat_uid(os.getpid(), next(_seat_numbers))
             os.chown(self.directory, self.uid, self.uid)
         # 0711 for a seat uid: bwrap (root without its capabilities) must still enter it
         os.chmod(self.directory, 0o711 if self.uid is not None else 0o700)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 
+import psutil
 import pytest
 
 from arena.match import MatchSpec
@@ -22,11 +23,11 @@ from arena.wire import limits
 from arena.wire.limits import MAX_FILE_MB, MAX_OPEN_FILES, MAX_PROCESSES, BotCgroup
 from arena.wire.sandbox import (
     SANDBOX_ENV,
-    SEAT_UID_BASE,
     SandboxError,
     _sweep_stale_directories,
     bwrap_works,
     check_sandbox,
+    seat_referee,
 )
 from arena.wire.spawn import START_ENV
 from tests.support.agent_processes import ROUNDS, eventually_empty, processes_marked
@@ -46,7 +47,8 @@ def _hostile_plugin(monkeypatch):
 
 
 def seat_processes() -> list[int]:
-    """Live processes running under a seat uid (the sandboxed agents and all they started)."""
+    """Live processes under a seat uid of this test's referees: this process, one it started, or
+    one that is gone. (Other suites running on the machine at the same time have their own.)"""
     found = []
     for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -54,9 +56,18 @@ def seat_processes() -> list[int]:
                 fields = dict(line.split(":", 1) for line in handle if ":" in line)
         except OSError:
             continue
-        if int(fields["Uid"].split()[0]) >= SEAT_UID_BASE and fields["State"].split()[0] not in "ZX":
+        referee = seat_referee(int(fields["Uid"].split()[0]))
+        if referee is not None and fields["State"].split()[0] not in "ZX" and ours(referee):
             found.append(int(entry))
     return found
+
+
+def ours(referee: int) -> bool:
+    """Whether ``referee`` is this process, a descendant of it, or no longer alive."""
+    try:
+        return referee == os.getpid() or os.getpid() in (p.pid for p in psutil.Process(referee).parents())
+    except psutil.NoSuchProcess:
+        return True
 
 
 def agent_dirs() -> set[str]:
