@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import gain
+from .expansion_data import EXP
 from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
@@ -41,6 +43,10 @@ def main_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
     """Whether the Main action of ``board`` can be carried out (ignoring its cocoa cost)."""
     if board in (2, 3, 4):
         return True
+    if st.mods:
+        rule = modules.main_rule(st, board)
+        if rule is not None:
+            return rule.possible(st, seat, board, extra)
     count = worker_count(st, seat, board, extra)
     if board == 5:
         return bool(alchemy_options(st, seat, count))
@@ -53,6 +59,11 @@ def main_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
 
 def start_main(st: TeoCore, seat: int, board: int, extra: int) -> None:
     """Begin the Main action of ``board`` (its cocoa already paid)."""
+    if st.mods:
+        rule = modules.main_rule(st, board)
+        if rule is not None:
+            rule.start(st, seat, board, extra)
+            return
     count = worker_count(st, seat, board, extra)
     if board in (2, 3, 4):
         _resource_grid(st, seat, board)
@@ -378,7 +389,7 @@ def _pos_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
             note = " (Technology 15 discount)"
         else:
             note = " (Technology 15 discount kept for a later tile)" if frame[5] else ""
-        labels.append(f"{position_text(i)}: pay {cost}{note}, {DATA.level_vp[DATA.positions[i].level]} VP")
+        labels.append(f"{position_text(i)}: pay {cost}{note}, {level_vp(st, DATA.positions[i].level)} VP")
     return "Construction: where does the tile go?", labels
 
 
@@ -453,13 +464,20 @@ def place_pyramid_tile(st: TeoCore, seat: int, tid: int, pos: int, rot: int) -> 
     for q, icon in zip(DATA.positions[pos].squares, rotated(tid, rot), strict=True):
         st.grid[q] = icon
     st.pyr_pos[pos] = tid * 4 + rot
-    st.vp[seat] += DATA.level_vp[level]
+    st.vp[seat] += level_vp(st, level)
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     if level == 4:
         # the Pyramid is finished: the light disc jumps to the dark one, the final Eclipse follows
         st.pyramid_done = True
         st.light = st.dark
         st.note(seat, "the Pyramid is finished: the final Eclipse is triggered")
+
+
+def level_vp(st: TeoCore, level: int) -> int:
+    """VP for a pyramid tile on ``level``: 1/3/5/7, or 1/2/3/4 with the expert_pyramid option."""
+    if st.options.get("expert_pyramid"):
+        return EXP.expert_level_vp[level]
+    return DATA.level_vp[level]
 
 
 def take_pyramid(st: TeoCore, slot: int) -> None:

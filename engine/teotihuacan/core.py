@@ -64,8 +64,15 @@ LIST_FIELDS = (
     "neutral_draws",
     "act_pyr",
     "dirs",
+    # Late Preclassic modules (empty in the base game): see modules.py and docs/teotihuacan.md
+    "season_deck",
+    "season_used",
+    "priest",
+    "priest_pick",
+    "priest_deck",
+    "ability",
 )
-NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept")
+NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept", "priest_dealt")
 SCALAR_FIELDS = (
     "n",
     "first_game",
@@ -85,6 +92,8 @@ SCALAR_FIELDS = (
     "bot",
     "act_aside",
     "roll",
+    "mods",
+    "season",
 )
 # Score categories kept per seat for Result.details.
 CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")

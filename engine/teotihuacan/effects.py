@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import modules
 from .core import TeoCore
 from .data import DATA, MIXES, RESOURCES, TEMPLES
 from .frames import Frame, Payload, auto, choice, push
@@ -126,13 +127,16 @@ def _advance(st: TeoCore, frame: Frame) -> None:
     st.temple[i] += 1
     step = st.temple[i]
     kind, reward = DATA.temple_steps[t][step]
+    later = modules.fire(st, "temple", seat, t) if st.mods else ()
     if kind == "major":
         k = major_index(t, step)
         if st.d_temple[k]:
-            push(st, ("major", seat, t, step))
+            push(st, ("major", seat, t, step), *later)
             return
     if reward:
-        push(st, *gain(st, seat, reward))
+        push(st, *gain(st, seat, reward), *later)
+    elif later:
+        push(st, *later)
 
 
 def major_index(t: int, step: int) -> int:
@@ -202,6 +206,8 @@ def _avenue(st: TeoCore, frame: Frame) -> None:
     if st.avenue[seat] >= DATA.avenue_max:
         return
     st.avenue[seat] += 1
+    if st.mods:
+        push(st, *modules.fire(st, "avenue", seat))
     for k, (step, _) in enumerate(DATA.avenue_spots):
         if step == st.avenue[seat] and st.d_avenue[k]:
             push(st, ("avenue-claim", seat, k))
@@ -366,7 +372,8 @@ def _ascend(st: TeoCore, frame: Frame) -> None:
     st.note(seat, "a worker Ascends (Avenue +1, calendar +1)")
     if st.light < st.dark:
         st.light += 1
-    push(st, ("avenue", seat), ("asc-reward", seat))
+    later = modules.fire(st, "ascend", seat, w) if st.mods else ()
+    push(st, ("avenue", seat), ("asc-reward", seat), *later)
 
 
 def workers_in_play(st: TeoCore, seat: int) -> int:
