@@ -120,7 +120,11 @@ def can_advance(st: TeoCore, seat: int, t: int) -> bool:
 
 @auto("adv")
 def _advance(st: TeoCore, frame: Frame) -> None:
-    seat, t = frame[1], frame[2]
+    advance(st, frame[1], frame[2])
+
+
+def advance(st: TeoCore, seat: int, t: int) -> None:
+    """One step up temple ``t`` (if it can happen): the step's reward or major-step choice."""
     if not can_advance(st, seat, t):
         return
     i = seat * st.nt + t
@@ -339,14 +343,14 @@ def _power_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 
 def _power_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    where = f" on {DATA.board_names[frame[2]]}" if frame[2] else ""
+    where = f" on {modules.board_name(st, frame[2])}" if frame[2] else ""
     labels = []
     for p in opts:
         if p[0] == "skip":
             labels.append("no further power-up")
         else:
             w = p[1]
-            labels.append(f"power up worker on {DATA.board_names[st.wb[w]]} ({st.wp[w]} -> {st.wp[w] + 1})")
+            labels.append(f"power up worker on {modules.board_name(st, st.wb[w])} ({st.wp[w]} -> {st.wp[w] + 1})")
     return f"Power up one of your workers{where}", labels
 
 

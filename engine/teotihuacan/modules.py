@@ -8,6 +8,7 @@ registering functions here when its file is imported (``seasons.py``, ``newboard
 - ``SETUP``: ``fn(st, rng)`` at the end of the board setup, before the first decision;
 - ``ECLIPSE_START`` / ``ECLIPSE_END``: ``fn(st)`` before an Eclipse is scored / after a
   non-final Eclipse, before the next turn (e.g. swapping the Season tile);
+- ``RENDER``: ``fn(st) -> lines`` added to ``render()``;
 - ``MAIN``: a module that replaces Action Board 6, 7 or 8 registers ``MainRule`` for it;
 - ``adjust(st, point, seat, value, *args)``: named numbers a module may change (a cost, a
   salary, the move distances); ``fire(st, point, seat, *args)``: named moments at which a
@@ -45,6 +46,7 @@ POINTS = {
     "main_cost": "adjust: cocoa cost of a Main action; args (board, excluded workers)",
     "collect_cocoa": "adjust: cocoa from Collect Cocoa; args (board, excluded workers)",
     "salary": "adjust: cocoa salary due at an Eclipse",
+    "virtual_workers": "adjust: virtual workers of seat on a Main action; args (board,)",
     "pyramid_step_vp": "adjust: VP per Pyramid-track step at this Eclipse",
     "avenue": "fire: frames after seat's Avenue marker advanced one step",
     "temple": "fire: frames after seat advanced on temple t; args (t,)",
@@ -53,7 +55,8 @@ POINTS = {
 
 
 def parse(value: Any) -> int:
-    """The `modules` option as a bit mask: '' or None = none, 'all', or a comma-separated list."""
+    """The `modules` option as a bit mask: '' or None = none, 'all' (every module built), or a
+    comma-separated list of names."""
     if value is None:
         return 0
     if not isinstance(value, str):
@@ -61,8 +64,8 @@ def parse(value: Any) -> int:
             f"option 'modules' must be a comma-separated string of {', '.join(MODULES)} or 'all'"
         )
     names = [part.strip().lower() for part in value.split(",") if part.strip()]
-    if names == ["all"]:
-        names = list(MODULES)
+    if names == ["all"]:  # every module built (all five once M1 and M2 are in)
+        names = [name for name in MODULES if name in IMPLEMENTED]
     mask = 0
     for name in names:
         if name not in BIT:
@@ -93,6 +96,7 @@ def active(st: Any, name: str) -> bool:
 SETUP: list[tuple[int, Callable]] = []
 ECLIPSE_START: list[tuple[int, Callable]] = []
 ECLIPSE_END: list[tuple[int, Callable]] = []
+RENDER: list[tuple[int, Callable]] = []
 ADJUST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 FIRE: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 
@@ -122,6 +126,11 @@ def on_eclipse_start(module: str) -> Callable:
 def on_eclipse_end(module: str) -> Callable:
     """Register ``fn(st)`` to run after a non-final Eclipse, before the next turn."""
     return _register(ECLIPSE_END, module)
+
+
+def on_render(module: str) -> Callable:
+    """Register ``fn(st) -> list of lines`` for ``render()`` (after the players' lines)."""
+    return _register(RENDER, module)
 
 
 def adjuster(point: str, module: str) -> Callable:

@@ -276,7 +276,7 @@ def _place_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _place_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Place your 3 starting workers on 3 different boards", [
-        "workers on " + ", ".join(DATA.board_names[b] for b in trio) for trio in opts
+        "workers on " + ", ".join(modules.board_name(st, b) for b in trio) for trio in opts
     ]
 
 

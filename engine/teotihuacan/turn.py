@@ -55,7 +55,7 @@ def move(st: TeoCore, seat: int, w: int, distance: int) -> None:
 
 def worker_text(st: TeoCore, w: int) -> str:
     """'worker 3 on Forest'."""
-    where = BOARD[st.wb[w]]
+    where = modules.board_name(st, st.wb[w])
     lock = ", locked" if st.ws[w] >= 0 else ""
     return f"power-{st.wp[w]} worker on {where}{lock}"
 
@@ -81,7 +81,7 @@ def _turn_label(st: TeoCore, p: Payload) -> str:
     kind = p[0]
     if kind == "move":
         dest, _ = destination(st, st.wb[p[1]], p[2])
-        return f"move {worker_text(st, p[1])} {p[2]} board(s) to {BOARD[dest]}"
+        return f"move {worker_text(st, p[1])} {p[2]} board(s) to {modules.board_name(st, dest)}"
     if kind == "anywhere":
         return "use the move-anywhere tile to move a worker any distance"
     if kind == "unlock-pay":
@@ -146,7 +146,7 @@ def _anywhere_d_options(st: TeoCore, frame: Frame) -> list[Payload]:
 def _anywhere_d_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     w = frame[3]
     return "Move-anywhere tile: how far clockwise?", [
-        f"{d} board(s) to {BOARD[destination(st, st.wb[w], d)[0]]}" for (d,) in opts
+        f"{d} board(s) to {modules.board_name(st, destination(st, st.wb[w], d)[0])}" for (d,) in opts
     ]
 
 
@@ -171,7 +171,7 @@ def _double_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 
 def _double_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    dest = BOARD[st.wb[frame[2]]]
+    dest = modules.board_name(st, st.wb[frame[2]])
     return "Double-move tile: move a second worker along?", [
         "no" if p[0] == "no" else f"also move the power-{st.wp[p[1]]} worker to {dest}" for p in opts
     ]
