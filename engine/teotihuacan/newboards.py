@@ -3,9 +3,9 @@ Construction (8) and are resolved like Forest, Stone Quarry and Gold Deposits.
 
 The row is the number of your workers there (the one just moved included; virtual workers
 added; at most 3), the column the power of your lowest worker there; the cell gives plain
-resources first, then Decoration tiles (Architecture) or Pyramid tiles (Development) up to its
-number (at least one must fit, else the Main action is not possible), then a free unlock of one
-of your locked workers; then power-ups as on the resource boards (1, 1, 2). The grids are in
+resources first, then a free unlock of one of your locked workers, then Decoration tiles
+(Architecture) or Pyramid tiles (Development) up to its number (at least one must fit, else the
+Main action is not possible); then power-ups as on the resource boards (1, 1, 2). The grids are in
 data/expansion.toml (marked assumed). Effects naming Decorations / Construction apply here.
 Teotibot's own Decorations and Construction actions are unchanged.
 """
@@ -72,10 +72,10 @@ def _arch_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
 def _arch_start(st: TeoCore, seat: int, board: int, extra: int) -> None:
     count, reward = cell(st, seat, board, extra)
     todo = gain(st, seat, plain(reward))
-    if reward.get("decorations"):
-        todo.append(("arch-deco", seat, count, reward["decorations"], 0))
     if reward.get("unlock"):
         todo.append(("free-unlock", seat))
+    if reward.get("decorations"):
+        todo.append(("arch-deco", seat, count, reward["decorations"], 0))
     todo.append(("arch-end", seat, count, int(st.has_tech(seat, 13))))
     push(st, *todo)
 

@@ -12,6 +12,7 @@ from engine.teotihuacan.calendar import salary_due
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP
 from engine.teotihuacan.frames import push, run
+from engine.teotihuacan.svg import svg
 from tests.teotihuacan.teotibot_util import BOT, solo
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, start_turn
 
@@ -35,7 +36,7 @@ def bot_table(tile: int):
 def test_setup_deals_one_season_and_keeps_the_rest_face_down():
     st = GAME.setup(2, 4, {"modules": "seasons"})
     assert st.season in EXP.seasons and sorted([st.season, *st.season_deck]) == list(range(1, 9))
-    assert st.season_used == [] and "Season tile #" in st.render()
+    assert st.season_used == [] and "Season tile #" in st.render() and "Season tile #" in svg(st)
     assert any("the first Season" in e["text"] for e in st.log())
 
 
