@@ -159,8 +159,8 @@ _PAID_STEP = [False]  # True while #5's own step is taken (synchronously, inside
 def _temple(st: TeoCore, seat: int, t: int) -> list[tuple]:
     if _PAID_STEP[0]:
         return []  # the paid step does not offer #5 again
-    if affects(st, seat, "paid_second_temple") and t in TRIGGERS and st.cocoa[seat] >= SEASON5_COST:
-        return [("season5", seat, t)]
+    if affects(st, seat, "paid_second_temple") and t in TRIGGERS:
+        return [("season5", seat, t)]  # cocoa checked when offered: the step's reward comes first
     return []
 
 

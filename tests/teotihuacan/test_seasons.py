@@ -132,6 +132,15 @@ def test_5_pay_two_cocoa_to_advance_on_a_different_temple_once():
     assert kind(st) != "season5"  # the paid step does not offer #5 again
 
 
+def test_5_can_be_paid_with_the_cocoa_of_the_step_itself():
+    st = table(5)
+    give(st, 0, cocoa=1)
+    st.temple[GREEN] = 3  # green step 4 pays cocoa
+    st.stack = [("adv", 0, GREEN)]
+    run(st)
+    assert st.cocoa[0] == 1 + DATA.temple_steps[GREEN][4][1]["cocoa"] and kind(st) == "season5"
+
+
 def test_5_needs_two_cocoa():
     st = table(5)
     give(st, 0, cocoa=1)
