@@ -12,7 +12,7 @@ from random import Random
 
 from . import effects, modules
 from .core import TeoCore
-from .data import DATA, TEMPLES
+from .data import TEMPLES
 from .expansion_data import EXP
 from .frames import AUTOMATON, Frame, Payload, auto, choice, push
 
@@ -22,16 +22,12 @@ TRIGGERS = tuple(
     TEMPLES.index(t) if t in TEMPLES else len(TEMPLES) for t in EXP.season5_triggers
 )  # orange = 3
 BONUS = tuple(TEMPLES.index(t) for t in EXP.season5_bonus)
+# Numbers printed in the Season effects (found, not assumed): see [season_tiles] in the TOML.
 SEASON5_COST = 2
 AVENUE_VP = 2
 PYRAMID_STEP_VP = (5, 4, 3)
 
 modules.IMPLEMENTED.add(M)
-
-
-def is_active(st: TeoCore, tile_id: str) -> bool:
-    """Whether Season tile ``tile_id`` is the active one (seasons in play)."""
-    return st.season == NUMBER[tile_id]
 
 
 def affects(st: TeoCore, seat: int, tile_id: str) -> bool:
@@ -43,7 +39,7 @@ def affects(st: TeoCore, seat: int, tile_id: str) -> bool:
 
 
 def season_text(number: int) -> str:
-    """'Season tile #2 (avenue_step_vp): Each step ...'."""
+    """'Season tile #2: Each step advanced on the Avenue of the Dead immediately scores 2 VP'."""
     tile = EXP.seasons[number]
     return f"Season tile #{number}: {tile.effect}"
 
@@ -210,6 +206,6 @@ def _bot_season5(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
 
 AUTOMATON["season5"] = _bot_season5
 
-# Only the tile numbers that name a Teotibot rule are checked against the data.
-assert EXP.seasons[2].teotibot == "applies" and EXP.seasons[6].teotibot == "applies"
-assert EXP.seasons[5].teotibot == "uses_if_able" and DATA.top_step > 0
+# The rule text names tiles by number: the data's numbering must keep them where it says.
+assert NUMBER["move_2_to_4"] == 7, "Ehecatl calls the 2-4 movement tile #07"
+assert EXP.seasons[5].teotibot == "uses_if_able" and NUMBER["paid_second_temple"] == 5

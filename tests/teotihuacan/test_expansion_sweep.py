@@ -39,7 +39,7 @@ def check_expansion_invariants(st) -> None:
     check_invariants(st)
     if modules.active(st, "seasons"):
         assert sorted([st.season, *st.season_deck, *st.season_used]) == sorted(EXP.seasons)
-        assert len(st.season_used) == min(st.eclipses, 2)
+        assert len(st.season_used) == st.eclipses - (1 if st.over else 0)  # none after the last
     deco_placed = [t for t in st.deco_space if t]
     deco_offer = [t for t in st.deco_offer if t]
     assert sorted(deco_placed + deco_offer + st.deco_deck) == sorted(DATA.deco_tiles)
