@@ -166,3 +166,23 @@ def test_teotibot_decorations_and_construction_are_unchanged(tile, board):
         outcomes.append((st.vp, st.res, st.deco_space, st.pyr_pos, st.wb, st.wp))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][0][BOT] > 0  # the action did happen
+
+
+def test_mid_action_state_survives_observation_round_trips():
+    from random import Random
+
+    from engine.teotihuacan import GAME
+
+    st = table()
+    put(st, 1, DECOR, power=4)
+    put(st, 2, DECOR, power=5)
+    give(st, 0, cocoa=1, gold=0)
+    arrive(st, 0, 0, DECOR, power=4)
+    choose(st, "main", 0, 0)
+    choose(st, 0, 0)
+    assert kind(st) == "arch-deco" and st.deco_offer[0] == 0
+    obs = st.observation(0)
+    for k in range(3):
+        for other in (st.determinize(0, Random(k)), GAME.from_observation(obs, Random(k))):
+            assert other.observation(0) == obs and other.decision(0) == st.decision(0)
+            assert other.deco_offer[0] == 0 and sorted(other.deco_deck) == sorted(st.deco_deck)

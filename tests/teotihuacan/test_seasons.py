@@ -139,6 +139,10 @@ def test_5_can_be_paid_with_the_cocoa_of_the_step_itself():
     st.stack = [("adv", 0, GREEN)]
     run(st)
     assert st.cocoa[0] == 1 + DATA.temple_steps[GREEN][4][1]["cocoa"] and kind(st) == "season5"
+    obs = st.observation(0)  # the pending choice survives the round trips
+    rebuilt = GAME.from_observation(obs, Random(1))
+    assert rebuilt.observation(0) == obs and rebuilt.decision(0) == st.decision(0)
+    assert st.determinize(0, Random(2)).decision(0) == st.decision(0)
 
 
 def test_5_needs_two_cocoa():
