@@ -62,9 +62,22 @@ def agents() -> None:
 
 
 @app.command()
-def games() -> None:
-    """List the games (rules engines) the installed plugins offer."""
+def games(
+    game: Annotated[
+        str | None, typer.Argument(help="A game id: list its options (name, type, default, meaning) instead.")
+    ] = None,
+) -> None:
+    """List the games (rules engines) the installed plugins offer, or one game's options."""
     registry = load_registry()
+    if game is not None:
+        if game not in registry.games:
+            raise fail(f"unknown game {game!r}; installed: {', '.join(sorted(registry.games))}")
+        schema = registry.games[game].option_schema()
+        rows = [
+            [name, spec["type"], spec.get("default"), spec.get("help", "")] for name, spec in schema.items()
+        ]
+        typer.echo(tabulate(rows, headers=["option", "type", "default", "meaning"]))
+        return
     rows = []
     for game_id, game in sorted(registry.games.items()):
         players = f"{game.min_players}-{game.max_players}"

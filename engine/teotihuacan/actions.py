@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import gain
+from .expansion_data import EXP
 from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
@@ -41,6 +43,10 @@ def main_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
     """Whether the Main action of ``board`` can be carried out (ignoring its cocoa cost)."""
     if board in (2, 3, 4):
         return True
+    if st.mods:
+        rule = modules.main_rule(st, board)
+        if rule is not None:
+            return rule.possible(st, seat, board, extra)
     count = worker_count(st, seat, board, extra)
     if board == 5:
         return bool(alchemy_options(st, seat, count))
@@ -53,6 +59,11 @@ def main_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
 
 def start_main(st: TeoCore, seat: int, board: int, extra: int) -> None:
     """Begin the Main action of ``board`` (its cocoa already paid)."""
+    if st.mods:
+        rule = modules.main_rule(st, board)
+        if rule is not None:
+            rule.start(st, seat, board, extra)
+            return
     count = worker_count(st, seat, board, extra)
     if board in (2, 3, 4):
         _resource_grid(st, seat, board)
@@ -260,32 +271,44 @@ def take_decoration(st: TeoCore, slot: int) -> None:
         st.deco_offer[slot] = st.deco_deck.pop()
 
 
+def deco_label(st: TeoCore, slot: int, sp: int) -> str:
+    """'decoration BRG. on top level 1 covering ... (2 matching VP)'."""
+    tid = st.deco_offer[slot]
+    icons = DATA.deco_tiles[tid]
+    old = covered_icons(st, sp)
+    vp = sum(match(a, b)[0] for a, b in zip(icons, old, strict=True))
+    return (
+        f"decoration {''.join(icons)} on {SIDES[sp // 4]} level {sp % 4 + 1} "
+        f"covering {''.join(old)} ({vp} matching VP)"
+    )
+
+
 def _deco_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    labels = []
-    for slot, sp in opts:
-        tid = st.deco_offer[slot]
-        icons = DATA.deco_tiles[tid]
-        old = covered_icons(st, sp)
-        vp = sum(match(a, b)[0] for a, b in zip(icons, old, strict=True))
-        labels.append(
-            f"decoration {''.join(icons)} on {SIDES[sp // 4]} level {sp % 4 + 1} "
-            f"covering {''.join(old)} ({vp} matching VP)"
-        )
     cost = DATA.deco_cost[frame[2]]
-    return f"Decorations: pay {cost} gold, choose a tile and a space", labels
+    return f"Decorations: pay {cost} gold, choose a tile and a space", [deco_label(st, slot, sp) for slot, sp in opts]
 
 
-@choice("deco", _deco_options, _deco_describe)
-def _deco(st: TeoCore, frame: Frame, p: Payload) -> None:
-    seat, count = frame[1], frame[2]
-    slot, sp = p
+def place_decoration(st: TeoCore, seat: int, count: int, slot: int, sp: int, refill: bool = True) -> list[tuple]:
+    """Pay for and place the Decoration of offer ``slot`` on ``sp``: matching icons, VP, the
+    Pyramid track; returns the temple steps. ``refill=False`` leaves the slot empty."""
     tid = st.deco_offer[slot]
     st.res[seat * 3 + 2] -= DATA.deco_cost[count]
     steps = _score_icons(st, seat, DATA.deco_tiles[tid], covered_icons(st, sp))
     st.vp[seat] += DATA.deco_vp
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     st.deco_space[sp] = tid
-    take_decoration(st, slot)
+    if refill:
+        take_decoration(st, slot)
+    else:
+        st.deco_offer[slot] = 0
+    return steps
+
+
+@choice("deco", _deco_options, _deco_describe)
+def _deco(st: TeoCore, frame: Frame, p: Payload) -> None:
+    seat, count = frame[1], frame[2]
+    slot, sp = p
+    steps = place_decoration(st, seat, count, slot, sp)
     if st.has_tech(seat, 9):
         st.vp[seat] += 4
     push(st, *steps, *power_up_frames(st, seat, 7, 1, st.has_tech(seat, 13)))
@@ -342,7 +365,7 @@ def _build_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
                 f"place pyramid tile {''.join(DATA.pyramid_tiles[st.pyr_offer[p[1]]])} "
                 f"(#{st.pyr_offer[p[1]]})"
             )
-    return f"Construction: choose a pyramid tile ({frame[2]} more allowed)", labels
+    return f"{modules.board_name(st, 8)}: choose a pyramid tile ({frame[2]} more allowed)", labels
 
 
 @choice("build", _build_options, _build_describe)
@@ -378,7 +401,7 @@ def _pos_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
             note = " (Technology 15 discount)"
         else:
             note = " (Technology 15 discount kept for a later tile)" if frame[5] else ""
-        labels.append(f"{position_text(i)}: pay {cost}{note}, {DATA.level_vp[DATA.positions[i].level]} VP")
+        labels.append(f"{position_text(i)}: pay {cost}{note}, {level_vp(st, DATA.positions[i].level)} VP")
     return "Construction: where does the tile go?", labels
 
 
@@ -453,13 +476,20 @@ def place_pyramid_tile(st: TeoCore, seat: int, tid: int, pos: int, rot: int) -> 
     for q, icon in zip(DATA.positions[pos].squares, rotated(tid, rot), strict=True):
         st.grid[q] = icon
     st.pyr_pos[pos] = tid * 4 + rot
-    st.vp[seat] += DATA.level_vp[level]
+    st.vp[seat] += level_vp(st, level)
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     if level == 4:
         # the Pyramid is finished: the light disc jumps to the dark one, the final Eclipse follows
         st.pyramid_done = True
         st.light = st.dark
         st.note(seat, "the Pyramid is finished: the final Eclipse is triggered")
+
+
+def level_vp(st: TeoCore, level: int) -> int:
+    """VP for a pyramid tile on ``level``: 1/3/5/7, or 1/2/3/4 with the expert_pyramid option."""
+    if st.options.get("expert_pyramid"):
+        return EXP.expert_level_vp[level]
+    return DATA.level_vp[level]
 
 
 def take_pyramid(st: TeoCore, slot: int) -> None:
@@ -501,7 +531,8 @@ def _tech13_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _tech13_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Technology 13: pay 1 cocoa for one more power-up here?", [
-        f"pay 1 cocoa, power up a worker on {BOARD[frame[2]]}" if p[0] == "pay" else "no" for p in opts
+        f"pay 1 cocoa, power up a worker on {modules.board_name(st, frame[2])}" if p[0] == "pay" else "no"
+        for p in opts
     ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from . import teotibot
+from . import modules, teotibot
 from .core import CATEGORIES, TeoCore
 from .data import DATA
 from .effects import mask_score, mask_sets
@@ -49,6 +49,8 @@ def is_final(st: TeoCore) -> bool:
 @auto("eclipse")
 def _eclipse(st: TeoCore, frame: Frame) -> None:
     nxt = frame[1]
+    if st.mods:
+        modules.run_all(st, modules.ECLIPSE_START)
     e = min(st.eclipses, 2)
     number = DATA.building_numbers[st.buildings_taken]
     lead = max(st.ptrack)
@@ -56,7 +58,10 @@ def _eclipse(st: TeoCore, frame: Frame) -> None:
     for s in range(st.n):
         avenue = st.avenue[s] * number
         leader = DATA.pyramid_leader_vp if lead and st.ptrack[s] == lead else 0
-        steps = st.ptrack[s] * DATA.pyramid_step_vp[e]
+        step_vp = DATA.pyramid_step_vp[e]
+        if st.mods:
+            step_vp = modules.adjust(st, "pyramid_step_vp", s, step_vp)
+        steps = st.ptrack[s] * step_vp
         masks = mask_score(st, s)
         _score(st, s, "avenue", avenue)
         _score(st, s, "pyramid", leader + steps)
@@ -72,7 +77,8 @@ def _eclipse(st: TeoCore, frame: Frame) -> None:
 def salary_due(st: TeoCore, seat: int) -> int:
     """1 cocoa per worker in play, 2 for a worker of power 4-5."""
     low, high = DATA.salary
-    return sum(high if st.wp[w] >= 4 else low for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
+    due = sum(high if st.wp[w] >= 4 else low for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
+    return modules.adjust(st, "salary", seat, due) if st.mods else due
 
 
 def _salary_options(st: TeoCore, frame: Frame) -> list[Payload]:
@@ -130,6 +136,8 @@ def _eclipse_end(st: TeoCore, frame: Frame) -> None:
     st.dark = DATA.dark_disc[st.n][st.eclipses]
     place_neutrals(st, list(range(1, 19)), st.chance_rng())
     push(st, st.turn_frame(nxt))
+    if st.mods:  # e.g. the next Season tile (frames a hook pushes run before the turn)
+        modules.run_all(st, modules.ECLIPSE_END)
 
 
 def bonus_tiles_reached(st: TeoCore, seat: int) -> list[int]:

@@ -65,8 +65,15 @@ LIST_FIELDS = (
     "neutral_draws",
     "act_pyr",
     "dirs",
+    # Late Preclassic modules (empty in the base game): see modules.py and docs/teotihuacan.md
+    "season_deck",
+    "season_used",
+    "priest",
+    "priest_pick",
+    "priest_deck",
+    "ability",
 )
-NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept")
+NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept", "priest_dealt")
 # What clone() copies: every list above but FIXED_FIELDS (drawn at setup, never changed after:
 # clones share them), and of a nested list only the outer one, as its inner lists are replaced,
 # never changed in place.
@@ -91,6 +98,8 @@ SCALAR_FIELDS = (
     "bot",
     "act_aside",
     "roll",
+    "mods",
+    "season",
 )
 COPIED = itemgetter(*COPIED_FIELDS)
 # Score categories kept per seat for Result.details.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import modules
 from .core import KIND_IDS, TeoCore
 from .data import DATA, MIXES, RESOURCES, TEMPLES
 from .frames import Frame, Payload, auto, choice, push
@@ -119,20 +120,27 @@ def can_advance(st: TeoCore, seat: int, t: int) -> bool:
 
 @auto("adv")
 def _advance(st: TeoCore, frame: Frame) -> None:
-    seat, t = frame[1], frame[2]
+    advance(st, frame[1], frame[2])
+
+
+def advance(st: TeoCore, seat: int, t: int) -> None:
+    """One step up temple ``t`` (if it can happen): the step's reward or major-step choice."""
     if not can_advance(st, seat, t):
         return
     i = seat * st.nt + t
     st.temple[i] += 1
     step = st.temple[i]
     kind, reward = DATA.temple_steps[t][step]
+    later = modules.fire(st, "temple", seat, t) if st.mods else ()
     if kind == "major":
         k = major_index(t, step)
         if st.d_temple[k]:
-            push(st, ("major", seat, t, step))
+            push(st, ("major", seat, t, step), *later)
             return
     if reward:
-        push(st, *gain(st, seat, reward))
+        push(st, *gain(st, seat, reward), *later)
+    elif later:
+        push(st, *later)
 
 
 def major_index(t: int, step: int) -> int:
@@ -203,6 +211,8 @@ def _avenue(st: TeoCore, frame: Frame) -> None:
     if st.avenue[seat] >= DATA.avenue_max:
         return
     st.avenue[seat] += 1
+    if st.mods:
+        push(st, *modules.fire(st, "avenue", seat))
     for k, (step, _) in enumerate(DATA.avenue_spots):
         if step == st.avenue[seat] and st.d_avenue[k]:
             push(st, ("avenue-claim", seat, k))
@@ -348,14 +358,14 @@ def _power_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 
 def _power_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    where = f" on {DATA.board_names[frame[2]]}" if frame[2] else ""
+    where = f" on {modules.board_name(st, frame[2])}" if frame[2] else ""
     labels = []
     for p in opts:
         if p[0] == "skip":
             labels.append("no further power-up")
         else:
             w = p[1]
-            labels.append(f"power up worker on {DATA.board_names[st.wb[w]]} ({st.wp[w]} -> {st.wp[w] + 1})")
+            labels.append(f"power up worker on {modules.board_name(st, st.wb[w])} ({st.wp[w]} -> {st.wp[w] + 1})")
     return f"Power up one of your workers{where}", labels
 
 
@@ -381,7 +391,8 @@ def _ascend(st: TeoCore, frame: Frame) -> None:
     st.note(seat, "a worker Ascends (Avenue +1, calendar +1)")
     if st.light < st.dark:
         st.light += 1
-    push(st, ("avenue", seat), ("asc-reward", seat))
+    later = modules.fire(st, "ascend", seat, w) if st.mods else ()
+    push(st, ("avenue", seat), ("asc-reward", seat), *later)
 
 
 def workers_in_play(st: TeoCore, seat: int) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.api import BadOptions, validate_options
 
-from . import teotibot
+from . import modules, teotibot
 from .core import GAME_ID
 from .setup import from_observation, new_game
 from .state import TeoState
@@ -35,6 +35,23 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
         "choices": ["teotibot"],
         "help": "solo opponent: 'teotibot' plays the seat after the single agent seat",
     },
+    "modules": {
+        "type": "str",
+        "default": "",
+        "help": "Late Preclassic Period modules, comma-separated: "
+        + ", ".join(modules.MODULES)
+        + ", or 'all' (default: none, the base game)",
+    },
+    "expert_pyramid": {
+        "type": "bool",
+        "default": False,
+        "help": "Late Preclassic optional rule: pyramid tiles score 1/2/3/4 VP by level instead of 1/3/5/7",
+    },
+    "expert_setup": {
+        "type": "bool",
+        "default": False,
+        "help": "Late Preclassic optional rule: the expert Pyramid start patterns (reconstructed, assumed)",
+    },
     **teotibot.option_schema(),
 }
 DIFFICULTY_OPTIONS = tuple(name for name in OPTION_SCHEMA if name.startswith("teotibot_"))
@@ -52,12 +69,14 @@ class TeotihuacanGame:
     automata: tuple[str, ...] = ("teotibot",)
 
     def option_schema(self) -> Mapping[str, Any]:
-        """Options: first_game, starting_tile_draft, dark_eclipse, automaton, Teotibot difficulty."""
+        """Options: first_game, starting_tile_draft, dark_eclipse, automaton, the Late Preclassic
+        modules and optional rules, Teotibot difficulty."""
         return OPTION_SCHEMA
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> dict:
         """Validated options completed with defaults; BadOptions on anything unsupported."""
         checked = validate_options(OPTION_SCHEMA, options)
+        checked["modules"] = modules.canonical(modules.parse(checked["modules"]))
         if checked["automaton"] == "teotibot":
             if players != 1:
                 raise BadOptions(

@@ -13,6 +13,7 @@ from random import Random
 
 from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA
+from .expansion_data import EXP
 from .frames import run
 
 HIDDEN = {
@@ -25,6 +26,11 @@ HIDDEN = {
     "start_disc",
     "start_pick",
     "events",
+    # Late Preclassic: the Season stack's order, the priest tiles dealt (and still to deal)
+    "season_deck",
+    "priest_deck",
+    "priest_dealt",
+    "priest_pick",
 }
 
 
@@ -85,11 +91,16 @@ def observe(st: TeoCore, seat: int) -> dict:
         "start_dealt_count": [len(x) for x in st.start_dealt],
         "start_disc": {str(t): st.start_disc[t] for t in sorted(seen) if st.start_disc[t]},
         "start_pick": picks,
+        "own_priests": list(st.priest_dealt[seat]),
+        "priest_dealt_count": [len(x) for x in st.priest_dealt],
+        "priest_pick": [p if s == seat else bool(p) for s, p in enumerate(st.priest_pick)],
         "hidden_counts": {
             "discovery_stack": len(st.d_deck),
             "decoration_stack": len(st.deco_deck),
             "pyramid_stack": len(st.pyr_deck),
             "starting_stack": len(st.start_deck),
+            "season_stack": len(st.season_deck),
+            "priest_stack": len(st.priest_deck),
         },
     }
 
@@ -164,7 +175,31 @@ def resample(st: TeoCore, seat: int, rng: Random) -> None:
     pyr = [t for t in DATA.pyramid_tiles if t not in st.pyr_offer and t not in placed]
     rng.shuffle(pyr)
     st.pyr_deck = pyr
+    if st.mods:
+        _resample_expansion(st, seat, rng)
     st.chance = rng.getrandbits(64)
     st.opts = None
     st.dec = None
     run(st)
+
+
+def _resample_expansion(st: TeoCore, seat: int, rng: Random) -> None:
+    """The Late Preclassic hidden parts: the Season stack, other seats' priest tiles."""
+    seasons = [t for t in EXP.seasons if t != st.season and t not in st.season_used]
+    rng.shuffle(seasons)
+    st.season_deck = seasons[: len(st.season_deck)]
+    if not any(st.priest_dealt):
+        return
+    # Priest tiles are 1-based indices into EXP.priests; the bot's tile is public (priest[bot]).
+    seen = set(st.priest_dealt[seat]) | {st.priest[s] for s in range(st.n) if s != st.bot}
+    pool = [t for t in range(1, len(EXP.priests) + 1) if t not in seen]
+    rng.shuffle(pool)
+    for s in range(st.n):
+        if s == seat or s == st.bot or not st.priest_dealt[s]:
+            continue
+        kept = [st.priest[s]] if st.priest[s] else []
+        dealt = kept + [pool.pop() for _ in range(len(st.priest_dealt[s]) - len(kept))]
+        st.priest_dealt[s] = sorted(dealt)
+        if st.priest_pick[s]:
+            st.priest_pick[s] = st.priest[s] or rng.choice(dealt)
+    st.priest_deck = pool[: len(st.priest_deck)]

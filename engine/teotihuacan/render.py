@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import tile_name
@@ -54,7 +55,7 @@ def render(st: TeoCore) -> str:
             extra = f"  [tile: {tile_name(tid) if tid else '-'}]"
         if b == 1:
             extra += "  Royal tiles " + ", ".join(f"{r:02d}" for r in st.royal)
-        lines.append(f"  {place}. {BOARD[b]:<13} {' '.join(workers) or '-'}{extra}")
+        lines.append(f"  {place}. {modules.board_name(st, b):<13} {' '.join(workers) or '-'}{extra}")
     lines.append(
         "Avenue discovery spots (steps 3/6/8): "
         + "; ".join(", ".join(tile_name(t) for t in spot) or "-" for spot in st.d_avenue)
@@ -91,6 +92,10 @@ def render(st: TeoCore) -> str:
             f"P{s + 1} (order {token}{role}): {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
             f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
         )
+    if st.mods:
+        for bit, fn in modules.RENDER:
+            if st.mods & bit:
+                lines.extend(fn(st))
     if st.bot >= 0:
         lines.extend(teotibot_lines(st))
     seats = st.to_act()

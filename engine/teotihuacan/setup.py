@@ -7,11 +7,12 @@ from __future__ import annotations
 from itertools import combinations
 from random import Random
 
-from . import teotibot
+from . import modules, teotibot
 from .calendar import place_neutrals
 from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA, RESOURCES, TEMPLES
 from .effects import can_pay, claim, claim_label, describe_gain, gain, tile_name
+from .expansion_data import EXP
 from .frames import Frame, Payload, auto, choice, push, run
 from .observation import HIDDEN, resample
 from .state import TeoState
@@ -29,6 +30,7 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
     st.first_game = bool(options.get("first_game"))
     st.draft = bool(options.get("starting_tile_draft"))
     st.dark_variant = bool(options.get("dark_eclipse"))
+    _expansion_fields(st, n, options)
     rng = Random(seed)
     st.events = []
     st.stack = []
@@ -73,7 +75,8 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
     st.pyr_offer = [st.pyr_deck.pop() for _ in range(DATA.pyramid_offer)]
     st.pyr_pos = [-1] * len(DATA.positions)
     st.grid = list(DATA.base_grid)
-    for pos in DATA.setup_patterns[n]:
+    patterns = EXP.expert_patterns if options.get("expert_setup") else DATA.setup_patterns
+    for pos in patterns[n]:
         tid, rot = st.pyr_deck.pop(), rng.randrange(4)
         icons = DATA.pyramid_tiles[tid]
         for i, q in enumerate(DATA.positions[pos].squares):
@@ -133,9 +136,24 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
             _deal_discoveries(st, st.start_dealt[s])
         place_neutrals(st, st.start_deck, rng)
         push(st, ("start-pick", -1))
+    if st.mods:  # module set-up steps (they may insert frames under the base set-up's)
+        modules.run_all(st, modules.SETUP, rng)
     st.chance = rng.getrandbits(64)
     run(st)
     return st
+
+
+def _expansion_fields(st: TeoCore, n: int, options: dict) -> None:
+    """The Late Preclassic state fields, empty in the base game (modules.py fills them)."""
+    st.mods = modules.parse(options.get("modules"))
+    st.season = 0  # M3: the active Season tile's number (0: none)
+    st.season_deck = []  # M3: face-down Season tiles (order hidden)
+    st.season_used = []  # M3: Season tiles already replaced (public)
+    st.priest = [0] * n  # M1: each seat's kept priest tile (1-based index; 0 none or not revealed)
+    st.priest_dealt = [[] for _ in range(n)]  # M1: the 2 tiles dealt to each seat (hidden from others)
+    st.priest_pick = [0] * n  # M1: the tile a seat has chosen to keep (hidden until all chose)
+    st.priest_deck = []  # M1: undealt priest tiles (hidden)
+    st.ability = [0] * n  # M2: Special Abilities per seat, bit i = EXP.abilities[i]
 
 
 def _cocoa_index(st: TeoCore, seat: int) -> int:
@@ -258,7 +276,7 @@ def _place_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _place_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     return "Place your 3 starting workers on 3 different boards", [
-        "workers on " + ", ".join(DATA.board_names[b] for b in trio) for trio in opts
+        "workers on " + ", ".join(modules.board_name(st, b) for b in trio) for trio in opts
     ]
 
 
@@ -371,6 +389,12 @@ def from_observation(obs: dict, rng: Random) -> TeoState:
         (tuple(p) if p is not None else None) if s == seat else ((0, 1) if p else None)
         for s, p in enumerate(obs["start_pick"])
     ]
+    st.season_deck = [0] * counts["season_stack"]
+    st.priest_deck = [0] * counts["priest_stack"]
+    st.priest_dealt = [
+        list(obs["own_priests"]) if s == seat else [0] * c for s, c in enumerate(obs["priest_dealt_count"])
+    ]
+    st.priest_pick = [p if s == seat else int(p) for s, p in enumerate(obs["priest_pick"])]
     st.chance = 0
     resample(st, seat, rng)
     return st

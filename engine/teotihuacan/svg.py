@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.svg import circle, document, rect, seat_colour, text, title
 
+from . import modules
 from .data import DATA, RESOURCES, TEMPLES
 from .effects import tile_name
 from .render import nobles_text
@@ -33,7 +34,9 @@ def _boards(state, x0: int, y0: int) -> list[str]:
         col, row = (place - 1, 0) if place <= 4 else (8 - place, 1)
         x, y = x0 + col * (box_w + 4), y0 + row * (box_h + 4)
         out.append(rect(x, y, box_w, box_h, "#f4efe3", "#9b8a5e"))
-        out.append(text(x + 6, y + 14, f"{place}. {DATA.board_names[board]}", 11, font_weight="bold"))
+        out.append(
+            text(x + 6, y + 14, f"{place}. {modules.board_name(state, board)}", 11, font_weight="bold")
+        )
         k = 0
         for worker in range(16):
             if state.wb[worker] != board:
@@ -159,5 +162,12 @@ def svg(state, viewer: int | None = None) -> str:
         for k, line in enumerate(teotibot_lines(state)):
             body.append(text(10, height + 14 * k, line, 9, font_family="monospace", xml_space="preserve"))
         height += 14 * 5 + 6
+    if state.mods:  # the modules' lines of render(): Season tile, ...
+        lines = [line for bit, fn in modules.RENDER if state.mods & bit for line in fn(state)]
+        for k, line in enumerate(lines):
+            body.append(
+                text(10, height + 14 * k, line[:160], 9, font_family="monospace", xml_space="preserve")
+            )
+        height += 14 * len(lines) + 6
     body[0] = rect(0, 0, WIDTH, height, "#fff", "none")
     return document(WIDTH, height, body, head)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from . import actions, worship
+from . import actions, modules, worship
 from .core import TeoCore
 from .data import DATA, SPACE_BOARD
 from .effects import instant_tiles, tile_name, use_tile
 from .frames import Frame, Payload, choice, push
 
 BOARD = DATA.board_names
+MOVES = (1, 2, 3)  # a normal move: 1-3 boards clockwise (a module may change it)
 
 
 def _locked(st: TeoCore, seat: int) -> bool:
@@ -58,7 +59,7 @@ def move(st: TeoCore, seat: int, w: int, distance: int) -> None:
 
 def worker_text(st: TeoCore, w: int) -> str:
     """'worker 3 on Forest'."""
-    where = BOARD[st.wb[w]]
+    where = modules.board_name(st, st.wb[w])
     lock = ", locked" if st.ws[w] >= 0 else ""
     return f"power-{st.wp[w]} worker on {where}{lock}"
 
@@ -66,7 +67,8 @@ def worker_text(st: TeoCore, w: int) -> str:
 # ---- the turn decision ---------------------------------------------------------------------------
 def _turn_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
-    opts = [("move", w, d) for w in distinct_workers(st, seat) for d in (1, 2, 3)]
+    moves = modules.adjust(st, "move", seat, MOVES) if st.mods else MOVES
+    opts = [("move", w, d) for w in distinct_workers(st, seat) for d in moves]
     if opts:
         tid = st.holds(seat, "move_anywhere")
         if tid:
@@ -83,7 +85,7 @@ def _turn_label(st: TeoCore, p: Payload) -> str:
     kind = p[0]
     if kind == "move":
         dest, _ = destination(st, st.wb[p[1]], p[2])
-        return f"move {worker_text(st, p[1])} {p[2]} board(s) to {BOARD[dest]}"
+        return f"move {worker_text(st, p[1])} {p[2]} board(s) to {modules.board_name(st, dest)}"
     if kind == "anywhere":
         return "use the move-anywhere tile to move a worker any distance"
     if kind == "unlock-pay":
@@ -148,7 +150,7 @@ def _anywhere_d_options(st: TeoCore, frame: Frame) -> list[Payload]:
 def _anywhere_d_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     w = frame[3]
     return "Move-anywhere tile: how far clockwise?", [
-        f"{d} board(s) to {BOARD[destination(st, st.wb[w], d)[0]]}" for (d,) in opts
+        f"{d} board(s) to {modules.board_name(st, destination(st, st.wb[w], d)[0])}" for (d,) in opts
     ]
 
 
@@ -173,7 +175,7 @@ def _double_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 
 def _double_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    dest = BOARD[st.wb[frame[2]]]
+    dest = modules.board_name(st, st.wb[frame[2]])
     return "Double-move tile: move a second worker along?", [
         "no" if p[0] == "no" else f"also move the power-{st.wp[p[1]]} worker to {dest}" for p in opts
     ]
@@ -195,6 +197,18 @@ def _double(st: TeoCore, frame: Frame, p: Payload) -> None:
 
 
 # ---- the action on the destination board -----------------------------------------------------------
+def main_cost(st: TeoCore, seat: int, board: int, w: int, w2: int) -> int:
+    """Cocoa for the Main action: one per other colour on the board (a module may change it)."""
+    cost = st.colours_on(board, (w, w2))
+    return modules.adjust(st, "main_cost", seat, cost, board, (w, w2)) if st.mods else cost
+
+
+def cocoa_gain(st: TeoCore, seat: int, board: int, w: int, w2: int) -> int:
+    """Cocoa from Collect Cocoa: one plus one per other colour (a module may change it)."""
+    amount = st.colours_on(board, (w, w2)) + 1
+    return modules.adjust(st, "collect_cocoa", seat, amount, board, (w, w2)) if st.mods else amount
+
+
 def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, w, w2 = frame[1], frame[2], frame[3]
     board = st.wb[w]
@@ -209,7 +223,7 @@ def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
         if occ < 0 or st.cocoa[seat] >= 1 or free:
             opts.append(("worship", s))
     if board != 1:
-        cost = st.colours_on(board, (w, w2))
+        cost = main_cost(st, seat, board, w, w2)
         extras = st.holds_count(seat, "additional_worker") if board in (5, 6, 8) else 0
         base = actions.base_count(st, seat, board)
         for extra in range(extras + 1):
@@ -229,17 +243,17 @@ def _action_label(st: TeoCore, frame: Frame, p: Payload) -> str:
     seat, w, w2 = frame[1], frame[2], frame[3]
     board = st.wb[w]
     if kind == "cocoa":
-        return f"Collect Cocoa (+{st.colours_on(board, (w, w2)) + 1} cocoa)"
+        return f"Collect Cocoa (+{cocoa_gain(st, seat, board, w, w2)} cocoa)"
     if kind == "worship":
         return worship.space_label(st, seat, p[1])
-    cost = st.colours_on(board, (w, w2))
+    cost = main_cost(st, seat, board, w, w2)
     pay = "using the free-payment tile" if p[2] else f"paying {cost} cocoa"
     extra = f" with {p[1]} additional-worker tile(s)" if p[1] else ""
-    return f"Main action of {BOARD[board]}{extra}, {pay}"
+    return f"Main action of {modules.board_name(st, board)}{extra}, {pay}"
 
 
 def _action_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    board = BOARD[st.wb[frame[2]]]
+    board = modules.board_name(st, st.wb[frame[2]])
     return f"Choose the action on {board}", [_action_label(st, frame, p) for p in opts]
 
 
@@ -249,11 +263,11 @@ def _action(st: TeoCore, frame: Frame, p: Payload) -> None:
     board = st.wb[w]
     kind = p[0]
     if kind == "cocoa":
-        st.cocoa[seat] += st.colours_on(board, (w, w2)) + 1
+        st.cocoa[seat] += cocoa_gain(st, seat, board, w, w2)
     elif kind == "worship":
         push(st, ("worship-mode", seat, w, p[1]))
     else:
-        cost = st.colours_on(board, (w, w2))
+        cost = main_cost(st, seat, board, w, w2)
         if p[2]:
             st.d_used[st.holds(seat, "free_payment")] = 1
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import teotibot
+from . import modules, teotibot
 from .core import TeoCore
 from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
 from .effects import INSTANT_KINDS, can_pay, claim, claim_label, draw_discovery, tile_name
@@ -21,7 +21,7 @@ def space_label(st: TeoCore, seat: int, s: int) -> str:
         what = f"Royal tile {st.royal[s]:02d} ({ROYAL_SIDE[s]}): {ROYAL_TEXT[st.royal[s]]}"
     else:
         t = SIDEBAR_TEMPLE[board]
-        what = f"{BOARD[board]} temple sidebar ({'any' if t < 0 else TEMPLES[t]} temple step)"
+        what = f"{modules.board_name(st, board)} temple sidebar ({'any' if t < 0 else TEMPLES[t]} temple step)"
     occ = st.space_occ[s]
     unlock = f", paying 1 cocoa to unlock player {occ // 4 + 1}'s worker" if occ >= 0 else ""
     return f"Worship on {what}{unlock}"
@@ -76,7 +76,7 @@ def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
         else:
             text = f"use the ability and claim {tile_name(tid)}"
         labels.append(text + pay)
-    return f"Worship on {BOARD[board]}: ability, discovery tile or both", labels
+    return f"Worship on {modules.board_name(st, board)}: ability, discovery tile or both", labels
 
 
 @choice("worship-mode", _mode_options, _mode_describe)

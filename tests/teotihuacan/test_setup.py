@@ -47,6 +47,8 @@ def test_options_are_validated():
     with pytest.raises(BadOptions, match="2 to 4"):
         GAME.setup(5, 0, {})
     with pytest.raises(BadOptions, match="unknown option"):
+        GAME.setup(2, 0, {"no_such_option": "x"})
+    with pytest.raises(BadOptions, match="unknown module .x.; valid: priests, height, seasons"):
         GAME.setup(2, 0, {"modules": "x"})
     assert set(GAME.option_schema()) >= {"first_game", "starting_tile_draft", "dark_eclipse"}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import modules
 from ..actions import (
     deco_space_open,
     empty_noble_spaces,
@@ -252,7 +253,7 @@ def worship_tile(st: TeoCore, seat: int) -> None:
     if st.d_offer[slot]:
         st.d_owner[st.d_offer[slot]] = -2  # discarded: out of the game, face up
         st.d_offer[slot] = draw_discovery(st)
-    st.note(seat, f"Teotibot worships on {DATA.board_names[board]}")
+    st.note(seat, f"Teotibot worships on {modules.board_name(st, board)}")
     push(st, *todo)
 
 

@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 from random import Random
 
+from .. import modules
 from ..core import TeoCore
 from ..data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
 from ..frames import AUTOMATON, Frame, Payload, auto, push
@@ -155,7 +156,7 @@ def relocate_unlocked(st: TeoCore, w: int, space: int) -> None:
     spaces = next_temple_spaces(st, DATA_SPACE_BOARD[space])
     empty = [s for s in spaces if st.space_occ[s] < 0]
     move_locked(st, w, empty[0] if empty else spaces[0])
-    st.note(st.bot, f"Teotibot's worker moves on to the {DATA.board_names[st.wb[w]]} Worship space")
+    st.note(st.bot, f"Teotibot's worker moves on to the {modules.board_name(st, st.wb[w])} Worship space")
 
 
 def move_locked(st: TeoCore, w: int, space: int) -> None:

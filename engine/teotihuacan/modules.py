@@ -1,0 +1,200 @@
+"""The Late Preclassic Period modules: their names, the `modules` option, and the hooks through
+which a module changes the base rules.
+
+A game's modules are a bit mask on the state (``st.mods``; 0 = the base game, which then never
+calls a hook, so its records and results stay exactly as before). A module plugs in by
+registering functions here when its file is imported (``seasons.py``, ``newboards.py``, ...):
+
+- ``SETUP``: ``fn(st, rng)`` at the end of the board setup, before the first decision;
+- ``ECLIPSE_START`` / ``ECLIPSE_END``: ``fn(st)`` before an Eclipse is scored / after a
+  non-final Eclipse, before the next turn (e.g. swapping the Season tile);
+- ``RENDER``: ``fn(st) -> lines`` added to ``render()``;
+- ``MAIN``: a module that replaces Action Board 6, 7 or 8 registers ``MainRule`` for it;
+- ``adjust(st, point, seat, value, *args)``: named numbers a module may change (a cost, a
+  salary, the move distances); ``fire(st, point, seat, *args)``: named moments at which a
+  module adds frames (after an Avenue step, after a temple step, after Ascension).
+
+Every hook is called only while its module is in play. The list of points is ``POINTS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.api import BadOptions
+
+from .data import DATA
+
+MODULES = ("priests", "height", "seasons", "architecture", "development")
+BIT = {name: 1 << i for i, name in enumerate(MODULES)}
+ALL = (1 << len(MODULES)) - 1
+TITLES = {
+    "priests": "M1 Priests and Priestesses",
+    "height": "M2 Height of Development",
+    "seasons": "M3 Seasons of Progress",
+    "architecture": "M4 Architecture",
+    "development": "M5 Development",
+}
+# Modules whose rules are built; the option refuses the others with a clear message.
+IMPLEMENTED: set[str] = set()
+
+# Adjustment points (adjust) and moments (fire), with what they receive and return.
+POINTS = {
+    "move": "adjust: the tuple of distances a normal move may take (base (1, 2, 3))",
+    "main_cost": "adjust: cocoa cost of a Main action; args (board, excluded workers)",
+    "collect_cocoa": "adjust: cocoa from Collect Cocoa; args (board, excluded workers)",
+    "salary": "adjust: cocoa salary due at an Eclipse",
+    "virtual_workers": "adjust: virtual workers of seat on a Main action; args (board,)",
+    "pyramid_step_vp": "adjust: VP per Pyramid-track step at this Eclipse",
+    "avenue": "fire: frames after seat's Avenue marker advanced one step",
+    "temple": "fire: frames after seat advanced on temple t; args (t,)",
+    "ascend": "fire: frames after worker w Ascended (after its reward); args (w,)",
+}
+
+
+def parse(value: Any) -> int:
+    """The `modules` option as a bit mask: '' or None = none, 'all' (every module built), or a
+    comma-separated list of names."""
+    if value is None:
+        return 0
+    if not isinstance(value, str):
+        raise BadOptions(
+            f"option 'modules' must be a comma-separated string of {', '.join(MODULES)} or 'all'"
+        )
+    names = [part.strip().lower() for part in value.split(",") if part.strip()]
+    if names == ["all"]:  # every module built (all five once M1 and M2 are in)
+        names = [name for name in MODULES if name in IMPLEMENTED]
+    mask = 0
+    for name in names:
+        if name not in BIT:
+            raise BadOptions(
+                f"option 'modules': unknown module {name!r}; valid: {', '.join(MODULES)} or 'all' "
+                "(comma-separated)"
+            )
+        if name not in IMPLEMENTED:
+            raise BadOptions(
+                f"option 'modules': {TITLES[name]} is not built yet; built: "
+                f"{', '.join(m for m in MODULES if m in IMPLEMENTED) or 'none'}"
+            )
+        mask |= BIT[name]
+    return mask
+
+
+def canonical(mask: int) -> str:
+    """The module names of a mask, in rulebook order, comma-separated ('' for none)."""
+    return ",".join(name for name in MODULES if mask & BIT[name])
+
+
+def active(st: Any, name: str) -> bool:
+    """Whether module ``name`` is in play."""
+    return bool(st.mods & BIT[name])
+
+
+# ---- the hook registries ----------------------------------------------------------------------------
+SETUP: list[tuple[int, Callable]] = []
+ECLIPSE_START: list[tuple[int, Callable]] = []
+ECLIPSE_END: list[tuple[int, Callable]] = []
+RENDER: list[tuple[int, Callable]] = []
+ADJUST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
+FIRE: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
+
+
+@dataclass(frozen=True)
+class MainRule:
+    """A module's replacement of an Action Board's Main action (board 6, 7 or 8)."""
+
+    name: str  # the board's new name ("Architecture")
+    possible: Callable  # (st, seat, board, extra) -> bool, its cocoa cost aside
+    start: Callable  # (st, seat, board, extra) -> None: push the action's frames
+
+
+MAIN: dict[int, tuple[int, MainRule]] = {}
+
+
+def on_setup(module: str) -> Callable:
+    """Register ``fn(st, rng)`` as a set-up step of ``module``."""
+    return _register(SETUP, module)
+
+
+def on_eclipse_start(module: str) -> Callable:
+    """Register ``fn(st)`` to run when an Eclipse begins, before its scoring."""
+    return _register(ECLIPSE_START, module)
+
+
+def on_eclipse_end(module: str) -> Callable:
+    """Register ``fn(st)`` to run after a non-final Eclipse, before the next turn."""
+    return _register(ECLIPSE_END, module)
+
+
+def on_render(module: str) -> Callable:
+    """Register ``fn(st) -> list of lines`` for ``render()`` (after the players' lines)."""
+    return _register(RENDER, module)
+
+
+def adjuster(point: str, module: str) -> Callable:
+    """Register ``fn(st, seat, value, *args) -> value`` at an adjustment point."""
+    return _register(ADJUST[point], module)
+
+
+def listener(point: str, module: str) -> Callable:
+    """Register ``fn(st, seat, *args) -> list of frames`` at a moment."""
+    return _register(FIRE[point], module)
+
+
+def replace_board(board: int, module: str, rule: MainRule) -> None:
+    """``module`` replaces Action Board ``board``'s Main action with ``rule``."""
+    MAIN[board] = (BIT[module], rule)
+
+
+def _register(registry: list, module: str) -> Callable:
+    bit = BIT[module]
+
+    def register(fn: Callable) -> Callable:
+        registry.append((bit, fn))
+        return fn
+
+    return register
+
+
+# ---- calling the hooks (only ever with st.mods != 0) -------------------------------------------------
+def run_all(st: Any, registry: list, *args: Any) -> None:
+    """Call every hook of ``registry`` whose module is in play."""
+    for bit, fn in registry:
+        if st.mods & bit:
+            fn(st, *args)
+
+
+def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
+    """``value`` passed through every active module's adjuster at ``point``."""
+    for bit, fn in ADJUST[point]:
+        if st.mods & bit:
+            value = fn(st, seat, value, *args)
+    return value
+
+
+def fire(st: Any, point: str, seat: int, *args: Any) -> list[tuple]:
+    """The frames every active module adds at ``point``, in registration order."""
+    out: list[tuple] = []
+    for bit, fn in FIRE[point]:
+        if st.mods & bit:
+            out.extend(fn(st, seat, *args))
+    return out
+
+
+def main_rule(st: Any, board: int) -> MainRule | None:
+    """The module rule replacing ``board``'s Main action in this game, if any."""
+    entry = MAIN.get(board)
+    if entry is not None and st.mods & entry[0]:
+        return entry[1]
+    return None
+
+
+def board_name(st: Any, board: int) -> str:
+    """The board's name in this game (a replaced board goes by its new name)."""
+    if st.mods:
+        rule = main_rule(st, board)
+        if rule is not None:
+            return rule.name
+    return DATA.board_names[board]
