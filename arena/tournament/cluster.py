@@ -266,6 +266,8 @@ class DaskPool:
             return
         self._closed = True
         self._cancel()
+        # unsubscribed first: an event sent to a closing client is logged by the scheduler as critical
+        _quietly(lambda: self.client.unsubscribe_topic("all"))
         _quietly(self.client.close)
         if self.local is not None:
             _quietly(self.local.close)

@@ -18,7 +18,7 @@ stored, unfinished ones go back to pending.
 
 The loop that hands out matches and stores what comes back (``run_pending``) sees the workers
 through a small seam, ``Pool``: the local ``_Pool`` here, or a Dask cluster (arena/tournament/cluster.py),
-whose tasks play each match with the same ``play`` as a local worker.
+whose tasks play each match on a ``WatchedWorker``: a worker process as here, under the same watchdog.
 """
 
 from __future__ import annotations
