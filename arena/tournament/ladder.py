@@ -196,9 +196,7 @@ class _Validator:
 
         fmt = data.get("format", "round-robin")
         if fmt not in LADDER_FORMATS:
-            raise self.fail(
-                ("format",), f"unknown format {fmt!r}; known formats: {', '.join(LADDER_FORMATS)}"
-            )
+            raise self.fail(("format",), f"unknown format {fmt!r}; known formats: {', '.join(LADDER_FORMATS)}")
         automaton = self.automaton(fmt, game)
         players = data.get("players", FORMATS[fmt].default_players)
         # Without an automaton a match needs two agents; solo adds the automaton's seat.
@@ -277,7 +275,7 @@ class _Validator:
     def sandbox(self, name: str | None) -> str | None:
         """The ladder's ``sandbox`` key: one of arena.wire.sandbox.SANDBOXES (None: the strongest available)."""
         if name is not None and name not in SANDBOXES:
-            raise self.fail(("sandbox",), f'sandbox = {name!r}: use "bwrap" or "none" (see docs/security.md)')
+            raise self.fail(("sandbox",), f"sandbox = {name!r}: use \"bwrap\" or \"none\" (see docs/security.md)")
         return name
 
     def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
@@ -293,9 +291,7 @@ class _Validator:
     def automaton(self, fmt: str, game: Any) -> str | None:
         if not FORMATS[fmt].automaton:
             if "automaton" in self.data:
-                raise self.fail(
-                    ("automaton",), f"key 'automaton' is only used with format = '{owner('automaton')}'"
-                )
+                raise self.fail(("automaton",), f"key 'automaton' is only used with format = '{owner('automaton')}'")
             return None
         if not game.automata:
             raise self.fail(
@@ -313,12 +309,12 @@ class _Validator:
         challenger = self.data.get("challenger")
         if "challenger" not in FORMATS[fmt].keys:
             if challenger is not None:
-                raise self.fail(
-                    ("challenger",), f"key 'challenger' is only used with format = '{owner('challenger')}'"
-                )
+                raise self.fail(("challenger",), f"key 'challenger' is only used with format = '{owner('challenger')}'")
             return None
         if challenger is None and "challenger" in FORMATS[fmt].required:
-            raise self.fail(("format",), f"format '{fmt}' needs a 'challenger' key naming one of the agents")
+            raise self.fail(
+                ("format",), f"format '{fmt}' needs a 'challenger' key naming one of the agents"
+            )
         names = [entrant.name for entrant in entrants]
         if challenger not in names:
             raise self.fail(

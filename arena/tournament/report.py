@@ -80,9 +80,7 @@ def rows_with_mle(
     no rated match); ``rank`` is the place in the chosen order.
     """
     empty = {"mle": None, "mle_low": None, "mle_high": None}
-    joined = [
-        {**row.as_dict(), **(fits[row.agent].as_dict() if row.agent in fits else empty)} for row in rows
-    ]
+    joined = [{**row.as_dict(), **(fits[row.agent].as_dict() if row.agent in fits else empty)} for row in rows]
     if method == "mle":
         joined.sort(key=lambda row: (row["mle"] is None, -(row["mle"] or 0.0), row["agent"]))
     for place, row in enumerate(joined, start=1):
