@@ -209,9 +209,7 @@ class Store:
         version = store.schema_version()
         if not 0 < version <= SCHEMA_VERSION:
             store.close()
-            raise StoreError(
-                f"{path} is not a Tlachtli database of schema 1..{SCHEMA_VERSION} (found {version})"
-            )
+            raise StoreError(f"{path} is not a Tlachtli database of schema 1..{SCHEMA_VERSION} (found {version})")
         return store
 
     def __enter__(self) -> Store:
