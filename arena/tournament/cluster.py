@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.plugins import PluginError, Registry, discover
-from arena.tournament.runner import MAX_FAILURES, WatchedWorker
+from arena.tournament.runner import WatchedWorker
 from arena.tournament.store import StoredMatch
 
 LOCAL_PREFIX = "local:"  # --cluster local:N starts N local worker processes
@@ -285,8 +285,8 @@ def _quietly(action: Callable[[], object]) -> None:
 
 
 def connect(address: str) -> DaskPool:
-    """A pool on the cluster ``address`` (``tcp://HOST:PORT``, or ``local:N`` to start N local worker
-    processes), its workers' plugins checked against this process's; ClusterError if unusable.
+    """A pool on the cluster ``address`` (``tcp://HOST:PORT``, or ``local:N`` to start a local cluster
+    of N workers), its workers' plugins checked against this process's; ClusterError if unusable.
     """
     try:  # dask loads only where a cluster is used: start-up time
         import dask
@@ -304,19 +304,14 @@ def connect(address: str) -> DaskPool:
     if address.startswith(LOCAL_PREFIX):
         workers = address.removeprefix(LOCAL_PREFIX)
         if not workers.isdigit() or int(workers) < 1:
-            raise ClusterError(
-                f"--cluster {address}: give local:N with N >= 1 worker processes, e.g. local:2"
-            )
-        # the scheduler gives a task up once it has killed MAX_FAILURES workers, as the local runner does
-        # and its workers spend no CPU on sampling their threads (Dask's profiler; matches are CPU-bound)
-        # the scheduler gives a task up once it has killed MAX_FAILURES workers, as the local runner does;
-        # the rest keeps Dask's own housekeeping from taking CPU from the matches, which run beside
-        # it on the same cores: no thread sampling (profiler), event-loop health checks every second
-        # instead of 50 times a second, no system monitor, no work stealing (tasks wait on the
-        # scheduler until a worker thread is free), no memory manager (memory_limit=0 below: the
-        # ladder's limits bound the agents)
+            raise ClusterError(f"--cluster {address}: give local:N with N >= 1 workers, e.g. local:2")
+        # Dask's own housekeeping turned down, so that it takes little CPU from the matches, which run
+        # beside it on the same cores: no thread sampling (profiler), event-loop health checks every
+        # second instead of 50 times a second, the system monitor every 10 s, no work stealing (tasks
+        # wait on the scheduler until a worker thread is free), no memory manager (memory_limit=0
+        # below: the ladder's limits bound the agents). Its workers are threads: none can die alone,
+        # so allowed-failures does not apply; a lost match process is the watchdog's (runner.WatchedWorker)
         settings = {
-            "distributed.scheduler.allowed-failures": MAX_FAILURES - 1,
             "distributed.worker.profile.enabled": False,
             "distributed.admin.tick.interval": "1s",
             "distributed.admin.system-monitor.interval": "10s",
