@@ -5,7 +5,9 @@ The ladder is bench_tournament's goofspiel round robin of four seeded random age
 each match played by the real referee with its agent processes. The two paths alternate, REPEATS
 times each, a fresh database each time; figures are the median and the range. The local rate
 includes starting its worker processes (as `arena run` does); the cluster's is given without and
-with starting the LocalCluster (a cluster is usually started once for many ladders). The
+with starting the LocalCluster (a cluster is usually started once for many ladders). Where the
+time goes: the CPU time of the submitting process per match (for local:2 it holds the scheduler
+and the workers' threads too; the matches are played in child processes either way). The
 overhead per task is the time per no-op task submitted to the same 2-worker cluster, in one
 batch (throughput) and one at a time (round trip).
 """
@@ -13,6 +15,7 @@ batch (throughput) and one at a time (round trip).
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -25,21 +28,28 @@ DEALS = 10  # 6 pairings x 10 deals x 2 seatings = 120 matches
 NOOP_TASKS = 400
 
 
-def _run(text: str, workdir: Path, name: str, jobs: int, cluster: str | None) -> tuple[float, float]:
-    """(matches/s of the run, matches/s counting the cluster's start) of one fresh run."""
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(text: str, workdir: Path, name: str, jobs: int, cluster: str | None) -> tuple[float, float, float]:
+    """(matches/s of the run, matches/s counting the cluster's start, this process's CPU ms per
+    match) of one fresh run."""
     from arena.plugins import discover
     from arena.tournament.ladder import parse_ladder
     from arena.tournament.play import play_ladder
     from arena.tournament.store import Store
 
     ladder = parse_ladder(text, discover(), source="bench")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_seconds()
     with Store(workdir / f"{name}.db") as store:
         summary = play_ladder(ladder, store, jobs=jobs, cluster=cluster)
     report = summary.report
     if report.errors or report.played != summary.total:
         raise SystemExit(f"benchmark run failed: {report.errors[:1]}")
-    return report.rate, report.played / (time.perf_counter() - started)
+    elapsed, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
+    return report.rate, report.played / elapsed, cpu / report.played * 1000
 
 
 def _spread(values: list[float], unit: str, scale: float = 1.0) -> str:
@@ -82,19 +92,24 @@ def main() -> None:
 
     text = ladder_text("goofspiel", DEALS, "cards = 13")
     print(f"load average {os.getloadavg()[0]:.2f} at start; {REPEATS} runs each, alternating")
-    local, dask, dask_cold = [], [], []
+    local, dask, dask_cold, local_cpu, dask_cpu = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(REPEATS):
-            local.append(_run(text, Path(tmp), f"local-{i}", 2, None)[0])
-            warm, cold = _run(text, Path(tmp), f"dask-{i}", 2, "local:2")
+            rate, _, cpu = _run(text, Path(tmp), f"local-{i}", 2, None)
+            local.append(rate)
+            local_cpu.append(cpu)
+            warm, cold, cpu = _run(text, Path(tmp), f"dask-{i}", 2, "local:2")
             dask.append(warm)
             dask_cold.append(cold)
+            dask_cpu.append(cpu)
     print(f"goofspiel random ladder, {6 * DEALS * 2} matches")
     print(f"  --jobs 2:                         {_spread(local, 'matches/s')}")
     print(f"  --cluster local:2:                {_spread(dask, 'matches/s')}")
     print(f"  --cluster local:2, with start-up: {_spread(dask_cold, 'matches/s')}")
     ratios = [d / lo for d, lo in zip(dask, local, strict=True)]
     print(f"  cluster / local (run by run):     {_spread(ratios, '')} (target >= 0.85)")
+    print(f"  submitting process CPU per match, --jobs 2:          {_spread(local_cpu, 'ms')}")
+    print(f"  submitting process CPU per match, --cluster local:2: {_spread(dask_cpu, 'ms')}")
     batch, serial = task_overhead()
     print(f"Dask scheduler per no-op task, {NOOP_TASKS} in one batch: {_spread(batch, 'ms')}")
     print(f"Dask scheduler per no-op task, one at a time (round trip): {_spread(serial, 'ms')}")

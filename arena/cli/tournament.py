@@ -142,7 +142,7 @@ def run(
             "--cluster",
             metavar="ADDRESS",
             help="Play on a Dask cluster instead: tcp://HOST:8786 (a running `dask scheduler`) or "
-            "local:N (N local Dask worker processes). See docs/cluster.md.",
+            "local:N (a local Dask cluster of N workers). See docs/cluster.md.",
         ),
     ] = None,
     sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,

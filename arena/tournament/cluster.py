@@ -1,38 +1,42 @@
 """Plays a ladder's matches on a Dask cluster (dask.distributed): ``arena run --cluster``.
 
-A match is one Dask task: ``play_on_worker`` plays it in the worker process with the same
-``arena.tournament.runner.play`` as a local worker (agents are child processes of the worker, with their
-limits and faults), and returns the same reply, which is the task's result. Everything else is
-the local runner's: ``DaskPool`` sits behind ``arena.tournament.runner.Pool``, so the submitting process
-stays the only writer of the store and commits each match as its task finishes; progress,
-resume, Ctrl-C and the summary are the same code.
+A match is one Dask task: ``play_on_worker`` hands it to a match-playing process of the task
+thread's own, which plays it with the same ``arena.tournament.runner.play`` as a local worker
+(agents are its child processes, with their limits and faults), under the local runner's
+watchdog (``arena.tournament.runner.WatchedWorker``): a referee stopped, hung or killed by a bot
+costs the match a lost worker, counted and retried as locally, never the Dask worker. The reply
+is the task's result. Everything else is the local runner's: ``DaskPool`` sits behind
+``arena.tournament.runner.Pool``, so the submitting process stays the only writer of the store and
+commits each match as its task finishes; progress, resume, Ctrl-C and the summary are the same code.
 
 Plugins: every worker must have the submitter's games and agents at the same versions. The
 workers present at the start are checked before anything is submitted; a worker that joins
 later is checked by each task before it plays (its refusal stops the run, naming the worker).
 
-Faults: a worker lost mid-match is Dask's to handle: the scheduler gives the task to another
-worker, which plays the match again from its seed; only the result that reaches the submitter is
-stored. A task whose workers keep dying is given up by the scheduler after its
-``allowed-failures`` (``KilledWorker``) and recorded as aborted, like a local match that lost
-MAX_FAILURES workers. Needs the ``cluster`` extra: ``pip install 'tlachtli[cluster]'``.
+Faults of the cluster: a Dask worker lost mid-match is Dask's to handle: the scheduler gives the
+task to another worker, which plays the match again from its seed; only the result that reaches
+the submitter is stored, and each loss is counted in the match's ``failures`` (the scheduler's
+events name the tasks a lost worker held). A task whose workers keep dying is given up by the
+scheduler after its ``allowed-failures`` (``KilledWorker``) and counted as lost workers, like a
+local match (aborted after MAX_FAILURES). Needs the ``cluster`` extra: ``pip install 'tlachtli[cluster]'``.
+
+``--cluster local:N`` runs the scheduler and N single-thread workers as threads of the submitting
+process (they only wait for their match-playing processes), with Dask's housekeeping turned down.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import os
+import multiprocessing
 import queue
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-import psutil
-
-from arena.match import MatchSpec
 from arena.plugins import PluginError, Registry, discover
-from arena.tournament.runner import MAX_FAILURES, play
+from arena.tournament.runner import WatchedWorker
 from arena.tournament.store import StoredMatch
 
 LOCAL_PREFIX = "local:"  # --cluster local:N starts N local worker processes
@@ -56,7 +60,10 @@ def _registry() -> Registry:
 
 def plugin_versions(registry: Registry) -> dict[str, str]:
     """What every worker must agree on: each agent and game, its version and the plugin it comes from."""
-    found = {f"agent {name!r}": f"version {spec.version} from {spec.source}" for name, spec in registry.agents.items()}
+    found = {
+        f"agent {name!r}": f"version {spec.version} from {spec.source}"
+        for name, spec in registry.agents.items()
+    }
     for game_id, game in registry.games.items():
         found[f"game {game_id!r}"] = f"version {game.version} from {registry.game_sources[game_id]}"
     return found
@@ -93,18 +100,46 @@ def refusal(worker: str, difference: str) -> str:
     )
 
 
-def play_on_worker(spec: MatchSpec, expected: dict[str, str]) -> tuple:
-    """The Dask task of one match: ``arena.tournament.runner.play`` after checking this worker's plugins.
+_watched = threading.local()  # this thread's WatchedWorker
+_all_watched: list[WatchedWorker] = []  # every one this process made: closed with an in-process cluster
+
+
+def _watched_worker() -> WatchedWorker:
+    """This worker thread's own match-playing process (started on first use, kept for the next tasks)."""
+    worker = getattr(_watched, "worker", None)
+    if worker is None:
+        # Dask's nanny starts its worker as a daemonic process, which multiprocessing forbids to have
+        # children; ours need no such care: each dies with the thread that started it (die_with_parent)
+        multiprocessing.current_process()._config.pop("daemon", None)
+        worker = _watched.worker = WatchedWorker()
+        _all_watched.append(worker)
+    return worker
+
+
+def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> tuple:
+    """The Dask task of one match: plays it as a local worker would, after checking this worker's plugins.
 
     A worker whose plugins differ from the submitter's (``expected``) plays nothing: it answers
-    ``("refused", message)``. Checking here catches workers that joined after the start.
+    ``("refused", message)``. Checking here catches workers that joined after the start. The
+    match is played by a process of this task's own, under the local runner's watchdog
+    (``arena.tournament.runner.WatchedWorker``): a referee stopped, hung or killed by a bot costs
+    a ``("lost", ...)`` reply, as locally, not the Dask worker. A task cancelled by the submitter
+    (Ctrl-C) stops its match and answers ``("cancelled",)``, which nobody reads.
     """
+    from distributed import get_worker  # dask loads only where a cluster is used: start-up time
+
+    worker = get_worker()
     difference = differences(expected, _local_versions())
     if difference:
-        from distributed import get_worker  # dask loads only where a cluster is used: start-up time
+        return ("refused", refusal(worker.address, difference))
+    key = worker.get_current_task()
 
-        return ("refused", refusal(get_worker().address, difference))
-    return play(spec, _registry())
+    def cancelled() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state == "cancelled" or worker.status.name in ("closing", "closed")
+
+    reply = _watched_worker().play(match, cancelled)
+    return ("cancelled",) if reply is None else reply
 
 
 # -- submitting side ---------------------------------------------------------------------------
@@ -126,7 +161,17 @@ class DaskPool:
         self._room_checked = -float("inf")
         self._tasks: dict[str, tuple[Any, StoredMatch]] = {}  # key -> (future, match)
         self._done: queue.Queue = queue.Queue()  # futures finished, from the client's thread
+        self._losses: dict[str, list[str]] = {}  # task key -> the workers lost while it was theirs
         self._closed = False
+        client.subscribe_topic("all", self._worker_removed)  # the scheduler's events: workers lost
+
+    def _worker_removed(self, event: tuple[float, dict]) -> None:
+        """Note the tasks a lost worker held: Dask plays them again elsewhere, each loss is counted
+        in the match's ``failures`` as a local worker's. (The client's thread: only notes.)"""
+        message = event[1]
+        if isinstance(message, dict) and message.get("action") == "remove-worker" and not message["expected"]:
+            for key in message.get("processing-tasks", ()):
+                self._losses.setdefault(key, []).append(message.get("worker", "?"))
 
     def has_room(self) -> bool:
         now = time.monotonic()
@@ -139,7 +184,7 @@ class DaskPool:
         return len(self._tasks) < TASKS_PER_THREAD * self.size
 
     def hand(self, match: StoredMatch) -> None:
-        future = self.client.submit(play_on_worker, match.spec, self.expected, pure=False)
+        future = self.client.submit(play_on_worker, match, self.expected, pure=False)
         self._tasks[future.key] = (future, match)
         future.add_done_callback(self._done.put)
 
@@ -157,14 +202,33 @@ class DaskPool:
         for future in finished:
             entry = self._tasks.pop(future.key, None)
             if entry is not None:  # else cancelled by us
-                found.append((entry[1], self._reply(future)))
+                found += [(entry[1], reply) for reply in self._replies(future)]
         found.sort(key=lambda event: event[1][0] == "stop")  # store the others first
         return found
 
-    def _reply(self, future: Any) -> tuple:
-        """A finished task's result as a runner reply (see ``arena.tournament.runner.Pool``)."""
+    def _replies(self, future: Any) -> list[tuple]:
+        """A finished task's result as a runner reply (see ``arena.tournament.runner.Pool``), after a
+        ``("recovered", ...)`` one if Dask played it again after losing a worker."""
         from distributed import KilledWorker  # dask loads only where a cluster is used: start-up time
 
+        lost = self._losses.pop(future.key, [])
+        if future.status == "error" and isinstance(error := future.exception(), KilledWorker):
+            times = max(len(lost), error.allowed_failures + 1)
+            return [
+                (
+                    "lost",
+                    f"{times} Dask workers died playing it (last: {error.last_worker.address})",
+                    True,
+                    times,
+                )
+            ]
+        reply = self._reply(future)
+        if lost and reply[0] != "stop":
+            return [("recovered", f"Dask worker {lost[-1]} died playing it", len(lost)), reply]
+        return [reply]
+
+    def _reply(self, future: Any) -> tuple:
+        """A finished task's result as a runner reply."""
         if future.status == "finished":
             try:
                 reply = future.result()
@@ -173,14 +237,6 @@ class DaskPool:
             return ("stop", reply[1]) if reply[0] == "refused" else reply
         if future.status == "error":
             error = future.exception()
-            if isinstance(error, KilledWorker):
-                times = error.allowed_failures + 1
-                return (
-                    "lost",
-                    f"{times} Dask workers died playing it (last: {error.last_worker.address})",
-                    True,
-                    times,
-                )
             return ("error", f"{type(error).__name__}: {error}")
         return (
             "stop",
@@ -189,8 +245,8 @@ class DaskPool:
         )
 
     def stop(self, stop: Any, collect: Callable[[StoredMatch, tuple], None]) -> None:
-        """Keep what already finished; cancel the rest (a match already running on a remote worker
-        plays to its end there, its result unused; a local cluster's workers are closed)."""
+        """Keep what already finished; cancel the rest: a task playing its match sees the cancellation
+        and stops it as a local worker does on Ctrl-C (its referee ends its agents)."""
         for match, reply in self.events(0):
             collect(match, reply)
         self._cancel()
@@ -205,35 +261,20 @@ class DaskPool:
                 pass
 
     def close(self) -> None:
-        """Cancel what is left and disconnect; a local cluster is shut down with every agent it started."""
+        """Cancel what is left and disconnect; a local cluster is shut down with every process it started."""
         if self._closed:
             return
         self._closed = True
         self._cancel()
-        family = self._local_family() if self.local is not None else []
+        # unsubscribed first: an event sent to a closing client is logged by the scheduler as critical
+        _quietly(lambda: self.client.unsubscribe_topic("all"))
         _quietly(self.client.close)
         if self.local is not None:
             _quietly(self.local.close)
-            for process in family:  # an agent started by exec does not die with its worker
-                try:
-                    process.kill()
-                except psutil.Error:
-                    pass
-
-    def _local_family(self) -> list[psutil.Process]:
-        """The local cluster's worker processes and their descendants (agents)."""
-        try:
-            pids = self.client.run(os.getpid, on_error="ignore").values()
-        except Exception:
-            return []
-        family = []
-        for pid in pids:
-            try:
-                worker = psutil.Process(pid)
-                family += [worker, *worker.children(recursive=True)]
-            except psutil.Error:
-                pass
-        return family
+            for (
+                worker
+            ) in _all_watched:  # its workers were threads of this process: their match processes are ours
+                worker.close()
 
 
 def _quietly(action: Callable[[], object]) -> None:
@@ -244,8 +285,8 @@ def _quietly(action: Callable[[], object]) -> None:
 
 
 def connect(address: str) -> DaskPool:
-    """A pool on the cluster ``address`` (``tcp://HOST:PORT``, or ``local:N`` to start N local worker
-    processes), its workers' plugins checked against this process's; ClusterError if unusable.
+    """A pool on the cluster ``address`` (``tcp://HOST:PORT``, or ``local:N`` to start a local cluster
+    of N workers), its workers' plugins checked against this process's; ClusterError if unusable.
     """
     try:  # dask loads only where a cluster is used: start-up time
         import dask
@@ -263,19 +304,26 @@ def connect(address: str) -> DaskPool:
     if address.startswith(LOCAL_PREFIX):
         workers = address.removeprefix(LOCAL_PREFIX)
         if not workers.isdigit() or int(workers) < 1:
-            raise ClusterError(f"--cluster {address}: give local:N with N >= 1 worker processes, e.g. local:2")
-        # the scheduler gives a task up once it has killed MAX_FAILURES workers, as the local runner does
-        # and its workers spend no CPU on sampling their threads (Dask's profiler; matches are CPU-bound)
+            raise ClusterError(f"--cluster {address}: give local:N with N >= 1 workers, e.g. local:2")
+        # Dask's own housekeeping turned down, so that it takes little CPU from the matches, which run
+        # beside it on the same cores: no thread sampling (profiler), event-loop health checks every
+        # second instead of 50 times a second, the system monitor every 10 s, no work stealing (tasks
+        # wait on the scheduler until a worker thread is free), no memory manager (memory_limit=0
+        # below: the ladder's limits bound the agents). Its workers are threads: none can die alone,
+        # so allowed-failures does not apply; a lost match process is the watchdog's (runner.WatchedWorker)
         settings = {
-            "distributed.scheduler.allowed-failures": MAX_FAILURES - 1,
             "distributed.worker.profile.enabled": False,
+            "distributed.admin.tick.interval": "1s",
+            "distributed.admin.system-monitor.interval": "10s",
+            "distributed.scheduler.work-stealing": False,
         }
         with dask.config.set(settings):
             local = LocalCluster(
                 n_workers=int(workers),
                 threads_per_worker=1,
-                processes=True,
+                processes=False,  # threads of this process: each plays its matches in a process of its own
                 dashboard_address=":0",
+                memory_limit=0,
                 silence_logs=logging.CRITICAL,
             )
         client = Client(local)

@@ -18,7 +18,7 @@ stored, unfinished ones go back to pending.
 
 The loop that hands out matches and stores what comes back (``run_pending``) sees the workers
 through a small seam, ``Pool``: the local ``_Pool`` here, or a Dask cluster (arena/tournament/cluster.py),
-whose tasks play each match with the same ``play`` as a local worker.
+whose tasks play each match on a ``WatchedWorker``: a worker process as here, under the same watchdog.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ STOP_GRACE_S = 5.0  # after Ctrl-C or SIGTERM: how long workers get to stop thei
 STOPPED_GRACE_S = 2.0  # a worker seen stopped (SIGSTOP) this long is killed
 WATCHDOG_DECISIONS = 2000  # decisions per match the watchdog allows for (see watchdog_seconds)
 WATCHDOG_MARGIN_S = 30.0  # on top of the clocks: engine work, process starts, a loaded machine
+POLL_S = 0.25  # how often the loops waiting for replies look at signals, the watchdog and cancellations
 
 
 def default_jobs() -> int:
@@ -189,8 +190,10 @@ class Pool(Protocol):
     """What ``run_pending`` needs of the workers that play its matches.
 
     A reply is what ``play`` returns, or ``("lost", reason, began, times)``: the match's worker was
-    lost ``times`` times (``began``: after the match had started), or ``("stop", text)``: the
-    pool cannot go on (``run_pending`` stops the run with ``text`` as its error).
+    lost ``times`` times (``began``: after the match had started), or ``("recovered", reason,
+    times)``: it was lost ``times`` times but the pool played the match again itself (a Dask
+    cluster), its outcome follows, or ``("stop", text)``: the pool cannot go on (``run_pending``
+    stops the run with ``text`` as its error).
     """
 
     size: int  # matches it plays at once
@@ -401,6 +404,31 @@ class _Pool:
             self.drop(worker)
 
 
+class WatchedWorker:
+    """One worker process of its own, watched as ``_Pool`` watches its workers, for a caller that
+    plays one match at a time: a Dask task (arena/tournament/cluster.py) plays its match here, so
+    that a stopped, hung or killed referee is handled by the same watchdog as a local one.
+    """
+
+    def __init__(self) -> None:
+        self._pool = _Pool(1)
+
+    def play(self, match: StoredMatch, cancelled: Callable[[], bool]) -> tuple | None:
+        """``match``'s reply (``play``'s, or ``("lost", reason, began, 1)`` if the watchdog ended its
+        worker), or None once ``cancelled()`` is true (the match is stopped as on Ctrl-C)."""
+        self._pool.hand(match)
+        while True:
+            for _, reply in self._pool.events(POLL_S):
+                return reply
+            if cancelled():
+                self._pool.stop(_Stop(), lambda match, reply: None)
+                return None
+
+    def close(self) -> None:
+        """Kill its worker process and the agents it started (it starts a new one if used again)."""
+        self._pool.close()
+
+
 class _Stop:
     """Ctrl-C (SIGINT) and SIGTERM during a run: the first stops it cleanly, a repeat at once.
 
@@ -473,6 +501,9 @@ def run_pending(
                     raise PoolStopped(reply[1])
                 if reply[0] == "lost":
                     lost(match, *reply[1:])
+                elif reply[0] == "recovered":  # counted like a loss, but its outcome follows
+                    report.lost_workers += reply[2]
+                    store.count_recovered_losses(match.id, reply[2])
                 elif _store_reply(store, match, reply, report):
                     progress.advance(task)
 
@@ -502,7 +533,7 @@ def run_pending(
                         store.mark_running(match.id)
                         pool.hand(match)
                     # a short timeout: the signal handler only counts, the loop notices it
-                    for match, reply in pool.events(0.25):
+                    for match, reply in pool.events(POLL_S):
                         collect(match, reply)
             except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
                 stop.press()

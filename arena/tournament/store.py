@@ -374,7 +374,7 @@ class Store:
     def record_lost_worker(self, match_id: int, reason: str, max_failures: int, times: int = 1) -> bool:
         """Count ``times`` lost workers against a running match: back to pending, or 'aborted' with
         ``reason`` once its worker was lost ``max_failures`` times (in this run or earlier ones).
-        True if aborted. (A Dask cluster reports several losses at once: arena/tournament/cluster.py.)
+        True if aborted. (A Dask cluster may report several losses at once: arena/tournament/cluster.py.)
         """
         with self.transaction() as db:
             db.execute(
@@ -390,6 +390,12 @@ class Store:
                 (_now(), f"its worker process was lost {row['failures']} times; last: {reason}", match_id),
             )
         return True
+
+    def count_recovered_losses(self, match_id: int, times: int) -> None:
+        """Count ``times`` lost workers against a match that a Dask cluster went on to play elsewhere
+        (its status is left alone: its outcome follows)."""
+        with self.transaction() as db:
+            db.execute("UPDATE matches SET failures = failures + ? WHERE id = ?", (times, match_id))
 
     def record_outcome(self, match: StoredMatch, outcome: MatchOutcome, seconds: float | None = None) -> None:
         """Commit a finished match: its seats, its compressed record and status 'done', atomically."""

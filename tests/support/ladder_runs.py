@@ -119,6 +119,24 @@ def stored(db: Path) -> dict[int, tuple]:
     return {idx: (seats, data) for idx, data, seats in rows}
 
 
+# matches of ~4 s (the bidder waits 400 ms per card): for the watchdog's wall-clock bound
+SLOW = """\
+name = "slow"
+game = "goofspiel"
+[options]
+cards = 10
+[clock]
+move_ms = 5000
+[[agents]]
+name = "slow"
+agent = "prize-bidder"
+options = { pace_ms = 400 }
+[[agents]]
+name = "rand"
+agent = "random"
+"""
+
+
 _ATTACK = """\
 name = "attack"
 game = "goofspiel"

@@ -15,7 +15,7 @@ from arena.plugins import discover
 from arena.tournament import runner
 from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store
-from tests.support.ladder_runs import attack_ladder
+from tests.support.ladder_runs import SLOW, attack_ladder
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
 
 
@@ -67,23 +67,6 @@ def test_a_worker_lost_once_is_replaced_and_the_match_played_again(tmp_path):
     failures = [row[0] for row in connection.execute("SELECT failures FROM matches ORDER BY idx")]
     connection.close()
     assert sorted(failures) == [0, 1]  # the attacked match was played again by a fresh worker
-
-
-SLOW = """\
-name = "slow"
-game = "goofspiel"
-[options]
-cards = 10
-[clock]
-move_ms = 5000
-[[agents]]
-name = "slow"
-agent = "prize-bidder"
-options = { pace_ms = 400 }
-[[agents]]
-name = "rand"
-agent = "random"
-"""
 
 
 def test_a_match_past_its_wall_clock_bound_is_ended_and_finally_aborted(tmp_path, monkeypatch):
