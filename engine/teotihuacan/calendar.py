@@ -15,6 +15,8 @@ NCAT = len(CATEGORIES)
 
 def _score(st: TeoCore, seat: int, category: str, vp: int) -> None:
     """Add Eclipse VP to a seat, booking it under a category and the current Eclipse."""
+    if st.mods and vp > 0:
+        vp = modules.adjust(st, "score_vp", seat, vp)  # a priest's extra VP per gain
     st.vp[seat] += vp
     st.cat_vp[seat * NCAT + CATEGORIES.index(category)] += vp
     st.ecl_vp[seat * 3 + min(st.eclipses, 2)] += vp

@@ -123,10 +123,16 @@ def _advance(st: TeoCore, frame: Frame) -> None:
     advance(st, frame[1], frame[2])
 
 
-def advance(st: TeoCore, seat: int, t: int) -> None:
-    """One step up temple ``t`` (if it can happen): the step's reward or major-step choice."""
+def advance(st: TeoCore, seat: int, t: int, gated: bool = False) -> None:
+    """One step up temple ``t`` (if it can happen): the step's reward or major-step choice.
+    A module may first ask for a price (``temple_gate``); ``gated``: it was paid."""
     if not can_advance(st, seat, t):
         return
+    if st.mods and not gated:
+        gate = modules.fire(st, "temple_gate", seat, t)
+        if gate:
+            push(st, *gate)
+            return
     i = seat * st.nt + t
     st.temple[i] += 1
     step = st.temple[i]
@@ -154,7 +160,7 @@ def major_index(t: int, step: int) -> int:
 def _major_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     stack = st.d_temple[major_index(frame[2], frame[3])]
-    opts = [("tile", tid) for tid in sorted(set(stack)) if can_pay(st, seat, DATA.discoveries[tid].cost)]
+    opts = [("tile", tid) for tid in sorted(set(stack)) if can_claim(st, seat, tid, "major")]
     opts.append(("reward",))
     return opts
 
@@ -222,7 +228,7 @@ def _avenue_options(st: TeoCore, frame: Frame) -> list[Payload]:
     opts = [
         ("tile", tid)
         for tid in sorted(set(st.d_avenue[frame[2]]))
-        if can_pay(st, seat, DATA.discoveries[tid].cost)
+        if can_claim(st, seat, tid, "avenue")
     ]
     opts.append(("decline",))
     return opts
@@ -256,11 +262,24 @@ def claim_label(tid: int) -> str:
     return f"claim {tile_name(tid)} " + (f"paying {cost_text(cost)}" if any(cost) else "(no cost)")
 
 
+def can_claim(st: TeoCore, seat: int, tid: int, where: str) -> bool:
+    """Whether ``seat`` may claim discovery tile ``tid`` now (``where``: 'major', 'avenue',
+    'worship' or 'start'): it can pay, and no module forbids it (a priest)."""
+    if not st.mods:
+        return can_pay(st, seat, DATA.discoveries[tid].cost)
+    if not modules.adjust(st, "may_claim", seat, True, tid, where):
+        return False
+    return modules.adjust(st, "can_pay_claim", seat, can_pay(st, seat, DATA.discoveries[tid].cost), tid)
+
+
 def claim(st: TeoCore, seat: int, tid: int) -> None:
     """Pay the tile's cost and put it in front of ``seat`` (face up, unused)."""
+    later = modules.fire(st, "claim", seat, tid) if st.mods else ()  # e.g. a resource before paying
     pay(st, seat, DATA.discoveries[tid].cost)
     st.d_owner[tid] = seat
     st.d_used[tid] = 0
+    if later:
+        push(st, *later)
 
 
 def draw_discovery(st: TeoCore) -> int:
@@ -401,6 +420,7 @@ ASC_LABELS = {
     "temple": "advance once on a temple",
     "temples": "pay 3 cocoa to advance twice on temples",
     "worker": "gain your 4th worker (power 3, at the Palace) and 2 cocoa",
+    "each-temple": "advance one step on each temple (blue, red, green)",
 }
 
 
@@ -421,6 +441,8 @@ def _asc_reward(st: TeoCore, frame: Frame, payload: Payload) -> None:
     elif kind == "temples":
         st.cocoa[seat] -= 3
         push(st, ("any-temple", seat), ("any-temple", seat))
+    elif kind == "each-temple":  # a Teotibot priest tile: one step on each base temple
+        push(st, *(("adv", seat, t) for t in range(3)))
     else:
         for w in range(seat * 4, seat * 4 + 4):
             if not st.wb[w]:

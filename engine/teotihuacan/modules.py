@@ -51,7 +51,25 @@ POINTS = {
     "avenue": "fire: frames after seat's Avenue marker advanced one step",
     "temple": "fire: frames after seat advanced on temple t; args (t,)",
     "ascend": "fire: frames after worker w Ascended (after its reward); args (w,)",
+    "starting_tiles_chosen": "fire: frames after every seat kept its Starting tiles, before they resolve (seat -1)",
+    "temple_gate": "fire: frames that replace a temple step (a price first); args (t,); empty = step as usual",
+    "may_claim": "adjust: whether seat may claim discovery tile tid; args (tid, where)",
+    "can_pay_claim": "adjust: whether seat can pay tile tid (base: its cost); args (tid,)",
+    "claim": "fire: frames after seat claimed discovery tile tid (called before paying); args (tid,)",
+    "worship_fee": "adjust: cocoa of a Worship; args (unlock 0/1, both 0/1)",
+    "may_worship": "adjust: whether seat may Worship at all",
+    "unlock_cost": "adjust: cocoa to unlock all own workers (-1: not allowed)",
+    "turn_options": "adjust: the turn's option list; a module adds ('mod', name, ...) handled by TURN[name]",
+    "moved": "fire: frames after seat moved worker w in a normal turn; args (w,)",
+    "main_wood": "adjust: extra wood paid for a Main action; args (board,)",
+    "resource_main": "fire: frames replacing the Main action of board 2-4 (a choice first); args (board,)",
+    "tech_gold": "adjust: gold price of a Technology",
+    "alchemy_any_row": "adjust: whether one worker may research any Technology",
+    "build_extra": "adjust: resources of one's choice added to a Building's or Pyramid tile's price",
+    "score_vp": "adjust: positive VP of one Eclipse scoring category",
 }
+# Ways to take a turn a module adds ("turn_options"): name -> (label(st, payload), resolve(st, seat, payload)).
+TURN: dict[str, tuple[Callable, Callable]] = {}
 
 
 def parse(value: Any) -> int:

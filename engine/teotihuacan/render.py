@@ -100,7 +100,8 @@ def render(st: TeoCore) -> str:
         lines.extend(teotibot_lines(st))
     seats = st.to_act()
     if seats:
-        prompt = st.decision(seats[0]).prompt if len(seats) == 1 else "choose Starting tiles"
+        many = "choose Starting tiles" if st.stack[-1][0] == "start-pick" else st.decision(seats[0]).prompt
+        prompt = st.decision(seats[0]).prompt if len(seats) == 1 else many
         lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}")
     return "\n".join(lines)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import modules, teotibot
 from .core import TeoCore
 from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
-from .effects import INSTANT_KINDS, can_pay, claim, claim_label, draw_discovery, tile_name
+from .effects import INSTANT_KINDS, can_claim, can_pay, claim, claim_label, draw_discovery, tile_name
 from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
@@ -27,20 +27,30 @@ def space_label(st: TeoCore, seat: int, s: int) -> str:
     return f"Worship on {what}{unlock}"
 
 
+def worship_fee(st: TeoCore, seat: int, unlock: int, both: int) -> int:
+    """Cocoa of a Worship: 1 to unlock a worker there, 1 for both options (a module may change it)."""
+    if not st.mods:
+        return unlock + both
+    return modules.adjust(st, "worship_fee", seat, unlock + both, unlock, both)
+
+
 def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, _w, s = frame[1], frame[2], frame[3]
     board = SPACE_BOARD[s]
     unlock = 1 if st.space_occ[s] >= 0 else 0
     tid = st.d_offer[WORSHIP_OFFER[board]]
     free = st.holds(seat, "free_payment")
-    modes = [("ability", unlock)]
+    modes = [("ability", worship_fee(st, seat, unlock, 0) if st.mods else unlock)]
+    if tid and st.mods and not modules.adjust(st, "may_claim", seat, True, tid, "worship"):
+        tid = 0  # a priest forbids claiming this tile: only the ability
     if tid:
+        both = worship_fee(st, seat, unlock, 1) if st.mods else unlock + 1
         if board != 1:
-            modes.append(("discovery", unlock))
-        modes.append(("both", unlock + 1))
+            modes.append(("discovery", modes[0][1]))
+        modes.append(("both", both))
         if DATA.discoveries[tid].kind in INSTANT_KINDS:
             # "both, in any order": claiming first matters only if the tile is flipped at once
-            modes.append(("claim-first", unlock + 1))
+            modes.append(("claim-first", both))
     opts = []
     cocoa = st.cocoa[seat]
     for mode, total in modes:
@@ -52,7 +62,13 @@ def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
                 continue
             if mode in ("discovery", "claim-first"):
                 cost = DATA.discoveries[tid].cost
-                if not can_pay(st, seat, (cost[0] + paid, cost[1], cost[2], cost[3])):
+                if st.mods:
+                    st.cocoa[seat] -= paid  # the tile is claimed after the Worship is paid
+                    ok = can_claim(st, seat, tid, "worship")
+                    st.cocoa[seat] += paid
+                    if not ok:
+                        continue
+                elif not can_pay(st, seat, (cost[0] + paid, cost[1], cost[2], cost[3])):
                     continue
             opts.append((mode, use_free))
     return opts
@@ -66,6 +82,8 @@ def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     labels = []
     for mode, use_free in opts:
         total = unlock + (1 if mode in ("both", "claim-first") else 0)
+        if st.mods:
+            total = worship_fee(st, _seat, unlock, 1 if mode in ("both", "claim-first") else 0)
         pay = " (free-payment tile)" if use_free else (f" (pay {total} cocoa)" if total else "")
         if mode == "ability":
             text = "use the ability"
@@ -86,6 +104,8 @@ def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
     board = SPACE_BOARD[s]
     occ = st.space_occ[s]
     total = (1 if occ >= 0 else 0) + (1 if mode in ("both", "claim-first") else 0)
+    if st.mods:
+        total = worship_fee(st, seat, 1 if occ >= 0 else 0, 1 if mode in ("both", "claim-first") else 0)
     if use_free:
         st.d_used[st.holds(seat, "free_payment")] = 1
     else:
@@ -128,7 +148,7 @@ def take_offer(st: TeoCore, seat: int, board: int) -> None:
 def _claim_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, board = frame[1], frame[2]
     tid = st.d_offer[WORSHIP_OFFER[board]]
-    if tid and can_pay(st, seat, DATA.discoveries[tid].cost):
+    if tid and can_claim(st, seat, tid, "worship"):
         return [("claim",), ("decline",)]
     return []
 
