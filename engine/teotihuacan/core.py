@@ -71,6 +71,7 @@ LIST_FIELDS = (
     "priest_pick",
     "priest_deck",
     "ability",
+    "vp_seen",
 )
 NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept", "priest_dealt")
 SCALAR_FIELDS = (

@@ -67,6 +67,7 @@ POINTS = {
     "alchemy_any_row": "adjust: whether one worker may research any Technology",
     "build_extra": "adjust: resources of one's choice added to a Building's or Pyramid tile's price",
     "score_vp": "adjust: positive VP of one Eclipse scoring category",
+    "bot_roll": "fire: frames replacing Teotibot's action for the tile at position pos; args (pos,)",
 }
 # Ways to take a turn a module adds ("turn_options"): name -> (label(st, payload), resolve(st, seat, payload)).
 TURN: dict[str, tuple[Callable, Callable]] = {}

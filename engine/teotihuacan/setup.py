@@ -154,6 +154,7 @@ def _expansion_fields(st: TeoCore, n: int, options: dict) -> None:
     st.priest_pick = [0] * n  # M1: the tile a seat has chosen to keep (hidden until all chose)
     st.priest_deck = []  # M1: undealt priest tiles (hidden)
     st.ability = [0] * n  # M2: Special Abilities per seat, bit i = EXP.abilities[i]
+    st.vp_seen = [0] * n  # M1: VP as last seen by Huitzilopochtli's watcher (one more VP per gain)
 
 
 def _cocoa_index(st: TeoCore, seat: int) -> int:

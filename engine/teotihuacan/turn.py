@@ -237,7 +237,8 @@ def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
         occ = st.space_occ[s]
         if occ >= 0 and occ >> 2 == seat:
             continue  # never unlock your own worker this way
-        if occ < 0 or st.cocoa[seat] >= 1 or free:
+        fee = worship.worship_fee(st, seat, 1, 0) if st.mods else 1  # to unlock the worker there
+        if occ < 0 or st.cocoa[seat] >= fee or free:
             opts.append(("worship", s))
     if board != 1:
         cost = main_cost(st, seat, board, w, w2)

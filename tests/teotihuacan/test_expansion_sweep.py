@@ -13,6 +13,7 @@ import pytest
 from engine.teotihuacan import GAME, modules
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP
+from engine.teotihuacan.frames import SIMULTANEOUS
 from tests.teotihuacan.test_sweep import check_invariants
 
 BUILT = [m for m in modules.MODULES if m in modules.IMPLEMENTED]
@@ -37,6 +38,8 @@ def options(combo: str, players: int, seed: int) -> dict:
 def check_expansion_invariants(st) -> None:
     """The base invariants plus the modules': Season tiles, tile offers and stacks."""
     check_invariants(st)
+    if modules.active(st, "priests"):
+        check_priests(st)
     if modules.active(st, "seasons"):
         assert sorted([st.season, *st.season_deck, *st.season_used]) == sorted(EXP.seasons)
         assert len(st.season_used) == min(st.eclipses, 2)
@@ -51,11 +54,28 @@ def check_expansion_invariants(st) -> None:
             assert st.space_occ[st.ws[w]] == w
 
 
+def check_priests(st) -> None:
+    """Hands of 2 distinct tiles; a kept tile is from its hand; Teotibot holds one of its 6."""
+    agents = st.agent_seats()
+    dealt = [k for s in agents for k in st.priest_dealt[s]]
+    assert sorted(dealt + st.priest_deck) == sorted(set(dealt + st.priest_deck))
+    assert set(dealt + st.priest_deck) <= set(range(1, len(EXP.priests) + 1))
+    revealed = "priest-pick" not in [f[0] for f in st.stack] and any(st.priest[s] for s in agents)
+    for s in agents:
+        assert len(st.priest_dealt[s]) == 2
+        if revealed:
+            assert st.priest[s] in st.priest_dealt[s] and st.priest[s] == st.priest_pick[s]
+        else:
+            assert st.priest[s] == 0
+    if st.bot >= 0:
+        assert 1 <= st.priest[st.bot] <= len(EXP.bot_priests)
+
+
 def play(st, rng: Random, observe_every: int = 0) -> None:
     step = 0
     while st.to_act():
         seat = st.to_act()[0]
-        if observe_every and step % observe_every == 0:
+        if observe_every and (step % observe_every == 0 or st.stack[-1][0] in SIMULTANEOUS):
             check_round_trip(st, step)
         st.apply(seat, rng.randrange(len(st.decision(seat).options)))
         step += 1
@@ -70,9 +90,11 @@ def check_round_trip(st, step: int) -> None:
         assert st.determinize(viewer, Random(step)).observation(viewer) == obs
         rebuilt = GAME.from_observation(obs, Random(step + 1))
         assert rebuilt.observation(viewer) == obs
-        if st.stack[-1][0] != "start-pick":
+        if st.stack[-1][0] not in SIMULTANEOUS:
             seat = st.to_act()[0]
             assert rebuilt.decision(seat) == st.decision(seat)
+        elif viewer in st.to_act():  # a hidden simultaneous choice: only one's own is known
+            assert rebuilt.decision(viewer) == st.decision(viewer)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
