@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import modules
 from .core import TeoCore
 from .data import DATA, MIXES, RESOURCES, TEMPLES
+from .expansion_data import EXP, ORANGE, TEMPLE_NAMES
 from .frames import Frame, Payload, auto, choice, push
 
 TEMPLE_LETTER = {"b": 0, "r": 1, "g": 2}
@@ -110,7 +111,7 @@ def _any_res(st: TeoCore, frame: Frame, mix: Payload) -> None:
 def can_advance(st: TeoCore, seat: int, t: int) -> bool:
     """Whether ``seat`` may step up on temple ``t`` (top step free of other markers)."""
     step = st.temple[seat * st.nt + t]
-    top = DATA.top_step
+    top = DATA.top_step if t != ORANGE else EXP.orange_top
     if step >= top:
         return False
     if step + 1 == top:
@@ -136,8 +137,11 @@ def advance(st: TeoCore, seat: int, t: int, gated: bool = False) -> None:
     i = seat * st.nt + t
     st.temple[i] += 1
     step = st.temple[i]
-    kind, reward = DATA.temple_steps[t][step]
+    kind, reward = DATA.temple_steps[t][step] if t != ORANGE else EXP.orange_table[step]
     later = modules.fire(st, "temple", seat, t) if st.mods else ()
+    if t == ORANGE and kind in ("ability", "move_back"):  # the orange temple's own steps (M2)
+        push(st, *modules.fire(st, "orange_step", seat, step), *later)
+        return
     if kind == "major":
         k = major_index(t, step)
         if st.d_temple[k]:
@@ -150,7 +154,10 @@ def advance(st: TeoCore, seat: int, t: int, gated: bool = False) -> None:
 
 
 def major_index(t: int, step: int) -> int:
-    """Index of a major step in DATA.temple_discovery (and in the state's d_temple)."""
+    """Index of a major step in DATA.temple_discovery (and in the state's d_temple); the
+    orange temple's (M2) comes after the base ones."""
+    if t == ORANGE:
+        return len(DATA.temple_discovery)
     for k, (tt, ss, _) in enumerate(DATA.temple_discovery):
         if tt == t and ss == step:
             return k
@@ -166,12 +173,13 @@ def _major_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 
 def _major_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    reward = DATA.temple_steps[frame[2]][frame[3]][1]
+    t = frame[2]
+    reward = DATA.temple_steps[t][frame[3]][1] if t != ORANGE else EXP.orange_table[frame[3]][1]
     labels = [
         f"take the printed reward ({describe_gain(reward)})" if p[0] == "reward" else claim_label(p[1])
         for p in opts
     ]
-    return f"{TEMPLES[frame[2]]} temple step {frame[3]}: a discovery tile or the printed reward", labels
+    return f"{TEMPLE_NAMES[t]} temple step {frame[3]}: a discovery tile or the printed reward", labels
 
 
 @choice("major", _major_options, _major_describe)
@@ -181,15 +189,16 @@ def _major(st: TeoCore, frame: Frame, payload: Payload) -> None:
         st.d_temple[major_index(t, step)].remove(payload[1])
         claim(st, seat, payload[1])
     else:
-        push(st, *gain(st, seat, DATA.temple_steps[t][step][1]))
+        push(st, *gain(st, seat, DATA.temple_steps[t][step][1] if t != ORANGE else EXP.orange_table[step][1]))
 
 
 def _any_temple_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     if seat == st.bot:
         # Teotibot: "whichever temple it is currently the highest on (ignoring temples where it
-        # has already reached the topmost step)"; if that step cannot happen, it is lost
-        return [(t,) for t in range(st.nt) if st.temple[seat * st.nt + t] < DATA.top_step]
+        # has already reached the topmost step)"; if that step cannot happen, it is lost; it
+        # never advances on the orange temple (M2)
+        return [(t,) for t in range(len(TEMPLES)) if st.temple[seat * st.nt + t] < DATA.top_step]
     return [(t,) for t in range(st.nt) if can_advance(st, seat, t)]
 
 
@@ -200,7 +209,7 @@ def _any_temple_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tupl
         step = st.temple[seat * st.nt + t]
         # only Teotibot is offered a temple that cannot advance: its step is lost
         lost = "" if can_advance(st, seat, t) else ": the step is lost (the top step is taken)"
-        labels.append(f"{TEMPLES[t]} temple (step {step} -> {step + 1}){lost}")
+        labels.append(f"{TEMPLE_NAMES[t]} temple (step {step} -> {step + 1}){lost}")
     return "Advance one step on a temple of your choice", labels
 
 

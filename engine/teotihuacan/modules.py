@@ -68,6 +68,10 @@ POINTS = {
     "build_extra": "adjust: resources of one's choice added to a Building's or Pyramid tile's price",
     "score_vp": "adjust: positive VP of one Eclipse scoring category",
     "bot_roll": "fire: frames replacing Teotibot's action for the tile at position pos; args (pos,)",
+    "orange_step": "fire: frames of the orange temple's ability / move-back step (M2); args (step,)",
+    "eclipse_avenue": "adjust: the Avenue position an Eclipse scores",
+    "eclipse_masks": "adjust: VP of seat's mask sets at an Eclipse",
+    "worship_spaces": "adjust: the (space, board) pairs of the Worship spaces (seat -1)",
 }
 # Ways to take a turn a module adds ("turn_options"): name -> (label(st, payload), resolve(st, seat, payload)).
 TURN: dict[str, tuple[Callable, Callable]] = {}
@@ -117,6 +121,7 @@ ECLIPSE_START: list[tuple[int, Callable]] = []
 ECLIPSE_END: list[tuple[int, Callable]] = []
 RENDER: list[tuple[int, Callable]] = []
 ADJUST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
+ADJUST_LAST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 FIRE: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 
 
@@ -152,9 +157,10 @@ def on_render(module: str) -> Callable:
     return _register(RENDER, module)
 
 
-def adjuster(point: str, module: str) -> Callable:
-    """Register ``fn(st, seat, value, *args) -> value`` at an adjustment point."""
-    return _register(ADJUST[point], module)
+def adjuster(point: str, module: str, last: bool = False) -> Callable:
+    """Register ``fn(st, seat, value, *args) -> value`` at an adjustment point; ``last``: after
+    every ordinary one (a rule that overrides the others, e.g. "always exactly 1 cocoa")."""
+    return _register((ADJUST_LAST if last else ADJUST)[point], module)
 
 
 def listener(point: str, module: str) -> Callable:
@@ -188,6 +194,9 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
     for bit, fn in ADJUST[point]:
+        if st.mods & bit:
+            value = fn(st, seat, value, *args)
+    for bit, fn in ADJUST_LAST[point]:
         if st.mods & bit:
             value = fn(st, seat, value, *args)
     return value

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from random import Random
 
-from . import effects, modules, seasons, turn  # seasons first: its adjusters must run before ours
+from . import effects, modules, seasons, turn
 from .actions import resource_grid
 from .core import TeoCore
-from .data import DATA, TEMPLES
-from .expansion_data import EXP
+from .data import DATA
+from .expansion_data import EXP, TEMPLE_NAMES
 from .frames import AUTO, AUTOMATON, SIMULTANEOUS, WATCHERS, Frame, Payload, auto, choice, push
 from .setup import start_tile_benefits
 from .teotibot import actions as bot_actions
@@ -225,9 +225,9 @@ def _build_extra(st: TeoCore, seat: int, extra: int) -> int:
 
 
 # ---- 03 Chalchiuhtlicue, 04 Oxomoco ----------------------------------------------------------------------
-@modules.adjuster("main_cost", M)
+@modules.adjuster("main_cost", M, last=True)
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
-    # registered after the Seasons and the abilities: "always exactly 1" wins
+    # "always exactly 1" wins over the Seasons and the abilities
     return 1 if priest_of(st, seat) == "chalchiuhtlicue" else cost
 
 
@@ -281,13 +281,9 @@ XOLOTL_LABELS = {"cocoa": "pay 1 cocoa and advance", "vp": "pay 3 VP and advance
 def _xolotl_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     t = frame[2]
     step = st.temple[frame[1] * st.nt + t]
-    return f"Xolotl: pay for the {temple_name(t)} temple step ({step} -> {step + 1})?", [
+    return f"Xolotl: pay for the {TEMPLE_NAMES[t]} temple step ({step} -> {step + 1})?", [
         XOLOTL_LABELS[p[0]] for p in opts
     ]
-
-
-def temple_name(t: int) -> str:
-    return TEMPLES[t] if t < len(TEMPLES) else "orange"
 
 
 @choice("xolotl", _xolotl_options, _xolotl_describe)

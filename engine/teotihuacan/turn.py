@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import actions, modules, worship
 from .core import TeoCore
-from .data import DATA, SPACE_BOARD
+from .data import DATA
 from .effects import instant_tiles, tile_name, use_tile
 from .frames import Frame, Payload, choice, push
 
@@ -231,7 +231,7 @@ def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
     opts = [("cocoa",)]
     free = st.holds(seat, "free_payment")
     worship_ok = not st.mods or modules.adjust(st, "may_worship", seat, True)
-    for s, b in enumerate(SPACE_BOARD):
+    for s, b in worship.spaces(st):
         if b != board or not worship_ok:
             continue
         occ = st.space_occ[s]

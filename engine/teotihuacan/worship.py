@@ -4,24 +4,37 @@ from __future__ import annotations
 
 from . import modules, teotibot
 from .core import TeoCore
-from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
+from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES
 from .effects import INSTANT_KINDS, can_claim, can_pay, claim, claim_label, draw_discovery, tile_name
+from .expansion_data import NOBLES_SPACE, ORANGE, SPACE_BOARD_M2, TEMPLE_NAMES, WORSHIP_OFFER_M2
 from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
 SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}
+SPACES = tuple(enumerate(SPACE_BOARD))  # the base game's (space, board) pairs
+# Lookups below use the tables with M2's Nobles (6) Worship space (expansion_data): base games
+# have no space 7 / offer slot 5, so they never reach those entries.
+SIDEBAR_TEMPLE[6] = ORANGE
+assert len(SPACES) == NOBLES_SPACE
+
+
+def spaces(st: TeoCore) -> tuple:
+    """The (space, board) pairs of this game's Worship spaces (M2 adds the Nobles one)."""
+    return modules.adjust(st, "worship_spaces", -1, SPACES) if st.mods else SPACES
+
+
 ROYAL_SIDE = ("left", "centre", "right")
 ROYAL_TEXT = {t["number"]: t["effect"] for t in DATA.raw["royal_tiles"]}
 
 
 def space_label(st: TeoCore, seat: int, s: int) -> str:
     """Label of a Worship space option (which space, what it does, the unlock cost)."""
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     if board == 1:
         what = f"Royal tile {st.royal[s]:02d} ({ROYAL_SIDE[s]}): {ROYAL_TEXT[st.royal[s]]}"
     else:
         t = SIDEBAR_TEMPLE[board]
-        what = f"{modules.board_name(st, board)} temple sidebar ({'any' if t < 0 else TEMPLES[t]} temple step)"
+        what = f"{modules.board_name(st, board)} temple sidebar ({'any' if t < 0 else TEMPLE_NAMES[t]} temple step)"
     occ = st.space_occ[s]
     unlock = f", paying 1 cocoa to unlock player {occ // 4 + 1}'s worker" if occ >= 0 else ""
     return f"Worship on {what}{unlock}"
@@ -36,9 +49,9 @@ def worship_fee(st: TeoCore, seat: int, unlock: int, both: int) -> int:
 
 def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, _w, s = frame[1], frame[2], frame[3]
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     unlock = 1 if st.space_occ[s] >= 0 else 0
-    tid = st.d_offer[WORSHIP_OFFER[board]]
+    tid = st.d_offer[WORSHIP_OFFER_M2[board]]
     free = st.holds(seat, "free_payment")
     modes = [("ability", worship_fee(st, seat, unlock, 0) if st.mods else unlock)]
     if tid and st.mods and not modules.adjust(st, "may_claim", seat, True, tid, "worship"):
@@ -76,8 +89,8 @@ def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     _seat, s = frame[1], frame[3]
-    board = SPACE_BOARD[s]
-    tid = st.d_offer[WORSHIP_OFFER[board]]
+    board = SPACE_BOARD_M2[s]
+    tid = st.d_offer[WORSHIP_OFFER_M2[board]]
     unlock = 1 if st.space_occ[s] >= 0 else 0
     labels = []
     for mode, use_free in opts:
@@ -101,7 +114,7 @@ def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
 def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, s = frame[1], frame[2], frame[3]
     mode, use_free = p
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     occ = st.space_occ[s]
     total = (1 if occ >= 0 else 0) + (1 if mode in ("both", "claim-first") else 0)
     if st.mods:
@@ -131,7 +144,7 @@ def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
 
 def ability_frame(st: TeoCore, seat: int, s: int, power: int) -> tuple:
     """The frame that resolves the ability of Worship space ``s`` for a worker of ``power``."""
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     if board == 1:
         return ("royal", seat, st.royal[s], power)
     t = SIDEBAR_TEMPLE[board]
@@ -140,21 +153,21 @@ def ability_frame(st: TeoCore, seat: int, s: int, power: int) -> tuple:
 
 def take_offer(st: TeoCore, seat: int, board: int) -> None:
     """Claim the face-up tile beside ``board``'s Worship space and refill it at once."""
-    slot = WORSHIP_OFFER[board]
+    slot = WORSHIP_OFFER_M2[board]
     claim(st, seat, st.d_offer[slot])
     st.d_offer[slot] = draw_discovery(st)
 
 
 def _claim_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, board = frame[1], frame[2]
-    tid = st.d_offer[WORSHIP_OFFER[board]]
+    tid = st.d_offer[WORSHIP_OFFER_M2[board]]
     if tid and can_claim(st, seat, tid, "worship"):
         return [("claim",), ("decline",)]
     return []
 
 
 def _claim_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    tid = st.d_offer[WORSHIP_OFFER[frame[2]]]
+    tid = st.d_offer[WORSHIP_OFFER_M2[frame[2]]]
     return "Claim the Worship discovery tile?", [claim_label(tid), "do not claim it"]
 
 

@@ -21,8 +21,9 @@ from ..actions import (
     take_pyramid,
 )
 from ..core import TeoCore
-from ..data import DATA, OFFER_BOARDS, WORSHIP_OFFER
+from ..data import DATA
 from ..effects import can_pay, claim, draw_discovery, power_up
+from ..expansion_data import OFFER_BOARDS_M2, WORSHIP_OFFER_M2
 from ..frames import Frame, auto, push
 from .rules import (
     ACT,
@@ -252,13 +253,15 @@ def worship_tile(st: TeoCore, seat: int) -> None:
     w = locked[0]
     move_locked(st, w, next_temple_spaces(st, st.wb[w])[0])
     board = st.wb[w]
-    temple = SIDEBAR_TEMPLE[board]
+    temple = SIDEBAR_TEMPLE.get(board, -2)  # -2: M2's Nobles (6) space (orange temple)
     extra = adjust(st, "teotibot_worship_steps")
-    if temple < 0:
+    if temple == -2:  # it never advances on orange: its steps become any-temple steps
+        todo = [("any-temple", seat)] * (ACT["worship_steps"] + extra)
+    elif temple < 0:
         todo = [("any-temple", seat)] * (ACT["worship_any_steps"] + extra)
     else:
         todo = [("adv", seat, temple)] * (ACT["worship_steps"] + extra)
-    slot = WORSHIP_OFFER[board]
+    slot = WORSHIP_OFFER_M2[board]
     if st.d_offer[slot]:
         st.d_owner[st.d_offer[slot]] = -2  # discarded: out of the game, face up
         st.d_offer[slot] = draw_discovery(st)
@@ -271,7 +274,7 @@ def mask_tile(st: TeoCore, seat: int) -> None:
     rarity number first, ties clockwise from the Palace. Else the fallback."""
     owned = {DATA.discoveries[t].mask for t in range(1, 55) if st.d_owner[t] == seat}
     best = None
-    for slot, board in enumerate(OFFER_BOARDS):
+    for slot, board in enumerate(OFFER_BOARDS_M2[: len(st.d_offer)]):  # M2 adds the Nobles tile
         tid = st.d_offer[slot]
         if not tid:
             continue
