@@ -67,6 +67,7 @@ EFFECTS = {
     "failed Alchemy: 5 cocoa",
 }
 TONA = EXP.priests.index("tonacacihuatl") + 1
+HUITZ = EXP.priests.index("huitzilopochtli") + 1
 HAND = 2  # tiles dealt to each player (keep 1)
 S02_POSITIONS = (3, 5)  # the bottom corners of the action pyramid: dice "2, 3" and "11, 12"
 S02_ROLLS = (2, 3, 11, 12)
@@ -380,7 +381,7 @@ def _main_wood(st: TeoCore, seat: int, wood: int, board: int) -> int:
 def _watch(st: TeoCore, kind: str) -> None:
     """One more VP for every step in which the seat's VP went up. Eclipse scoring books each
     category through ``score_vp`` instead, so its steps are only taken note of."""
-    if not st.mods & modules.BIT[M]:
+    if not st.mods & modules.BIT[M] or HUITZ not in st.priest:  # (bot tiles are numbered 1-6)
         return
     for s in range(st.n):
         if priest_of(st, s) == "huitzilopochtli":
@@ -557,4 +558,4 @@ bot_actions.TILES.update(
         7: _mask_tile,
     }
 )
-assert "bot-turn" in AUTO and len(EXP.priests) == 10 and len(EXP.bot_priests) == 6
+assert "bot-turn" in AUTO and len(EXP.priests) == 10 and len(EXP.bot_priests) < HUITZ
