@@ -18,7 +18,7 @@ from .core import TeoCore
 from .data import DATA
 from .expansion_data import EXP, TEMPLE_NAMES
 from .frames import AUTO, AUTOMATON, SIMULTANEOUS, WATCHERS, Frame, Payload, auto, choice, push
-from .setup import start_tile_benefits
+from .setup import start_tile_benefits, start_tile_text
 from .teotibot import actions as bot_actions
 
 M = "priests"
@@ -367,9 +367,26 @@ def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) ->
 def _later_starting_tile(st: TeoCore) -> None:
     for s in st.agent_seats():
         if priest_of(st, s) == "tonacacihuatl" and len(st.kept[s]) > 1 + st.eclipses:
-            tid = st.kept[s][1 + st.eclipses]  # the 3rd after Eclipse 1, the 4th after Eclipse 2
-            st.note(s, f"Tōnacāihuātl: P{s + 1} gains the benefits of Starting tile {tid}")
-            start_tile_benefits(st, s, [tid])
+            push(st, ("tona-tile", s))  # the 3rd after Eclipse 1, the 4th after Eclipse 2
+
+
+def _tona_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    return [(tid,) for tid in st.kept[frame[1]][1 + st.eclipses :]]
+
+
+def _tona_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    return "Tōnacāihuātl: which kept Starting tile gives its benefits now?", [
+        f"gain the benefits of {start_tile_text(st, tid)}" for (tid,) in opts
+    ]
+
+
+@choice("tona-tile", _tona_options, _tona_describe)
+def _tona_tile(st: TeoCore, frame: Frame, p: Payload) -> None:
+    seat, tid = frame[1], p[0]
+    kept, k = st.kept[seat], 1 + st.eclipses
+    kept.remove(tid)
+    kept.insert(k, tid)  # resolved tiles first: kept[k + 1:] are still to come
+    start_tile_benefits(st, seat, [tid])
 
 
 @modules.adjuster("main_wood", M)

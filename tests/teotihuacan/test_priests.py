@@ -300,12 +300,15 @@ def test_08_keeps_all_four_starting_tiles_two_now_one_per_eclipse():
     boards = {b for t in st.kept[holder][:2] for b in DATA.starting_tiles[t][0]}
     trios = frames.CHOICE["start-place"].options(st, ("start-place", holder))
     assert trios and all(set(trio) <= boards for trio in trios)  # workers from the two chosen tiles
-    third = st.kept[holder][2]
+    later = st.kept[holder][2:]
     st.stack = [("eclipse", 0)]
     run(st)
     while kind(st) == "salary":
         st.apply(st.to_act()[0], 0)
-    assert any(f"Starting tile {third}" in e[2] for e in st.events)
+    assert kind(st) == "tona-tile" and acts(st) == [[t] for t in later]  # the player picks the third
+    choose(st, later[1])
+    assert st.kept[holder][2:] == [later[1], later[0]]
+    assert any(e[1] == "tona-tile" and f"Starting tile {later[1]}" in e[2] for e in st.events)
 
 
 def test_08_tonacacihuatl_is_dealt_with_seed_11():
