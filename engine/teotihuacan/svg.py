@@ -128,7 +128,8 @@ def svg(state, viewer: int | None = None) -> str:
     body = [rect(0, 0, WIDTH, 10, "#fff", "none"), text(10, 20, head, 14, font_weight="bold")]
     seats = state.to_act()
     if seats:
-        prompt = state.decision(seats[0]).prompt if len(seats) == 1 else "choose Starting tiles"
+        many = "choose Starting tiles" if state.stack[-1][0] == "start-pick" else state.decision(seats[0]).prompt
+        prompt = state.decision(seats[0]).prompt if len(seats) == 1 else many
         body.append(text(10, 38, f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}"[:140], 11))
     body += _boards(state, 10, 48)
     y = 260
