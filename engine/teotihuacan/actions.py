@@ -21,6 +21,8 @@ def own_count(st: TeoCore, seat: int, board: int) -> int:
 def base_count(st: TeoCore, seat: int, board: int) -> int:
     """Own workers plus Technology 15's virtual worker on Construction, uncapped."""
     extra = 1 if board == 8 and st.has_tech(seat, 15) else 0
+    if st.mods:  # a priest's or ability's virtual worker
+        extra = modules.adjust(st, "virtual_workers", seat, extra, board)
     return own_count(st, seat, board) + extra
 
 
@@ -66,7 +68,11 @@ def start_main(st: TeoCore, seat: int, board: int, extra: int) -> None:
             return
     count = worker_count(st, seat, board, extra)
     if board in (2, 3, 4):
-        _resource_grid(st, seat, board)
+        later = modules.fire(st, "resource_main", seat, board) if st.mods else ()
+        if later:  # e.g. a priest's choice of another player's worker to count as one's own
+            push(st, *later)
+            return
+        resource_grid(st, seat, board)
     elif board == 5:
         push(st, ("alchemy", seat, count))
     elif board == 6:
@@ -79,8 +85,12 @@ def start_main(st: TeoCore, seat: int, board: int, extra: int) -> None:
 
 
 # ---- Forest (2), Stone Quarry (3), Gold Deposits (4) ------------------------------------------------
-def _resource_grid(st: TeoCore, seat: int, board: int) -> None:
+def resource_grid(st: TeoCore, seat: int, board: int, borrowed: int = -1) -> None:
+    """The Main action of a resource board; ``borrowed``: another player's worker counted as
+    one's own (row and column; the power-ups stay with one's own workers)."""
     workers = st.unlocked_workers(seat, board)
+    if borrowed >= 0:
+        workers.append(borrowed)
     count = min(3, len(workers))
     low = min(st.wp[w] for w in workers)
     todo = gain(st, seat, DATA.grids[board][count - 1][low - 1])
@@ -96,6 +106,8 @@ def _resource_grid(st: TeoCore, seat: int, board: int) -> None:
 def alchemy_options(st: TeoCore, seat: int, count: int) -> list[tuple[int, int]]:
     """(position, forfeit) pairs: Technologies ``seat`` may develop now."""
     gold = st.res[seat * 3 + 2]
+    if st.mods:
+        return _module_alchemy_options(st, seat, count, gold)
     single = 0
     if count == 1:
         single = max(st.wp[w] for w in st.unlocked_workers(seat, 5))
@@ -113,6 +125,28 @@ def alchemy_options(st: TeoCore, seat: int, count: int) -> list[tuple[int, int]]
     return out
 
 
+def tech_price(st: TeoCore, seat: int, number: int) -> int:
+    """Gold for Technology ``number`` (a priest may lower it)."""
+    gold = DATA.tech_gold[number]
+    return modules.adjust(st, "tech_gold", seat, gold) if st.mods else gold
+
+
+def _module_alchemy_options(st: TeoCore, seat: int, count: int, gold: int) -> list[tuple[int, int]]:
+    """alchemy_options with the modules' price and row changes (kept apart: the base stays as is)."""
+    if modules.adjust(st, "alchemy_any_row", seat, False):
+        count = max(count, 2)
+    single = max(st.wp[w] for w in st.unlocked_workers(seat, 5)) if count == 1 else 0
+    out = []
+    for pos in range(6):
+        if st.tech_marks[pos] >> seat & 1 or tech_price(st, seat, st.tech[pos]) > gold:
+            continue
+        if pos < 3 or count >= 2:
+            out.append((pos, 0))
+        elif single >= 4:
+            out.append((pos, 1))
+    return out
+
+
 def _alchemy_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return alchemy_options(st, frame[1], frame[2])
 
@@ -127,7 +161,7 @@ def _alchemy_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[s
         col = TEMPLES[DATA.tech_columns[pos % 3]]
         note = " (no power-up: single power 4-5 worker)" if forfeit else ""
         labels.append(
-            f"Technology {number:02d} for {DATA.tech_gold[number]} gold, {col} step{note}: "
+            f"Technology {number:02d} for {tech_price(st, frame[1], number)} gold, {col} step{note}: "
             f"{TECH_TEXT[number]}"
         )
     return "Alchemy: develop a Technology", labels
@@ -139,7 +173,7 @@ def _alchemy(st: TeoCore, frame: Frame, p: Payload) -> None:
     pos, forfeit = p
     had3, had13 = st.has_tech(seat, 3), st.has_tech(seat, 13)
     number = st.tech[pos]
-    st.res[seat * 3 + 2] -= DATA.tech_gold[number]
+    st.res[seat * 3 + 2] -= tech_price(st, seat, number)
     for other in range(st.n):
         if other != seat and st.tech_marks[pos] >> other & 1:
             st.vp[other] += DATA.tech_vp_earlier
@@ -170,6 +204,8 @@ def noble_rows(st: TeoCore, seat: int, count: int) -> list[int]:
     """Rows the Building may go to: the row of the worker count, else a row above it."""
     if st.res[seat * 3] < DATA.noble_cost or st.buildings_taken >= DATA.buildings:
         return []
+    if st.mods and sum(st.res[seat * 3 : seat * 3 + 3]) - DATA.noble_cost < build_extra(st, seat):
+        return []  # a priest's extra resource cannot be paid
     target = count - 1
     if empty_noble_spaces(st, target):
         return [target]
@@ -198,7 +234,13 @@ def _nobles(st: TeoCore, frame: Frame, p: Payload) -> None:
     place_building(st, seat, row, empty_noble_spaces(st, row)[0])  # a player takes the leftmost
     if st.has_tech(seat, 3):
         st.vp[seat] += 3
-    push(st, ("avenue", seat), *power_up_frames(st, seat, 6, count, st.has_tech(seat, 13)))
+    fee = [("pay-res", seat, build_extra(st, seat))] if st.mods and build_extra(st, seat) else []
+    push(st, *fee, ("avenue", seat), *power_up_frames(st, seat, 6, count, st.has_tech(seat, 13)))
+
+
+def build_extra(st: TeoCore, seat: int) -> int:
+    """Resources of one's choice a priest adds to the price of a Building or Pyramid tile."""
+    return modules.adjust(st, "build_extra", seat, 0)
 
 
 # ---- Decorations (7) -------------------------------------------------------------------------------------
@@ -337,7 +379,21 @@ def position_costs(st: TeoCore, seat: int, disc: int, keep_discount: bool = Fals
                 out.append((i, 1))
         if (not disc or keep_discount) and stone >= need_s and wood >= need_w:
             out.append((i, -1))
+    if st.mods and build_extra(st, seat):
+        return _with_extra(st, seat, out, build_extra(st, seat))
     return out
+
+
+def _with_extra(st: TeoCore, seat: int, out: list[tuple[int, int]], extra: int) -> list[tuple[int, int]]:
+    """The (position, discount) pairs still payable when a priest adds ``extra`` resources of
+    one's choice to each tile's price."""
+    held = sum(st.res[seat * 3 : seat * 3 + 3])
+    keep = []
+    for i, kind in out:
+        need_s, need_w = DATA.level_cost[DATA.positions[i].level]
+        if held - (need_s + need_w - (1 if kind >= 0 else 0)) >= extra:
+            keep.append((i, kind))
+    return keep
 
 
 def build_tiles(st: TeoCore, seat: int, disc: int) -> list[int]:
@@ -466,7 +522,8 @@ def _build_rot(st: TeoCore, frame: Frame, p: Payload) -> None:
     more = ("build", seat, remaining - 1, placed, 0 if kind >= 0 else disc, count)
     # a tile may be flipped between two pyramid tiles (e.g. one claimed through a temple step)
     flip = [("use-tiles", seat)] if remaining > 1 else []
-    push(st, *steps, *flip, more)
+    fee = [("pay-res", seat, build_extra(st, seat))] if st.mods and build_extra(st, seat) else []
+    push(st, *fee, *steps, *flip, more)
 
 
 def place_pyramid_tile(st: TeoCore, seat: int, tid: int, pos: int, rot: int) -> None:

@@ -8,6 +8,7 @@ from . import modules, teotibot
 from .core import CATEGORIES, TeoCore
 from .data import DATA
 from .effects import mask_score, mask_sets
+from .expansion_data import EXP, ORANGE
 from .frames import Frame, Payload, auto, choice, push
 
 NCAT = len(CATEGORIES)
@@ -15,6 +16,8 @@ NCAT = len(CATEGORIES)
 
 def _score(st: TeoCore, seat: int, category: str, vp: int) -> None:
     """Add Eclipse VP to a seat, booking it under a category and the current Eclipse."""
+    if st.mods and vp > 0:
+        vp = modules.adjust(st, "score_vp", seat, vp)  # a priest's extra VP per gain
     st.vp[seat] += vp
     st.cat_vp[seat * NCAT + CATEGORIES.index(category)] += vp
     st.ecl_vp[seat * 3 + min(st.eclipses, 2)] += vp
@@ -57,12 +60,16 @@ def _eclipse(st: TeoCore, frame: Frame) -> None:
     st.note(-1, f"Eclipse {st.eclipses + 1}: Avenue pays {number} VP per step")
     for s in range(st.n):
         avenue = st.avenue[s] * number
+        if st.mods:  # e.g. an ability counting the Avenue position 2 higher
+            avenue = modules.adjust(st, "eclipse_avenue", s, st.avenue[s]) * number
         leader = DATA.pyramid_leader_vp if lead and st.ptrack[s] == lead else 0
         step_vp = DATA.pyramid_step_vp[e]
         if st.mods:
             step_vp = modules.adjust(st, "pyramid_step_vp", s, step_vp)
         steps = st.ptrack[s] * step_vp
         masks = mask_score(st, s)
+        if st.mods:
+            masks = modules.adjust(st, "eclipse_masks", s, masks)
         _score(st, s, "avenue", avenue)
         _score(st, s, "pyramid", leader + steps)
         st.ptrack[s] = 0
@@ -142,7 +149,11 @@ def _eclipse_end(st: TeoCore, frame: Frame) -> None:
 
 def bonus_tiles_reached(st: TeoCore, seat: int) -> list[int]:
     """Temple Bonus tiles ``seat`` qualifies for (on step 10 or 11 of their temple)."""
-    return [st.bonus[t] for t in range(len(st.bonus)) if st.temple[seat * st.nt + t] >= DATA.bonus_step]
+    return [
+        st.bonus[t]
+        for t in range(len(st.bonus))
+        if st.temple[seat * st.nt + t] >= (DATA.bonus_step if t != ORANGE else EXP.orange_bonus)
+    ]
 
 
 def bonus_score(st: TeoCore, seat: int) -> int:

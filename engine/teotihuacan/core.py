@@ -72,6 +72,7 @@ LIST_FIELDS = (
     "priest_pick",
     "priest_deck",
     "ability",
+    "vp_seen",
 )
 NESTED_FIELDS = ("d_avenue", "d_temple", "start_dealt", "kept", "priest_dealt")
 # What clone() copies: every list above but FIXED_FIELDS (drawn at setup, never changed after:
@@ -139,8 +140,8 @@ class TeoCore:
         if not self.stack:
             return ()
         top = self.stack[-1]
-        if top[0] == "start-pick":
-            return tuple(s for s in range(self.n) if self.start_pick[s] is None and s != self.bot)
+        if top[0] in frames.SIMULTANEOUS:
+            return frames.SIMULTANEOUS[top[0]](self)
         return (top[1],)
 
     def _options(self, seat: int) -> list:
@@ -150,8 +151,8 @@ class TeoCore:
         if seat not in self.to_act():
             raise IllegalAction(f"seat {seat} does not act now; seats to act: {list(self.to_act())}")
         top = self.stack[-1]
-        if top[0] == "start-pick":
-            return frames.CHOICE["start-pick"].options(self, ("start-pick", seat))
+        if top[0] in frames.SIMULTANEOUS:
+            return frames.CHOICE[top[0]].options(self, (top[0], seat))
         return self.opts
 
     def decision(self, seat: int) -> Decision:
@@ -161,7 +162,7 @@ class TeoCore:
             return cached[1]
         opts = self._options(seat)
         top = self.stack[-1]
-        frame = ("start-pick", seat) if top[0] == "start-pick" else top
+        frame = (top[0], seat) if top[0] in frames.SIMULTANEOUS else top
         prompt, labels = frames.CHOICE[frame[0]].describe(self, frame, opts)
         options = tuple({"label": label, "act": list(p)} for label, p in zip(labels, opts, strict=True))
         decision = Decision(frame[0], prompt, options)
@@ -179,9 +180,9 @@ class TeoCore:
             raise IllegalAction(f"choice {choice!r} out of range 0..{len(opts) - 1}")
         top = self.stack[-1]
         payload = opts[choice]
-        if top[0] == "start-pick":
+        if top[0] in frames.SIMULTANEOUS:
             self.dec = None
-            frames.CHOICE["start-pick"].resolve(self, ("start-pick", seat), payload)
+            frames.CHOICE[top[0]].resolve(self, (top[0], seat), payload)
         else:
             cached = self.dec
             if cached is not None and cached[0] == seat:

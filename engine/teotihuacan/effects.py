@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import modules
 from .core import KIND_IDS, TeoCore
 from .data import DATA, MIXES, RESOURCES, TEMPLES
+from .expansion_data import EXP, ORANGE, TEMPLE_NAMES
 from .frames import Frame, Payload, auto, choice, push
 
 TEMPLE_LETTER = {"b": 0, "r": 1, "g": 2}
@@ -110,7 +111,7 @@ def _any_res(st: TeoCore, frame: Frame, mix: Payload) -> None:
 def can_advance(st: TeoCore, seat: int, t: int) -> bool:
     """Whether ``seat`` may step up on temple ``t`` (top step free of other markers)."""
     step = st.temple[seat * st.nt + t]
-    top = DATA.top_step
+    top = DATA.top_step if t != ORANGE else EXP.orange_top
     if step >= top:
         return False
     if step + 1 == top:
@@ -123,15 +124,24 @@ def _advance(st: TeoCore, frame: Frame) -> None:
     advance(st, frame[1], frame[2])
 
 
-def advance(st: TeoCore, seat: int, t: int) -> None:
-    """One step up temple ``t`` (if it can happen): the step's reward or major-step choice."""
+def advance(st: TeoCore, seat: int, t: int, gated: bool = False) -> None:
+    """One step up temple ``t`` (if it can happen): the step's reward or major-step choice.
+    A module may first ask for a price (``temple_gate``); ``gated``: it was paid."""
     if not can_advance(st, seat, t):
         return
+    if st.mods and not gated:
+        gate = modules.fire(st, "temple_gate", seat, t)
+        if gate:
+            push(st, *gate)
+            return
     i = seat * st.nt + t
     st.temple[i] += 1
     step = st.temple[i]
-    kind, reward = DATA.temple_steps[t][step]
+    kind, reward = DATA.temple_steps[t][step] if t != ORANGE else EXP.orange_table[step]
     later = modules.fire(st, "temple", seat, t) if st.mods else ()
+    if t == ORANGE and kind in ("ability", "move_back"):  # the orange temple's own steps (M2)
+        push(st, *modules.fire(st, "orange_step", seat, step), *later)
+        return
     if kind == "major":
         k = major_index(t, step)
         if st.d_temple[k]:
@@ -144,7 +154,10 @@ def advance(st: TeoCore, seat: int, t: int) -> None:
 
 
 def major_index(t: int, step: int) -> int:
-    """Index of a major step in DATA.temple_discovery (and in the state's d_temple)."""
+    """Index of a major step in DATA.temple_discovery (and in the state's d_temple); the
+    orange temple's (M2) comes after the base ones."""
+    if t == ORANGE:
+        return len(DATA.temple_discovery)
     for k, (tt, ss, _) in enumerate(DATA.temple_discovery):
         if tt == t and ss == step:
             return k
@@ -154,18 +167,19 @@ def major_index(t: int, step: int) -> int:
 def _major_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     stack = st.d_temple[major_index(frame[2], frame[3])]
-    opts = [("tile", tid) for tid in sorted(set(stack)) if can_pay(st, seat, DATA.discoveries[tid].cost)]
+    opts = [("tile", tid) for tid in sorted(set(stack)) if can_claim(st, seat, tid, "major")]
     opts.append(("reward",))
     return opts
 
 
 def _major_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    reward = DATA.temple_steps[frame[2]][frame[3]][1]
+    t = frame[2]
+    reward = DATA.temple_steps[t][frame[3]][1] if t != ORANGE else EXP.orange_table[frame[3]][1]
     labels = [
         f"take the printed reward ({describe_gain(reward)})" if p[0] == "reward" else claim_label(p[1])
         for p in opts
     ]
-    return f"{TEMPLES[frame[2]]} temple step {frame[3]}: a discovery tile or the printed reward", labels
+    return f"{TEMPLE_NAMES[t]} temple step {frame[3]}: a discovery tile or the printed reward", labels
 
 
 @choice("major", _major_options, _major_describe)
@@ -176,15 +190,16 @@ def _major(st: TeoCore, frame: Frame, payload: Payload) -> None:
         st.d_temple[k] = without(st.d_temple[k], payload[1])
         claim(st, seat, payload[1])
     else:
-        push(st, *gain(st, seat, DATA.temple_steps[t][step][1]))
+        push(st, *gain(st, seat, DATA.temple_steps[t][step][1] if t != ORANGE else EXP.orange_table[step][1]))
 
 
 def _any_temple_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     if seat == st.bot:
         # Teotibot: "whichever temple it is currently the highest on (ignoring temples where it
-        # has already reached the topmost step)"; if that step cannot happen, it is lost
-        return [(t,) for t in range(st.nt) if st.temple[seat * st.nt + t] < DATA.top_step]
+        # has already reached the topmost step)"; if that step cannot happen, it is lost; it
+        # never advances on the orange temple (M2)
+        return [(t,) for t in range(len(TEMPLES)) if st.temple[seat * st.nt + t] < DATA.top_step]
     return [(t,) for t in range(st.nt) if can_advance(st, seat, t)]
 
 
@@ -195,7 +210,7 @@ def _any_temple_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tupl
         step = st.temple[seat * st.nt + t]
         # only Teotibot is offered a temple that cannot advance: its step is lost
         lost = "" if can_advance(st, seat, t) else ": the step is lost (the top step is taken)"
-        labels.append(f"{TEMPLES[t]} temple (step {step} -> {step + 1}){lost}")
+        labels.append(f"{TEMPLE_NAMES[t]} temple (step {step} -> {step + 1}){lost}")
     return "Advance one step on a temple of your choice", labels
 
 
@@ -223,7 +238,7 @@ def _avenue_options(st: TeoCore, frame: Frame) -> list[Payload]:
     opts = [
         ("tile", tid)
         for tid in sorted(set(st.d_avenue[frame[2]]))
-        if can_pay(st, seat, DATA.discoveries[tid].cost)
+        if can_claim(st, seat, tid, "avenue")
     ]
     opts.append(("decline",))
     return opts
@@ -265,11 +280,24 @@ def claim_label(tid: int) -> str:
     return f"claim {tile_name(tid)} " + (f"paying {cost_text(cost)}" if any(cost) else "(no cost)")
 
 
+def can_claim(st: TeoCore, seat: int, tid: int, where: str) -> bool:
+    """Whether ``seat`` may claim discovery tile ``tid`` now (``where``: 'major', 'avenue',
+    'worship' or 'start'): it can pay, and no module forbids it (a priest)."""
+    if not st.mods:
+        return can_pay(st, seat, DATA.discoveries[tid].cost)
+    if not modules.adjust(st, "may_claim", seat, True, tid, where):
+        return False
+    return modules.adjust(st, "can_pay_claim", seat, can_pay(st, seat, DATA.discoveries[tid].cost), tid)
+
+
 def claim(st: TeoCore, seat: int, tid: int) -> None:
     """Pay the tile's cost and put it in front of ``seat`` (face up, unused)."""
+    later = modules.fire(st, "claim", seat, tid) if st.mods else ()  # e.g. a resource before paying
     pay(st, seat, DATA.discoveries[tid].cost)
     st.d_owner[tid] = seat
     st.d_used[tid] = 0
+    if later:
+        push(st, *later)
 
 
 def draw_discovery(st: TeoCore) -> int:
@@ -416,6 +444,7 @@ ASC_LABELS = {
     "temple": "advance once on a temple",
     "temples": "pay 3 cocoa to advance twice on temples",
     "worker": "gain your 4th worker (power 3, at the Palace) and 2 cocoa",
+    "each-temple": "advance one step on each temple (blue, red, green)",
 }
 
 
@@ -436,6 +465,8 @@ def _asc_reward(st: TeoCore, frame: Frame, payload: Payload) -> None:
     elif kind == "temples":
         st.cocoa[seat] -= 3
         push(st, ("any-temple", seat), ("any-temple", seat))
+    elif kind == "each-temple":  # a Teotibot priest tile: one step on each base temple
+        push(st, *(("adv", seat, t) for t in range(3)))
     else:
         for w in range(seat * 4, seat * 4 + 4):
             if not st.wb[w]:

@@ -12,9 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .data import DATA
+from .data import DATA, OFFER_BOARDS, SIDEBAR_SPACE, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "expansion.toml"
+ORANGE = len(TEMPLES)  # the orange temple's index in the temple markers (M2: nt = 4)
+TEMPLE_NAMES = (*TEMPLES, "orange")
+# M2's new Nobles (6) board adds Worship space 7 (orange temple) with a discovery tile in offer
+# slot 5. Base games have neither (their space_occ and d_offer are shorter), so never reach them.
+NOBLES_SPACE, NOBLES_SLOT = len(SPACE_BOARD), len(WORSHIP_OFFER)
+SPACE_BOARD_M2 = (*SPACE_BOARD, 6)
+WORSHIP_OFFER_M2 = {**WORSHIP_OFFER, 6: NOBLES_SLOT}
+OFFER_BOARDS_M2 = (*OFFER_BOARDS, 6)
+SIDEBAR_SPACE_M2 = {**SIDEBAR_SPACE, 6: NOBLES_SPACE}
 LEVELS = {"I": 1, "II": 2, "III": 3}
 # Grid cells of Architecture (7) / Development (8): the TOML's keys -> the engine's gain keys.
 CELL_KEYS = {"decorations", "pyramid_tiles", "unlock", "gold", "stone", "wood", "cocoa", "vp"}
@@ -59,6 +68,27 @@ class Expansion:
             Ability(a["id"], LEVELS[a["level"]], a["effect"]) for a in raw["special_abilities"]["list"]
         )
         self.orange_steps = tuple(dict(s) for s in raw["orange_temple"]["steps"])
+        # per position: (kind, printed reward), as DATA.temple_steps; the base names for the
+        # Temple Bonus step ("bonus_tile") so the shared temple code reads both alike
+        kinds = {"temple_bonus_tile": "bonus_tile"}
+        self.orange_table = tuple(
+            (kinds.get(s["kind"], s["kind"]), dict(s.get("reward", {}))) for s in self.orange_steps
+        )
+        assert [s["position"] for s in self.orange_steps] == list(range(len(self.orange_steps)))
+        self.orange_top = len(self.orange_table) - 1
+        self.orange_bonus = next(i for i, (k, _) in enumerate(self.orange_table) if k == "bonus_tile")
+        self.orange_levels = {s["position"]: LEVELS[s["level"]] for s in self.orange_steps if s["kind"] == "ability"}
+        major = next(s for s in self.orange_steps if s["kind"] == "major")
+        self.orange_major = major["position"]
+        self.orange_discovery = {int(k): v for k, v in major["discovery_tiles"].items()}
+        self.move_back = tuple(next(s for s in self.orange_steps if s["kind"] == "move_back")["distance"])
+        self.ability_index = {a.id: i for i, a in enumerate(self.abilities)}
+        self.mask_set_extra = {
+            int(k): v
+            for a in raw["special_abilities"]["list"]
+            for k, v in a.get("set_values_beyond_7", {}).items()
+        }
+        self.teotibot_advances_on_orange = raw["teotibot_m2"]["advances_on_orange"]
         self.teotibot_markers = {m["eclipse"]: m["ability"] for m in raw["teotibot_m2"]["eclipse_markers"]}
         boards = raw["action_boards"]
         self.architecture = _grid(boards["architecture_7"])

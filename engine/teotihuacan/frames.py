@@ -36,6 +36,13 @@ AUTO: dict[str, Callable[[Any, Frame], None]] = {}
 CHOICE: dict[str, Choice] = {}
 # How an automaton seat answers a choice frame: ``pick(state, frame, options) -> payload``.
 AUTOMATON: dict[str, Callable[[Any, Frame, list[Payload]], Payload]] = {}
+# Choices every listed seat makes at once, hidden from the others (the Starting tiles, a
+# module's priest tiles): kind -> ``seats(state)``, the seats that have not chosen yet. Such a
+# frame's options and resolver get the frame ``(kind, seat)`` of the seat choosing.
+SIMULTANEOUS: dict[str, Callable[[Any], tuple[int, ...]]] = {}
+# ``fn(state, kind)`` after every step while a module is in play (``kind`` of the frame just
+# run, '' for a decision applied): a module that reacts to any change (a priest's extra VP).
+WATCHERS: list[Callable[[Any, str], None]] = []
 
 
 def auto(kind: str) -> Callable:
@@ -67,6 +74,9 @@ def run(state: Any) -> None:
     """Run automatic frames until a real choice (two or more options) or the end of the game."""
     stack = state.stack
     state.opts = None
+    watch = WATCHERS if state.mods else None
+    if watch:
+        _notify(state, "")
     while stack:
         frame = stack[-1]
         kind = frame[0]
@@ -74,8 +84,10 @@ def run(state: Any) -> None:
         if fn is not None:
             stack.pop()
             fn(state, frame)
+            if watch:
+                _notify(state, kind)
             continue
-        if kind == "start-pick":  # simultaneous: every seat that has not picked yet decides
+        if kind in SIMULTANEOUS:  # every seat that has not picked yet decides
             return
         spec = CHOICE[kind]
         opts = spec.options(state, frame)
@@ -95,3 +107,10 @@ def run(state: Any) -> None:
                 label = spec.describe(state, frame, opts)[1][0]
                 state.events.append((frame[1], kind, f"{label} ({how})"))
             spec.resolve(state, frame, opts[0])
+        if watch:
+            _notify(state, kind)
+
+
+def _notify(state: Any, kind: str) -> None:
+    for fn in WATCHERS:
+        fn(state, kind)

@@ -51,7 +51,30 @@ POINTS = {
     "avenue": "fire: frames after seat's Avenue marker advanced one step",
     "temple": "fire: frames after seat advanced on temple t; args (t,)",
     "ascend": "fire: frames after worker w Ascended (after its reward); args (w,)",
+    "starting_tiles_chosen": "fire: frames after every seat kept its Starting tiles, before they resolve (seat -1)",
+    "temple_gate": "fire: frames that replace a temple step (a price first); args (t,); empty = step as usual",
+    "may_claim": "adjust: whether seat may claim discovery tile tid; args (tid, where)",
+    "can_pay_claim": "adjust: whether seat can pay tile tid (base: its cost); args (tid,)",
+    "claim": "fire: frames after seat claimed discovery tile tid (called before paying); args (tid,)",
+    "worship_fee": "adjust: cocoa of a Worship; args (unlock 0/1, both 0/1)",
+    "may_worship": "adjust: whether seat may Worship at all",
+    "unlock_cost": "adjust: cocoa to unlock all own workers (-1: not allowed)",
+    "turn_options": "adjust: the turn's option list; a module adds ('mod', name, ...) handled by TURN[name]",
+    "moved": "fire: frames after seat moved worker w in a normal turn; args (w,)",
+    "main_wood": "adjust: extra wood paid for a Main action; args (board,)",
+    "resource_main": "fire: frames replacing the Main action of board 2-4 (a choice first); args (board,)",
+    "tech_gold": "adjust: gold price of a Technology",
+    "alchemy_any_row": "adjust: whether one worker may research any Technology",
+    "build_extra": "adjust: resources of one's choice added to a Building's or Pyramid tile's price",
+    "score_vp": "adjust: positive VP of one Eclipse scoring category",
+    "bot_roll": "fire: frames replacing Teotibot's action for the tile at position pos; args (pos,)",
+    "orange_step": "fire: frames of the orange temple's ability / move-back step (M2); args (step,)",
+    "eclipse_avenue": "adjust: the Avenue position an Eclipse scores",
+    "eclipse_masks": "adjust: VP of seat's mask sets at an Eclipse",
+    "worship_spaces": "adjust: the (space, board) pairs of the Worship spaces (seat -1)",
 }
+# Ways to take a turn a module adds ("turn_options"): name -> (label(st, payload), resolve(st, seat, payload)).
+TURN: dict[str, tuple[Callable, Callable]] = {}
 
 
 def parse(value: Any) -> int:
@@ -98,6 +121,7 @@ ECLIPSE_START: list[tuple[int, Callable]] = []
 ECLIPSE_END: list[tuple[int, Callable]] = []
 RENDER: list[tuple[int, Callable]] = []
 ADJUST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
+ADJUST_LAST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 FIRE: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 
 
@@ -133,9 +157,10 @@ def on_render(module: str) -> Callable:
     return _register(RENDER, module)
 
 
-def adjuster(point: str, module: str) -> Callable:
-    """Register ``fn(st, seat, value, *args) -> value`` at an adjustment point."""
-    return _register(ADJUST[point], module)
+def adjuster(point: str, module: str, last: bool = False) -> Callable:
+    """Register ``fn(st, seat, value, *args) -> value`` at an adjustment point; ``last``: after
+    every ordinary one (a rule that overrides the others, e.g. "always exactly 1 cocoa")."""
+    return _register((ADJUST_LAST if last else ADJUST)[point], module)
 
 
 def listener(point: str, module: str) -> Callable:
@@ -169,6 +194,9 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
     for bit, fn in ADJUST[point]:
+        if st.mods & bit:
+            value = fn(st, seat, value, *args)
+    for bit, fn in ADJUST_LAST[point]:
         if st.mods & bit:
             value = fn(st, seat, value, *args)
     return value

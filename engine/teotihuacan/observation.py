@@ -133,7 +133,8 @@ def resample(st: TeoCore, seat: int, rng: Random) -> None:
     visible = _visible_discoveries(st, seat)
     dpool = [t for t in DATA.discovery_ids if t not in visible]
     rng.shuffle(dpool)
-    pending = any(f[0] == "start-pick" for f in st.stack)
+    # (the priest tiles are chosen after the Starting tiles, before those are resolved)
+    pending = any(f[0] == "start-pick" or f[0] == "priest-pick" for f in st.stack)
     k = len(dpool) - len(st.d_deck) if pending else 0
     pool = [t for t in range(1, 19) if t not in seen and t not in neutral_setup]
     icons = [t for t in pool if DATA.starting_tiles[t][1].get("discovery")]

@@ -6,6 +6,7 @@ from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import tile_name
+from .expansion_data import TEMPLE_NAMES
 from .teotibot.rules import DICE_POSITION, TILE_NAMES
 from .teotibot.rules import SIDES as DIRECTION_SIDES
 
@@ -61,7 +62,7 @@ def render(st: TeoCore) -> str:
         + "; ".join(", ".join(tile_name(t) for t in spot) or "-" for spot in st.d_avenue)
     )
     majors = []
-    for (t, step, _), stack in zip(DATA.temple_discovery, st.d_temple, strict=True):
+    for (t, step, _), stack in zip(DATA.temple_discovery, st.d_temple[: len(DATA.temple_discovery)], strict=True):
         majors.append(f"{TEMPLES[t]} {step}: " + (", ".join(tile_name(x) for x in stack) or "-"))
     lines.append("Temple major steps: " + "; ".join(majors))
     techs = " ".join(
@@ -81,7 +82,7 @@ def render(st: TeoCore) -> str:
     lines.append(f"Decoration offer: {[''.join(DATA.deco_tiles[t]) if t else '-' for t in st.deco_offer]}")
     for s in range(st.n):
         res = ", ".join(f"{st.res[s * 3 + i]} {RESOURCES[i]}" for i in range(3))
-        temples = ", ".join(f"{TEMPLES[t]} {st.temple[s * st.nt + t]}" for t in range(st.nt))
+        temples = ", ".join(f"{TEMPLE_NAMES[t]} {st.temple[s * st.nt + t]}" for t in range(st.nt))
         tiles = [
             tile_name(t) + (" (used)" if st.d_used[t] else "") for t in range(1, 55) if st.d_owner[t] == s
         ]
@@ -100,7 +101,8 @@ def render(st: TeoCore) -> str:
         lines.extend(teotibot_lines(st))
     seats = st.to_act()
     if seats:
-        prompt = st.decision(seats[0]).prompt if len(seats) == 1 else "choose Starting tiles"
+        many = "choose Starting tiles" if st.stack[-1][0] == "start-pick" else st.decision(seats[0]).prompt
+        prompt = st.decision(seats[0]).prompt if len(seats) == 1 else many
         lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}")
     return "\n".join(lines)
 

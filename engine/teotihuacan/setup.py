@@ -11,9 +11,9 @@ from . import modules, teotibot
 from .calendar import place_neutrals
 from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA, RESOURCES, TEMPLES
-from .effects import can_pay, claim, claim_label, describe_gain, gain, tile_name
+from .effects import can_claim, claim, claim_label, describe_gain, gain, tile_name
 from .expansion_data import EXP
-from .frames import Frame, Payload, auto, choice, push, run
+from .frames import SIMULTANEOUS, Frame, Payload, auto, choice, push, run
 from .observation import HIDDEN, resample
 from .state import TeoState
 
@@ -154,6 +154,7 @@ def _expansion_fields(st: TeoCore, n: int, options: dict) -> None:
     st.priest_pick = [0] * n  # M1: the tile a seat has chosen to keep (hidden until all chose)
     st.priest_deck = []  # M1: undealt priest tiles (hidden)
     st.ability = [0] * n  # M2: Special Abilities per seat, bit i = EXP.abilities[i]
+    st.vp_seen = [0] * n  # M1: VP as last seen by Huitzilopochtli's watcher (one more VP per gain)
 
 
 def _cocoa_index(st: TeoCore, seat: int) -> int:
@@ -218,6 +219,13 @@ def _pick_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     ]
 
 
+def _pick_pending(st: TeoCore) -> tuple[int, ...]:
+    return tuple(s for s in range(st.n) if st.start_pick[s] is None and s != st.bot)
+
+
+SIMULTANEOUS["start-pick"] = _pick_pending
+
+
 @choice("start-pick", _pick_options, _pick_describe)
 def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
@@ -229,7 +237,9 @@ def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
             st.kept[s] = [st.start_dealt[s][i] for i in st.start_pick[s]]
         kept = "; ".join(f"P{s + 1} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in agents)
         st.events.append((-1, "start-pick", kept))
-        push(st, ("start-resolve", 0))
+        # a module's step between the choice and its resolution (the priest tiles)
+        later = modules.fire(st, "starting_tiles_chosen", -1) if st.mods else ()
+        push(st, *later, ("start-resolve", 0))
 
 
 def _draft_options(st: TeoCore, frame: Frame) -> list[Payload]:
@@ -267,7 +277,7 @@ def _start_resolve(st: TeoCore, frame: Frame) -> None:
 
 def _place_options(st: TeoCore, frame: Frame) -> list[Payload]:
     boards = []
-    for tid in st.kept[frame[1]]:
+    for tid in st.kept[frame[1]][:2]:  # a priest may keep two more, resolved later
         for b in DATA.starting_tiles[tid][0]:
             if b not in boards:
                 boards.append(b)
@@ -291,10 +301,14 @@ def _start_place(st: TeoCore, frame: Frame, p: Payload) -> None:
 @auto("start-benefits")
 def _start_benefits(st: TeoCore, frame: Frame) -> None:
     """Benefits in a fixed order: resources, Avenue, temples, technology, choices, tiles."""
-    seat = frame[1]
+    start_tile_benefits(st, frame[1], st.kept[frame[1]][:2])  # a priest may keep two more
+
+
+def start_tile_benefits(st: TeoCore, seat: int, tiles: list[int]) -> None:
+    """Gain the benefits of Starting ``tiles`` (their workers aside)."""
     fixed: dict = {}
     later: list[tuple] = []
-    for tid in st.kept[seat]:
+    for tid in tiles:
         for key, amount in DATA.starting_tiles[tid][1].items():
             if key == "technology":
                 later.append(("tech-free", seat))
@@ -334,7 +348,7 @@ def _tech_free(st: TeoCore, frame: Frame) -> None:
 def _disc_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, tid = frame[1], frame[2]
     opts = [("decline",)]
-    if can_pay(st, seat, DATA.discoveries[tid].cost):
+    if can_claim(st, seat, tid, "start"):
         opts.insert(0, ("claim",))
     return opts
 

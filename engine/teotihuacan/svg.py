@@ -13,6 +13,7 @@ from engine.svg import circle, document, rect, seat_colour, text, title
 from . import modules
 from .data import DATA, RESOURCES, TEMPLES
 from .effects import tile_name
+from .expansion_data import TEMPLE_NAMES
 from .render import nobles_text
 
 WIDTH = 960
@@ -111,7 +112,7 @@ def _seats(state, x0: int, y0: int) -> list[str]:
         out.append(text(x + 6, y0 + 13, f"P{seat + 1}{role}: {state.vp[seat]} VP", 12, fill="#fff"))
         res = ", ".join(f"{state.res[seat * 3 + i]} {RESOURCES[i]}" for i in range(3))
         out.append(text(x + 6, y0 + 34, f"{state.cocoa[seat]} cocoa, {res}", 10))
-        temples = ", ".join(f"{TEMPLES[t]} {state.temple[seat * state.nt + t]}" for t in range(state.nt))
+        temples = ", ".join(f"{TEMPLE_NAMES[t]} {state.temple[seat * state.nt + t]}" for t in range(state.nt))
         out.append(text(x + 6, y0 + 50, f"temples {temples}", 10))
         tiles = [tile_name(t) for t in range(1, 55) if state.d_owner[t] == seat]
         out.append(text(x + 6, y0 + 66, f"tiles: {', '.join(tiles) or '-'}"[:44], 9))
@@ -130,11 +131,12 @@ def svg(state, viewer: int | None = None) -> str:
     body = [rect(0, 0, WIDTH, 10, "#fff", "none"), text(10, 20, head, 14, font_weight="bold")]
     seats = state.to_act()
     if seats:
-        prompt = state.decision(seats[0]).prompt if len(seats) == 1 else "choose Starting tiles"
+        many = "choose Starting tiles" if state.stack[-1][0] == "start-pick" else state.decision(seats[0]).prompt
+        prompt = state.decision(seats[0]).prompt if len(seats) == 1 else many
         body.append(text(10, 38, f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}"[:140], 11))
     body += _boards(state, 10, 48)
     y = 260
-    for t in range(state.nt):
+    for t in range(len(TEMPLES)):  # the orange temple (M2) is in the seat boxes
         values = [state.temple[s * state.nt + t] for s in range(state.n)]
         body += _track(
             state, 10, y + t * 24, f"{TEMPLES[t]} temple", values, DATA.top_step, _TEMPLE_FILL[t] + "33"

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from . import actions, modules, worship
 from .core import TeoCore
-from .data import DATA, SPACE_BOARD
+from .data import DATA
 from .effects import instant_tiles, tile_name, use_tile
 from .frames import Frame, Payload, choice, push
 
 BOARD = DATA.board_names
 MOVES = (1, 2, 3)  # a normal move: 1-3 boards clockwise (a module may change it)
+
+
+def unlock_price(st: TeoCore, seat: int) -> int:
+    """Cocoa to unlock all your workers (3; a priest may change it; -1: never allowed)."""
+    if not st.mods:
+        return DATA.unlock_cost
+    return modules.adjust(st, "unlock_cost", seat, DATA.unlock_cost)
+
+
+def _can_pay_unlock(st: TeoCore, seat: int) -> bool:
+    price = unlock_price(st, seat)
+    return price >= 0 and st.cocoa[seat] >= price
 
 
 def _locked(st: TeoCore, seat: int) -> bool:
@@ -74,14 +86,16 @@ def _turn_options(st: TeoCore, frame: Frame) -> list[Payload]:
         if tid:
             opts.append(("anywhere", tid))
     if _locked(st, seat):
-        if st.cocoa[seat] >= DATA.unlock_cost:
+        if _can_pay_unlock(st, seat):
             opts.append(("unlock-pay",))
         opts.append(("unlock-free",))
     opts.extend(("use", tid) for tid in instant_tiles(st, seat))
+    if st.mods:  # a module's own ways to take the turn: ("mod", name, ...), see modules.TURN
+        opts = modules.adjust(st, "turn_options", seat, opts)
     return opts
 
 
-def _turn_label(st: TeoCore, p: Payload) -> str:
+def _turn_label(st: TeoCore, seat: int, p: Payload) -> str:
     kind = p[0]
     if kind == "move":
         dest, _ = destination(st, st.wb[p[1]], p[2])
@@ -89,14 +103,16 @@ def _turn_label(st: TeoCore, p: Payload) -> str:
     if kind == "anywhere":
         return "use the move-anywhere tile to move a worker any distance"
     if kind == "unlock-pay":
-        return f"pay {DATA.unlock_cost} cocoa to unlock all your workers (then take your turn)"
+        return f"pay {unlock_price(st, seat)} cocoa to unlock all your workers (then take your turn)"
+    if kind == "mod":
+        return modules.TURN[p[1]][0](st, p)
     if kind == "unlock-free":
         return "unlock all your workers for free (this is your whole turn)"
     return f"use discovery tile: {tile_name(p[1])}"
 
 
 def _turn_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    return f"Player {frame[1] + 1}: your turn", [_turn_label(st, p) for p in opts]
+    return f"Player {frame[1] + 1}: your turn", [_turn_label(st, frame[1], p) for p in opts]
 
 
 @choice("turn", _turn_options, _turn_describe)
@@ -110,9 +126,11 @@ def _turn(st: TeoCore, frame: Frame, p: Payload) -> None:
     elif kind == "anywhere":
         push(st, ("anywhere-w", seat, p[1]))
     elif kind == "unlock-pay":
-        st.cocoa[seat] -= DATA.unlock_cost
+        st.cocoa[seat] -= unlock_price(st, seat)
         unlock_all(st, seat)
         push(st, ("turn", seat))
+    elif kind == "mod":
+        modules.TURN[p[1]][1](st, seat, p)
     elif kind == "unlock-free":
         unlock_all(st, seat)
         push(st, ("end-turn", seat))
@@ -127,6 +145,8 @@ def after_move(st: TeoCore, seat: int, w: int, origin: int) -> None:
     tid = st.holds(seat, "double_move")
     first = ("double", seat, w, origin, tid) if tid and others else ("action", seat, w, -1)
     push(st, first, ("end-options", seat), ("end-turn", seat))
+    if st.mods:
+        push(st, *modules.fire(st, "moved", seat, w))
 
 
 # ---- move-anywhere and double-move tiles ----------------------------------------------------------
@@ -214,22 +234,30 @@ def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
     board = st.wb[w]
     opts = [("cocoa",)]
     free = st.holds(seat, "free_payment")
-    for s, b in enumerate(SPACE_BOARD):
-        if b != board:
+    worship_ok = not st.mods or modules.adjust(st, "may_worship", seat, True)
+    for s, b in worship.spaces(st):
+        if b != board or not worship_ok:
             continue
         occ = st.space_occ[s]
         if occ >= 0 and occ >> 2 == seat:
             continue  # never unlock your own worker this way
-        if occ < 0 or st.cocoa[seat] >= 1 or free:
+        fee = worship.worship_fee(st, seat, 1, 0) if st.mods else 1  # to unlock the worker there
+        if occ < 0 or st.cocoa[seat] >= fee or free:
             opts.append(("worship", s))
     if board != 1:
         cost = main_cost(st, seat, board, w, w2)
         extras = st.holds_count(seat, "additional_worker") if board in (5, 6, 8) else 0
         base = actions.base_count(st, seat, board)
+        wood = modules.adjust(st, "main_wood", seat, 0, board) if st.mods else 0
+        if wood > st.res[seat * 3]:
+            extras = -1  # a priest's extra wood cannot be paid: no Main action
         for extra in range(extras + 1):
             if extra and base + extra > 3:
                 break  # a further additional-worker tile would change nothing (cap of 3)
-            if not actions.main_possible(st, seat, board, extra):
+            st.res[seat * 3] -= wood  # the extra wood is paid first
+            possible = actions.main_possible(st, seat, board, extra)
+            st.res[seat * 3] += wood
+            if not possible:
                 continue
             if st.cocoa[seat] >= cost:
                 opts.append(("main", extra, 0))
@@ -248,6 +276,8 @@ def _action_label(st: TeoCore, frame: Frame, p: Payload) -> str:
         return worship.space_label(st, seat, p[1])
     cost = main_cost(st, seat, board, w, w2)
     pay = "using the free-payment tile" if p[2] else f"paying {cost} cocoa"
+    wood = modules.adjust(st, "main_wood", seat, 0, board) if st.mods else 0
+    pay += f" and {wood} wood" if wood else ""
     extra = f" with {p[1]} additional-worker tile(s)" if p[1] else ""
     return f"Main action of {modules.board_name(st, board)}{extra}, {pay}"
 
@@ -275,6 +305,8 @@ def _action(st: TeoCore, frame: Frame, p: Payload) -> None:
         extra = p[1]
         for _ in range(extra):
             st.d_used[st.holds(seat, "additional_worker")] = 1
+        if st.mods:
+            st.res[seat * 3] -= modules.adjust(st, "main_wood", seat, 0, board)
         actions.start_main(st, seat, board, extra)
 
 
@@ -283,7 +315,7 @@ def _end_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     opts = [("end",)]
     opts.extend(("use", tid) for tid in instant_tiles(st, seat))
-    if _locked(st, seat) and st.cocoa[seat] >= DATA.unlock_cost:
+    if _locked(st, seat) and _can_pay_unlock(st, seat):
         opts.append(("unlock-pay",))
     return opts
 
@@ -296,7 +328,7 @@ def _end_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
         elif p[0] == "use":
             labels.append(f"use discovery tile: {tile_name(p[1])}")
         else:
-            labels.append(f"pay {DATA.unlock_cost} cocoa to unlock all your workers")
+            labels.append(f"pay {unlock_price(st, frame[1])} cocoa to unlock all your workers")
     return "Anything else before your turn ends?", labels
 
 
@@ -309,5 +341,5 @@ def _end(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "use":
         use_tile(st, seat, p[1])
     else:
-        st.cocoa[seat] -= DATA.unlock_cost
+        st.cocoa[seat] -= unlock_price(st, seat)
         unlock_all(st, seat)

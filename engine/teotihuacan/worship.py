@@ -4,43 +4,66 @@ from __future__ import annotations
 
 from . import modules, teotibot
 from .core import TeoCore
-from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
-from .effects import INSTANT_KINDS, can_pay, claim, claim_label, draw_discovery, tile_name
+from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES
+from .effects import INSTANT_KINDS, can_claim, can_pay, claim, claim_label, draw_discovery, tile_name
+from .expansion_data import NOBLES_SPACE, ORANGE, SPACE_BOARD_M2, TEMPLE_NAMES, WORSHIP_OFFER_M2
 from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
 SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}
+SPACES = tuple(enumerate(SPACE_BOARD))  # the base game's (space, board) pairs
+# Lookups below use the tables with M2's Nobles (6) Worship space (expansion_data): base games
+# have no space 7 / offer slot 5, so they never reach those entries.
+SIDEBAR_TEMPLE[6] = ORANGE
+assert len(SPACES) == NOBLES_SPACE
+
+
+def spaces(st: TeoCore) -> tuple:
+    """The (space, board) pairs of this game's Worship spaces (M2 adds the Nobles one)."""
+    return modules.adjust(st, "worship_spaces", -1, SPACES) if st.mods else SPACES
+
+
 ROYAL_SIDE = ("left", "centre", "right")
 ROYAL_TEXT = {t["number"]: t["effect"] for t in DATA.raw["royal_tiles"]}
 
 
 def space_label(st: TeoCore, seat: int, s: int) -> str:
     """Label of a Worship space option (which space, what it does, the unlock cost)."""
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     if board == 1:
         what = f"Royal tile {st.royal[s]:02d} ({ROYAL_SIDE[s]}): {ROYAL_TEXT[st.royal[s]]}"
     else:
         t = SIDEBAR_TEMPLE[board]
-        what = f"{modules.board_name(st, board)} temple sidebar ({'any' if t < 0 else TEMPLES[t]} temple step)"
+        what = f"{modules.board_name(st, board)} temple sidebar ({'any' if t < 0 else TEMPLE_NAMES[t]} temple step)"
     occ = st.space_occ[s]
     unlock = f", paying 1 cocoa to unlock player {occ // 4 + 1}'s worker" if occ >= 0 else ""
     return f"Worship on {what}{unlock}"
 
 
+def worship_fee(st: TeoCore, seat: int, unlock: int, both: int) -> int:
+    """Cocoa of a Worship: 1 to unlock a worker there, 1 for both options (a module may change it)."""
+    if not st.mods:
+        return unlock + both
+    return modules.adjust(st, "worship_fee", seat, unlock + both, unlock, both)
+
+
 def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, _w, s = frame[1], frame[2], frame[3]
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     unlock = 1 if st.space_occ[s] >= 0 else 0
-    tid = st.d_offer[WORSHIP_OFFER[board]]
+    tid = st.d_offer[WORSHIP_OFFER_M2[board]]
     free = st.holds(seat, "free_payment")
-    modes = [("ability", unlock)]
+    modes = [("ability", worship_fee(st, seat, unlock, 0) if st.mods else unlock)]
+    if tid and st.mods and not modules.adjust(st, "may_claim", seat, True, tid, "worship"):
+        tid = 0  # a priest forbids claiming this tile: only the ability
     if tid:
+        both = worship_fee(st, seat, unlock, 1) if st.mods else unlock + 1
         if board != 1:
-            modes.append(("discovery", unlock))
-        modes.append(("both", unlock + 1))
+            modes.append(("discovery", modes[0][1]))
+        modes.append(("both", both))
         if DATA.discoveries[tid].kind in INSTANT_KINDS:
             # "both, in any order": claiming first matters only if the tile is flipped at once
-            modes.append(("claim-first", unlock + 1))
+            modes.append(("claim-first", both))
     opts = []
     cocoa = st.cocoa[seat]
     for mode, total in modes:
@@ -52,7 +75,13 @@ def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
                 continue
             if mode in ("discovery", "claim-first"):
                 cost = DATA.discoveries[tid].cost
-                if not can_pay(st, seat, (cost[0] + paid, cost[1], cost[2], cost[3])):
+                if st.mods:
+                    st.cocoa[seat] -= paid  # the tile is claimed after the Worship is paid
+                    ok = can_claim(st, seat, tid, "worship")
+                    st.cocoa[seat] += paid
+                    if not ok:
+                        continue
+                elif not can_pay(st, seat, (cost[0] + paid, cost[1], cost[2], cost[3])):
                     continue
             opts.append((mode, use_free))
     return opts
@@ -60,12 +89,14 @@ def _mode_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     _seat, s = frame[1], frame[3]
-    board = SPACE_BOARD[s]
-    tid = st.d_offer[WORSHIP_OFFER[board]]
+    board = SPACE_BOARD_M2[s]
+    tid = st.d_offer[WORSHIP_OFFER_M2[board]]
     unlock = 1 if st.space_occ[s] >= 0 else 0
     labels = []
     for mode, use_free in opts:
         total = unlock + (1 if mode in ("both", "claim-first") else 0)
+        if st.mods:
+            total = worship_fee(st, _seat, unlock, 1 if mode in ("both", "claim-first") else 0)
         pay = " (free-payment tile)" if use_free else (f" (pay {total} cocoa)" if total else "")
         if mode == "ability":
             text = "use the ability"
@@ -83,9 +114,11 @@ def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
 def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, s = frame[1], frame[2], frame[3]
     mode, use_free = p
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     occ = st.space_occ[s]
     total = (1 if occ >= 0 else 0) + (1 if mode in ("both", "claim-first") else 0)
+    if st.mods:
+        total = worship_fee(st, seat, 1 if occ >= 0 else 0, 1 if mode in ("both", "claim-first") else 0)
     if use_free:
         st.d_used[st.holds(seat, "free_payment")] = 1
     else:
@@ -111,7 +144,7 @@ def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
 
 def ability_frame(st: TeoCore, seat: int, s: int, power: int) -> tuple:
     """The frame that resolves the ability of Worship space ``s`` for a worker of ``power``."""
-    board = SPACE_BOARD[s]
+    board = SPACE_BOARD_M2[s]
     if board == 1:
         return ("royal", seat, st.royal[s], power)
     t = SIDEBAR_TEMPLE[board]
@@ -120,21 +153,21 @@ def ability_frame(st: TeoCore, seat: int, s: int, power: int) -> tuple:
 
 def take_offer(st: TeoCore, seat: int, board: int) -> None:
     """Claim the face-up tile beside ``board``'s Worship space and refill it at once."""
-    slot = WORSHIP_OFFER[board]
+    slot = WORSHIP_OFFER_M2[board]
     claim(st, seat, st.d_offer[slot])
     st.d_offer[slot] = draw_discovery(st)
 
 
 def _claim_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, board = frame[1], frame[2]
-    tid = st.d_offer[WORSHIP_OFFER[board]]
-    if tid and can_pay(st, seat, DATA.discoveries[tid].cost):
+    tid = st.d_offer[WORSHIP_OFFER_M2[board]]
+    if tid and can_claim(st, seat, tid, "worship"):
         return [("claim",), ("decline",)]
     return []
 
 
 def _claim_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    tid = st.d_offer[WORSHIP_OFFER[frame[2]]]
+    tid = st.d_offer[WORSHIP_OFFER_M2[frame[2]]]
     return "Claim the Worship discovery tile?", [
         claim_label(tid) if p[0] == "claim" else "do not claim it" for p in opts
     ]

@@ -21,7 +21,7 @@ def check_invariants(st) -> None:
     assert all(0 <= p <= DATA.pyramid_track_max for p in st.ptrack)
     assert all(0 <= t <= DATA.top_step for t in st.temple)
     for t in range(3):
-        assert sum(1 for s in range(st.n) if st.temple[s * 3 + t] == DATA.top_step) <= 1
+        assert sum(1 for s in range(st.n) if st.temple[s * st.nt + t] == DATA.top_step) <= 1
     assert 0 <= st.light <= st.dark
     for w in range(16):
         if st.wb[w]:

@@ -72,6 +72,7 @@ def refresh(st: TeoState) -> None:
 def start_turn(st: TeoState, seat: int) -> None:
     """Make it ``seat``'s turn now."""
     st.stack = [("turn", seat)]
+    st.dec = None
     run(st)
 
 

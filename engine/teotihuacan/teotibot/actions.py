@@ -21,8 +21,9 @@ from ..actions import (
     take_pyramid,
 )
 from ..core import TeoCore
-from ..data import DATA, OFFER_BOARDS, WORSHIP_OFFER
+from ..data import DATA
 from ..effects import can_pay, claim, draw_discovery, power_up
+from ..expansion_data import OFFER_BOARDS_M2, WORSHIP_OFFER_M2
 from ..frames import Frame, auto, push
 from .rules import (
     ACT,
@@ -60,16 +61,18 @@ def _spend(st: TeoCore, seat: int, resource: int, amount: int) -> bool:
 def construct(st: TeoCore, seat: int) -> list | None:
     """Construction step 1: 2 stone, the leftmost pyramid tile (rotated at random) on the lowest
     level, top-left open position; level VP, Pyramid track, 2 VP and an any-temple step."""
+    if not _has(st, seat, 8):
+        return None
+    return build_pyramid(st, seat, ACT["construction_stone"])
+
+
+def build_pyramid(st: TeoCore, seat: int, stone: int) -> list | None:
+    """The bot's pyramid tile as in Construction, paying ``stone`` (a priest tile pays 1)."""
     slots = [k for k, tid in enumerate(st.pyr_offer) if tid]
     positions = open_positions(st)
-    if (
-        not _has(st, seat, 8)
-        or not slots
-        or not positions
-        or st.res[seat * 3 + 1] < ACT["construction_stone"]
-    ):
+    if not slots or not positions or st.res[seat * 3 + 1] < stone:
         return None
-    _spend(st, seat, 1, ACT["construction_stone"])
+    _spend(st, seat, 1, stone)
     pos = positions[0]
     rot = st.chance_rng().randrange(4)
     place_pyramid_tile(st, seat, st.pyr_offer[slots[0]], pos, rot)
@@ -82,11 +85,18 @@ def construct(st: TeoCore, seat: int) -> list | None:
 def decorate(st: TeoCore, seat: int) -> list | None:
     """Decorations step 1: 2 gold, the topmost Decoration on the first open space clockwise from
     the top side; 5 VP, Pyramid track, an any-temple step."""
+    if not _has(st, seat, 7):
+        return None
+    return place_decoration(st, seat, ACT["decoration_gold"])
+
+
+def place_decoration(st: TeoCore, seat: int, gold: int) -> list | None:
+    """The bot's Decoration as in Decorations, paying ``gold`` (a priest tile pays 1)."""
     slots = [k for k, tid in enumerate(st.deco_offer) if tid]
     spaces = [sp for sp in range(16) if deco_space_open(st, sp)]
-    if not _has(st, seat, 7) or not slots or not spaces or st.res[seat * 3 + 2] < ACT["decoration_gold"]:
+    if not slots or not spaces or st.res[seat * 3 + 2] < gold:
         return None
-    _spend(st, seat, 2, ACT["decoration_gold"])
+    _spend(st, seat, 2, gold)
     st.deco_space[spaces[0]] = st.deco_offer[slots[0]]
     take_decoration(st, slots[0])
     st.vp[seat] += ACT["decoration_vp"]
@@ -243,13 +253,15 @@ def worship_tile(st: TeoCore, seat: int) -> None:
     w = locked[0]
     move_locked(st, w, next_temple_spaces(st, st.wb[w])[0])
     board = st.wb[w]
-    temple = SIDEBAR_TEMPLE[board]
+    temple = SIDEBAR_TEMPLE.get(board, -2)  # -2: M2's Nobles (6) space (orange temple)
     extra = adjust(st, "teotibot_worship_steps")
-    if temple < 0:
+    if temple == -2:  # it never advances on orange: its steps become any-temple steps
+        todo = [("any-temple", seat)] * (ACT["worship_steps"] + extra)
+    elif temple < 0:
         todo = [("any-temple", seat)] * (ACT["worship_any_steps"] + extra)
     else:
         todo = [("adv", seat, temple)] * (ACT["worship_steps"] + extra)
-    slot = WORSHIP_OFFER[board]
+    slot = WORSHIP_OFFER_M2[board]
     if st.d_offer[slot]:
         st.d_owner[st.d_offer[slot]] = -2  # discarded: out of the game, face up
         st.d_offer[slot] = draw_discovery(st)
@@ -262,7 +274,7 @@ def mask_tile(st: TeoCore, seat: int) -> None:
     rarity number first, ties clockwise from the Palace. Else the fallback."""
     owned = {DATA.discoveries[t].mask for t in range(1, 55) if st.d_owner[t] == seat}
     best = None
-    for slot, board in enumerate(OFFER_BOARDS):
+    for slot, board in enumerate(OFFER_BOARDS_M2[: len(st.d_offer)]):  # M2 adds the Nobles tile
         tid = st.d_offer[slot]
         if not tid:
             continue
@@ -306,5 +318,9 @@ def _bot_turn(st: TeoCore, frame: Frame) -> None:
     tile = st.act_pyr[pos]
     st.roll = a + b
     st.note(seat, f"Teotibot rolls {a} + {b} = {a + b}: {TILE_NAMES[tile]} ({POSITION_NAMES[pos]})")
+    plan = modules.fire(st, "bot_roll", seat, pos) if st.mods else ()
+    if plan:  # a priest tile's two actions instead of one
+        push(st, *plan)
+        return
     push(st, ("bot-done", seat, pos))
     perform(st, seat, tile)

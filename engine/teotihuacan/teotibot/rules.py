@@ -17,6 +17,7 @@ from random import Random
 from .. import modules
 from ..core import TeoCore
 from ..data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
+from ..expansion_data import NOBLES_SPACE, SIDEBAR_SPACE_M2
 from ..frames import AUTOMATON, Frame, Payload, auto, push
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "teotibot.toml"
@@ -34,7 +35,7 @@ MASK_RARITY = {int(k): v for k, v in BOT["masks"]["rarity"].items()}
 DIFFICULTY = BOT["difficulty"]
 # Temple worship spaces (the Palace ignored): board -> temple index, or -1 for any temple.
 SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}
-DATA_SPACE_BOARD = {s: b for b, s in SIDEBAR_SPACE.items()}  # temple Worship space -> its board
+DATA_SPACE_BOARD = {s: b for b, s in SIDEBAR_SPACE_M2.items()}  # temple Worship space -> its board
 
 # Difficulty: one option per starting unlocked worker (its board -> the option's name).
 WORKER_OPTIONS = {
@@ -145,8 +146,10 @@ def advance_target(st: TeoCore, w: int) -> int:
 
 
 def next_temple_spaces(st: TeoCore, board: int) -> list[int]:
-    """Temple Worship spaces clockwise after ``board`` (the Palace ignored)."""
-    return [SIDEBAR_SPACE[b] for b in clockwise_boards(st, board) if b in SIDEBAR_SPACE]
+    """Temple Worship spaces clockwise after ``board`` (the Palace ignored; M2's Nobles (6) space
+    included where the game has it)."""
+    sidebar = SIDEBAR_SPACE_M2 if len(st.space_occ) > NOBLES_SPACE else SIDEBAR_SPACE
+    return [sidebar[b] for b in clockwise_boards(st, board) if b in sidebar]
 
 
 def relocate_unlocked(st: TeoCore, w: int, space: int) -> None:

@@ -1,0 +1,236 @@
+"""M2 Height of Development: the orange temple (a fourth temple, ``st.nt = 4``, index ``ORANGE``)
+with its Special Ability steps (levels I/II/III), the "1-2" step, its Discovery tiles and Temple
+Bonus tile; the new Nobles (6) board's Worship space (space 7, orange temple, a discovery tile in
+offer slot 5); the eight Special Abilities (``st.ability[seat]``, bit i = ``EXP.abilities[i]``);
+Teotibot's orange-temple rules.
+
+The temple's steps are ``EXP.orange_table`` (data/expansion.toml, positions and rewards marked
+assumed); the shared temple code (effects.advance) runs its minor, major, bonus and top steps
+and hands the ability and "1-2" steps to this module. Readings: docs/teotihuacan.md.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from . import modules, seasons, turn, worship  # noqa: F401  (seasons first: its cost changes come before ours)
+from .core import TeoCore
+from .data import DATA, RESOURCES
+from .effects import mask_sets, tile_name
+from .expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE, TEMPLE_NAMES
+from .frames import Frame, Payload, choice
+from .worship import SPACES
+
+M = "height"
+modules.IMPLEMENTED.add(M)
+ROMAN = {1: "I", 2: "II", 3: "III"}
+BIT = {a.id: 1 << i for i, a in enumerate(EXP.abilities)}
+
+
+def has_ability(st: TeoCore, seat: int, aid: str) -> bool:
+    """Whether ``seat`` holds Special Ability ``aid`` (the module in play)."""
+    return bool(st.mods & modules.BIT[M]) and bool(st.ability[seat] & BIT[aid])
+
+
+def ability_text(i: int) -> str:
+    a = EXP.abilities[i]
+    return f"[{ROMAN[a.level]}] {a.effect}"
+
+
+# ---- set-up ---------------------------------------------------------------------------------------------
+@modules.on_setup(M)
+def _setup(st: TeoCore, rng: Random) -> None:
+    n, old = st.n, st.nt
+    # every seat's worshipper starts on the bottom step of the orange temple too
+    st.temple = [x for s in range(n) for x in (*st.temple[s * old : s * old + old], 0)]
+    st.nt = old + 1
+    if st.bot >= 0:  # "place one of Teotibot's worshippers on the Temple Bonus tile of the orange temple"
+        st.temple[st.bot * st.nt + ORANGE] = EXP.orange_bonus
+    st.bonus.append(rng.choice(sorted(set(DATA.bonus_tiles) - set(st.bonus))))
+    st.d_temple.append([st.d_deck.pop() for _ in range(EXP.orange_discovery[n])])
+    st.space_occ.append(-1)  # the Worship space of the new Nobles (6) board
+    st.d_offer.append(st.d_deck.pop())  # and the discovery tile beside it
+    assert len(st.space_occ) == NOBLES_SPACE + 1 and len(st.d_offer) == NOBLES_SLOT + 1
+
+
+@modules.adjuster("worship_spaces", M)
+def _spaces(st: TeoCore, seat: int, spaces: tuple) -> tuple:
+    return (*spaces, (NOBLES_SPACE, 6))
+
+
+@modules.on_render(M)
+def _render(st: TeoCore) -> list[str]:
+    steps = []
+    for pos, (kind, reward) in enumerate(EXP.orange_table):
+        label = {"ability": f"ability {ROMAN.get(EXP.orange_levels.get(pos, 0), '')}", "move_back": "1-2"}.get(
+            kind, kind
+        )
+        steps.append(f"{pos} {label}" + (f" {reward}" if reward else ""))
+    markers = ", ".join(f"P{s + 1} {st.temple[s * st.nt + ORANGE]}" for s in range(st.n))
+    tiles = ", ".join(tile_name(t) for t in st.d_temple[-1]) or "-"
+    occ = st.space_occ[NOBLES_SPACE]
+    lines = [
+        f"Orange temple (steps: {'; '.join(steps)}): {markers}",
+        f"  step {EXP.orange_major} discovery tiles: {tiles}; Temple Bonus tile {st.bonus[ORANGE]}; "
+        f"Nobles Worship space: {'-' if occ < 0 else f'P{occ // 4 + 1} locked'}, "
+        f"tile {tile_name(st.d_offer[NOBLES_SLOT]) if st.d_offer[NOBLES_SLOT] else '-'}",
+    ]
+    for s in range(st.n):
+        held = [ability_text(i) for i in range(len(EXP.abilities)) if st.ability[s] >> i & 1]
+        lines.append(f"  Special Abilities P{s + 1}: {'; '.join(held) or '-'}")
+    return lines
+
+
+# ---- the orange temple's own steps ------------------------------------------------------------------------
+@modules.listener("orange_step", M)
+def _orange_step(st: TeoCore, seat: int, step: int) -> list[tuple]:
+    kind = EXP.orange_table[step][0]
+    if kind == "ability":
+        return [("ability", seat, EXP.orange_levels[step])]
+    return [("move-back", seat)]
+
+
+def ability_options(st: TeoCore, seat: int, level: int) -> list[Payload]:
+    """Abilities ``seat`` may take on a level-``level`` step: of that level exactly (never a
+    lower one), none it holds already (other players' choices do not matter)."""
+    return [
+        (i,) for i, a in enumerate(EXP.abilities) if a.level == level and not st.ability[seat] >> i & 1
+    ]
+
+
+def _ability_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    return ability_options(st, frame[1], frame[2])
+
+
+def _ability_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    return f"Orange temple: choose a Special Ability of level {ROMAN[frame[2]]}", [
+        f"gain {ability_text(i)}" for (i,) in opts
+    ]
+
+
+@choice("ability", _ability_options, _ability_describe)
+def _ability(st: TeoCore, frame: Frame, p: Payload) -> None:
+    st.ability[frame[1]] |= 1 << p[0]
+
+
+def _back_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    seat = frame[1]
+    workers = turn.distinct_workers(st, seat)
+    return [("no",), *(("w", w, d) for w in workers for d in EXP.move_back)] if workers else []
+
+
+def back_destination(st: TeoCore, board: int, distance: int) -> int:
+    """The board ``distance`` places counter-clockwise of ``board``."""
+    return st.place_board[(st.board_place[board] - 1 - distance) % 8 + 1]
+
+
+def _back_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    labels = []
+    for p in opts:
+        if p[0] == "no":
+            labels.append("move no worker")
+        else:
+            dest = modules.board_name(st, back_destination(st, st.wb[p[1]], p[2]))
+            labels.append(f"move your {turn.worker_text(st, p[1])} {p[2]} board(s) back to {dest}")
+    return "Orange temple 1-2: move one of your unlocked workers 1 or 2 boards backwards?", labels
+
+
+@choice("move-back", _back_options, _back_describe)
+def _move_back(st: TeoCore, frame: Frame, p: Payload) -> None:
+    if p[0] == "w":
+        st.wb[p[1]] = back_destination(st, st.wb[p[1]], p[2])  # no action there, no Palace passed
+
+
+# ---- the eight Special Abilities ----------------------------------------------------------------------------
+@modules.adjuster("main_cost", M)
+def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
+    if board in (2, 3, 4) and has_ability(st, seat, "resource_boards_cocoa_minus_1"):
+        return max(0, cost - 1)
+    return cost
+
+
+@modules.adjuster("worship_fee", M)
+def _worship_fee(st: TeoCore, seat: int, fee: int, unlock: int, both: int) -> int:
+    # "choose both options at no cocoa cost": the fee for both, not the unlock
+    return fee - both if has_ability(st, seat, "worship_both_free") else fee
+
+
+@modules.adjuster("virtual_workers", M)
+def _virtual(st: TeoCore, seat: int, extra: int, board: int) -> int:
+    return extra + 1 if board == 7 and has_ability(st, seat, "decorations_extra_worker") else extra
+
+
+def _shortfall(st: TeoCore, seat: int, tid: int) -> list[int]:
+    cost = DATA.discoveries[tid].cost
+    return [max(0, cost[1 + r] - st.res[seat * 3 + r]) for r in range(3)]
+
+
+@modules.adjuster("can_pay_claim", M)
+def _can_pay(st: TeoCore, seat: int, ok: bool, tid: int) -> bool:
+    if ok or not has_ability(st, seat, "discovery_plus_resource"):
+        return ok
+    # the resource gained with the tile "may be used to help pay the cost of the tile"
+    return st.cocoa[seat] >= DATA.discoveries[tid].cost[0] and sum(_shortfall(st, seat, tid)) <= 1
+
+
+@modules.listener("claim", M)
+def _claim(st: TeoCore, seat: int, tid: int) -> list[tuple]:
+    if not has_ability(st, seat, "discovery_plus_resource"):
+        return []
+    short = _shortfall(st, seat, tid)
+    if any(short):  # the only useful choice: the resource the tile still needs
+        st.res[seat * 3 + short.index(1)] += 1
+        st.note(seat, f"Special Ability: +1 {RESOURCES[short.index(1)]} to pay the discovery tile")
+        return []
+    return [("any-res", seat, 1)]
+
+
+@modules.listener("ascend", M)
+def _new_worker(st: TeoCore, seat: int, w: int) -> list[tuple]:
+    if has_ability(st, seat, "new_worker_power_2"):
+        st.wp[w] = 2
+    return []
+
+
+AVENUE_BONUS = 2
+
+
+@modules.adjuster("eclipse_avenue", M)
+def _avenue(st: TeoCore, seat: int, position: int) -> int:
+    return position + AVENUE_BONUS if has_ability(st, seat, "avenue_plus_2") else position
+
+
+@modules.adjuster("salary", M, last=True)
+def _salary(st: TeoCore, seat: int, due: int) -> int:
+    return 0 if has_ability(st, seat, "no_salary") else due
+
+
+def set_vp(size: int) -> int:
+    """VP of a mask set of ``size`` different masks (8, 9, 10 from the ability's text)."""
+    return DATA.mask_set_vp[size] if size < len(DATA.mask_set_vp) else EXP.mask_set_extra[size]
+
+
+@modules.adjuster("eclipse_masks", M)
+def _masks(st: TeoCore, seat: int, vp: int) -> int:
+    if not has_ability(st, seat, "mask_set_plus_1"):
+        return vp
+    sets = mask_sets(st, seat)
+    if not sets:
+        return vp  # no set, nothing to add a mask to
+    return vp - set_vp(sets[0]) + set_vp(sets[0] + 1)  # the largest set scores the most
+
+
+# ---- Teotibot -------------------------------------------------------------------------------------------------
+@modules.on_eclipse_start(M)
+def _bot_marker(st: TeoCore) -> None:
+    """At the start of each Eclipse Teotibot marks the ability the solo rules name (levels ignored)."""
+    if st.bot < 0:
+        return
+    aid = EXP.teotibot_markers.get(st.eclipses + 1)
+    if aid:
+        st.ability[st.bot] |= BIT[aid]
+        st.note(st.bot, f"Teotibot marks the Special Ability: {EXP.abilities[EXP.ability_index[aid]].effect}")
+
+
+assert not EXP.teotibot_advances_on_orange and TEMPLE_NAMES[ORANGE] == "orange"
+assert worship.SIDEBAR_TEMPLE[6] == ORANGE and len(SPACES) == NOBLES_SPACE

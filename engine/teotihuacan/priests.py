@@ -1,0 +1,578 @@
+"""M1 Priests and Priestesses: 10 player tiles (2 dealt, 1 kept, chosen by every seat at once and
+hidden until all have chosen) and 6 Teotibot tiles (1 dealt to the bot, public), each with the
+ongoing effects of the expansion's appendix.
+
+``st.priest[seat]`` is the kept tile, a 1-based index into ``EXP.priests`` (the bot's into
+``EXP.bot_priests``); 0 until revealed. The choice (``priest-pick``) comes after the Starting
+tiles are chosen or drafted and before they are resolved (Tōnacāihuātl keeps all four). The
+effects plug into the module points of ``modules.py``; readings: docs/teotihuacan.md.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from . import effects, modules, seasons, turn
+from .actions import resource_grid
+from .core import TeoCore
+from .data import DATA
+from .expansion_data import EXP, TEMPLE_NAMES
+from .frames import AUTO, AUTOMATON, SIMULTANEOUS, WATCHERS, Frame, Payload, auto, choice, push
+from .setup import start_tile_benefits, start_tile_text
+from .teotibot import actions as bot_actions
+
+M = "priests"
+modules.IMPLEMENTED.add(M)
+
+TITLES = {
+    "quetzalcoatl": "Quetzalcohuātl",
+    "tlaloc": "Tlāloc",
+    "chalchiuhtlicue": "Chalchiuhtlicue",
+    "oxomoco": "Oxomoco",
+    "xipe_totec": "Xipe Totēc",
+    "xolotl": "Xolotl",
+    "ehecatl": "Ehēcatl",
+    "tonacacihuatl": "Tōnacāihuātl",
+    "huitzilopochtli": "Huītzilōpōchtli",
+    "xochipilli": "Xōchipilli",
+    "metzli": "Metzli",
+    "tlahuizcalpantecuh": "Tlāhuizcalpantecuh",
+    "itzpapalotl": "Itzpāpālōtl",
+    "tezcatlipoca": "Tezcatlipōca",
+    "chantico": "Chantico",
+    "mictecacihuatl": "Mictēcacihuātl",
+}
+# The appendix's effects in short (the labels of the choice and the render).
+EFFECTS = {
+    "quetzalcoatl": "after claiming a mask: a temple step and 1 resource of your choice; never claim non-mask tiles",
+    "tlaloc": "Forest/Stone/Gold Main action: count one other player's unlocked worker there as yours; "
+    "pay 1 more resource of your choice per Building or Pyramid tile",
+    "chalchiuhtlicue": "every Main action costs exactly 1 cocoa",
+    "oxomoco": "Nobles (6) and Decorations/Architecture (7) Main actions: one additional (virtual) worker",
+    "xipe_totec": "no cocoa to unlock another's worker or for both Worship options; "
+    "unlocking your own workers costs 2 cocoa each, at most 5",
+    "xolotl": "two Ascension rewards; pay 1 cocoa or 3 VP before each temple step, or lose it",
+    "ehecatl": "move 1-4 boards (or pay 3 cocoa: to any board); Collect Cocoa gives 1 less; never pay to unlock",
+    "tonacacihuatl": "keep all 4 Starting tiles: 2 now, the 3rd after Eclipse 1, the 4th after Eclipse 2; "
+    "1 more wood for the Main actions of boards 6, 7, 8",
+    "huitzilopochtli": "1 more VP each time you gain VP; 1 more cocoa salary per worker",
+    "xochipilli": "Technologies cost 1 gold less, any row with one worker; never Worship; "
+    "no discovery tile on a major temple step",
+    "metzli": "Teotibot gains 3 cocoa each time you move a worker onto a board with one of its unlocked workers",
+    "tlahuizcalpantecuh": "on a roll of 2-3 or 11-12, Teotibot pays 2 cocoa to take both bottom-corner actions",
+    "itzpapalotl": "Ascension: Teotibot advances once on each temple instead of 5 VP",
+    "tezcatlipoca": "mask collected: 1 stone for a Pyramid tile, then 1 gold for a Decoration; failed: 2 more cocoa",
+    "chantico": "after Decorations: 1 stone for a Pyramid tile; after Construction: 1 gold for a Decoration",
+    "mictecacihuatl": "you score nothing for its Technologies; Alchemy once more with gold left; "
+    "failed Alchemy: 5 cocoa",
+}
+TONA = EXP.priests.index("tonacacihuatl") + 1
+HUITZ = EXP.priests.index("huitzilopochtli") + 1
+HAND = 2  # tiles dealt to each player (keep 1)
+S02_POSITIONS = (3, 5)  # the bottom corners of the action pyramid: dice "2, 3" and "11, 12"
+S02_ROLLS = (2, 3, 11, 12)
+S02_COST = 2
+
+
+def priest_of(st: TeoCore, seat: int) -> str:
+    """The id of ``seat``'s kept tile ('' before the reveal or without one)."""
+    k = st.priest[seat]
+    if not k:
+        return ""
+    return (EXP.bot_priests if seat == st.bot else EXP.priests)[k - 1]
+
+
+def has(st: TeoCore, seat: int, pid: str) -> bool:
+    """Whether ``seat`` has priest tile ``pid`` (and the module is in play)."""
+    return bool(st.mods & modules.BIT[M]) and priest_of(st, seat) == pid
+
+
+def priest_text(pid: str) -> str:
+    """'Chalchiuhtlicue (every Main action costs exactly 1 cocoa)'."""
+    return f"{TITLES[pid]} ({EFFECTS[pid]})"
+
+
+def player_tile_text(k: int) -> str:
+    """A player tile by its 1-based index: '03 Chalchiuhtlicue (...)'."""
+    return f"{k:02d} {priest_text(EXP.priests[k - 1])}"
+
+
+# ---- set-up and the hidden simultaneous choice ---------------------------------------------------
+@modules.on_setup(M)
+def _setup(st: TeoCore, rng: Random) -> None:
+    deck = list(range(1, len(EXP.priests) + 1))
+    if st.first_game or st.draft:
+        deck.remove(TONA)  # "if you are using the Starting Tile Draft variant ... draw a replacement"
+    rng.shuffle(deck)
+    for s in st.agent_seats():
+        st.priest_dealt[s] = sorted(deck.pop() for _ in range(HAND))
+    st.priest_deck = deck
+    if st.bot >= 0:
+        st.priest[st.bot] = rng.randrange(len(EXP.bot_priests)) + 1
+        st.note(st.bot, f"Teotibot's priest tile: {priest_text(priest_of(st, st.bot))}")
+    if st.draft:  # after the draft, before the Starting tiles are resolved (the bottom frame)
+        st.stack.insert(1, ("priest-pick", -1))
+    elif st.first_game:
+        push(st, ("priest-pick", -1))
+    # otherwise the choice follows the hidden Starting-tile pick (_after_starting_tiles)
+
+
+@modules.listener("starting_tiles_chosen", M)
+def _after_starting_tiles(st: TeoCore, seat: int) -> list[tuple]:
+    return [("priest-pick", -1)]
+
+
+def _pending(st: TeoCore) -> tuple[int, ...]:
+    return tuple(s for s in range(st.n) if s != st.bot and not st.priest_pick[s])
+
+
+SIMULTANEOUS["priest-pick"] = _pending
+
+
+def _pick_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    return [(k,) for k in st.priest_dealt[frame[1]]]
+
+
+def _pick_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    return "Keep one of your two Priest tiles (the other goes back to the box)", [
+        f"keep {player_tile_text(k)}" for (k,) in opts
+    ]
+
+
+@choice("priest-pick", _pick_options, _pick_describe)
+def _pick(st: TeoCore, frame: Frame, p: Payload) -> None:
+    st.priest_pick[frame[1]] = p[0]
+    if _pending(st):
+        return  # the others have not chosen yet: nothing is revealed
+    st.stack.pop()
+    agents = st.agent_seats()
+    for s in agents:
+        st.priest[s] = st.priest_pick[s]
+        st.vp_seen[s] = st.vp[s]
+        if st.priest[s] == TONA and st.start_dealt[s]:
+            st.kept[s] = st.kept[s] + sorted(t for t in st.start_dealt[s] if t not in st.kept[s])
+    text = "; ".join(f"P{s + 1} keeps {TITLES[priest_of(st, s)]}" for s in agents)
+    st.events.append((-1, "priest-pick", text))
+
+
+@modules.on_render(M)
+def _render(st: TeoCore) -> list[str]:
+    parts = []
+    for s in range(st.n):
+        pid = priest_of(st, s)
+        if pid:
+            parts.append(f"P{s + 1}: {priest_text(pid)}")
+        elif st.priest_dealt[s]:
+            parts.append(f"P{s + 1}: " + ("chosen, hidden" if st.priest_pick[s] else "choosing"))
+    return ["Priest tiles: " + ("; ".join(parts) or "-")]
+
+
+# ---- 01 Quetzalcohuātl, 10 Xōchipilli: which discovery tiles may be claimed ----------------------
+@modules.adjuster("may_claim", M)
+def _may_claim(st: TeoCore, seat: int, ok: bool, tid: int, where: str) -> bool:
+    pid = priest_of(st, seat)
+    if pid == "quetzalcoatl" and not DATA.discoveries[tid].mask:
+        return False
+    if pid == "xochipilli" and where == "major":
+        return False
+    return ok
+
+
+@modules.listener("claim", M)
+def _claimed(st: TeoCore, seat: int, tid: int) -> list[tuple]:
+    if priest_of(st, seat) == "quetzalcoatl" and DATA.discoveries[tid].mask:
+        return [("any-temple", seat), ("any-res", seat, 1)]
+    return []
+
+
+# ---- 02 Tlāloc -----------------------------------------------------------------------------------------
+def _borrowable(st: TeoCore, seat: int, board: int) -> list[int]:
+    """Other players' unlocked workers on ``board``, one per power (neutral workers are no player's)."""
+    seen, out = set(), []
+    for w in range(st.n * 4):
+        if w >> 2 != seat and st.wb[w] == board and st.ws[w] < 0 and st.wp[w] not in seen:
+            seen.add(st.wp[w])
+            out.append(w)
+    return out
+
+
+@modules.listener("resource_main", M)
+def _resource_main(st: TeoCore, seat: int, board: int) -> list[tuple]:
+    if priest_of(st, seat) == "tlaloc" and _borrowable(st, seat, board):
+        return [("tlaloc", seat, board)]
+    return []
+
+
+def _tlaloc_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    return [("none",), *(("w", w) for w in _borrowable(st, frame[1], frame[2]))]
+
+
+def _tlaloc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    labels = [
+        "count only your own workers" if p[0] == "none" else f"count player {p[1] // 4 + 1}'s power-{st.wp[p[1]]} worker as yours"
+        for p in opts
+    ]
+    return f"Tlāloc: treat another player's worker on {DATA.board_names[frame[2]]} as your own?", labels
+
+
+@choice("tlaloc", _tlaloc_options, _tlaloc_describe)
+def _tlaloc(st: TeoCore, frame: Frame, p: Payload) -> None:
+    resource_grid(st, frame[1], frame[2], p[1] if p[0] == "w" else -1)
+
+
+@modules.adjuster("build_extra", M)
+def _build_extra(st: TeoCore, seat: int, extra: int) -> int:
+    return extra + 1 if priest_of(st, seat) == "tlaloc" else extra
+
+
+# ---- 03 Chalchiuhtlicue, 04 Oxomoco ----------------------------------------------------------------------
+@modules.adjuster("main_cost", M, last=True)
+def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
+    # "always exactly 1" wins over the Seasons and the abilities
+    return 1 if priest_of(st, seat) == "chalchiuhtlicue" else cost
+
+
+@modules.adjuster("virtual_workers", M)
+def _virtual(st: TeoCore, seat: int, extra: int, board: int) -> int:
+    return extra + 1 if board in (6, 7) and priest_of(st, seat) == "oxomoco" else extra
+
+
+# ---- 05 Xipe Totēc, 07 Ehēcatl: unlocking ------------------------------------------------------------------
+@modules.adjuster("worship_fee", M)
+def _worship_fee(st: TeoCore, seat: int, fee: int, unlock: int, both: int) -> int:
+    return 0 if priest_of(st, seat) == "xipe_totec" else fee
+
+
+@modules.adjuster("unlock_cost", M)
+def _unlock_cost(st: TeoCore, seat: int, cost: int) -> int:
+    pid = priest_of(st, seat)
+    if pid == "ehecatl":
+        return -1
+    if pid == "xipe_totec" and cost >= 0:
+        locked = sum(1 for w in range(seat * 4, seat * 4 + 4) if st.wb[w] and st.ws[w] >= 0)
+        return min(5, 2 * locked)
+    return cost
+
+
+# ---- 06 Xolotl -------------------------------------------------------------------------------------------------
+@modules.listener("ascend", M)
+def _second_reward(st: TeoCore, seat: int, w: int) -> list[tuple]:
+    return [("asc-reward", seat)] if priest_of(st, seat) == "xolotl" else []
+
+
+@modules.listener("temple_gate", M)
+def _gate(st: TeoCore, seat: int, t: int) -> list[tuple]:
+    if priest_of(st, seat) != "xolotl":
+        return []
+    # Season #5's own step stays its own step once paid (no second #5 offer)
+    return [("xolotl", seat, t, int(seasons._PAID_STEP[0]))]
+
+
+def _xolotl_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    seat = frame[1]
+    opts = [("cocoa",)] if st.cocoa[seat] >= 1 else []
+    if st.vp[seat] >= 3:
+        opts.append(("vp",))
+    return [*opts, ("forfeit",)]
+
+
+XOLOTL_LABELS = {"cocoa": "pay 1 cocoa and advance", "vp": "pay 3 VP and advance", "forfeit": "forfeit the step"}
+
+
+def _xolotl_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    t = frame[2]
+    step = st.temple[frame[1] * st.nt + t]
+    return f"Xolotl: pay for the {TEMPLE_NAMES[t]} temple step ({step} -> {step + 1})?", [
+        XOLOTL_LABELS[p[0]] for p in opts
+    ]
+
+
+@choice("xolotl", _xolotl_options, _xolotl_describe)
+def _xolotl(st: TeoCore, frame: Frame, p: Payload) -> None:
+    seat = frame[1]
+    if p[0] == "forfeit":
+        return
+    if p[0] == "cocoa":
+        st.cocoa[seat] -= 1
+    else:
+        st.vp[seat] -= 3
+        st.vp_seen[seat] = min(st.vp_seen[seat], st.vp[seat])
+    push(st, ("adv-paid", seat, frame[2], frame[3]))
+
+
+@auto("adv-paid")
+def _adv_paid(st: TeoCore, frame: Frame) -> None:
+    seasons._PAID_STEP[0] = bool(frame[3])
+    try:
+        effects.advance(st, frame[1], frame[2], gated=True)
+    finally:
+        seasons._PAID_STEP[0] = False
+
+
+# ---- 07 Ehēcatl: moves -----------------------------------------------------------------------------------------
+@modules.adjuster("move", M)
+def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
+    # one more board (with Season #7's 2-4 this becomes 2-5)
+    return (*moves, max(moves) + 1) if priest_of(st, seat) == "ehecatl" else moves
+
+
+EHECATL_COST = 3
+
+
+@modules.adjuster("turn_options", M)
+def _turn_options(st: TeoCore, seat: int, opts: list) -> list:
+    if priest_of(st, seat) != "ehecatl" or st.cocoa[seat] < EHECATL_COST:
+        return opts
+    return opts + [("mod", "ehecatl", w) for w in turn.distinct_workers(st, seat)]
+
+
+def _ehecatl_label(st: TeoCore, p: Payload) -> str:
+    return f"Ehēcatl: pay {EHECATL_COST} cocoa to move your {turn.worker_text(st, p[2])} to any Action Board"
+
+
+def _ehecatl_resolve(st: TeoCore, seat: int, p: Payload) -> None:
+    st.cocoa[seat] -= EHECATL_COST
+    push(st, ("ehecatl-to", seat, p[2]))
+
+
+modules.TURN["ehecatl"] = (_ehecatl_label, _ehecatl_resolve)
+
+
+def _to_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    return [(d,) for d in range(1, 8)]
+
+
+def _to_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    w = frame[2]
+    return "Ehēcatl: to which Action Board?", [
+        f"to {modules.board_name(st, turn.destination(st, st.wb[w], d)[0])}" for (d,) in opts
+    ]
+
+
+@choice("ehecatl-to", _to_options, _to_describe)
+def _ehecatl_to(st: TeoCore, frame: Frame, p: Payload) -> None:
+    seat, w = frame[1], frame[2]
+    origin = st.wb[w]
+    st.wb[w] = turn.destination(st, origin, p[0])[0]  # directly: no Palace passed on the way
+    turn.after_move(st, seat, w, origin)
+
+
+@modules.adjuster("collect_cocoa", M)
+def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) -> int:
+    return max(0, amount - 1) if priest_of(st, seat) == "ehecatl" else amount
+
+
+# ---- 08 Tōnacāihuātl -------------------------------------------------------------------------------------------
+@modules.on_eclipse_end(M)
+def _later_starting_tile(st: TeoCore) -> None:
+    for s in st.agent_seats():
+        if priest_of(st, s) == "tonacacihuatl" and len(st.kept[s]) > 1 + st.eclipses:
+            push(st, ("tona-tile", s))  # the 3rd after Eclipse 1, the 4th after Eclipse 2
+
+
+def _tona_options(st: TeoCore, frame: Frame) -> list[Payload]:
+    return [(tid,) for tid in st.kept[frame[1]][1 + st.eclipses :]]
+
+
+def _tona_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
+    return "Tōnacāihuātl: which kept Starting tile gives its benefits now?", [
+        f"gain the benefits of {start_tile_text(st, tid)}" for (tid,) in opts
+    ]
+
+
+@choice("tona-tile", _tona_options, _tona_describe)
+def _tona_tile(st: TeoCore, frame: Frame, p: Payload) -> None:
+    seat, tid = frame[1], p[0]
+    kept, k = st.kept[seat], 1 + st.eclipses
+    kept.remove(tid)
+    kept.insert(k, tid)  # resolved tiles first: kept[k + 1:] are still to come
+    start_tile_benefits(st, seat, [tid])
+
+
+@modules.adjuster("main_wood", M)
+def _main_wood(st: TeoCore, seat: int, wood: int, board: int) -> int:
+    return wood + 1 if board in (6, 7, 8) and priest_of(st, seat) == "tonacacihuatl" else wood
+
+
+# ---- 09 Huītzilōpōchtli ----------------------------------------------------------------------------------------
+def _watch(st: TeoCore, kind: str) -> None:
+    """One more VP for every step in which the seat's VP went up. Eclipse scoring books each
+    category through ``score_vp`` instead, so its steps are only taken note of."""
+    if not st.mods & modules.BIT[M] or HUITZ not in st.priest:  # (bot tiles are numbered 1-6)
+        return
+    for s in range(st.n):
+        if priest_of(st, s) == "huitzilopochtli":
+            if st.vp[s] > st.vp_seen[s] and kind not in ("eclipse", "eclipse-end"):
+                st.vp[s] += 1
+            st.vp_seen[s] = st.vp[s]
+
+
+WATCHERS.append(_watch)
+
+
+@modules.adjuster("score_vp", M)
+def _score_vp(st: TeoCore, seat: int, vp: int) -> int:
+    return vp + 1 if priest_of(st, seat) == "huitzilopochtli" else vp
+
+
+@modules.adjuster("salary", M)
+def _salary(st: TeoCore, seat: int, due: int) -> int:
+    if priest_of(st, seat) != "huitzilopochtli":
+        return due
+    return due + sum(1 for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
+
+
+# ---- 10 Xōchipilli ---------------------------------------------------------------------------------------------
+@modules.adjuster("tech_gold", M)
+def _tech_gold(st: TeoCore, seat: int, gold: int) -> int:
+    return max(0, gold - 1) if priest_of(st, seat) == "xochipilli" else gold
+
+
+@modules.adjuster("alchemy_any_row", M)
+def _any_row(st: TeoCore, seat: int, ok: bool) -> bool:
+    return ok or priest_of(st, seat) == "xochipilli"
+
+
+@modules.adjuster("may_worship", M)
+def _may_worship(st: TeoCore, seat: int, ok: bool) -> bool:
+    return ok and priest_of(st, seat) != "xochipilli"
+
+
+# ---- Teotibot's tiles ------------------------------------------------------------------------------------------
+@modules.listener("moved", M)
+def _metzli(st: TeoCore, seat: int, w: int) -> list[tuple]:
+    bot = st.bot
+    if bot >= 0 and seat != bot and has(st, bot, "metzli") and st.unlocked_workers(bot, st.wb[w]):
+        st.cocoa[bot] += 3
+        st.note(bot, "Metzli: Teotibot gains 3 cocoa")
+    return []
+
+
+@modules.listener("bot_roll", M)
+def _bot_roll(st: TeoCore, seat: int, pos: int) -> list[tuple]:
+    """S02: on 2-3 or 11-12, pay 2 cocoa: that bottom corner's action, then the other's; the
+    first tile is replaced at once, the Direction tiles move only after both."""
+    if not has(st, seat, "tlahuizcalpantecuh") or st.roll not in S02_ROLLS or st.cocoa[seat] < S02_COST:
+        return []
+    st.cocoa[seat] -= S02_COST
+    other = S02_POSITIONS[1] if pos == S02_POSITIONS[0] else S02_POSITIONS[0]
+    st.note(seat, f"Tlāhuizcalpantecuh: Teotibot pays {S02_COST} cocoa for both bottom-corner actions")
+    return [("bot-perform", seat, pos), ("bot-aside", seat, pos), ("bot-perform", seat, other), ("bot-done", seat, other)]
+
+
+@auto("bot-perform")
+def _bot_perform(st: TeoCore, frame: Frame) -> None:
+    bot_actions.perform(st, frame[1], st.act_pyr[frame[2]])
+
+
+@auto("bot-aside")
+def _bot_aside(st: TeoCore, frame: Frame) -> None:
+    # a bottom-row tile: the set-aside tile takes its place, nothing shifts, no Direction flip
+    pos = frame[2]
+    st.act_pyr[pos], st.act_aside = st.act_aside, st.act_pyr[pos]
+
+
+_ASC = AUTOMATON["asc-reward"]
+
+
+def _bot_ascension(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
+    """S03: one step on each temple instead of the 5 VP."""
+    return ("each-temple",) if has(st, frame[1], "itzpapalotl") else _ASC(st, frame, opts)
+
+
+AUTOMATON["asc-reward"] = _bot_ascension
+
+
+def _masks(st: TeoCore, seat: int) -> int:
+    return sum(1 for t in effects.MASK_IDS if st.d_owner[t] == seat)
+
+
+def _extras(st: TeoCore, seat: int, *steps: tuple) -> None:
+    """Carry out (builder, price) steps one after another; push the frames of those that worked."""
+    todo: list[tuple] = []
+    for builder, price in steps:
+        done = builder(st, seat, price)
+        if done is not None:
+            todo.extend(done)
+    push(st, *todo)
+
+
+_MASK_TILE = bot_actions.TILES[7]
+
+
+def _mask_tile(st: TeoCore, seat: int) -> None:
+    """S04: after a mask, 1 stone for a Pyramid tile, then 1 gold for a Decoration; after
+    failing, 2 more cocoa."""
+    if not has(st, seat, "tezcatlipoca"):
+        _MASK_TILE(st, seat)
+        return
+    before = _masks(st, seat)
+    _MASK_TILE(st, seat)
+    if _masks(st, seat) > before:
+        _extras(st, seat, (bot_actions.build_pyramid, 1), (bot_actions.place_decoration, 1))
+    else:
+        st.cocoa[seat] += 2
+
+
+def _chantico(main, builder):
+    """S05: a successful Decorations (Construction) step is followed by a Pyramid tile for 1
+    stone (a Decoration for 1 gold)."""
+
+    def step(st: TeoCore, seat: int) -> list | None:
+        todo = main(st, seat)
+        if todo is not None and has(st, seat, "chantico"):
+            more = builder(st, seat, 1)
+            if more is not None:
+                todo = todo + more
+        return todo
+
+    return step
+
+
+_DEVELOP = bot_actions.develop
+
+
+def _develop(st: TeoCore, seat: int) -> list | None:
+    """S06: the player scores nothing for Technologies they share; with gold left the step runs
+    once more."""
+    if not has(st, seat, "mictecacihuatl"):
+        return _DEVELOP(st, seat)
+    todo = _develop_once(st, seat)
+    if todo is not None and st.res[seat * 3 + 2] >= 1:
+        again = _develop_once(st, seat)
+        if again is not None:
+            todo = todo + again
+    return todo
+
+
+def _develop_once(st: TeoCore, seat: int) -> list | None:
+    saved = st.vp[:]
+    todo = _DEVELOP(st, seat)
+    st.vp[:] = [v if s == seat else saved[s] for s, v in enumerate(st.vp)]
+    return todo
+
+
+_ALCHEMY_TILE = bot_actions.TILES[3]
+
+
+def _alchemy_tile(st: TeoCore, seat: int) -> None:
+    """S06: a failed Alchemy action also gives 5 cocoa."""
+    before = st.tech_count(seat)
+    _ALCHEMY_TILE(st, seat)
+    if has(st, seat, "mictecacihuatl") and st.tech_count(seat) == before:
+        st.cocoa[seat] += 5
+
+
+_decorate = _chantico(bot_actions.decorate, bot_actions.build_pyramid)
+_construct = _chantico(bot_actions.construct, bot_actions.place_decoration)
+bot_actions.develop = _develop  # the Alchemy tile looks it up at call time
+bot_actions.BOARD_STEP.update({5: _develop, 7: _decorate, 8: _construct})
+bot_actions.TILES.update(
+    {
+        1: bot_actions.board_tile(_construct, 8, 3),
+        2: bot_actions.board_tile(_decorate, 7, 4),
+        3: _alchemy_tile,
+        7: _mask_tile,
+    }
+)
+assert "bot-turn" in AUTO and len(EXP.priests) == 10 and len(EXP.bot_priests) < HUITZ
