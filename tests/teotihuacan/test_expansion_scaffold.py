@@ -79,7 +79,7 @@ def test_hooks_run_only_for_modules_in_play():
     modules.ADJUST["salary"].append((fake, adjust))
     modules.FIRE["temple"].append((fake, listen))
     try:
-        off = SimpleNamespace(mods=modules.BIT["priests"])
+        off = SimpleNamespace(mods=fake << 1)  # another module in play, not this one
         assert modules.adjust(off, "salary", 0, 5) == 5 and modules.fire(off, "temple", 0, 1) == []
         on = SimpleNamespace(mods=fake)
         assert modules.adjust(on, "salary", 1, 5, "x") == 6
