@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=15
 
 # `arena run` interrupted at random moments many times (tests/arena/tournament/test_stress.py; the suite runs 4 rounds).
 STRESS_ROUNDS ?= 40
