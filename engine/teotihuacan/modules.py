@@ -177,6 +177,7 @@ def listener(point: str, module: str, tiles: tuple[str, ...] = ()) -> Callable:
 def replace_board(board: int, module: str, rule: MainRule) -> None:
     """``module`` replaces Action Board ``board``'s Main action with ``rule``."""
     MAIN[board] = (BIT[module], rule)
+    registries_changed()
 
 
 def _register(registry: list, module: str, tiles: tuple[str, ...] = ()) -> Callable:
@@ -196,6 +197,7 @@ def registries_changed() -> None:
     """Forget the hooks found per module set: call after changing a registry by hand (a test)."""
     _adjusters.cache_clear()
     _listeners.cache_clear()
+    _board_names.cache_clear()
 
 
 # The hooks that run, found once per module set, point and seat's priest tile: a game calls
@@ -215,9 +217,6 @@ def _running(mods: int, hooks: tuple | list, tile: int) -> tuple[Callable, ...]:
     return tuple(fn for bit, fn in hooks if mods & bit and (fn not in TILES or tile in TILES[fn]))
 
 
-def _kept_tile(st: Any, seat: int) -> int:
-    """The player priest tile ``seat`` keeps (1-based; 0: none yet, Teotibot's seat or no seat)."""
-    return st.priest[seat] if 0 <= seat != st.bot else 0
 
 
 # ---- calling the hooks (only ever with st.mods != 0) -------------------------------------------------
@@ -230,7 +229,8 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
-    for fn in _adjusters(st.mods, point, _kept_tile(st, seat)):
+    tile = st.priest[seat] if 0 <= seat != st.bot else 0  # player priest tile kept (1-based; 0 none)
+    for fn in _adjusters(st.mods, point, tile):
         value = fn(st, seat, value, *args)
     return value
 
@@ -238,7 +238,8 @@ def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
 def fire(st: Any, point: str, seat: int, *args: Any) -> list[tuple]:
     """The frames every active module adds at ``point``, in registration order."""
     out: list[tuple] = []
-    for fn in _listeners(st.mods, point, _kept_tile(st, seat)):
+    tile = st.priest[seat] if 0 <= seat != st.bot else 0  # as in adjust
+    for fn in _listeners(st.mods, point, tile):
         out.extend(fn(st, seat, *args))
     return out
 
@@ -253,8 +254,13 @@ def main_rule(st: Any, board: int) -> MainRule | None:
 
 def board_name(st: Any, board: int) -> str:
     """The board's name in this game (a replaced board goes by its new name)."""
-    if st.mods:
-        rule = main_rule(st, board)
-        if rule is not None:
-            return rule.name
-    return DATA.board_names[board]
+    return _board_names(st.mods)[board] if st.mods else DATA.board_names[board]
+
+
+@cache
+def _board_names(mods: int) -> dict[int, str]:
+    names = dict(DATA.board_names)
+    for board, (bit, rule) in MAIN.items():
+        if mods & bit:
+            names[board] = rule.name
+    return names
