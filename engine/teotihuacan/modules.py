@@ -200,21 +200,24 @@ def registries_changed() -> None:
     _board_names.cache_clear()
 
 
-# The hooks that run, found once per module set, point and seat's priest tile: a game calls
-# ``adjust`` tens of thousands of times, so it loops over those only (in registration order,
-# the ``last`` ones after the others).
+# The hooks that run, found once per module set: point -> for each player priest tile a seat may
+# keep (0: none) the tuple of hooks in registration order (the ``last`` adjusters after the
+# others). A game calls ``adjust`` tens of thousands of times: it loops over those only.
 @cache
-def _adjusters(mods: int, point: str, tile: int) -> tuple[Callable, ...]:
-    return _running(mods, (*ADJUST[point], *ADJUST_LAST[point]), tile)
+def _adjusters(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...]]:
+    return {p: _running(mods, (*ADJUST[p], *ADJUST_LAST[p])) for p in POINTS}
 
 
 @cache
-def _listeners(mods: int, point: str, tile: int) -> tuple[Callable, ...]:
-    return _running(mods, FIRE[point], tile)
+def _listeners(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...]]:
+    return {p: _running(mods, FIRE[p]) for p in POINTS}
 
 
-def _running(mods: int, hooks: tuple | list, tile: int) -> tuple[Callable, ...]:
-    return tuple(fn for bit, fn in hooks if mods & bit and (fn not in TILES or tile in TILES[fn]))
+def _running(mods: int, hooks: tuple | list) -> tuple[tuple[Callable, ...], ...]:
+    return tuple(
+        tuple(fn for bit, fn in hooks if mods & bit and (fn not in TILES or tile in TILES[fn]))
+        for tile in range(len(EXP.priests) + 1)
+    )
 
 
 
@@ -230,7 +233,7 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
     tile = st.priest[seat] if 0 <= seat != st.bot else 0  # player priest tile kept (1-based; 0 none)
-    for fn in _adjusters(st.mods, point, tile):
+    for fn in _adjusters(st.mods)[point][tile]:
         value = fn(st, seat, value, *args)
     return value
 
@@ -239,7 +242,7 @@ def fire(st: Any, point: str, seat: int, *args: Any) -> list[tuple]:
     """The frames every active module adds at ``point``, in registration order."""
     out: list[tuple] = []
     tile = st.priest[seat] if 0 <= seat != st.bot else 0  # as in adjust
-    for fn in _listeners(st.mods, point, tile):
+    for fn in _listeners(st.mods)[point][tile]:
         out.extend(fn(st, seat, *args))
     return out
 

@@ -404,7 +404,7 @@ def _watch(st: TeoCore, kind: str) -> None:
     """One more VP for every step in which the seat's VP went up. Eclipse scoring books each
     category through ``score_vp`` instead, so its steps are only taken note of."""
     for s in range(st.n):
-        if priest_of(st, s) == "huitzilopochtli":
+        if st.priest[s] == HUITZ:  # (as in _huitz_kept: never the bot's)
             if st.vp[s] > st.vp_seen[s] and kind not in ("eclipse", "eclipse-end"):
                 st.vp[s] += 1
             st.vp_seen[s] = st.vp[s]
