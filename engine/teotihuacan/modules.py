@@ -220,8 +220,6 @@ def _running(mods: int, hooks: tuple | list) -> tuple[tuple[Callable, ...], ...]
     )
 
 
-
-
 # ---- calling the hooks (only ever with st.mods != 0) -------------------------------------------------
 def run_all(st: Any, registry: list, *args: Any) -> None:
     """Call every hook of ``registry`` whose module is in play."""
