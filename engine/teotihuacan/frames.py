@@ -40,9 +40,11 @@ AUTOMATON: dict[str, Callable[[Any, Frame, list[Payload]], Payload]] = {}
 # module's priest tiles): kind -> ``seats(state)``, the seats that have not chosen yet. Such a
 # frame's options and resolver get the frame ``(kind, seat)`` of the seat choosing.
 SIMULTANEOUS: dict[str, Callable[[Any], tuple[int, ...]]] = {}
-# ``fn(state, kind)`` after every step while a module is in play (``kind`` of the frame just
-# run, '' for a decision applied): a module that reacts to any change (a priest's extra VP).
-WATCHERS: list[Callable[[Any, str], None]] = []
+# ``(wanted, fn)``: ``fn(state, kind)`` after every step while a module is in play (``kind`` of
+# the frame just run, '' for a decision applied), for a module that reacts to any change (a
+# priest's extra VP). ``wanted(state)``: whether ``fn`` has anything to watch in this game now;
+# asked once per ``run``, so what it reads may change only by a decision (a priest tile kept).
+WATCHERS: list[tuple[Callable[[Any], bool], Callable[[Any, str], None]]] = []
 
 
 def auto(kind: str) -> Callable:
@@ -74,9 +76,9 @@ def run(state: Any) -> None:
     """Run automatic frames until a real choice (two or more options) or the end of the game."""
     stack = state.stack
     state.opts = None
-    watch = WATCHERS if state.mods else None
+    watch = [fn for wanted, fn in WATCHERS if wanted(state)] if state.mods else None
     if watch:
-        _notify(state, "")
+        _notify(watch, state, "")
     while stack:
         frame = stack[-1]
         kind = frame[0]
@@ -85,7 +87,7 @@ def run(state: Any) -> None:
             stack.pop()
             fn(state, frame)
             if watch:
-                _notify(state, kind)
+                _notify(watch, state, kind)
             continue
         if kind in SIMULTANEOUS:  # every seat that has not picked yet decides
             return
@@ -108,9 +110,9 @@ def run(state: Any) -> None:
                 state.events.append((frame[1], kind, f"{label} ({how})"))
             spec.resolve(state, frame, opts[0])
         if watch:
-            _notify(state, kind)
+            _notify(watch, state, kind)
 
 
-def _notify(state: Any, kind: str) -> None:
-    for fn in WATCHERS:
+def _notify(watch: list, state: Any, kind: str) -> None:
+    for fn in watch:
         fn(state, kind)

@@ -14,18 +14,21 @@ registering functions here when its file is imported (``seasons.py``, ``newboard
   salary, the move distances); ``fire(st, point, seat, *args)``: named moments at which a
   module adds frames (after an Avenue step, after a temple step, after Ascension).
 
-Every hook is called only while its module is in play. The list of points is ``POINTS``.
+Every hook is called only while its module is in play; a hook of one or more priest tiles (M1,
+``tiles=``) only for a seat that keeps one of them. The list of points is ``POINTS``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from engine.api import BadOptions
 
 from .data import DATA
+from .expansion_data import EXP
 
 MODULES = ("priests", "height", "seasons", "architecture", "development")
 BIT = {name: 1 << i for i, name in enumerate(MODULES)}
@@ -123,6 +126,8 @@ RENDER: list[tuple[int, Callable]] = []
 ADJUST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 ADJUST_LAST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 FIRE: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
+# Hooks of some priest tiles only (M1): fn -> the 1-based numbers of those player tiles.
+TILES: dict[Callable, frozenset[int]] = {}
 
 
 @dataclass(frozen=True)
@@ -157,30 +162,62 @@ def on_render(module: str) -> Callable:
     return _register(RENDER, module)
 
 
-def adjuster(point: str, module: str, last: bool = False) -> Callable:
+def adjuster(point: str, module: str, last: bool = False, tiles: tuple[str, ...] = ()) -> Callable:
     """Register ``fn(st, seat, value, *args) -> value`` at an adjustment point; ``last``: after
-    every ordinary one (a rule that overrides the others, e.g. "always exactly 1 cocoa")."""
-    return _register((ADJUST_LAST if last else ADJUST)[point], module)
+    every ordinary one (a rule that overrides the others, e.g. "always exactly 1 cocoa");
+    ``tiles``: called only for a seat keeping one of these player priest tiles."""
+    return _register((ADJUST_LAST if last else ADJUST)[point], module, tiles)
 
 
-def listener(point: str, module: str) -> Callable:
-    """Register ``fn(st, seat, *args) -> list of frames`` at a moment."""
-    return _register(FIRE[point], module)
+def listener(point: str, module: str, tiles: tuple[str, ...] = ()) -> Callable:
+    """Register ``fn(st, seat, *args) -> list of frames`` at a moment (``tiles``: as ``adjuster``)."""
+    return _register(FIRE[point], module, tiles)
 
 
 def replace_board(board: int, module: str, rule: MainRule) -> None:
     """``module`` replaces Action Board ``board``'s Main action with ``rule``."""
     MAIN[board] = (BIT[module], rule)
+    registries_changed()
 
 
-def _register(registry: list, module: str) -> Callable:
+def _register(registry: list, module: str, tiles: tuple[str, ...] = ()) -> Callable:
     bit = BIT[module]
 
     def register(fn: Callable) -> Callable:
         registry.append((bit, fn))
+        if tiles:
+            TILES[fn] = frozenset(EXP.priests.index(pid) + 1 for pid in tiles)
+        registries_changed()
         return fn
 
     return register
+
+
+def registries_changed() -> None:
+    """Forget the hooks found per module set: call after changing a registry by hand (a test)."""
+    _adjusters.cache_clear()
+    _listeners.cache_clear()
+    _board_names.cache_clear()
+
+
+# The hooks that run, found once per module set: point -> for each player priest tile a seat may
+# keep (0: none) the tuple of hooks in registration order (the ``last`` adjusters after the
+# others). A game calls ``adjust`` tens of thousands of times: it loops over those only.
+@cache
+def _adjusters(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...]]:
+    return {p: _running(mods, (*ADJUST[p], *ADJUST_LAST[p])) for p in POINTS}
+
+
+@cache
+def _listeners(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...]]:
+    return {p: _running(mods, FIRE[p]) for p in POINTS}
+
+
+def _running(mods: int, hooks: tuple | list) -> tuple[tuple[Callable, ...], ...]:
+    return tuple(
+        tuple(fn for bit, fn in hooks if mods & bit and (fn not in TILES or tile in TILES[fn]))
+        for tile in range(len(EXP.priests) + 1)
+    )
 
 
 # ---- calling the hooks (only ever with st.mods != 0) -------------------------------------------------
@@ -193,21 +230,18 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
-    for bit, fn in ADJUST[point]:
-        if st.mods & bit:
-            value = fn(st, seat, value, *args)
-    for bit, fn in ADJUST_LAST[point]:
-        if st.mods & bit:
-            value = fn(st, seat, value, *args)
+    tile = st.priest[seat] if 0 <= seat != st.bot else 0  # player priest tile kept (1-based; 0 none)
+    for fn in _adjusters(st.mods)[point][tile]:
+        value = fn(st, seat, value, *args)
     return value
 
 
 def fire(st: Any, point: str, seat: int, *args: Any) -> list[tuple]:
     """The frames every active module adds at ``point``, in registration order."""
     out: list[tuple] = []
-    for bit, fn in FIRE[point]:
-        if st.mods & bit:
-            out.extend(fn(st, seat, *args))
+    tile = st.priest[seat] if 0 <= seat != st.bot else 0  # as in adjust
+    for fn in _listeners(st.mods)[point][tile]:
+        out.extend(fn(st, seat, *args))
     return out
 
 
@@ -221,8 +255,13 @@ def main_rule(st: Any, board: int) -> MainRule | None:
 
 def board_name(st: Any, board: int) -> str:
     """The board's name in this game (a replaced board goes by its new name)."""
-    if st.mods:
-        rule = main_rule(st, board)
-        if rule is not None:
-            return rule.name
-    return DATA.board_names[board]
+    return _board_names(st.mods)[board] if st.mods else DATA.board_names[board]
+
+
+@cache
+def _board_names(mods: int) -> dict[int, str]:
+    names = dict(DATA.board_names)
+    for board, (bit, rule) in MAIN.items():
+        if mods & bit:
+            names[board] = rule.name
+    return names

@@ -168,7 +168,7 @@ def _render(st: TeoCore) -> list[str]:
 
 
 # ---- 01 Quetzalcohuātl, 10 Xōchipilli: which discovery tiles may be claimed ----------------------
-@modules.adjuster("may_claim", M)
+@modules.adjuster("may_claim", M, tiles=("quetzalcoatl", "xochipilli"))
 def _may_claim(st: TeoCore, seat: int, ok: bool, tid: int, where: str) -> bool:
     pid = priest_of(st, seat)
     if pid == "quetzalcoatl" and not DATA.discoveries[tid].mask:
@@ -178,7 +178,7 @@ def _may_claim(st: TeoCore, seat: int, ok: bool, tid: int, where: str) -> bool:
     return ok
 
 
-@modules.listener("claim", M)
+@modules.listener("claim", M, tiles=("quetzalcoatl",))
 def _claimed(st: TeoCore, seat: int, tid: int) -> list[tuple]:
     if priest_of(st, seat) == "quetzalcoatl" and DATA.discoveries[tid].mask:
         return [("any-temple", seat), ("any-res", seat, 1)]
@@ -196,7 +196,7 @@ def _borrowable(st: TeoCore, seat: int, board: int) -> list[int]:
     return out
 
 
-@modules.listener("resource_main", M)
+@modules.listener("resource_main", M, tiles=("tlaloc",))
 def _resource_main(st: TeoCore, seat: int, board: int) -> list[tuple]:
     if priest_of(st, seat) == "tlaloc" and _borrowable(st, seat, board):
         return [("tlaloc", seat, board)]
@@ -220,30 +220,30 @@ def _tlaloc(st: TeoCore, frame: Frame, p: Payload) -> None:
     resource_grid(st, frame[1], frame[2], p[1] if p[0] == "w" else -1)
 
 
-@modules.adjuster("build_extra", M)
+@modules.adjuster("build_extra", M, tiles=("tlaloc",))
 def _build_extra(st: TeoCore, seat: int, extra: int) -> int:
     return extra + 1 if priest_of(st, seat) == "tlaloc" else extra
 
 
 # ---- 03 Chalchiuhtlicue, 04 Oxomoco ----------------------------------------------------------------------
-@modules.adjuster("main_cost", M, last=True)
+@modules.adjuster("main_cost", M, last=True, tiles=("chalchiuhtlicue",))
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
     # "always exactly 1" wins over the Seasons and the abilities
     return 1 if priest_of(st, seat) == "chalchiuhtlicue" else cost
 
 
-@modules.adjuster("virtual_workers", M)
+@modules.adjuster("virtual_workers", M, tiles=("oxomoco",))
 def _virtual(st: TeoCore, seat: int, extra: int, board: int) -> int:
     return extra + 1 if board in (6, 7) and priest_of(st, seat) == "oxomoco" else extra
 
 
 # ---- 05 Xipe Totēc, 07 Ehēcatl: unlocking ------------------------------------------------------------------
-@modules.adjuster("worship_fee", M)
+@modules.adjuster("worship_fee", M, tiles=("xipe_totec",))
 def _worship_fee(st: TeoCore, seat: int, fee: int, unlock: int, both: int) -> int:
     return 0 if priest_of(st, seat) == "xipe_totec" else fee
 
 
-@modules.adjuster("unlock_cost", M)
+@modules.adjuster("unlock_cost", M, tiles=("ehecatl", "xipe_totec"))
 def _unlock_cost(st: TeoCore, seat: int, cost: int) -> int:
     pid = priest_of(st, seat)
     if pid == "ehecatl":
@@ -255,12 +255,12 @@ def _unlock_cost(st: TeoCore, seat: int, cost: int) -> int:
 
 
 # ---- 06 Xolotl -------------------------------------------------------------------------------------------------
-@modules.listener("ascend", M)
+@modules.listener("ascend", M, tiles=("xolotl",))
 def _second_reward(st: TeoCore, seat: int, w: int) -> list[tuple]:
     return [("asc-reward", seat)] if priest_of(st, seat) == "xolotl" else []
 
 
-@modules.listener("temple_gate", M)
+@modules.listener("temple_gate", M, tiles=("xolotl",))
 def _gate(st: TeoCore, seat: int, t: int) -> list[tuple]:
     if priest_of(st, seat) != "xolotl":
         return []
@@ -310,7 +310,7 @@ def _adv_paid(st: TeoCore, frame: Frame) -> None:
 
 
 # ---- 07 Ehēcatl: moves -----------------------------------------------------------------------------------------
-@modules.adjuster("move", M)
+@modules.adjuster("move", M, tiles=("ehecatl",))
 def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
     # one more board (with Season #7's 2-4 this becomes 2-5)
     return (*moves, max(moves) + 1) if priest_of(st, seat) == "ehecatl" else moves
@@ -319,7 +319,7 @@ def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
 EHECATL_COST = 3
 
 
-@modules.adjuster("turn_options", M)
+@modules.adjuster("turn_options", M, tiles=("ehecatl",))
 def _turn_options(st: TeoCore, seat: int, opts: list) -> list:
     if priest_of(st, seat) != "ehecatl" or st.cocoa[seat] < EHECATL_COST:
         return opts
@@ -357,7 +357,7 @@ def _ehecatl_to(st: TeoCore, frame: Frame, p: Payload) -> None:
     turn.after_move(st, seat, w, origin)
 
 
-@modules.adjuster("collect_cocoa", M)
+@modules.adjuster("collect_cocoa", M, tiles=("ehecatl",))
 def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) -> int:
     return max(0, amount - 1) if priest_of(st, seat) == "ehecatl" else amount
 
@@ -389,33 +389,36 @@ def _tona_tile(st: TeoCore, frame: Frame, p: Payload) -> None:
     start_tile_benefits(st, seat, [tid])
 
 
-@modules.adjuster("main_wood", M)
+@modules.adjuster("main_wood", M, tiles=("tonacacihuatl",))
 def _main_wood(st: TeoCore, seat: int, wood: int, board: int) -> int:
     return wood + 1 if board in (6, 7, 8) and priest_of(st, seat) == "tonacacihuatl" else wood
 
 
 # ---- 09 Huītzilōpōchtli ----------------------------------------------------------------------------------------
+def _huitz_kept(st: TeoCore) -> bool:
+    """Whether a seat keeps Huītzilōpōchtli (bot tiles are numbered 1-6: never HUITZ)."""
+    return bool(st.mods & modules.BIT[M]) and HUITZ in st.priest
+
+
 def _watch(st: TeoCore, kind: str) -> None:
     """One more VP for every step in which the seat's VP went up. Eclipse scoring books each
     category through ``score_vp`` instead, so its steps are only taken note of."""
-    if not st.mods & modules.BIT[M] or HUITZ not in st.priest:  # (bot tiles are numbered 1-6)
-        return
     for s in range(st.n):
-        if priest_of(st, s) == "huitzilopochtli":
+        if st.priest[s] == HUITZ:  # (as in _huitz_kept: never the bot's)
             if st.vp[s] > st.vp_seen[s] and kind not in ("eclipse", "eclipse-end"):
                 st.vp[s] += 1
             st.vp_seen[s] = st.vp[s]
 
 
-WATCHERS.append(_watch)
+WATCHERS.append((_huitz_kept, _watch))
 
 
-@modules.adjuster("score_vp", M)
+@modules.adjuster("score_vp", M, tiles=("huitzilopochtli",))
 def _score_vp(st: TeoCore, seat: int, vp: int) -> int:
     return vp + 1 if priest_of(st, seat) == "huitzilopochtli" else vp
 
 
-@modules.adjuster("salary", M)
+@modules.adjuster("salary", M, tiles=("huitzilopochtli",))
 def _salary(st: TeoCore, seat: int, due: int) -> int:
     if priest_of(st, seat) != "huitzilopochtli":
         return due
@@ -423,17 +426,17 @@ def _salary(st: TeoCore, seat: int, due: int) -> int:
 
 
 # ---- 10 Xōchipilli ---------------------------------------------------------------------------------------------
-@modules.adjuster("tech_gold", M)
+@modules.adjuster("tech_gold", M, tiles=("xochipilli",))
 def _tech_gold(st: TeoCore, seat: int, gold: int) -> int:
     return max(0, gold - 1) if priest_of(st, seat) == "xochipilli" else gold
 
 
-@modules.adjuster("alchemy_any_row", M)
+@modules.adjuster("alchemy_any_row", M, tiles=("xochipilli",))
 def _any_row(st: TeoCore, seat: int, ok: bool) -> bool:
     return ok or priest_of(st, seat) == "xochipilli"
 
 
-@modules.adjuster("may_worship", M)
+@modules.adjuster("may_worship", M, tiles=("xochipilli",))
 def _may_worship(st: TeoCore, seat: int, ok: bool) -> bool:
     return ok and priest_of(st, seat) != "xochipilli"
 

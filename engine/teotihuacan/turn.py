@@ -241,8 +241,8 @@ def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
         occ = st.space_occ[s]
         if occ >= 0 and occ >> 2 == seat:
             continue  # never unlock your own worker this way
-        fee = worship.worship_fee(st, seat, 1, 0) if st.mods else 1  # to unlock the worker there
-        if occ < 0 or st.cocoa[seat] >= fee or free:
+        # an occupied space: its worker is unlocked for a fee (a module may change it)
+        if occ < 0 or free or st.cocoa[seat] >= (worship.worship_fee(st, seat, 1, 0) if st.mods else 1):
             opts.append(("worship", s))
     if board != 1:
         cost = main_cost(st, seat, board, w, w2)

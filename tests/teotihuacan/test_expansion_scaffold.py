@@ -78,16 +78,18 @@ def test_hooks_run_only_for_modules_in_play():
     fake = 1 << 20  # a module of this test only: no real hook runs beside it
     modules.ADJUST["salary"].append((fake, adjust))
     modules.FIRE["temple"].append((fake, listen))
+    modules.registries_changed()
     try:
-        off = SimpleNamespace(mods=fake << 1)  # another module in play, not this one
+        off = SimpleNamespace(mods=fake << 1, priest=[0, 0], bot=-1)  # another module in play, not this one
         assert modules.adjust(off, "salary", 0, 5) == 5 and modules.fire(off, "temple", 0, 1) == []
-        on = SimpleNamespace(mods=fake)
+        on = SimpleNamespace(mods=fake, priest=[0, 0], bot=-1)
         assert modules.adjust(on, "salary", 1, 5, "x") == 6
         assert modules.fire(on, "temple", 1, 2) == [("frame", 1)]
         assert calls == [("adjust", 1, ("x",)), ("fire", 1, (2,))]
     finally:
         modules.ADJUST["salary"].pop()
         modules.FIRE["temple"].pop()
+        modules.registries_changed()
 
 
 def test_arena_games_lists_the_options():
@@ -96,3 +98,12 @@ def test_arena_games_lists_the_options():
     assert "modules" in out.output and "expert_pyramid" in out.output and "expert_setup" in out.output
     bad = CliRunner().invoke(app, ["games", "nosuch"])
     assert bad.exit_code != 0 and "unknown game 'nosuch'" in bad.output
+
+
+def test_a_priest_tile_hook_runs_only_for_a_seat_keeping_that_tile():
+    xolotl = EXP.priests.index("xolotl") + 1
+    st = SimpleNamespace(mods=modules.BIT["priests"], priest=[xolotl, 0, xolotl], bot=2)
+    # seat 0 keeps Xolotl: its second Ascension reward; seat 1 keeps none; seat 2 is Teotibot,
+    # whose tile numbers are another deck's
+    assert modules.fire(st, "ascend", 0, 0) == [("asc-reward", 0)]
+    assert modules.fire(st, "ascend", 1, 4) == [] and modules.fire(st, "ascend", 2, 8) == []

@@ -94,12 +94,14 @@ def test_architecture_virtual_worker_has_the_lowest_power():
     put(st, 0, DECOR, power=4)
     assert board_count(st, 0, DECOR, 1) == (2, 4)
     modules.ADJUST["virtual_workers"].append((modules.BIT["architecture"], lambda st, s, v, b: v + 1))
+    modules.registries_changed()
     try:
         assert board_count(st, 0, DECOR, 0) == (2, 4)
         put(st, 1, DECOR, power=2)
         assert board_count(st, 0, DECOR, 0) == (3, 2)
     finally:
         modules.ADJUST["virtual_workers"].pop()
+        modules.registries_changed()
 
 
 # ---- Development (8) ----------------------------------------------------------------------------------------
