@@ -67,6 +67,19 @@ def start(popen, *args: str, env: dict) -> subprocess.Popen:
     )
 
 
+def statuses(db: Path) -> dict[str, int]:
+    """How many matches have each status ({} before the database or its tables exist)."""
+    if not db.exists():
+        return {}
+    connection = sqlite3.connect(db, timeout=10)
+    try:
+        return dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
+    except sqlite3.OperationalError:  # interrupted before the tables existed
+        return {}
+    finally:
+        connection.close()
+
+
 def done_count(db: Path) -> int:
     if not db.exists():
         return 0

@@ -26,6 +26,7 @@ from tests.support.ladder_runs import (
     SLOW,
     attack_ladder,
     start,
+    statuses,
     tagged_env,
     wait_for_done,
     wait_no_processes,
@@ -114,14 +115,6 @@ def test_a_cluster_run_stores_the_same_matches_and_leaderboard_as_a_local_run(tm
     # a rerun resumes: nothing left to play
     again = arena("run", str(ladder), "--db", str(dask), "--cluster", "local:1", "-q")
     assert again.returncode == 0 and "0 played now" in again.stdout
-
-
-def statuses(db: Path) -> dict[str, int]:
-    connection = sqlite3.connect(db)
-    try:
-        return dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
-    finally:
-        connection.close()
 
 
 def failures(db: Path) -> list[int]:

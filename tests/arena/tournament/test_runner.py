@@ -7,7 +7,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,7 @@ from arena.plugins import discover
 from arena.tournament import runner
 from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store
-from tests.support.ladder_runs import SLOW, attack_ladder
+from tests.support.ladder_runs import SLOW, attack_ladder, statuses
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
 
 
@@ -23,14 +22,6 @@ def arena(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240
     )
-
-
-def statuses(db: Path) -> dict[str, int]:
-    connection = sqlite3.connect(db)
-    try:
-        return dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
-    finally:
-        connection.close()
 
 
 @pytest.mark.parametrize(("attacker", "how"), [("referee-killer", "SIGKILL"), ("referee-stopper", "SIGSTOP")])

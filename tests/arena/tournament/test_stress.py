@@ -18,7 +18,7 @@ from pathlib import Path
 
 import psutil
 
-from tests.support.ladder_runs import stored, table, write_ladder
+from tests.support.ladder_runs import statuses, stored, table, write_ladder
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
 
 ROUNDS = int(os.environ.get("TLACHTLI_STRESS_ROUNDS", "4"))
@@ -27,21 +27,9 @@ STOP_WITHIN_S = 20  # STOP_GRACE_S (5 s) plus a loaded machine's slack
 ATTACKS = ("SIGINT", "SIGINT twice", "SIGTERM", "SIGKILL", "kill a worker")
 
 
-def _statuses(db: Path) -> dict[str, int]:
-    if not db.exists():
-        return {}
-    connection = sqlite3.connect(db, timeout=10)
-    try:
-        return dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
-    except sqlite3.OperationalError:  # interrupted before the tables existed
-        return {}
-    finally:
-        connection.close()
-
-
 def _running(db: Path) -> set[int]:
     """The ids of the matches marked running."""
-    if not _statuses(db):
+    if not statuses(db):
         return set()
     connection = sqlite3.connect(db, timeout=10)
     try:
@@ -52,7 +40,7 @@ def _running(db: Path) -> set[int]:
 
 def _stored(db: Path) -> dict[int, tuple]:
     """What `stored` gives, or nothing for a database interrupted before its tables existed."""
-    return stored(db) if _statuses(db) else {}
+    return stored(db) if statuses(db) else {}
 
 
 def _interrupt(run: subprocess.Popen, attack: str, chance: random.Random) -> None:
