@@ -74,7 +74,7 @@ POINTS = {
     "orange_step": "fire: frames of the orange temple's ability / move-back step (M2); args (step,)",
     "eclipse_avenue": "adjust: the Avenue position an Eclipse scores",
     "eclipse_masks": "adjust: VP of seat's mask sets at an Eclipse",
-    "worship_spaces": "adjust: the (space, board) pairs of the Worship spaces (seat -1)",
+    "worship_spaces": "adjust: the (space, board) pairs of the Worship spaces (per_set: seat -1)",
 }
 # Ways to take a turn a module adds ("turn_options"): name -> (label(st, payload), resolve(st, seat, payload)).
 TURN: dict[str, tuple[Callable, Callable]] = {}
@@ -197,6 +197,7 @@ def registries_changed() -> None:
     """Forget the hooks found per module set: call after changing a registry by hand (a test)."""
     _adjusters.cache_clear()
     _listeners.cache_clear()
+    _PER_SET.clear()
     _board_names.cache_clear()
 
 
@@ -239,6 +240,19 @@ def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     tile = st.priest[seat] if 0 <= seat != st.bot else 0  # player priest tile kept (1-based; 0 none)
     for fn in per_tile[tile]:
         value = fn(st, seat, value, *args)
+    return value
+
+
+_PER_SET: dict[tuple[int, str], Any] = {}
+
+
+def per_set(st: Any, point: str, base: Any) -> Any:
+    """``adjust`` at a point whose value depends on the module set alone (seat -1, ``base`` a
+    constant): found once per module set, then looked up."""
+    key = (st.mods, point)
+    value = _PER_SET.get(key)
+    if value is None:
+        value = _PER_SET[key] = adjust(st, point, -1, base)
     return value
 
 
