@@ -55,7 +55,7 @@ def main_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
     if board == 6:
         return bool(noble_rows(st, seat, count))
     if board == 7:
-        return bool(deco_options(st, seat, count))
+        return can_decorate(st, seat, count)
     return bool(build_tiles(st, seat, 1 if st.has_tech(seat, 15) else 0))
 
 
@@ -263,6 +263,15 @@ def deco_options(st: TeoCore, seat: int, count: int) -> list[tuple[int, int]]:
     return [(slot, sp) for slot in range(len(st.deco_offer)) if st.deco_offer[slot] for sp in spaces]
 
 
+def can_decorate(st: TeoCore, seat: int, count: int) -> bool:
+    """Whether ``deco_options`` has any option (without listing them all)."""
+    return (
+        st.res[seat * 3 + 2] >= DATA.deco_cost[count]
+        and any(st.deco_offer)
+        and any(deco_space_open(st, sp) for sp in range(16))
+    )
+
+
 def _deco_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return deco_options(st, frame[1], frame[2])
 
@@ -398,9 +407,10 @@ def _with_extra(st: TeoCore, seat: int, out: list[tuple[int, int]], extra: int) 
 
 def build_tiles(st: TeoCore, seat: int, disc: int) -> list[int]:
     """Offer slots with a tile, when some position is affordable."""
-    if not position_costs(st, seat, disc):
+    slots = [slot for slot, tid in enumerate(st.pyr_offer) if tid]
+    if not slots or not position_costs(st, seat, disc):  # (the costs only when there is a tile)
         return []
-    return [slot for slot, tid in enumerate(st.pyr_offer) if tid]
+    return slots
 
 
 def _build_options(st: TeoCore, frame: Frame) -> list[Payload]:

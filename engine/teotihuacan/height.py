@@ -23,13 +23,14 @@ from .worship import SPACES
 
 M = "height"
 modules.IMPLEMENTED.add(M)
+MODULE_BIT = modules.BIT[M]
 ROMAN = {1: "I", 2: "II", 3: "III"}
 BIT = {a.id: 1 << i for i, a in enumerate(EXP.abilities)}
 
 
 def has_ability(st: TeoCore, seat: int, aid: str) -> bool:
     """Whether ``seat`` holds Special Ability ``aid`` (the module in play)."""
-    return bool(st.mods & modules.BIT[M]) and bool(st.ability[seat] & BIT[aid])
+    return bool(st.mods & MODULE_BIT and st.ability[seat] & BIT[aid])
 
 
 def ability_text(i: int) -> str:

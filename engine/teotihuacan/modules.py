@@ -74,7 +74,7 @@ POINTS = {
     "orange_step": "fire: frames of the orange temple's ability / move-back step (M2); args (step,)",
     "eclipse_avenue": "adjust: the Avenue position an Eclipse scores",
     "eclipse_masks": "adjust: VP of seat's mask sets at an Eclipse",
-    "worship_spaces": "adjust: the (space, board) pairs of the Worship spaces (seat -1)",
+    "worship_spaces": "adjust: the (space, board) pairs of the Worship spaces (per_set: seat -1)",
 }
 # Ways to take a turn a module adds ("turn_options"): name -> (label(st, payload), resolve(st, seat, payload)).
 TURN: dict[str, tuple[Callable, Callable]] = {}
@@ -197,20 +197,24 @@ def registries_changed() -> None:
     """Forget the hooks found per module set: call after changing a registry by hand (a test)."""
     _adjusters.cache_clear()
     _listeners.cache_clear()
+    _PER_SET.clear()
     _board_names.cache_clear()
 
 
 # The hooks that run, found once per module set: point -> for each player priest tile a seat may
 # keep (0: none) the tuple of hooks in registration order (the ``last`` adjusters after the
-# others). A game calls ``adjust`` tens of thousands of times: it loops over those only.
+# others), or None where no tile has any. A game calls ``adjust`` tens of thousands of times:
+# it loops over those only, and returns at once at a point nobody in this module set changes.
 @cache
-def _adjusters(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...]]:
-    return {p: _running(mods, (*ADJUST[p], *ADJUST_LAST[p])) for p in POINTS}
+def _adjusters(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...] | None]:
+    table = {p: _running(mods, (*ADJUST[p], *ADJUST_LAST[p])) for p in POINTS}
+    return {p: per_tile if any(per_tile) else None for p, per_tile in table.items()}
 
 
 @cache
-def _listeners(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...]]:
-    return {p: _running(mods, FIRE[p]) for p in POINTS}
+def _listeners(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...] | None]:
+    table = {p: _running(mods, FIRE[p]) for p in POINTS}
+    return {p: per_tile if any(per_tile) else None for p, per_tile in table.items()}
 
 
 def _running(mods: int, hooks: tuple | list) -> tuple[tuple[Callable, ...], ...]:
@@ -230,17 +234,36 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
+    per_tile = _adjusters(st.mods)[point]
+    if per_tile is None:
+        return value
     tile = st.priest[seat] if 0 <= seat != st.bot else 0  # player priest tile kept (1-based; 0 none)
-    for fn in _adjusters(st.mods)[point][tile]:
+    for fn in per_tile[tile]:
         value = fn(st, seat, value, *args)
+    return value
+
+
+_PER_SET: dict[tuple[int, str], Any] = {}
+
+
+def per_set(st: Any, point: str, base: Any) -> Any:
+    """``adjust`` at a point whose value depends on the module set alone (seat -1, ``base`` a
+    constant): found once per module set, then looked up."""
+    key = (st.mods, point)
+    value = _PER_SET.get(key)
+    if value is None:
+        value = _PER_SET[key] = adjust(st, point, -1, base)
     return value
 
 
 def fire(st: Any, point: str, seat: int, *args: Any) -> list[tuple]:
     """The frames every active module adds at ``point``, in registration order."""
+    per_tile = _listeners(st.mods)[point]
+    if per_tile is None:
+        return []
     out: list[tuple] = []
     tile = st.priest[seat] if 0 <= seat != st.bot else 0  # as in adjust
-    for fn in _listeners(st.mods)[point][tile]:
+    for fn in per_tile[tile]:
         out.extend(fn(st, seat, *args))
     return out
 

@@ -66,7 +66,7 @@ def _arch_possible(st: TeoCore, seat: int, board: int, extra: int) -> bool:
     count, reward = cell(st, seat, board, extra)
     if not reward.get("decorations"):
         return True
-    return _with_plain(st, seat, reward, lambda: actions.deco_options(st, seat, count))
+    return _with_plain(st, seat, reward, lambda: actions.can_decorate(st, seat, count))
 
 
 def _arch_start(st: TeoCore, seat: int, board: int, extra: int) -> None:

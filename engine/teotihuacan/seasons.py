@@ -26,6 +26,8 @@ BONUS = tuple(TEMPLES.index(t) for t in EXP.season5_bonus)
 SEASON5_COST = 2
 AVENUE_VP = 2
 PYRAMID_STEP_VP = (5, 4, 3)
+# Tiles whose hooks run at each cost and move: their hooks test the season number first (cheap).
+OWN_COLOUR, LONG_MOVES = NUMBER["ignore_own_colour"], NUMBER["move_2_to_4"]
 
 modules.IMPLEMENTED.add(M)
 
@@ -103,14 +105,22 @@ def _own_others(st: TeoCore, seat: int, board: int, exclude: tuple) -> bool:
 
 @modules.adjuster("main_cost", M)
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
-    if affects(st, seat, "ignore_own_colour") and _own_others(st, seat, board, exclude):
+    if (
+        st.season == OWN_COLOUR
+        and affects(st, seat, "ignore_own_colour")
+        and _own_others(st, seat, board, exclude)
+    ):
         return cost - 1
     return cost
 
 
 @modules.adjuster("collect_cocoa", M)
 def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) -> int:
-    if affects(st, seat, "ignore_own_colour") and _own_others(st, seat, board, exclude):
+    if (
+        st.season == OWN_COLOUR
+        and affects(st, seat, "ignore_own_colour")
+        and _own_others(st, seat, board, exclude)
+    ):
         return amount - 1
     return amount
 
@@ -118,7 +128,9 @@ def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) ->
 @modules.adjuster("move", M)
 def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
     # every distance one further: 1-3 becomes 2-4 (and a priest's 1-4 becomes 2-5)
-    return tuple(d + 1 for d in moves) if affects(st, seat, "move_2_to_4") else moves
+    if st.season != LONG_MOVES or not affects(st, seat, "move_2_to_4"):
+        return moves
+    return tuple(d + 1 for d in moves)
 
 
 # ---- #3 the Ascended worker placed on any board -------------------------------------------------------

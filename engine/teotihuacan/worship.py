@@ -20,7 +20,7 @@ assert len(SPACES) == NOBLES_SPACE
 
 def spaces(st: TeoCore) -> tuple:
     """The (space, board) pairs of this game's Worship spaces (M2 adds the Nobles one)."""
-    return modules.adjust(st, "worship_spaces", -1, SPACES) if st.mods else SPACES
+    return modules.per_set(st, "worship_spaces", SPACES) if st.mods else SPACES
 
 
 ROYAL_SIDE = ("left", "centre", "right")
