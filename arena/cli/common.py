@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,32 @@ def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
         else:
             options[key] = text
     return options
+
+
+def parse_agent_options(pairs: list[str], seats: int) -> tuple[dict[str, Any], ...]:
+    """``seat:key=value`` strings as per-seat agent options (``()`` when there are none).
+
+    A value is read as a TOML value where it is one (500, 0.5, true, "text"), else kept as text,
+    so ``policy=evaluator`` needs no quotes; the agent checks its own options.
+    """
+    if not pairs:
+        return ()
+    options: list[dict[str, Any]] = [{} for _ in range(seats)]
+    for pair in pairs:
+        seat_text, colon, setting = pair.partition(":")
+        key, equals, text = setting.partition("=")
+        if not colon or not equals or not key.strip():
+            raise fail(f"--agent-option {pair!r}: write it as SEAT:key=value, e.g. 0:time_ms=500")
+        if not seat_text.isdigit() or int(seat_text) >= seats:
+            raise fail(
+                f"--agent-option {pair!r}: the seat must be 0-{seats - 1} (the agents' seats, in --agent order)"
+            )
+        try:
+            value = tomllib.loads(f"value = {text}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = text
+        options[int(seat_text)][key.strip()] = value
+    return tuple(options)
 
 
 SANDBOX_HELP = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots); default: the ladder's, else the strongest available."

@@ -20,6 +20,7 @@ from arena.cli.common import (
     check_output_path,
     fail,
     load_registry,
+    parse_agent_options,
     parse_options,
     save_or_rescue,
     use_sandbox,
@@ -120,6 +121,16 @@ def play(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
     ] = None,
+    agent_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent-option",
+            "-O",
+            metavar="SEAT:KEY=VALUE",
+            help="Option for the agent in SEAT (0 = the first --agent), e.g. 0:time_ms=500 (repeatable; "
+            "see docs/bots.md for the bundled bots' options).",
+        ),
+    ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
     bank_ms: Annotated[
         int, typer.Option(min=0, help="Time bank per game, drawn on when a move overruns its clock.")
@@ -142,6 +153,8 @@ def play(
     """Play one match and print each seat's agent, score, rank and fault.
 
     Example: arena play --game zapotec --agent random --agent examples/bots/first_option.py --seed 7
+
+    Example: arena play -g zapotec -a ismcts -O 0:iterations=200 --automaton cocijobot
     """
     if record is not None:
         check_output_path(record, "--record")
@@ -162,6 +175,7 @@ def play(
         seed=random.randrange(2**31) if seed is None else seed,
         options=parse_options(game_obj, option or []),
         automaton=automaton,
+        agent_options=parse_agent_options(agent_option or [], len(agents)),
         move_ms=move_ms,
         bank_ms=bank_ms,
         memory_mb=memory_mb,
