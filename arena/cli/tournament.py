@@ -86,6 +86,13 @@ def _open_existing(db: Path) -> Store:
     if not db.is_file():
         raise _fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
     try:
+        # Read first, write nothing: a database Tlachtli never wrote (or an empty file) is not
+        # given our tables; an older Tlachtli schema is migrated by Store as usual.
+        if Store.schema_version_of(db) == 0:
+            raise _fail(
+                f"{db} is not a Tlachtli database (no ladder has been run in it); "
+                f"give the --db that `arena run` wrote, or run a ladder first: `arena run LADDER --db {db}`"
+            )
         return Store(db)
     except (StoreError, sqlite3.Error, OSError) as error:  # e.g. a file that is not a database
         raise _fail(f"cannot open {db}: {error}") from None

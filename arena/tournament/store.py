@@ -212,6 +212,16 @@ class Store:
             raise StoreError(f"{path} is not a Tlachtli database of schema 1..{SCHEMA_VERSION} (found {version})")
         return store
 
+    @staticmethod
+    def schema_version_of(path: str | Path) -> int:
+        """The schema version of an existing database file, read without writing anything
+        (0: an empty file, or a database Tlachtli never wrote)."""
+        db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=30)
+        try:
+            return db.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            db.close()
+
     def __enter__(self) -> Store:
         return self
 

@@ -26,6 +26,7 @@ from tests.support.ladder_runs import (
 
 ROOT = Path(__file__).resolve().parents[3]
 
+
 def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     ladder = write_ladder(tmp_path, repeats=2)  # 3 pairings x 2 deals x 2 seatings = 12 matches
     db = tmp_path / "t.db"
@@ -213,6 +214,24 @@ def test_errors_are_one_line_with_status_2(tmp_path, args, message):
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "matches", "export"])
+def test_read_commands_refuse_a_database_tlachtli_never_wrote_and_leave_it_as_it_was(tmp_path, command):
+    db = tmp_path / "theirs.db"
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE notes (text)")
+    connection.close()
+    before = db.read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "arena.cli", command, "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "is not a Tlachtli database" in result.stderr
+    assert db.read_bytes() == before  # no table of ours was added to it
 
 
 def test_secret_seed_is_drawn_kept_in_the_database_only_and_resumes_exactly(tmp_path, popen):
