@@ -78,12 +78,28 @@ def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def parse_agent_options(pairs: list[str], seats: int) -> tuple[dict[str, Any], ...]:
-    """``seat:key=value`` strings as per-seat agent options (``()`` when there are none).
+def parse_agent_value(text: str) -> Any:
+    """An agent option's value: a TOML value where it is one (500, 0.5, true, "text"), else the
+    text itself, so ``policy=evaluator`` needs no quotes; the agent checks its own options."""
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text
 
-    A value is read as a TOML value where it is one (500, 0.5, true, "text"), else kept as text,
-    so ``policy=evaluator`` needs no quotes; the agent checks its own options.
-    """
+
+def parse_agent_settings(pairs: list[str], flag: str) -> dict[str, Any]:
+    """``key=value`` strings given with ``flag`` as one agent's options."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, text = pair.partition("=")
+        if not equals or not key.strip():
+            raise fail(f"{flag} {pair!r}: write it as key=value, e.g. time_ms=500")
+        options[key.strip()] = parse_agent_value(text)
+    return options
+
+
+def parse_agent_options(pairs: list[str], seats: int) -> tuple[dict[str, Any], ...]:
+    """``seat:key=value`` strings as per-seat agent options (``()`` when there are none)."""
     if not pairs:
         return ()
     options: list[dict[str, Any]] = [{} for _ in range(seats)]
@@ -96,11 +112,7 @@ def parse_agent_options(pairs: list[str], seats: int) -> tuple[dict[str, Any], .
             raise fail(
                 f"--agent-option {pair!r}: the seat must be 0-{seats - 1} (the agents' seats, in --agent order)"
             )
-        try:
-            value = tomllib.loads(f"value = {text}")["value"]
-        except tomllib.TOMLDecodeError:
-            value = text
-        options[int(seat_text)][key.strip()] = value
+        options[int(seat_text)][key.strip()] = parse_agent_value(text)
     return tuple(options)
 
 

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arena.cli.common import fail, load_registry, parse_options
+from arena.cli.common import fail, load_registry, parse_agent_settings, parse_options
 from arena.lineup import MatchSetupError, resolve_agent, setup_state
 from arena.plugins import PluginError
 from arena.tournament.compare import CompareError, Comparison, ladder_record, make_comparison, play, schedule
@@ -60,6 +60,14 @@ def compare(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
     ] = None,
+    new_option: Annotated[
+        list[str] | None,
+        typer.Option(metavar="KEY=VALUE", help="Agent option for NEW, e.g. iterations=200 (repeatable)."),
+    ] = None,
+    old_option: Annotated[
+        list[str] | None,
+        typer.Option(metavar="KEY=VALUE", help="Agent option for OLD, e.g. iterations=100 (repeatable)."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Base seed of the deals.")] = 0,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
     name: Annotated[
@@ -82,6 +90,8 @@ def compare(
     See docs/ratings.md.
 
     Example: arena compare ./bots/v2 ./bots/v1 --game zapotec --elo1 20
+
+    Example: arena compare ismcts ismcts -g zapotec --new-option iterations=200 --old-option iterations=100
     """
     registry = load_registry()
     try:
@@ -95,13 +105,15 @@ def compare(
         if automaton is None and players == 1 and game_obj.automata:
             automaton = game_obj.automata[0]  # solo: the game's own automaton, as in a solo ladder
         comparison = make_comparison(
-            name or f"compare {new} vs {old} ({game})",
+            name or "",
             game,
             new,
             old,
             players,
             opponent or (),
             automaton,
+            new_options=parse_agent_settings(new_option or [], "--new-option"),
+            old_options=parse_agent_settings(old_option or [], "--old-option"),
             options=parse_options(game_obj, option or []),
             seed=seed,
             move_ms=move_ms,

@@ -78,11 +78,24 @@ def make_comparison(
     players: int,
     opponents: Sequence[str] = (),
     automaton: str | None = None,
+    new_options: dict[str, Any] | None = None,
+    old_options: dict[str, Any] | None = None,
     **settings: Any,
 ) -> Comparison:
-    """Check the seat arithmetic and name every entrant; agent names are resolved by the caller."""
-    if new == old:
-        raise CompareError(f"NEW and OLD are both {new!r}: compare two different agents")
+    """Check the seat arithmetic and name every entrant (and the comparison, if ``name`` is empty);
+    agent names are resolved by the caller.
+
+    NEW and OLD may be one agent with different agent options (e.g. two search budgets); each
+    is then named with its options, e.g. ``ismcts[iterations=200]``.
+    """
+    new_options, old_options = dict(new_options or {}), dict(old_options or {})
+    if new == old and new_options == old_options:
+        raise CompareError(
+            f"NEW and OLD are both {new!r}"
+            + (" with the same options" if new_options else "")
+            + ": compare two different agents, or one agent with different --new-option / --old-option"
+        )
+    new_name, old_name = (_named(new, new_options), _named(old, old_options)) if new == old else (new, old)
     if players < 1:
         raise CompareError(f"--players must be at least 1, got {players}")
     if players == 1 and automaton is None:
@@ -96,7 +109,7 @@ def make_comparison(
             f" with --players {players}"
         )
     filled = [chosen[i % len(chosen)] for i in range(seats_left)] if chosen else []
-    taken = {new, old, SUBJECT, automaton}
+    taken = {new_name, old_name, SUBJECT, automaton}
     entrants = []
     for agent in filled:
         display, number = agent, 1
@@ -106,15 +119,20 @@ def make_comparison(
         taken.add(display)
         entrants.append(Entrant(display, agent))
     return Comparison(
-        name=name,
+        name=name or f"compare {new_name} vs {old_name} ({game})",
         game=game,
-        new=Entrant(new, new),
-        old=Entrant(old, old),
+        new=Entrant(new_name, new, new_options),
+        old=Entrant(old_name, old, old_options),
         players=players,
         opponents=tuple(entrants),
         automaton=automaton,
         **settings,
     )
+
+
+def _named(agent: str, options: dict[str, Any]) -> str:
+    """An entrant's name that tells it from the same agent with other options."""
+    return f"{agent}[{','.join(f'{key}={value}' for key, value in sorted(options.items()))}]"
 
 
 def ladder_record(comparison: Comparison) -> Ladder:
@@ -138,6 +156,8 @@ def ladder_record(comparison: Comparison) -> Ladder:
             "settings": [c.settings.elo0, c.settings.elo1, c.settings.alpha, c.settings.beta],
         }
     }
+    if c.new.options or c.old.options:  # only then, so that comparisons stored before keep their digest
+        content["compare"]["agent_options"] = [c.new.options, c.old.options]
     return Ladder(
         name=c.name,
         game=c.game,
@@ -167,6 +187,8 @@ def schedule(comparison: Comparison, deals: int) -> list[ScheduledMatch]:
             seed=seed,
             options=dict(c.options),
             automaton=c.automaton,
+            # none at all when no entrant has any, as comparisons stored before were scheduled
+            agent_options=tuple(dict(e.options) for e in seated) if any(e.options for e in seated) else (),
             move_ms=c.move_ms,
         )
         matches.append(ScheduledMatch(len(matches), key, tuple(e.name for e in seated), spec))

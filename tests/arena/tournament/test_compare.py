@@ -112,10 +112,48 @@ def test_a_stored_comparison_grows_by_whole_deals_and_keeps_what_it_has(tmp_path
         assert ladder_record(other).digest != ladder_record(comparison).digest
 
 
+def test_one_agent_with_two_option_sets_is_two_named_entrants_each_sent_its_options():
+    comparison = make_comparison(
+        "",
+        "goofspiel",
+        "ismcts",
+        "ismcts",
+        players=3,
+        new_options={"iterations": 200},
+        old_options={"iterations": 100},
+    )
+    assert (comparison.new.name, comparison.old.name) == ("ismcts[iterations=200]", "ismcts[iterations=100]")
+    assert comparison.name == "compare ismcts[iterations=200] vs ismcts[iterations=100] (goofspiel)"
+    expected = {"ismcts[iterations=200]": {"iterations": 200}, "ismcts[iterations=100]": {"iterations": 100}}
+    matches = schedule(comparison, 2)
+    assert {name for match in matches for name in match.entrants} == {*expected, "random", "random#2"}
+    for match in matches:
+        for name, options in zip(match.entrants, match.spec.agent_options, strict=True):
+            assert options == expected.get(name, {})
+    plain = make_comparison("", "goofspiel", "ismcts", "ismcts", players=3, new_options={"iterations": 100})
+    assert ladder_record(plain).digest != ladder_record(comparison).digest
+
+
+def test_comparisons_without_agent_options_keep_the_digest_and_specs_they_were_stored_with():
+    # digests computed before agent options existed: a stored comparison must still resume
+    head_to_head = make_comparison("c", "goofspiel", "v2", "v1", players=2)
+    solo = make_comparison("c", "teotihuacan", "v2", "v1", players=1, automaton="teotibot")
+    assert (
+        ladder_record(head_to_head).digest
+        == "fe71fca4be77a5c8b62a91fd7e9e71c3de5f9ef131746bd118952ba37a25b2cb"
+    )
+    assert ladder_record(solo).digest == "75885448ce4021de31ea747d6d33a9a0140f51edd291860391356011c66870ad"
+    assert all(match.spec.agent_options == () for match in schedule(solo, 2))
+
+
 @pytest.mark.parametrize(
     "arguments, message",
     [
         (dict(new="a", old="a", players=2), "NEW and OLD are both 'a'"),
+        (
+            dict(new="a", old="a", players=2, new_options={"k": 1}, old_options={"k": 1}),
+            "with the same options",
+        ),
         (dict(new="a", old="b", players=1), "one player needs an automaton"),
         (dict(new="a", old="b", players=2, opponents=["x", "y"]), "2 --opponent given but only 1 seat"),
     ],
@@ -169,6 +207,7 @@ def test_compare_accepts_h1_for_the_scripted_bidder_stores_its_matches_and_resum
         (["prize-bidder", "random", "-g", "goofspiel", "--elo1", "-5"], "elo1 (-5.0) must be greater"),
         (["prize-bidder", "nobody", "-g", "goofspiel"], "nobody"),
         (["prize-bidder", "random", "-g", "goofspiel", "-o", "cards"], "write it as key=value"),
+        (["random", "random", "-g", "goofspiel", "--new-option", "seed"], "--new-option 'seed': write it as"),
     ],
 )
 def test_compare_refuses_bad_input_with_one_line(tmp_path, args, message):
@@ -176,3 +215,21 @@ def test_compare_refuses_bad_input_with_one_line(tmp_path, args, message):
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_compare_plays_one_agent_against_itself_with_other_options_and_stores_them(tmp_path):
+    db = tmp_path / "compare.db"
+    args = ["compare", "random", "random", "-g", "goofspiel", "-o", "cards=4", "--new-option", "seed=1"]
+    result = arena(
+        *args, "--old-option", "seed=2", "--max-deals", "2", "--db", str(db), "--jobs", "1", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["new"], data["old"], data["deals"]) == ("random[seed=1]", "random[seed=2]", 2)
+    connection = sqlite3.connect(db)
+    rows = connection.execute("SELECT spec, entrants FROM matches ORDER BY idx").fetchall()
+    connection.close()
+    assert len(rows) == 4
+    for spec, entrants in rows:
+        sent = dict(zip(json.loads(entrants), json.loads(spec)["agent_options"], strict=True))
+        assert sent == {"random[seed=1]": {"seed": 1}, "random[seed=2]": {"seed": 2}}
