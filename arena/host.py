@@ -1,8 +1,9 @@
 """The agent side of the wire protocol: runs one plugin agent behind stdin/stdout.
 
-A plugin agent is hosted in one of two ways, both ending in ``host_agent``: the referee forks
-itself (arena/wire/spawn.py, the default), or execs ``python -m arena.host NAME``, which discovers
-the plugins and builds agent NAME. Either way the host answers the referee's messages by calling
+A plugin agent is hosted in one of two ways, both ending in ``host_agent``: the referee execs
+``python -m arena.host NAME`` (the default: a fresh process that holds nothing of the referee's),
+which discovers the plugins and builds agent NAME, or, for trusted bots only, forks itself
+(TLACHTLI_AGENT_START=fork, arena/wire/spawn.py). Either way the host answers the referee's messages by calling
 the agent's ``setup``/``act``/``end``. The protocol owns the real stdout: anything the bot
 prints goes to stderr instead (which the referee keeps in the match record), so a stray
 ``print`` cannot corrupt the frame stream.
