@@ -43,7 +43,8 @@ SIMULTANEOUS: dict[str, Callable[[Any], tuple[int, ...]]] = {}
 # ``(wanted, fn)``: ``fn(state, kind)`` after every step while a module is in play (``kind`` of
 # the frame just run, '' for a decision applied), for a module that reacts to any change (a
 # priest's extra VP). ``wanted(state)``: whether ``fn`` has anything to watch in this game now;
-# asked once per ``run``, so what it reads may change only by a decision (a priest tile kept).
+# asked by ``modules.refresh`` (into ``state.watchers``), so it may read only what a refresh
+# follows (the priest tiles kept).
 WATCHERS: list[tuple[Callable[[Any], bool], Callable[[Any, str], None]]] = []
 
 
@@ -76,7 +77,7 @@ def run(state: Any) -> None:
     """Run automatic frames until a real choice (two or more options) or the end of the game."""
     stack = state.stack
     state.opts = None
-    watch = [fn for wanted, fn in WATCHERS if wanted(state)] if state.mods else None
+    watch = state.watchers
     if watch:
         _notify(watch, state, "")
     while stack:

@@ -151,6 +151,7 @@ def _pick(st: TeoCore, frame: Frame, p: Payload) -> None:
         st.vp_seen[s] = st.vp[s]
         if st.priest[s] == TONA and st.start_dealt[s]:
             st.kept[s] = st.kept[s] + sorted(t for t in st.start_dealt[s] if t not in st.kept[s])
+    modules.refresh(st)  # the tiles' hooks run from now on
     text = "; ".join(f"P{s + 1} keeps {TITLES[priest_of(st, s)]}" for s in agents)
     st.events.append((-1, "priest-pick", text))
 
@@ -442,7 +443,7 @@ def _may_worship(st: TeoCore, seat: int, ok: bool) -> bool:
 
 
 # ---- Teotibot's tiles ------------------------------------------------------------------------------------------
-@modules.listener("moved", M)
+@modules.listener("moved", M, bot_tiles=("metzli",))
 def _metzli(st: TeoCore, seat: int, w: int) -> list[tuple]:
     bot = st.bot
     if bot >= 0 and seat != bot and has(st, bot, "metzli") and st.unlocked_workers(bot, st.wb[w]):
@@ -451,7 +452,7 @@ def _metzli(st: TeoCore, seat: int, w: int) -> list[tuple]:
     return []
 
 
-@modules.listener("bot_roll", M)
+@modules.listener("bot_roll", M, bot_tiles=("tlahuizcalpantecuh",))
 def _bot_roll(st: TeoCore, seat: int, pos: int) -> list[tuple]:
     """S02: on 2-3 or 11-12, pay 2 cocoa: that bottom corner's action, then the other's; the
     first tile is replaced at once, the Direction tiles move only after both."""
