@@ -240,6 +240,7 @@ def registries_changed() -> None:
     """Forget the hooks found per module set: call after changing a registry by hand (a test),
     then ``refresh`` the states in use."""
     _seat_hooks.cache_clear()
+    _set_hooks.cache_clear()
     _PER_SET.clear()
     _board_names.cache_clear()
 
@@ -256,7 +257,7 @@ def refresh(st: Any) -> None:
     seats.append(_seat_hooks(st.mods, 0, 0, st.season, bot_tile))  # no seat (index -1)
     st.adjusters = tuple(adjusters for adjusters, _ in seats)
     st.listeners = tuple(listeners for _, listeners in seats)
-    st.watchers = tuple(fn for wanted, fn in WATCHERS if wanted(st)) if st.mods else ()
+    st.watchers = tuple((fn, s) for seats, fn in WATCHERS for s in seats(st)) if st.mods else ()
 
 
 @cache
@@ -264,15 +265,26 @@ def _seat_hooks(mods: int, tile: int, abilities: int, season: int, bot_tile: int
     """(point -> adjusters, point -> listeners) that run for a seat keeping player tile ``tile``
     (0: none) with ``abilities``, in registration order (the ``last`` adjusters after the others)."""
 
-    def running(hooks: list) -> tuple[Callable, ...]:
-        return tuple(
-            fn
-            for bit, fn in hooks
-            if mods & bit and (fn not in WHEN or WHEN[fn].holds(tile, abilities, season, bot_tile))
-        )
+    def running(hooks: tuple) -> tuple[Callable, ...]:
+        return tuple(fn for fn, when in hooks if when is None or when.holds(tile, abilities, season, bot_tile))
 
-    adjusters = {p: running([*ADJUST[p], *ADJUST_LAST[p]]) for p in POINTS}
-    listeners = {p: running(FIRE[p]) for p in POINTS}
+    adjusters, listeners = _set_hooks(mods)
+    return (
+        {p: running(h) if h else () for p, h in adjusters.items()},
+        {p: running(h) if h else () for p, h in listeners.items()},
+    )
+
+
+@cache
+def _set_hooks(mods: int) -> tuple[dict, dict]:
+    """(point -> adjusters, point -> listeners) of the module set, each hook with its ``When``
+    (None: always)."""
+
+    def in_play(hooks: list) -> tuple[tuple[Callable, When | None], ...]:
+        return tuple((fn, WHEN.get(fn)) for bit, fn in hooks if mods & bit)
+
+    adjusters = {p: in_play([*ADJUST[p], *ADJUST_LAST[p]]) for p in POINTS}
+    listeners = {p: in_play(FIRE[p]) for p in POINTS}
     return adjusters, listeners
 
 

@@ -396,22 +396,20 @@ def _main_wood(st: TeoCore, seat: int, wood: int, board: int) -> int:
 
 
 # ---- 09 Huītzilōpōchtli ----------------------------------------------------------------------------------------
-def _huitz_kept(st: TeoCore) -> bool:
-    """Whether a seat keeps Huītzilōpōchtli (bot tiles are numbered 1-6: never HUITZ)."""
-    return bool(st.mods & modules.BIT[M]) and HUITZ in st.priest
+def _huitz_seats(st: TeoCore) -> list[int]:
+    """The seats keeping Huītzilōpōchtli (bot tiles are numbered 1-6: never HUITZ)."""
+    return [s for s in range(st.n) if st.priest[s] == HUITZ] if st.mods & modules.BIT[M] else []
 
 
-def _watch(st: TeoCore, kind: str) -> None:
+def _watch(st: TeoCore, seat: int, kind: str) -> None:
     """One more VP for every step in which the seat's VP went up. Eclipse scoring books each
     category through ``score_vp`` instead, so its steps are only taken note of."""
-    for s in range(st.n):
-        if st.priest[s] == HUITZ:  # (as in _huitz_kept: never the bot's)
-            if st.vp[s] > st.vp_seen[s] and kind not in ("eclipse", "eclipse-end"):
-                st.vp[s] += 1
-            st.vp_seen[s] = st.vp[s]
+    if st.vp[seat] > st.vp_seen[seat] and kind not in ("eclipse", "eclipse-end"):
+        st.vp[seat] += 1
+    st.vp_seen[seat] = st.vp[seat]
 
 
-WATCHERS.append((_huitz_kept, _watch))
+WATCHERS.append((_huitz_seats, _watch))
 
 
 @modules.adjuster("score_vp", M, tiles=("huitzilopochtli",))
