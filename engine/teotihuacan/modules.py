@@ -263,29 +263,28 @@ def refresh(st: Any) -> None:
 @cache
 def _seat_hooks(mods: int, tile: int, abilities: int, season: int, bot_tile: int) -> tuple[dict, dict]:
     """(point -> adjusters, point -> listeners) that run for a seat keeping player tile ``tile``
-    (0: none) with ``abilities``, in registration order (the ``last`` adjusters after the others)."""
-
-    def running(hooks: tuple) -> tuple[Callable, ...]:
-        return tuple(fn for fn, when in hooks if when is None or when.holds(tile, abilities, season, bot_tile))
-
-    adjusters, listeners = _set_hooks(mods)
-    return (
-        {p: running(h) if h else () for p, h in adjusters.items()},
-        {p: running(h) if h else () for p, h in listeners.items()},
-    )
+    (0: none) with ``abilities``, in registration order (the ``last`` adjusters after the others).
+    (A plain loop: a game meets a few new seat conditions, each found in one pass.)"""
+    tables = []
+    for hooks in _set_hooks(mods):
+        table = dict.fromkeys(POINTS, ())
+        for point, fn, when in hooks:
+            if when is None or when.holds(tile, abilities, season, bot_tile):
+                table[point] += (fn,)
+        tables.append(table)
+    return tables[0], tables[1]
 
 
 @cache
-def _set_hooks(mods: int) -> tuple[dict, dict]:
-    """(point -> adjusters, point -> listeners) of the module set, each hook with its ``When``
-    (None: always)."""
+def _set_hooks(mods: int) -> tuple[tuple, tuple]:
+    """The adjusters, then the listeners, of the module set: (point, hook, its ``When`` or None),
+    in the order they run at each point."""
 
-    def in_play(hooks: list) -> tuple[tuple[Callable, When | None], ...]:
-        return tuple((fn, WHEN.get(fn)) for bit, fn in hooks if mods & bit)
+    def in_play(registry: dict) -> tuple[tuple[str, Callable, When | None], ...]:
+        return tuple((p, fn, WHEN.get(fn)) for p in POINTS for bit, fn in registry[p] if mods & bit)
 
-    adjusters = {p: in_play([*ADJUST[p], *ADJUST_LAST[p]]) for p in POINTS}
-    listeners = {p: in_play(FIRE[p]) for p in POINTS}
-    return adjusters, listeners
+    adjusters = in_play({p: [*ADJUST[p], *ADJUST_LAST[p]] for p in POINTS})
+    return adjusters, in_play(FIRE)
 
 
 # ---- calling the hooks (only ever with st.mods != 0) -------------------------------------------------
