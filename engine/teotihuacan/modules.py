@@ -250,13 +250,13 @@ def refresh(st: Any) -> None:
     step watchers (``frames.WATCHERS``). Call after any change of what a ``When`` tests: the
     priest tiles kept, the Season tile, a seat's abilities (and once a state is made)."""
     bot_tile = st.priest[st.bot] if st.bot >= 0 else 0
-    seats = [
+    tables = [
         _seat_hooks(st.mods, st.priest[s] if s != st.bot else 0, st.ability[s], st.season, bot_tile)
         for s in range(st.n)
     ]
-    seats.append(_seat_hooks(st.mods, 0, 0, st.season, bot_tile))  # no seat (index -1)
-    st.adjusters = tuple(adjusters for adjusters, _ in seats)
-    st.listeners = tuple(listeners for _, listeners in seats)
+    tables.append(_seat_hooks(st.mods, 0, 0, st.season, bot_tile))  # no seat (index -1)
+    st.adjusters = tuple(adjusters for adjusters, _ in tables)
+    st.listeners = tuple(listeners for _, listeners in tables)
     st.watchers = tuple((fn, s) for seats, fn in WATCHERS for s in seats(st)) if st.mods else ()
 
 
@@ -298,7 +298,7 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
     hooks = st.adjusters[seat][point]
-    if hooks:
+    if hooks:  # (most often none: a loop over nothing would still cost an iterator)
         for fn in hooks:
             value = fn(st, seat, value, *args)
     return value
