@@ -40,11 +40,12 @@ AUTOMATON: dict[str, Callable[[Any, Frame, list[Payload]], Payload]] = {}
 # module's priest tiles): kind -> ``seats(state)``, the seats that have not chosen yet. Such a
 # frame's options and resolver get the frame ``(kind, seat)`` of the seat choosing.
 SIMULTANEOUS: dict[str, Callable[[Any], tuple[int, ...]]] = {}
-# ``(wanted, fn)``: ``fn(state, kind)`` after every step while a module is in play (``kind`` of
-# the frame just run, '' for a decision applied), for a module that reacts to any change (a
-# priest's extra VP). ``wanted(state)``: whether ``fn`` has anything to watch in this game now;
-# asked once per ``run``, so what it reads may change only by a decision (a priest tile kept).
-WATCHERS: list[tuple[Callable[[Any], bool], Callable[[Any, str], None]]] = []
+# ``(seats, fn)``: ``fn(state, seat, kind)`` after every step while a module is in play (``kind``
+# of the frame just run, '' for a decision applied), for a module that reacts to any change (a
+# priest's extra VP). ``seats(state)``: the seats ``fn`` watches in this game now; asked by
+# ``modules.refresh`` (into ``state.watchers``), so it may read only what a refresh follows
+# (the priest tiles kept).
+WATCHERS: list[tuple[Callable[[Any], list[int]], Callable[[Any, int, str], None]]] = []
 
 
 def auto(kind: str) -> Callable:
@@ -76,7 +77,7 @@ def run(state: Any) -> None:
     """Run automatic frames until a real choice (two or more options) or the end of the game."""
     stack = state.stack
     state.opts = None
-    watch = [fn for wanted, fn in WATCHERS if wanted(state)] if state.mods else None
+    watch = state.watchers
     if watch:
         _notify(watch, state, "")
     while stack:
@@ -114,5 +115,5 @@ def run(state: Any) -> None:
 
 
 def _notify(watch: list, state: Any, kind: str) -> None:
-    for fn in watch:
-        fn(state, kind)
+    for fn, seat in watch:
+        fn(state, seat, kind)

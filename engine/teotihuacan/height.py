@@ -112,6 +112,7 @@ def _ability_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[s
 @choice("ability", _ability_options, _ability_describe)
 def _ability(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.ability[frame[1]] |= 1 << p[0]
+    modules.refresh(st)  # the ability's hooks run from now on
 
 
 def _back_options(st: TeoCore, frame: Frame) -> list[Payload]:
@@ -143,20 +144,20 @@ def _move_back(st: TeoCore, frame: Frame, p: Payload) -> None:
 
 
 # ---- the eight Special Abilities ----------------------------------------------------------------------------
-@modules.adjuster("main_cost", M)
+@modules.adjuster("main_cost", M, ability="resource_boards_cocoa_minus_1")
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
     if board in (2, 3, 4) and has_ability(st, seat, "resource_boards_cocoa_minus_1"):
         return max(0, cost - 1)
     return cost
 
 
-@modules.adjuster("worship_fee", M)
+@modules.adjuster("worship_fee", M, ability="worship_both_free")
 def _worship_fee(st: TeoCore, seat: int, fee: int, unlock: int, both: int) -> int:
     # "choose both options at no cocoa cost": the fee for both, not the unlock
     return fee - both if has_ability(st, seat, "worship_both_free") else fee
 
 
-@modules.adjuster("virtual_workers", M)
+@modules.adjuster("virtual_workers", M, ability="decorations_extra_worker")
 def _virtual(st: TeoCore, seat: int, extra: int, board: int) -> int:
     return extra + 1 if board == 7 and has_ability(st, seat, "decorations_extra_worker") else extra
 
@@ -166,7 +167,7 @@ def _shortfall(st: TeoCore, seat: int, tid: int) -> list[int]:
     return [max(0, cost[1 + r] - st.res[seat * 3 + r]) for r in range(3)]
 
 
-@modules.adjuster("can_pay_claim", M)
+@modules.adjuster("can_pay_claim", M, ability="discovery_plus_resource")
 def _can_pay(st: TeoCore, seat: int, ok: bool, tid: int) -> bool:
     if ok or not has_ability(st, seat, "discovery_plus_resource"):
         return ok
@@ -174,7 +175,7 @@ def _can_pay(st: TeoCore, seat: int, ok: bool, tid: int) -> bool:
     return st.cocoa[seat] >= DATA.discoveries[tid].cost[0] and sum(_shortfall(st, seat, tid)) <= 1
 
 
-@modules.listener("claim", M)
+@modules.listener("claim", M, ability="discovery_plus_resource")
 def _claim(st: TeoCore, seat: int, tid: int) -> list[tuple]:
     if not has_ability(st, seat, "discovery_plus_resource"):
         return []
@@ -186,7 +187,7 @@ def _claim(st: TeoCore, seat: int, tid: int) -> list[tuple]:
     return [("any-res", seat, 1)]
 
 
-@modules.listener("ascend", M)
+@modules.listener("ascend", M, ability="new_worker_power_2")
 def _new_worker(st: TeoCore, seat: int, w: int) -> list[tuple]:
     if has_ability(st, seat, "new_worker_power_2"):
         st.wp[w] = 2
@@ -196,12 +197,12 @@ def _new_worker(st: TeoCore, seat: int, w: int) -> list[tuple]:
 AVENUE_BONUS = 2
 
 
-@modules.adjuster("eclipse_avenue", M)
+@modules.adjuster("eclipse_avenue", M, ability="avenue_plus_2")
 def _avenue(st: TeoCore, seat: int, position: int) -> int:
     return position + AVENUE_BONUS if has_ability(st, seat, "avenue_plus_2") else position
 
 
-@modules.adjuster("salary", M, last=True)
+@modules.adjuster("salary", M, last=True, ability="no_salary")
 def _salary(st: TeoCore, seat: int, due: int) -> int:
     return 0 if has_ability(st, seat, "no_salary") else due
 
@@ -211,7 +212,7 @@ def set_vp(size: int) -> int:
     return DATA.mask_set_vp[size] if size < len(DATA.mask_set_vp) else EXP.mask_set_extra[size]
 
 
-@modules.adjuster("eclipse_masks", M)
+@modules.adjuster("eclipse_masks", M, ability="mask_set_plus_1")
 def _masks(st: TeoCore, seat: int, vp: int) -> int:
     if not has_ability(st, seat, "mask_set_plus_1"):
         return vp
@@ -230,6 +231,7 @@ def _bot_marker(st: TeoCore) -> None:
     aid = EXP.teotibot_markers.get(st.eclipses + 1)
     if aid:
         st.ability[st.bot] |= BIT[aid]
+        modules.refresh(st)
         st.note(st.bot, f"Teotibot marks the Special Ability: {EXP.abilities[EXP.ability_index[aid]].effect}")
 
 

@@ -14,8 +14,17 @@ registering functions here when its file is imported (``seasons.py``, ``newboard
   salary, the move distances); ``fire(st, point, seat, *args)``: named moments at which a
   module adds frames (after an Avenue step, after a temple step, after Ascension).
 
-Every hook is called only while its module is in play; a hook of one or more priest tiles (M1,
-``tiles=``) only for a seat that keeps one of them. The list of points is ``POINTS``.
+Every hook is called only while its module is in play, and a hook may name when else it
+matters (``When``): for a seat keeping one of some player priest tiles (M1, ``tiles=``), while
+Teotibot keeps one of some bot tiles (``bot_tiles=``), while one Season tile is active (M3,
+``season=``), for a seat holding one Special Ability (M2, ``ability=``). The hook still tests
+its own rule; the condition only spares calling it where it would change nothing. The list of
+points is ``POINTS``.
+
+The hooks that run are found per seat and kept on the state (``st.adjusters[seat][point]``,
+``st.listeners[seat][point]``; index -1, one past the seats, is for no seat), as a game asks
+``adjust`` some 800 times: ``refresh(st)`` finds them again and must follow every change of
+what they depend on (the priest tiles kept, the Season tile, a seat's abilities).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from engine.api import BadOptions
 
 from .data import DATA
 from .expansion_data import EXP
+from .frames import WATCHERS
 
 MODULES = ("priests", "height", "seasons", "architecture", "development")
 BIT = {name: 1 << i for i, name in enumerate(MODULES)}
@@ -126,8 +136,28 @@ RENDER: list[tuple[int, Callable]] = []
 ADJUST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 ADJUST_LAST: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
 FIRE: dict[str, list[tuple[int, Callable]]] = {p: [] for p in POINTS}
-# Hooks of some priest tiles only (M1): fn -> the 1-based numbers of those player tiles.
-TILES: dict[Callable, frozenset[int]] = {}
+
+
+@dataclass(frozen=True)
+class When:
+    """When a hook can matter, besides its module in play (empty / 0: always)."""
+
+    tiles: frozenset[int] = frozenset()  # the seat keeps one of these player tiles (1-based)
+    bot_tiles: frozenset[int] = frozenset()  # Teotibot keeps one of these bot tiles (1-based)
+    season: int = 0  # this Season tile is active
+    ability: int = 0  # the seat holds this Special Ability (its bit in ``st.ability``)
+
+    def holds(self, tile: int, abilities: int, season: int, bot_tile: int) -> bool:
+        return (
+            (not self.tiles or tile in self.tiles)
+            and (not self.bot_tiles or bot_tile in self.bot_tiles)
+            and (not self.season or season == self.season)
+            and (not self.ability or abilities & self.ability != 0)
+        )
+
+
+# The hooks registered with a condition: fn -> When.
+WHEN: dict[Callable, When] = {}
 
 
 @dataclass(frozen=True)
@@ -162,16 +192,16 @@ def on_render(module: str) -> Callable:
     return _register(RENDER, module)
 
 
-def adjuster(point: str, module: str, last: bool = False, tiles: tuple[str, ...] = ()) -> Callable:
+def adjuster(point: str, module: str, last: bool = False, **when: Any) -> Callable:
     """Register ``fn(st, seat, value, *args) -> value`` at an adjustment point; ``last``: after
     every ordinary one (a rule that overrides the others, e.g. "always exactly 1 cocoa");
-    ``tiles``: called only for a seat keeping one of these player priest tiles."""
-    return _register((ADJUST_LAST if last else ADJUST)[point], module, tiles)
+    ``when``: tiles, bot_tiles, season, ability (see ``When``)."""
+    return _register((ADJUST_LAST if last else ADJUST)[point], module, **when)
 
 
-def listener(point: str, module: str, tiles: tuple[str, ...] = ()) -> Callable:
-    """Register ``fn(st, seat, *args) -> list of frames`` at a moment (``tiles``: as ``adjuster``)."""
-    return _register(FIRE[point], module, tiles)
+def listener(point: str, module: str, **when: Any) -> Callable:
+    """Register ``fn(st, seat, *args) -> list of frames`` at a moment (``when``: as ``adjuster``)."""
+    return _register(FIRE[point], module, **when)
 
 
 def replace_board(board: int, module: str, rule: MainRule) -> None:
@@ -180,13 +210,26 @@ def replace_board(board: int, module: str, rule: MainRule) -> None:
     registries_changed()
 
 
-def _register(registry: list, module: str, tiles: tuple[str, ...] = ()) -> Callable:
+def _register(
+    registry: list,
+    module: str,
+    tiles: tuple[str, ...] = (),
+    bot_tiles: tuple[str, ...] = (),
+    season: str = "",
+    ability: str = "",
+) -> Callable:
     bit = BIT[module]
+    when = When(
+        frozenset(EXP.priests.index(pid) + 1 for pid in tiles),
+        frozenset(EXP.bot_priests.index(pid) + 1 for pid in bot_tiles),
+        EXP.season_by_id[season] if season else 0,
+        1 << EXP.ability_index[ability] if ability else 0,
+    )
 
     def register(fn: Callable) -> Callable:
         registry.append((bit, fn))
-        if tiles:
-            TILES[fn] = frozenset(EXP.priests.index(pid) + 1 for pid in tiles)
+        if when != When():
+            WHEN[fn] = when
         registries_changed()
         return fn
 
@@ -194,34 +237,54 @@ def _register(registry: list, module: str, tiles: tuple[str, ...] = ()) -> Calla
 
 
 def registries_changed() -> None:
-    """Forget the hooks found per module set: call after changing a registry by hand (a test)."""
-    _adjusters.cache_clear()
-    _listeners.cache_clear()
+    """Forget the hooks found per module set: call after changing a registry by hand (a test),
+    then ``refresh`` the states in use."""
+    _seat_hooks.cache_clear()
+    _set_hooks.cache_clear()
     _PER_SET.clear()
     _board_names.cache_clear()
 
 
-# The hooks that run, found once per module set: point -> for each player priest tile a seat may
-# keep (0: none) the tuple of hooks in registration order (the ``last`` adjusters after the
-# others), or None where no tile has any. A game calls ``adjust`` tens of thousands of times:
-# it loops over those only, and returns at once at a point nobody in this module set changes.
-@cache
-def _adjusters(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...] | None]:
-    table = {p: _running(mods, (*ADJUST[p], *ADJUST_LAST[p])) for p in POINTS}
-    return {p: per_tile if any(per_tile) else None for p, per_tile in table.items()}
+def refresh(st: Any) -> None:
+    """Find the hooks that run for each seat of ``st`` (and for no seat, at index -1), and the
+    step watchers (``frames.WATCHERS``). Call after any change of what a ``When`` tests: the
+    priest tiles kept, the Season tile, a seat's abilities (and once a state is made)."""
+    bot_tile = st.priest[st.bot] if st.bot >= 0 else 0
+    tables = [
+        _seat_hooks(st.mods, st.priest[s] if s != st.bot else 0, st.ability[s], st.season, bot_tile)
+        for s in range(st.n)
+    ]
+    tables.append(_seat_hooks(st.mods, 0, 0, st.season, bot_tile))  # no seat (index -1)
+    st.adjusters = tuple(adjusters for adjusters, _ in tables)
+    st.listeners = tuple(listeners for _, listeners in tables)
+    st.watchers = tuple((fn, s) for seats, fn in WATCHERS for s in seats(st)) if st.mods else ()
 
 
 @cache
-def _listeners(mods: int) -> dict[str, tuple[tuple[Callable, ...], ...] | None]:
-    table = {p: _running(mods, FIRE[p]) for p in POINTS}
-    return {p: per_tile if any(per_tile) else None for p, per_tile in table.items()}
+def _seat_hooks(mods: int, tile: int, abilities: int, season: int, bot_tile: int) -> tuple[dict, dict]:
+    """(point -> adjusters, point -> listeners) that run for a seat keeping player tile ``tile``
+    (0: none) with ``abilities``, in registration order (the ``last`` adjusters after the others).
+    (A plain loop: a game meets a few new seat conditions, each found in one pass.)"""
+    tables = []
+    for hooks in _set_hooks(mods):
+        table = dict.fromkeys(POINTS, ())
+        for point, fn, when in hooks:
+            if when is None or when.holds(tile, abilities, season, bot_tile):
+                table[point] += (fn,)
+        tables.append(table)
+    return tables[0], tables[1]
 
 
-def _running(mods: int, hooks: tuple | list) -> tuple[tuple[Callable, ...], ...]:
-    return tuple(
-        tuple(fn for bit, fn in hooks if mods & bit and (fn not in TILES or tile in TILES[fn]))
-        for tile in range(len(EXP.priests) + 1)
-    )
+@cache
+def _set_hooks(mods: int) -> tuple[tuple, tuple]:
+    """The adjusters, then the listeners, of the module set: (point, hook, its ``When`` or None),
+    in the order they run at each point."""
+
+    def in_play(registry: dict) -> tuple[tuple[str, Callable, When | None], ...]:
+        return tuple((p, fn, WHEN.get(fn)) for p in POINTS for bit, fn in registry[p] if mods & bit)
+
+    adjusters = in_play({p: [*ADJUST[p], *ADJUST_LAST[p]] for p in POINTS})
+    return adjusters, in_play(FIRE)
 
 
 # ---- calling the hooks (only ever with st.mods != 0) -------------------------------------------------
@@ -234,12 +297,10 @@ def run_all(st: Any, registry: list, *args: Any) -> None:
 
 def adjust(st: Any, point: str, seat: int, value: Any, *args: Any) -> Any:
     """``value`` passed through every active module's adjuster at ``point``."""
-    per_tile = _adjusters(st.mods)[point]
-    if per_tile is None:
-        return value
-    tile = st.priest[seat] if 0 <= seat != st.bot else 0  # player priest tile kept (1-based; 0 none)
-    for fn in per_tile[tile]:
-        value = fn(st, seat, value, *args)
+    hooks = st.adjusters[seat][point]
+    if hooks:  # (most often none: a loop over nothing would still cost an iterator)
+        for fn in hooks:
+            value = fn(st, seat, value, *args)
     return value
 
 
@@ -258,12 +319,11 @@ def per_set(st: Any, point: str, base: Any) -> Any:
 
 def fire(st: Any, point: str, seat: int, *args: Any) -> list[tuple]:
     """The frames every active module adds at ``point``, in registration order."""
-    per_tile = _listeners(st.mods)[point]
-    if per_tile is None:
+    hooks = st.listeners[seat][point]
+    if not hooks:
         return []
     out: list[tuple] = []
-    tile = st.priest[seat] if 0 <= seat != st.bot else 0  # as in adjust
-    for fn in per_tile[tile]:
+    for fn in hooks:
         out.extend(fn(st, seat, *args))
     return out
 

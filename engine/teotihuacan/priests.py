@@ -151,6 +151,7 @@ def _pick(st: TeoCore, frame: Frame, p: Payload) -> None:
         st.vp_seen[s] = st.vp[s]
         if st.priest[s] == TONA and st.start_dealt[s]:
             st.kept[s] = st.kept[s] + sorted(t for t in st.start_dealt[s] if t not in st.kept[s])
+    modules.refresh(st)  # the tiles' hooks run from now on
     text = "; ".join(f"P{s + 1} keeps {TITLES[priest_of(st, s)]}" for s in agents)
     st.events.append((-1, "priest-pick", text))
 
@@ -395,22 +396,20 @@ def _main_wood(st: TeoCore, seat: int, wood: int, board: int) -> int:
 
 
 # ---- 09 Huītzilōpōchtli ----------------------------------------------------------------------------------------
-def _huitz_kept(st: TeoCore) -> bool:
-    """Whether a seat keeps Huītzilōpōchtli (bot tiles are numbered 1-6: never HUITZ)."""
-    return bool(st.mods & modules.BIT[M]) and HUITZ in st.priest
+def _huitz_seats(st: TeoCore) -> list[int]:
+    """The seats keeping Huītzilōpōchtli (bot tiles are numbered 1-6: never HUITZ)."""
+    return [s for s in range(st.n) if st.priest[s] == HUITZ] if st.mods & modules.BIT[M] else []
 
 
-def _watch(st: TeoCore, kind: str) -> None:
+def _watch(st: TeoCore, seat: int, kind: str) -> None:
     """One more VP for every step in which the seat's VP went up. Eclipse scoring books each
     category through ``score_vp`` instead, so its steps are only taken note of."""
-    for s in range(st.n):
-        if st.priest[s] == HUITZ:  # (as in _huitz_kept: never the bot's)
-            if st.vp[s] > st.vp_seen[s] and kind not in ("eclipse", "eclipse-end"):
-                st.vp[s] += 1
-            st.vp_seen[s] = st.vp[s]
+    if st.vp[seat] > st.vp_seen[seat] and kind not in ("eclipse", "eclipse-end"):
+        st.vp[seat] += 1
+    st.vp_seen[seat] = st.vp[seat]
 
 
-WATCHERS.append((_huitz_kept, _watch))
+WATCHERS.append((_huitz_seats, _watch))
 
 
 @modules.adjuster("score_vp", M, tiles=("huitzilopochtli",))
@@ -442,7 +441,7 @@ def _may_worship(st: TeoCore, seat: int, ok: bool) -> bool:
 
 
 # ---- Teotibot's tiles ------------------------------------------------------------------------------------------
-@modules.listener("moved", M)
+@modules.listener("moved", M, bot_tiles=("metzli",))
 def _metzli(st: TeoCore, seat: int, w: int) -> list[tuple]:
     bot = st.bot
     if bot >= 0 and seat != bot and has(st, bot, "metzli") and st.unlocked_workers(bot, st.wb[w]):
@@ -451,7 +450,7 @@ def _metzli(st: TeoCore, seat: int, w: int) -> list[tuple]:
     return []
 
 
-@modules.listener("bot_roll", M)
+@modules.listener("bot_roll", M, bot_tiles=("tlahuizcalpantecuh",))
 def _bot_roll(st: TeoCore, seat: int, pos: int) -> list[tuple]:
     """S02: on 2-3 or 11-12, pay 2 cocoa: that bottom corner's action, then the other's; the
     first tile is replaced at once, the Direction tiles move only after both."""

@@ -26,8 +26,6 @@ BONUS = tuple(TEMPLES.index(t) for t in EXP.season5_bonus)
 SEASON5_COST = 2
 AVENUE_VP = 2
 PYRAMID_STEP_VP = (5, 4, 3)
-# Tiles whose hooks run at each cost and move: their hooks test the season number first (cheap).
-OWN_COLOUR, LONG_MOVES = NUMBER["ignore_own_colour"], NUMBER["move_2_to_4"]
 
 modules.IMPLEMENTED.add(M)
 
@@ -61,6 +59,7 @@ def _setup(st: TeoCore, rng: Random) -> None:
 def _next_season(st: TeoCore) -> None:
     st.season_used.append(st.season)
     st.season = st.season_deck.pop()
+    modules.refresh(st)  # the new tile's hooks
     st.note(-1, f"a new Season: {season_text(st.season)}")
 
 
@@ -74,7 +73,7 @@ def _render(st: TeoCore) -> list[str]:
 
 
 # ---- #1 cheap salary, #6 Pyramid track 5/4/3 ------------------------------------------------------
-@modules.adjuster("salary", M)
+@modules.adjuster("salary", M, season="cheap_salary")
 def _salary(st: TeoCore, seat: int, due: int) -> int:
     if not affects(st, seat, "cheap_salary"):
         return due
@@ -82,7 +81,7 @@ def _salary(st: TeoCore, seat: int, due: int) -> int:
     return len(workers) + sum(1 for w in workers if st.wp[w] >= 5)
 
 
-@modules.adjuster("pyramid_step_vp", M)
+@modules.adjuster("pyramid_step_vp", M, season="pyramid_track_5_4_3")
 def _pyramid_steps(st: TeoCore, seat: int, vp: int) -> int:
     if not affects(st, seat, "pyramid_track_5_4_3"):
         return vp
@@ -90,7 +89,7 @@ def _pyramid_steps(st: TeoCore, seat: int, vp: int) -> int:
 
 
 # ---- #2 Avenue steps score 2 VP ---------------------------------------------------------------------
-@modules.listener("avenue", M)
+@modules.listener("avenue", M, season="avenue_step_vp")
 def _avenue(st: TeoCore, seat: int) -> list[tuple]:
     if affects(st, seat, "avenue_step_vp"):
         st.vp[seat] += AVENUE_VP
@@ -103,38 +102,30 @@ def _own_others(st: TeoCore, seat: int, board: int, exclude: tuple) -> bool:
     return any(wb[w] == board and ws[w] < 0 and w not in exclude for w in range(seat * 4, seat * 4 + 4))
 
 
-@modules.adjuster("main_cost", M)
+@modules.adjuster("main_cost", M, season="ignore_own_colour")
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
-    if (
-        st.season == OWN_COLOUR
-        and affects(st, seat, "ignore_own_colour")
-        and _own_others(st, seat, board, exclude)
-    ):
+    if affects(st, seat, "ignore_own_colour") and _own_others(st, seat, board, exclude):
         return cost - 1
     return cost
 
 
-@modules.adjuster("collect_cocoa", M)
+@modules.adjuster("collect_cocoa", M, season="ignore_own_colour")
 def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) -> int:
-    if (
-        st.season == OWN_COLOUR
-        and affects(st, seat, "ignore_own_colour")
-        and _own_others(st, seat, board, exclude)
-    ):
+    if affects(st, seat, "ignore_own_colour") and _own_others(st, seat, board, exclude):
         return amount - 1
     return amount
 
 
-@modules.adjuster("move", M)
+@modules.adjuster("move", M, season="move_2_to_4")
 def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
     # every distance one further: 1-3 becomes 2-4 (and a priest's 1-4 becomes 2-5)
-    if st.season != LONG_MOVES or not affects(st, seat, "move_2_to_4"):
+    if not affects(st, seat, "move_2_to_4"):
         return moves
     return tuple(d + 1 for d in moves)
 
 
 # ---- #3 the Ascended worker placed on any board -------------------------------------------------------
-@modules.listener("ascend", M)
+@modules.listener("ascend", M, season="ascension_free_placement")
 def _ascend(st: TeoCore, seat: int, w: int) -> list[tuple]:
     return [("season-place", seat, w)] if affects(st, seat, "ascension_free_placement") else []
 
@@ -163,7 +154,7 @@ def _place(st: TeoCore, frame: Frame, p: Payload) -> None:
 _PAID_STEP = [False]  # True while #5's own step is taken (synchronously, inside _season5_adv)
 
 
-@modules.listener("temple", M)
+@modules.listener("temple", M, season="paid_second_temple")
 def _temple(st: TeoCore, seat: int, t: int) -> list[tuple]:
     if _PAID_STEP[0]:
         return []  # the paid step does not offer #5 again

@@ -138,6 +138,7 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
         push(st, ("start-pick", -1))
     if st.mods:  # module set-up steps (they may insert frames under the base set-up's)
         modules.run_all(st, modules.SETUP, rng)
+        modules.refresh(st)  # the first Season tile, Teotibot's priest tile
     st.chance = rng.getrandbits(64)
     run(st)
     return st
@@ -155,6 +156,7 @@ def _expansion_fields(st: TeoCore, n: int, options: dict) -> None:
     st.priest_deck = []  # M1: undealt priest tiles (hidden)
     st.ability = [0] * n  # M2: Special Abilities per seat, bit i = EXP.abilities[i]
     st.vp_seen = [0] * n  # M1: VP as last seen by Huitzilopochtli's watcher (one more VP per gain)
+    modules.refresh(st)  # the hooks each seat runs (none in the base game)
 
 
 def _cocoa_index(st: TeoCore, seat: int) -> int:
@@ -410,5 +412,6 @@ def from_observation(obs: dict, rng: Random) -> TeoState:
     ]
     st.priest_pick = [p if s == seat else int(p) for s, p in enumerate(obs["priest_pick"])]
     st.chance = 0
+    modules.refresh(st)
     resample(st, seat, rng)
     return st

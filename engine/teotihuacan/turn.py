@@ -145,8 +145,9 @@ def after_move(st: TeoCore, seat: int, w: int, origin: int) -> None:
     tid = st.holds(seat, "double_move")
     first = ("double", seat, w, origin, tid) if tid and others else ("action", seat, w, -1)
     push(st, first, ("end-options", seat), ("end-turn", seat))
-    if st.mods:
-        push(st, *modules.fire(st, "moved", seat, w))
+    later = modules.fire(st, "moved", seat, w) if st.mods else ()
+    if later:
+        push(st, *later)
 
 
 # ---- move-anywhere and double-move tiles ----------------------------------------------------------
@@ -234,9 +235,13 @@ def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
     board = st.wb[w]
     opts = [("cocoa",)]
     free = st.holds(seat, "free_payment")
-    worship_ok = not st.mods or modules.adjust(st, "may_worship", seat, True)
+    worship_ok = None  # asked only on a board with a Worship space (a priest may forbid it)
     for s, b in worship.spaces(st):
-        if b != board or not worship_ok:
+        if b != board:
+            continue
+        if worship_ok is None:
+            worship_ok = not st.mods or modules.adjust(st, "may_worship", seat, True)
+        if not worship_ok:
             continue
         occ = st.space_occ[s]
         if occ >= 0 and occ >> 2 == seat:
@@ -247,7 +252,7 @@ def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
     if board != 1:
         cost = main_cost(st, seat, board, w, w2)
         extras = st.holds_count(seat, "additional_worker") if board in (5, 6, 8) else 0
-        base = actions.base_count(st, seat, board)
+        base = actions.base_count(st, seat, board) if extras else 0  # (counted for the tiles only)
         wood = modules.adjust(st, "main_wood", seat, 0, board) if st.mods else 0
         if wood > st.res[seat * 3]:
             extras = -1  # a priest's extra wood cannot be paid: no Main action

@@ -64,6 +64,14 @@ def test_expert_setup_uses_the_expert_patterns(players, options):
     assert placed != set(DATA.setup_patterns[st.n])
 
 
+def hooked(mods: int, priest: list[int], bot: int = -1, season: int = 0, ability: list[int] | None = None):
+    """The fields the hook dispatch reads, with its hooks found (``modules.refresh``)."""
+    n = len(priest)
+    st = SimpleNamespace(mods=mods, priest=priest, bot=bot, n=n, season=season, ability=ability or [0] * n)
+    modules.refresh(st)
+    return st
+
+
 def test_hooks_run_only_for_modules_in_play():
     calls = []
 
@@ -80,15 +88,43 @@ def test_hooks_run_only_for_modules_in_play():
     modules.FIRE["temple"].append((fake, listen))
     modules.registries_changed()
     try:
-        off = SimpleNamespace(mods=fake << 1, priest=[0, 0], bot=-1)  # another module in play, not this one
+        off = hooked(fake << 1, [0, 0])  # another module in play, not this one
         assert modules.adjust(off, "salary", 0, 5) == 5 and modules.fire(off, "temple", 0, 1) == []
-        on = SimpleNamespace(mods=fake, priest=[0, 0], bot=-1)
+        on = hooked(fake, [0, 0])
         assert modules.adjust(on, "salary", 1, 5, "x") == 6
         assert modules.fire(on, "temple", 1, 2) == [("frame", 1)]
         assert calls == [("adjust", 1, ("x",)), ("fire", 1, (2,))]
     finally:
         modules.ADJUST["salary"].pop()
         modules.FIRE["temple"].pop()
+        modules.registries_changed()
+
+
+@pytest.mark.parametrize(
+    "module,when,change",
+    [
+        ("seasons", {"season": "cheap_salary"}, lambda st: setattr(st, "season", EXP.season_by_id["cheap_salary"])),
+        ("height", {"ability": "no_salary"}, lambda st: st.ability.__setitem__(0, 1 << EXP.ability_index["no_salary"])),
+        ("priests", {"bot_tiles": ("metzli",)}, lambda st: st.priest.__setitem__(2, EXP.bot_priests.index("metzli") + 1)),
+    ],
+)
+def test_a_hook_with_a_condition_runs_once_it_holds_and_the_hooks_are_refreshed(module, when, change):
+    def cheaper(st, seat, gold):
+        return gold - 1
+
+    # tech_gold: no other hook of this module runs for a seat without a priest tile
+    modules.adjuster("tech_gold", module, **when)(cheaper)
+    try:
+        other_bot_tile = EXP.bot_priests.index("chantico") + 1
+        st = hooked(modules.BIT[module], [0, 0, other_bot_tile], bot=2, season=EXP.season_by_id["avenue_step_vp"])
+        assert modules.adjust(st, "tech_gold", 0, 5) == 5
+        change(st)
+        modules.refresh(st)
+        assert modules.adjust(st, "tech_gold", 0, 5) == 4
+        assert modules.adjust(st, "tech_gold", 1, 5) == (4 if "ability" not in when else 5)  # seat 0's ability
+    finally:
+        modules.ADJUST["tech_gold"].remove((modules.BIT[module], cheaper))
+        del modules.WHEN[cheaper]
         modules.registries_changed()
 
 
@@ -102,7 +138,7 @@ def test_arena_games_lists_the_options():
 
 def test_a_priest_tile_hook_runs_only_for_a_seat_keeping_that_tile():
     xolotl = EXP.priests.index("xolotl") + 1
-    st = SimpleNamespace(mods=modules.BIT["priests"], priest=[xolotl, 0, xolotl], bot=2)
+    st = hooked(modules.BIT["priests"], [xolotl, 0, xolotl], bot=2)
     # seat 0 keeps Xolotl: its second Ascension reward; seat 1 keeps none; seat 2 is Teotibot,
     # whose tile numbers are another deck's
     assert modules.fire(st, "ascend", 0, 0) == [("asc-reward", 0)]

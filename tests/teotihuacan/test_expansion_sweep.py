@@ -54,6 +54,10 @@ def check_expansion_invariants(st) -> None:
     for w in range(16):
         if st.ws[w] >= 0:
             assert st.space_occ[st.ws[w]] == w
+    # the hooks found for each seat follow every change they depend on (modules.refresh)
+    found = (st.adjusters, st.listeners, st.watchers)
+    modules.refresh(st)
+    assert (st.adjusters, st.listeners, st.watchers) == found
 
 
 def check_priests(st) -> None:

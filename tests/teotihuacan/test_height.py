@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.teotihuacan import GAME, frames
+from engine.teotihuacan import GAME, frames, modules
 from engine.teotihuacan.calendar import bonus_tiles_reached, salary_due
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.effects import can_advance
@@ -43,6 +43,7 @@ def bot_table():
 
 def grant(st, seat: int, aid: str) -> None:
     st.ability[seat] |= 1 << IDX[aid]
+    modules.refresh(st)  # the ability's hooks
 
 
 def orange(st, seat: int = 0) -> int:
@@ -237,6 +238,7 @@ def test_level_3_no_salary():
     assert salary_due(st, 0) == 2
     grant(st, 0, "no_salary")
     st.priest[0] = EXP.priests.index("huitzilopochtli") + 1  # even a priest's higher salary
+    modules.refresh(st)
     assert salary_due(st, 0) == 0
 
 

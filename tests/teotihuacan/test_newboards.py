@@ -95,6 +95,7 @@ def test_architecture_virtual_worker_has_the_lowest_power():
     assert board_count(st, 0, DECOR, 1) == (2, 4)
     modules.ADJUST["virtual_workers"].append((modules.BIT["architecture"], lambda st, s, v, b: v + 1))
     modules.registries_changed()
+    modules.refresh(st)
     try:
         assert board_count(st, 0, DECOR, 0) == (2, 4)
         put(st, 1, DECOR, power=2)

@@ -34,6 +34,7 @@ def table(pid: str, players: int = 2, seat: int = 0):
     st.priest = [0] * st.n
     st.priest[seat] = EXP.priests.index(pid) + 1
     st.stack = []
+    modules.refresh(st)  # the hooks of the tiles, Season and abilities set by hand
     return st
 
 
@@ -41,6 +42,7 @@ def bot_table(pid: str):
     st = solo(modules="priests")
     st.priest = [0, EXP.bot_priests.index(pid) + 1]
     st.stack = []
+    modules.refresh(st)  # the hooks of the tiles, Season and abilities set by hand
     return st
 
 
@@ -273,6 +275,7 @@ def test_07_with_season_7_moves_are_two_to_five():
     st = blank(2, modules="priests,seasons")
     st.priest = [EXP.priests.index("ehecatl") + 1, 0]
     st.season = 7
+    modules.refresh(st)
     put(st, 0, FOREST)
     start_turn(st, 0)
     assert [a[2] for a in acts(st) if a[0] == "move"] == [2, 3, 4, 5]

@@ -24,12 +24,14 @@ def table(tile: int, players: int = 2, **options):
     """A bare first-game table with Season tile ``tile`` active."""
     st = blank(players, modules="seasons", **options)
     st.season = tile
+    modules.refresh(st)  # the tile's hooks
     return st
 
 
 def bot_table(tile: int):
     st = solo(modules="seasons")
     st.season = tile
+    modules.refresh(st)
     return st
 
 
@@ -63,6 +65,7 @@ def test_1_salary_is_one_per_worker_plus_one_per_power_5_worker():
         put(st, w, FOREST, power)
     assert salary_due(st, 0) == 3 + 1
     st.season = 8
+    modules.refresh(st)
     assert salary_due(st, 0) == 1 + 2 + 2
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.teotihuacan import GAME
+from engine.teotihuacan import GAME, modules
 from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.frames import run
@@ -63,7 +63,8 @@ def own_tile(st: TeoState, seat: int, kind: str, index: int = 0) -> int:
 
 
 def refresh(st: TeoState) -> None:
-    """Recompute the current decision after a test changed the state by hand."""
+    """Recompute the hooks and the current decision after a test changed the state by hand."""
+    modules.refresh(st)
     st.opts = None
     st.dec = None
     run(st)
