@@ -63,5 +63,6 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             evaluate=zapotec_eval.evaluate,
             description="score plus resources, Houses by rounds left, Sacrifice, pyramid pieces, Trade tiles",
             scale=10.0,
+            depth=6,  # about one turn's Capital actions and builds (tuned: docs/bots.md)
         ),
     ]
