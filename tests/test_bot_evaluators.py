@@ -8,7 +8,6 @@ from random import Random
 import pytest
 
 from engine.teotihuacan import GAME as TEOTIHUACAN
-from engine.teotihuacan.calendar import salary_due
 from engine.zapotec import GAME as ZAPOTEC
 from engine.zapotec.scoring import end_game
 from plugins.bots import teotihuacan_eval, zapotec_eval
@@ -74,23 +73,12 @@ def test_zapotec_values_a_complete_pyramid_over_an_unfinished_one():
     assert mine >= 3 * 5 - 2 * zapotec_eval.WEIGHTS["open_piece"]  # three completion bonuses, less the two expected
 
 
-def test_teotihuacan_counts_the_salary_a_seat_cannot_pay():
-    state = next(s for s in random_positions(TEOTIHUACAN, 1, 2, {"automaton": "teotibot"}, 1) if s.eclipses == 0 and s.turns > 4)
-    due = salary_due(state, 0)
-    paid, short = state.clone(), state.clone()
-    paid.cocoa[0], short.cocoa[0] = due, 0
-    gap = teotihuacan_eval.evaluate(paid)[0] - teotihuacan_eval.evaluate(short)[0]
-    weights = teotihuacan_eval.WEIGHTS
-    assert gap == pytest.approx(due * (weights["cocoa"] + weights["salary_short"]))
-    assert teotihuacan_eval.evaluate(paid)[1] == teotihuacan_eval.evaluate(short)[1]  # Teotibot's unchanged
-
-
-def test_teotihuacan_values_teotibot_by_its_own_final_scoring():
-    state = next(s for s in random_positions(TEOTIHUACAN, 1, 5, {"automaton": "teotibot"}, 1) if s.turns > 6)
-    bot = state.bot
-    closer = state.clone()
-    closer.temple[bot * closer.nt] = 10  # the blue temple's Bonus-tile step: a flat 15 VP for Teotibot
-    before = state.temple[bot * state.nt]
-    gained = teotihuacan_eval.evaluate(closer)[bot] - teotihuacan_eval.evaluate(state)[bot]
-    steps = 10 - before
-    assert gained == pytest.approx(15 * teotihuacan_eval.WEIGHTS["bonus"] + steps * teotihuacan_eval.WEIGHTS["temple_step"])
+def test_teotihuacan_values_an_avenue_step_at_what_the_eclipses_left_pay():
+    positions = random_positions(TEOTIHUACAN, 1, 2, {"automaton": "teotibot"}, 1)
+    state = next(s for s in positions if s.eclipses == 0 and s.turns > 4)
+    further = state.clone()
+    further.avenue[0] += 1
+    pay = teotihuacan_eval.AVENUE_NUMBERS[state.buildings_taken]
+    gained = teotihuacan_eval.evaluate(further)[0] - teotihuacan_eval.evaluate(state)[0]
+    assert gained == pytest.approx(3 * pay)  # paid again at each of the three Eclipses
+    assert teotihuacan_eval.evaluate(further)[1] == teotihuacan_eval.evaluate(state)[1]
