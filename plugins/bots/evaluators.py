@@ -64,6 +64,6 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             evaluate=zapotec_eval.evaluate,
             description="score plus the end scoring if the game ended now, resources, Houses by rounds left, open Pyramid pieces",
             scale=10.0,
-            depth=6,  # about one turn's Capital actions and builds (tuned: docs/bots.md)
+            depth=6,  # about one turn's Capital actions and builds; best of 1/3/6/12/40 (docs/bots.md)
         ),
     ]

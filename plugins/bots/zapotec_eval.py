@@ -11,8 +11,7 @@ still score in the rounds left, a piece in an unfinished Pyramid at part of the 
 it waits for, and each Sacrifice step at what it adds beyond the award.
 
 Everything read is public (docs/zapotec.md), so any seat's observation gives the same value:
-``evaluate_observation`` evaluates the state ``from_observation`` rebuilds. See ``WEIGHTS`` for
-how the numbers were obtained.
+``evaluate_observation`` evaluates the state ``from_observation`` rebuilds.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from engine.zapotec.rules import house_count, pyramid_complete
 from engine.zapotec.scoring import COCIJOBOT, ritual_points, sacrifice_awards
 
 ROUNDS = 5
-# VP weights on top of the end scoring; hand estimates, then tuned (see docs/bots.md).
+# VP weights on top of the end scoring: hand estimates, not tuned (docs/bots.md says what was measured).
 WEIGHTS = {
     "basic": 0.6,  # wood, brick, stone: half of a building
     "corn": 0.6,
