@@ -58,7 +58,9 @@ class EvaluatorSpec:
     ``evaluate(state)`` returns one number per seat (automaton seats included, as in
     ``Result.scores``): an estimate of that seat's final score, in the game's score units, so
     it can stand in for ``Result.scores`` at a playout cut-off. ``scale`` is a typical final
-    score margin between two seats (it turns margins into rewards). ``source`` is filled in
+    score margin between two seats (it turns margins into rewards). ``depth`` is how many
+    playout decisions a search should play before asking the evaluator (0: the bot's own
+    default); it depends on how much one decision of the game changes. ``source`` is filled in
     by whoever collects the specs.
     """
 
@@ -66,6 +68,7 @@ class EvaluatorSpec:
     evaluate: Callable[[Any], Any]
     description: str = ""
     scale: float = 10.0
+    depth: int = 0
     source: str = field(default="", compare=False)
 
 

@@ -159,3 +159,14 @@ def test_a_real_match_with_a_100_ms_clock_has_no_timeout():
     seats = json.loads(result.stdout)["seats"]
     assert [s["agent"] for s in seats] == ["ismcts", "greedy"]
     assert [s["fault"] for s in seats] == [None, None]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
+    spec = evaluators.find_evaluator(game.id)
+    assert spec.depth > 0  # both bundled evaluators name their cut-off
+    agent = ISMCTSAgent()
+    agent.setup(hello_message(game, 0, 2, {}, {}))
+    assert agent.depth == spec.depth
+    agent.setup(hello_message(game, 0, 2, {}, {"depth": 0}))
+    assert agent.depth == 0  # played to the end

@@ -11,10 +11,7 @@ from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
 from plugins.bots import teotihuacan_eval, zapotec_eval
 
-FROM_OBSERVATION = {
-    "teotihuacan": lambda obs: teotihuacan_eval.evaluate_public(obs["public"]),
-    "zapotec": zapotec_eval.evaluate_observation,
-}
+FROM_OBSERVATION = {"teotihuacan": teotihuacan_eval.evaluate_observation, "zapotec": zapotec_eval.evaluate_observation}
 EVALUATE = {"teotihuacan": teotihuacan_eval.evaluate, "zapotec": zapotec_eval.evaluate}
 SETUPS = [(2, {}), (3, {}), (1, "solo")]
 SOLO = {"teotihuacan": {"automaton": "teotibot"}, "zapotec": {}}

@@ -57,11 +57,13 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             evaluate=teotihuacan_eval.evaluate,
             description="VP plus resources, temples, Avenue/Pyramid standing, worker power, Eclipses left",
             scale=25.0,
+            depth=10,  # a turn is a chain of a few small decisions (measured: docs/bots.md)
         ),
         EvaluatorSpec(
             game="zapotec",
             evaluate=zapotec_eval.evaluate,
-            description="score plus resources, Houses by rounds left, Sacrifice, pyramid pieces, Trade tiles",
+            description="score plus the end scoring if the game ended now, resources, Houses by rounds left, open Pyramid pieces",
             scale=10.0,
+            depth=6,  # about one turn's Capital actions and builds; best of 1/3/6/12/40 (docs/bots.md)
         ),
     ]

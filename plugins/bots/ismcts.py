@@ -38,7 +38,7 @@ from .clock import positive_int, think_ms
 from .evaluators import find_evaluator, seat_reward
 
 DEFAULT_EXPLORATION = 0.7
-DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked (when the game has one)
+DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
 DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
 POLICIES = ("random", "evaluator")
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
@@ -118,7 +118,7 @@ class ISMCTSAgent(Agent):
         self.evaluator = find_evaluator(hello["game"])
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
-        depth = options.get("depth", DEFAULT_DEPTH if self.evaluator else 0)
+        depth = options.get("depth", (self.evaluator.depth or DEFAULT_DEPTH) if self.evaluator else 0)
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"ismcts: agent option 'depth' must be an int >= 0, got {depth!r}")
         if (depth or self.policy == "evaluator") and self.evaluator is None:

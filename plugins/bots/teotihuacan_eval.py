@@ -7,6 +7,10 @@ observation, as a search calls it at every playout cut-off. The weights are roug
 resources and cocoa at about their exchange value; a temple step at about what the steps pay on
 average; Avenue steps and Pyramid-track steps at what the coming Eclipses pay for them; worker
 power at what better Main actions bring over the game time left.
+
+A richer version (the Temple Bonus tiles and Teotibot's final scoring as if the game ended now,
+masks times the Eclipses left, 3 VP per cocoa missing for the next salary) played worse inside
+``ismcts`` (docs/bots.md, Figures), so it was not kept.
 """
 
 from __future__ import annotations
@@ -55,3 +59,8 @@ def evaluate_public(public: Mapping) -> list[float]:
         )
         values.append(value)
     return values
+
+
+def evaluate_observation(observation: dict) -> list[float]:
+    """``evaluate`` from an observation (any seat's: only what every seat sees is read)."""
+    return evaluate_public(observation["public"])

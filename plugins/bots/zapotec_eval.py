@@ -1,75 +1,99 @@
-"""A Zapotec position evaluator: each seat's score plus what its holdings should still bring.
+"""A Zapotec position evaluator: each seat's final score if the game ended now, plus what its
+holdings should still bring in the rounds left.
 
-Read from what every seat sees (docs/zapotec.md): ``evaluate_observation`` takes an observation;
-``evaluate`` reads the same public counts from a state in place, without building an
-observation, as a search calls it at every playout cut-off. Rough hand weights in VP: resources
-at about their conversion value, a House at the turn VP it may still score in the rounds left,
-Sacrifice steps, built pyramid pieces and Trade tiles at about what the end scoring pays for them.
+"If it ended now" is the engine's end scoring (engine.zapotec.scoring.end_game), summed with its
+own pieces but without a clone or a log: the Sacrifice-track awards, the Ritual cards as they
+would score, the Pyramids (matching Houses per piece, the completion bonus), Cocijobot's own
+scoring in solo (tests/test_bots_zapotec_eval.py holds the two equal). Most of a Zapotec
+score comes from there, so reading it exactly is what lets search see a Pyramid or a Ritual
+coming. On top, in VP: resources at about what they convert to, each House at the turn VP it may
+still score in the rounds left, a piece in an unfinished Pyramid at part of the completion bonus
+it waits for, and each Sacrifice step at what it adds beyond the award.
+
+Everything read is public (docs/zapotec.md), so any seat's observation gives the same value:
+``evaluate_observation`` evaluates the state ``from_observation`` rebuilds.
 """
 
 from __future__ import annotations
 
+from random import Random
+
 from engine.api import State
+from engine.zapotec import GAME
 from engine.zapotec.data import RESOURCES as RESOURCE_NAMES
+from engine.zapotec.rules import house_count, pyramid_complete
+from engine.zapotec.scoring import COCIJOBOT, ritual_points, sacrifice_awards
 
 ROUNDS = 5
-RESOURCES = {"wood": 0.6, "brick": 0.6, "stone": 0.6, "corn": 0.6, "gold": 1.2, "priest": 1.5}
-WEIGHTS = tuple(RESOURCES.get(name, 0.0) for name in RESOURCE_NAMES)  # in the state's order
-HOUSE_PER_ROUND = 1.0  # 2 VP per matching House when a scoring tile fits it, about half the time
-SACRIFICE_STEP = 1.0
-PYRAMID_PIECE = 2.0
-TRADE_TILE = 2.0
+# VP weights on top of the end scoring: hand estimates, not tuned (docs/bots.md says what was measured).
+WEIGHTS = {
+    "basic": 0.6,  # wood, brick, stone: half of a building
+    "corn": 0.6,
+    "gold": 1.2,
+    "priest": 1.5,
+    "house_round": 1.0,  # 2 VP per matching House when the bonus card fits it, about half the time
+    "open_piece": 2.5,  # a piece in an unfinished Pyramid: half the 5-VP completion bonus
+    "sacrifice_step": 0.5,
+}
+
+
+def resource_weights() -> tuple[float, ...]:
+    """``WEIGHTS`` per resource, in the state's order."""
+    by_name = {"wood": "basic", "brick": "basic", "stone": "basic", "corn": "corn", "gold": "gold", "priest": "priest"}
+    return tuple(WEIGHTS[by_name[name]] for name in RESOURCE_NAMES)
 
 
 def evaluate(state: State) -> list[float]:
-    """Estimated final score of every seat (Cocijobot's included), from its public counts."""
-    rounds_left = max(0, ROUNDS - state.round)
+    """Estimated final score of every seat (Cocijobot's included), from what every seat sees."""
     if state.final is not None:
         return [float(state.score[s]) for s in range(state.seats)]
+    ended = end_points(state)
+    rounds_left = max(0, ROUNDS - state.round)
+    per_resource = resource_weights()
+    open_pieces = [0] * state.seats
+    for pyramid, pieces in enumerate(state.pyr_pieces):
+        if not pyramid_complete(state, pyramid):
+            for piece in pieces:
+                open_pieces[piece // 3] += 1
     return [
-        value(
-            state.score[s],
-            sum(w * n for w, n in zip(WEIGHTS, state.res[s], strict=True)),
-            rounds_left,
-            len(state.houses[s]),
-            state.sac[s],
-            state.built_pieces[s],
-            len(state.tiles_owned[s]),
-        )
+        state.score[s]
+        + ended[s]
+        + sum(w * n for w, n in zip(per_resource, state.res[s], strict=True))
+        + WEIGHTS["house_round"] * rounds_left * len(state.houses[s])
+        + WEIGHTS["open_piece"] * open_pieces[s]
+        + WEIGHTS["sacrifice_step"] * state.sac[s]
         for s in range(state.seats)
     ]
 
 
+def end_points(state: State) -> list[int]:
+    """The VP each seat's end scoring would add if the game ended now (what end_game adds)."""
+    d = state.data
+    points = sacrifice_awards(state)
+    for slot, discs in enumerate(state.ritual_discs):
+        card = d.rituals[state.ritual_cards[slot]]
+        for seat in discs:
+            if state.solo and seat == COCIJOBOT:
+                points[seat] += d.cocijobot["ritual_vp_alone" if len(discs) == 1 else "ritual_vp_shared"]
+            else:
+                points[seat] += ritual_points(state, seat, card)
+    bonus = d.pyramid_completion_bonus
+    for pyramid, pieces in enumerate(state.pyr_pieces):
+        complete = pyramid_complete(state, pyramid)
+        prop = state.pyr_tile[pyramid]
+        for piece in pieces:
+            seat = piece // 3
+            houses = house_count(state, seat, prop) * d.pyramid_vp_per_house
+            if state.solo and seat == COCIJOBOT:
+                points[seat] += houses + bonus if complete else bonus
+            else:
+                points[seat] += houses + (bonus if complete else 0)
+    if state.solo:
+        vp_by_level = d.cocijobot["trade_tile_vp"]
+        points[COCIJOBOT] += sum(vp_by_level[d.trade_tiles[t].level - 1] for t in state.tiles_owned[COCIJOBOT])
+    return points
+
+
 def evaluate_observation(observation: dict) -> list[float]:
-    """``evaluate`` from an observation (any seat's: it reads only what every seat sees)."""
-    rounds_left = max(0, ROUNDS - observation["round"])
-    values = []
-    for seat in observation["seats"]:
-        if observation.get("final"):
-            values.append(float(seat["score"]))
-            continue
-        resources = sum(RESOURCES.get(name, 0.0) * count for name, count in seat["resources"].items())
-        values.append(
-            value(
-                seat["score"],
-                resources,
-                rounds_left,
-                len(seat["houses"]),
-                seat["sacrifice_step"],
-                seat["pieces_built"],
-                len(seat["trade_tiles"]),
-            )
-        )
-    return values
-
-
-def value(score, resources, rounds_left, houses, sacrifice, pieces, trade_tiles) -> float:
-    """One seat's estimate from its public counts."""
-    return (
-        score
-        + resources
-        + HOUSE_PER_ROUND * rounds_left * houses
-        + SACRIFICE_STEP * sacrifice
-        + PYRAMID_PIECE * pieces
-        + TRADE_TILE * trade_tiles
-    )
+    """``evaluate`` from an observation (any seat's: only what every seat sees is read)."""
+    return evaluate(GAME.from_observation(observation, Random(0)))
