@@ -170,3 +170,17 @@ def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
     assert agent.depth == spec.depth
     agent.setup(hello_message(game, 0, 2, {}, {"depth": 0}))
     assert agent.depth == 0  # played to the end
+
+
+def test_discovering_the_agents_imports_no_engine():
+    # Every exec'd Python bot discovers the plugins at start-up; the bundled evaluators must not
+    # drag both rules engines in with them (that doubled a `random` bot's start-up CPU time).
+    code = (
+        "import sys; from arena.plugins import discover; discover(games=False).agent('random');"
+        "print(sorted(m for m in sys.modules if m.startswith('engine.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert not any(
+        name.startswith(("engine.teotihuacan", "engine.zapotec"))
+        for name in json.loads(out.stdout.replace("'", '"'))
+    )

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from arena.plugins import EvaluatorSpec, PluginError, hookimpl, plugin_manager
 
-from . import teotihuacan_eval, zapotec_eval
-
 # Evaluators found so far, by game id; None = discovery ran.
 _FOUND: dict[str, EvaluatorSpec] | None = None
 
@@ -51,6 +49,10 @@ def seat_reward(values, seat: int, scale: float) -> float:
 
 @hookimpl
 def tlachtli_evaluators() -> list[EvaluatorSpec]:
+    # Imported here, not at the top: plugin discovery imports this module in every agent process
+    # (a `random` bot too), and the evaluators import both engines (~40% of an agent's start-up).
+    from . import teotihuacan_eval, zapotec_eval
+
     return [
         EvaluatorSpec(
             game="teotihuacan",
