@@ -74,15 +74,15 @@ def sacrifice_awards(state: ZapotecCore) -> list[int]:
     return awards
 
 
-def end_game(state: ZapotecCore) -> None:
-    """Add the end-game points to every seat and keep the breakdown for ``result``."""
+def end_scoring(state: ZapotecCore) -> list[dict[str, int]]:
+    """What the end scoring gives each seat, by category, if the game ended now (changes nothing).
+
+    Also what a search bot's evaluator reads mid-game (plugins/bots/zapotec_eval.py).
+    """
     d = state.data
-    details = [{"during_game": state.score[s]} for s in range(state.seats)]
-    for seat, vp in enumerate(sacrifice_awards(state)):
-        details[seat]["sacrifice_track"] = vp
-    for seat in range(state.seats):
-        details[seat]["rituals"] = 0
-        details[seat]["pyramids"] = 0
+    details: list[dict[str, int]] = [
+        {"sacrifice_track": vp, "rituals": 0, "pyramids": 0} for vp in sacrifice_awards(state)
+    ]
     for slot, discs in enumerate(state.ritual_discs):
         card = d.rituals[state.ritual_cards[slot]]
         for seat in discs:
@@ -110,6 +110,12 @@ def end_game(state: ZapotecCore) -> None:
         details[COCIJOBOT]["trade_tiles"] = sum(
             vp_by_level[tiles[t].level - 1] for t in state.tiles_owned[COCIJOBOT]
         )
+    return details
+
+
+def end_game(state: ZapotecCore) -> None:
+    """Add the end-game points to every seat and keep the breakdown for ``result``."""
+    details = [{"during_game": state.score[s], **parts} for s, parts in enumerate(end_scoring(state))]
     for seat in range(state.seats):
         extra = sum(v for k, v in details[seat].items() if k != "during_game")
         state.score[seat] += extra

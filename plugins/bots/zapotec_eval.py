@@ -1,10 +1,10 @@
 """A Zapotec position evaluator: each seat's final score if the game ended now, plus what its
 holdings should still bring in the rounds left.
 
-"If it ended now" is the engine's end scoring (engine.zapotec.scoring.end_game), summed with its
-own pieces but without a clone or a log: the Sacrifice-track awards, the Ritual cards as they
+"If it ended now" is the engine's own end scoring (engine.zapotec.scoring.end_scoring, which
+end_game adds up), read without a clone or a log: the Sacrifice-track awards, the Ritual cards as they
 would score, the Pyramids (matching Houses per piece, the completion bonus), Cocijobot's own
-scoring in solo (tests/test_bots_zapotec_eval.py holds the two equal). Most of a Zapotec
+scoring in solo. Most of a Zapotec
 score comes from there, so reading it exactly is what lets search see a Pyramid or a Ritual
 coming. On top, in VP: resources at about what they convert to, each House at the turn VP it may
 still score in the rounds left, a piece in an unfinished Pyramid at part of the completion bonus
@@ -21,8 +21,8 @@ from random import Random
 from engine.api import State
 from engine.zapotec import GAME
 from engine.zapotec.data import RESOURCES as RESOURCE_NAMES
-from engine.zapotec.rules import house_count, pyramid_complete
-from engine.zapotec.scoring import COCIJOBOT, ritual_points, sacrifice_awards
+from engine.zapotec.rules import pyramid_complete
+from engine.zapotec.scoring import end_scoring
 
 ROUNDS = 5
 # VP weights on top of the end scoring: hand estimates, not tuned (docs/bots.md says what was measured).
@@ -39,7 +39,14 @@ WEIGHTS = {
 
 def resource_weights() -> tuple[float, ...]:
     """``WEIGHTS`` per resource, in the state's order."""
-    by_name = {"wood": "basic", "brick": "basic", "stone": "basic", "corn": "corn", "gold": "gold", "priest": "priest"}
+    by_name = {
+        "wood": "basic",
+        "brick": "basic",
+        "stone": "basic",
+        "corn": "corn",
+        "gold": "gold",
+        "priest": "priest",
+    }
     return tuple(WEIGHTS[by_name[name]] for name in RESOURCE_NAMES)
 
 
@@ -68,30 +75,7 @@ def evaluate(state: State) -> list[float]:
 
 def end_points(state: State) -> list[int]:
     """The VP each seat's end scoring would add if the game ended now (what end_game adds)."""
-    d = state.data
-    points = sacrifice_awards(state)
-    for slot, discs in enumerate(state.ritual_discs):
-        card = d.rituals[state.ritual_cards[slot]]
-        for seat in discs:
-            if state.solo and seat == COCIJOBOT:
-                points[seat] += d.cocijobot["ritual_vp_alone" if len(discs) == 1 else "ritual_vp_shared"]
-            else:
-                points[seat] += ritual_points(state, seat, card)
-    bonus = d.pyramid_completion_bonus
-    for pyramid, pieces in enumerate(state.pyr_pieces):
-        complete = pyramid_complete(state, pyramid)
-        prop = state.pyr_tile[pyramid]
-        for piece in pieces:
-            seat = piece // 3
-            houses = house_count(state, seat, prop) * d.pyramid_vp_per_house
-            if state.solo and seat == COCIJOBOT:
-                points[seat] += houses + bonus if complete else bonus
-            else:
-                points[seat] += houses + (bonus if complete else 0)
-    if state.solo:
-        vp_by_level = d.cocijobot["trade_tile_vp"]
-        points[COCIJOBOT] += sum(vp_by_level[d.trade_tiles[t].level - 1] for t in state.tiles_owned[COCIJOBOT])
-    return points
+    return [sum(parts.values()) for parts in end_scoring(state)]
 
 
 def evaluate_observation(observation: dict) -> list[float]:
