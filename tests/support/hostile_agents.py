@@ -150,18 +150,34 @@ class Hostile(Agent):
         report("RESULT: children started")
 
     def memory_spread(self) -> None:
-        """Three children each holding 100 MB (under a 150 MB limit for the bot)."""
+        """Three children, started one after another, each holding 100 MB (under a 150 MB limit
+        for the bot), then how many hold it at once. Not how many ever held it: the cgroup's
+        OOM killer ends the largest process of the group, i.e. an earlier holder, and lets the
+        next one through."""
 
         def hold() -> None:
             block = bytearray(100 * 1024 * 1024)
             for i in range(0, len(block), 4096):
                 block[i] = 1
+            open(f"holding-{os.getpid()}", "w").close()  # noqa: SIM115 - a mark in the private dir
             report("RESULT: holding 100 MB")
             time.sleep(600)
 
+        def running(pid: int) -> bool:
+            return os.waitpid(pid, os.WNOHANG) == (0, 0)  # reaps it if it ended
+
+        children = []
         for _ in range(3):
-            spawn(hold)
-        time.sleep(3)
+            pid = spawn(hold)
+            children.append(pid)
+            deadline = time.monotonic() + 10
+            while (
+                pid and not os.path.exists(f"holding-{pid}") and running(pid) and time.monotonic() < deadline
+            ):
+                time.sleep(0.02)
+        time.sleep(0.5)
+        holding = [pid for pid in children if pid and os.path.exists(f"holding-{pid}") and running(pid)]
+        report(f"RESULT: holding at once {len(holding)}")
 
     def cpu_spread(self) -> None:
         """A relay of children, each staying under a per-process 1 s CPU limit, 4 s in all."""
