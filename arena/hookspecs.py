@@ -60,8 +60,12 @@ class EvaluatorSpec:
     it can stand in for ``Result.scores`` at a playout cut-off. ``scale`` is a typical final
     score margin between two seats (it turns margins into rewards). ``depth`` is how many
     playout decisions a search should play before asking the evaluator (0: the bot's own
-    default); it depends on how much one decision of the game changes. ``source`` is filled in
-    by whoever collects the specs.
+    default); it depends on how much one decision of the game changes. ``reward`` is what a
+    search maximises by default: "win" (the margin over the best other seat, squashed around 0:
+    winning is what counts) or "gain" (the same margin squashed around the one the evaluator
+    gives at the root: improving on the position is what counts, which still tells moves apart
+    when every playout ends far from level, e.g. against a strong automaton). ``source`` is
+    filled in by whoever collects the specs.
     """
 
     game: str
@@ -69,6 +73,7 @@ class EvaluatorSpec:
     description: str = ""
     scale: float = 10.0
     depth: int = 0
+    reward: str = "win"
     source: str = field(default="", compare=False)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from random import Random
 
 import pytest
 
@@ -117,7 +118,7 @@ def test_a_single_option_is_answered_without_search():
 @pytest.mark.parametrize(
     "options, word",
     [({"iterations": 0}, "iterations"), ({"time_ms": "fast"}, "time_ms"), ({"policy": "smart"}, "policy"),
-     ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth")],
+     ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth"), ({"reward": "score"}, "reward")],
 )  # fmt: skip
 def test_bad_ismcts_options_are_refused_with_their_name(options, word):
     with pytest.raises(ValueError, match=word):
@@ -170,6 +171,50 @@ def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
     assert agent.depth == spec.depth
     agent.setup(hello_message(game, 0, 2, {}, {"depth": 0}))
     assert agent.depth == 0  # played to the end
+
+
+def test_the_reward_comes_from_the_evaluator_unless_told():
+    for game, default in ((TEOTIHUACAN, "gain"), (ZAPOTEC, "win")):
+        agent = ISMCTSAgent()
+        agent.setup(hello_message(game, 0, 2, {}, {}))
+        assert agent.reward == default == evaluators.find_evaluator(game.id).reward
+        agent.setup(hello_message(game, 0, 2, {}, {"reward": "win" if default == "gain" else "gain"}))
+        assert agent.reward != default
+
+
+def test_a_gain_reward_without_evaluator_is_refused():
+    hello = {"game": "goofspiel", "seat": 0, "agent_options": {"reward": "gain"}}
+    with pytest.raises(ValueError, match="'reward' win"):
+        ISMCTSAgent().setup(hello)
+
+
+def far_behind_teotibot():
+    """A solo Teotihuacan position (random moves so far) where seat 0 trails Teotibot by 40+ points."""
+    spec = evaluators.find_evaluator("teotihuacan")
+    state, rng = TEOTIHUACAN.setup(1, 3, {"automaton": "teotibot"}), Random(1)
+    while True:
+        seat = state.to_act()[0]
+        count = len(state.decision(seat).options)
+        if seat == 0 and count > 3 and evaluators.seat_margin(spec.evaluate(state), 0) < -40:
+            return state, spec
+        state.apply(seat, rng.randrange(count))
+
+
+def test_a_gain_reward_still_tells_choices_apart_far_behind():
+    state, spec = far_behind_teotibot()
+    means = {}
+    for reward in ("win", "gain"):
+        agent = ISMCTSAgent()
+        agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"iterations": 200, "reward": reward}))
+        message = decide_message(state, 0, 1)
+        agent.act(message["obs"], message)
+        means[reward] = [child.reward / child.visits for child in agent.root.children.values()]
+        if reward == "gain":  # centred on where the evaluator puts seat 0 now
+            assert agent.centres[0] == evaluators.seat_margin(spec.evaluate(state), 0)
+    # Squashed around 0, every choice is worth ~0 (a lost game): the search has nothing to go on.
+    assert max(means["win"]) < 0.02 and max(means["win"]) - min(means["win"]) < 0.01
+    # Squashed around the root's margin, the choices differ clearly.
+    assert min(means["gain"]) > 0.05 and max(means["gain"]) - min(means["gain"]) > 0.03
 
 
 def test_discovering_the_agents_imports_no_engine():

@@ -38,13 +38,19 @@ def find_evaluator(game_id: str) -> EvaluatorSpec | None:
     return _FOUND.get(game_id)
 
 
-def seat_reward(values, seat: int, scale: float) -> float:
+def seat_margin(values, seat: int) -> float:
+    """``seat``'s score over the best other seat's (negative when behind)."""
+    best_other = max((v for i, v in enumerate(values) if i != seat), default=0.0)
+    return values[seat] - best_other
+
+
+def seat_reward(values, seat: int, scale: float, centre: float = 0.0) -> float:
     """A reward in [0, 1] for ``seat`` from per-seat scores: its margin over the best other seat,
-    squashed so that a margin of ``scale`` is worth about 0.88 (0.5 = level)."""
+    less ``centre``, squashed so that ``scale`` points above the centre are worth about 0.88
+    (0.5 = the centre: level with the best other seat when ``centre`` is 0)."""
     from math import tanh
 
-    best_other = max((v for i, v in enumerate(values) if i != seat), default=0.0)
-    return 0.5 + 0.5 * tanh((values[seat] - best_other) / scale)
+    return 0.5 + 0.5 * tanh((seat_margin(values, seat) - centre) / scale)
 
 
 @hookimpl
@@ -60,6 +66,7 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             description="VP plus resources, temples, Avenue/Pyramid standing, worker power, Eclipses left",
             scale=25.0,
             depth=10,  # a turn is a chain of a few small decisions (measured: docs/bots.md)
+            reward="gain",  # far behind Teotibot, a win reward is ~0 everywhere (docs/bots.md)
         ),
         EvaluatorSpec(
             game="zapotec",

@@ -8,7 +8,9 @@ every seat. Selection is UCB over the children legal in this sample, with availa
 maximises its own reward: a node's statistics are those of the seat that chose it. One new node
 is added per iteration, then a playout (random, or evaluator-guided) runs to the end or to the
 cut-off depth, where the game's evaluator (``tlachtli_evaluators``) stands in for the final
-scores. The reward of a seat is its score margin over the best other seat, squashed into [0, 1].
+scores. The reward of a seat is its score margin over the best other seat, squashed into [0, 1]
+around 0 ("win") or around the margin the evaluator gives that seat at the root ("gain": far
+behind or far ahead, a reward squashed around 0 is flat and every move looks alike).
 
 Budget: ``iterations`` (hardware independent: the same seed and count give the same choices)
 and/or ``time_ms``; with neither, the time comes from the clock of each decide message
@@ -35,12 +37,13 @@ from engine.playout import option_count
 from plugins.flat_mc_agent import find_game
 
 from .clock import positive_int, think_ms
-from .evaluators import find_evaluator, seat_reward
+from .evaluators import find_evaluator, seat_margin, seat_reward
 
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
 DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
 POLICIES = ("random", "evaluator")
+REWARDS = ("win", "gain")
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 
 
@@ -74,7 +77,8 @@ class ISMCTSAgent(Agent):
     Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
     ``exploration`` (UCB constant, default 0.7), ``policy`` ("random" or "evaluator"),
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
-    default 40 when the game has an evaluator), ``reuse`` (bool, default true).
+    default 40 when the game has an evaluator), ``reward`` ("win" or "gain", default the
+    evaluator's, else "win"), ``reuse`` (bool, default true).
     """
 
     name = "ismcts"
@@ -90,6 +94,9 @@ class ISMCTSAgent(Agent):
         self.exploration = DEFAULT_EXPLORATION
         self.policy = "random"
         self.depth = 0
+        self.reward = "win"
+        # Per seat, the margin a "gain" reward is squashed around: measured on the first sample of a fresh tree.
+        self.centres: list[float] | None = None
         self.reuse = True
         self.scale = DEFAULT_SCALE
         self.root: Node | None = None
@@ -124,9 +131,17 @@ class ISMCTSAgent(Agent):
         if (depth or self.policy == "evaluator") and self.evaluator is None:
             raise ValueError(
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
-                "must be 0 and 'policy' random"
+                "must be 0, 'policy' random and 'reward' win"
             )
         self.depth = depth
+        self.reward = options.get("reward", self.evaluator.reward if self.evaluator else "win")
+        if self.reward not in REWARDS:
+            raise ValueError(f"ismcts: agent option 'reward' must be one of {list(REWARDS)}, got {self.reward!r}")
+        if self.reward == "gain" and self.evaluator is None:
+            raise ValueError(
+                f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
+                "must be 0, 'policy' random and 'reward' win"
+            )
 
     # ---- deciding ------------------------------------------------------------------------------
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
@@ -151,6 +166,7 @@ class ISMCTSAgent(Agent):
             if child is not None:
                 self.reused += 1
                 return child
+        self.centres = None  # a fresh tree: its rewards are measured against a fresh centre
         return Node(self.seat)
 
     def search(self, root: Node, observation: dict, count: int, started: float, clock: dict) -> None:
@@ -163,6 +179,9 @@ class ISMCTSAgent(Agent):
         while True:
             state = self.game.from_observation(observation, self.rng)
             if self.seat in state.to_act() and len(state.decision(self.seat).options) == count:
+                if self.reward == "gain" and self.centres is None:
+                    values = self.evaluator.evaluate(state)
+                    self.centres = [seat_margin(values, seat) for seat in range(len(values))]
                 self.iterate(root, state)
             else:
                 self.mismatches += 1
@@ -202,9 +221,11 @@ class ISMCTSAgent(Agent):
             node = children[keys[choice]]
             path.append(node)
         values = self.playout(state)
+        centres = self.centres
         for visited in path:
             visited.visits += 1
-            visited.reward += seat_reward(values, visited.seat, self.scale)
+            centre = centres[visited.seat] if centres else 0.0
+            visited.reward += seat_reward(values, visited.seat, self.scale, centre)
 
     def select(self, children: dict, keys: list[tuple]) -> int:
         """UCB with availability counts; ties go to the lowest index."""
