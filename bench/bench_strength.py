@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -100,6 +101,20 @@ def outcome(result, seat: int) -> tuple[float, int]:
     return won, margin
 
 
+def record(results: list, new: tuple[float, int], total: int, deal: int) -> None:
+    """Add one game's outcome and show the run so far on stderr (one line per game, or one
+    line rewritten in place on a terminal), so a long run shows progress and a stopped one
+    leaves what it played."""
+    results.append(new)
+    wins = sum(w for w, _ in results)
+    said = {1.0: "won", 0.5: "tied", 0.0: "lost"}[new[0]]
+    line = f"  deal {deal}: {said} by {new[1]:+d}; {wins:g} won of {len(results)} played ({total} in all)"
+    if sys.stderr.isatty():
+        print("\x1b[2K\r" + line, end="" if len(results) < total else "\x1b[2K\r", file=sys.stderr, flush=True)
+    else:
+        print(line, file=sys.stderr, flush=True)
+
+
 def solo(game: Game, make: Callable, options: dict, deals: range) -> list[tuple[float, int]]:
     automaton, game_options = AUTOMATA[game.id]
     results = []
@@ -108,7 +123,7 @@ def solo(game: Game, make: Callable, options: dict, deals: range) -> list[tuple[
             game, [make()], 1000 + seed, options=game_options,
             agent_options=[{**options, "seed": seed}], automaton=automaton,
         )  # fmt: skip
-        results.append(outcome(state.result(), 0))
+        record(results, outcome(state.result(), 0), len(deals), seed)
     return results
 
 
@@ -120,7 +135,7 @@ def head_to_head(game: Game, make: Callable, options: dict, other: Callable, oth
             agents, agent_options = [other(), other()], [dict(other_options, seed=500 + seed)] * 2
             agents[seat], agent_options[seat] = make(), {**options, "seed": seed}
             state = play_in_process(game, agents, 1000 + seed, agent_options=agent_options)
-            results.append(outcome(state.result(), seat))
+            record(results, outcome(state.result(), seat), 2 * len(deals), seed)
     return results
 
 
