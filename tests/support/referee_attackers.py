@@ -28,11 +28,19 @@ class _RefereeAttacker(Agent):
         self.marker = Path(once_in) / "attacked" if once_in else None
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
-        if self.marker is None or not self.marker.exists():
-            if self.marker is not None:
-                self.marker.touch()
+        if self.marker is None or first_to_claim(self.marker):
             os.kill(os.getppid(), self.signum)
         return 0
+
+
+def first_to_claim(marker: Path) -> bool:
+    """Create ``marker``; True only for the one caller that created it. Atomic (O_EXCL): two
+    attackers in matches played side by side must not both see it missing and both attack."""
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
 
 
 class RefereeKiller(_RefereeAttacker):

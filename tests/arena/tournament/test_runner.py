@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -16,6 +17,7 @@ from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store
 from tests.support.ladder_runs import SLOW, attack_ladder, statuses
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
+from tests.support.referee_attackers import first_to_claim
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:
@@ -43,6 +45,27 @@ def test_a_bot_that_kills_or_stops_its_referee_is_aborted_and_the_ladder_finishe
     # a rerun has nothing left to play: aborted matches are not retried forever
     again = arena("run", str(ladder), "--db", str(db), "--quiet")
     assert again.returncode == 0 and "0 played now" in again.stdout
+
+
+def test_only_one_attacker_of_matches_played_side_by_side_attacks_once(tmp_path):
+    """The ``once_in`` marker is claimed atomically: attackers released together, as in two matches
+    started at once (``--cluster local:2``), attack once in all. The check-then-create it replaced let
+    two of them attack (seen in a full run: ``failures`` [1, 1] instead of [0, 1])."""
+    for trial in range(20):
+        marker = tmp_path / f"attacked-{trial}"
+        gate, claims = threading.Barrier(8), []
+
+        def attacker(marker=marker, gate=gate, claims=claims):
+            gate.wait()
+            claims.append(first_to_claim(marker))
+
+        threads = [threading.Thread(target=attacker) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(claims) == [False] * 7 + [True]
+    assert not first_to_claim(tmp_path / "attacked-0")  # a replay of the attacked match plays normally
 
 
 def test_a_worker_lost_once_is_replaced_and_the_match_played_again(tmp_path):
