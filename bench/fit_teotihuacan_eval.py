@@ -23,7 +23,8 @@ At every decision, with probability ``--sample``, each seat's row of
 the game its final score. The fit: for players' seats and for Teotibot's separately, ridge least
 squares of (final VP - current VP) on the features (standardised, ``--ridge``), games split
 80/20 into fit and held-out sets by seed. It prints R^2 and the RMSE on both sets, the same
-figures for the first evaluator's estimate (``evaluate_v1`` - VP) on the same positions, and
+figures for the first evaluator's estimate (``evaluate_v1`` - VP, given its best affine use of
+the time left, fitted on the same rows) on the same positions, and
 the two weight tables in the module's format.
 """
 
@@ -167,9 +168,39 @@ def r2_rmse(y, pred) -> tuple[float, float]:
     return 1 - resid.var() / y.var(), float(np.sqrt((resid**2).mean()))
 
 
-def fit(X, y, ridge: float) -> np.ndarray:
+# Signs the fit may impose (--signs): more of a holding or a standing is never worth less, a
+# missing salary never more. Without them, features that go with weak play (a greedy seat that
+# hoards what it cannot use) can come out negative although having more can never hurt.
+NONNEGATIVE = tuple(
+    name
+    for name in te.FEATURES
+    if name not in ("time", "const", "locked", "salary_short", "salary_short_near")
+)
+NONPOSITIVE = ("salary_short", "salary_short_near")
+
+
+def fit(X, y, ridge: float, signs: bool = False) -> np.ndarray:
     """Ridge least squares on features scaled to unit spread (a constant column unpenalised),
-    weights back in raw units."""
+    weights back in raw units. With ``signs``, a weight of the wrong sign is fixed at 0 (the most
+    wrong first) and the rest refitted, until none is left."""
+    names = list(te.FEATURES)
+    free_cols = list(range(X.shape[1]))
+    while True:
+        w = np.zeros(X.shape[1])
+        w[free_cols] = _ridge(X[:, free_cols], y, ridge)
+        if not signs:
+            return w
+        wrong = [
+            (abs(w[i]) * X[:, i].std(), i)
+            for i in free_cols
+            if (names[i] in NONNEGATIVE and w[i] < 0) or (names[i] in NONPOSITIVE and w[i] > 0)
+        ]
+        if not wrong:
+            return w
+        free_cols.remove(max(wrong)[1])
+
+
+def _ridge(X, y, ridge: float) -> np.ndarray:
     std = X.std(axis=0)
     free = (std == 0) & (X[0] != 0)  # the constant column
     std[std == 0] = 1.0
@@ -188,15 +219,20 @@ def report(data: dict, args) -> None:
         if not mask.any():
             continue
         fit_rows, test_rows = mask & ~held, mask & held
-        w = fit(X[fit_rows], y[fit_rows], args.ridge)
+        w = fit(X[fit_rows], y[fit_rows], args.ridge, args.signs)
         print(
             f"{label}: {fit_rows.sum()} fit rows, {test_rows.sum()} held-out rows ({len(set(data['game'][mask]))} games)"
         )
+        # The first evaluator's (estimate - VP) is no forecast of the VP to come (it has no
+        # level for the time left): give it its best affine use of the time left, fitted too.
+        time_col = X[:, list(te.FEATURES).index("time")]
+        V = np.column_stack([v1, time_col, np.ones(len(v1))])
+        v1_fit = V @ np.linalg.lstsq(V[fit_rows], y[fit_rows], rcond=None)[0]
         for name_set, rows in (("fit", fit_rows), ("held-out", test_rows)):
             r2, rmse = r2_rmse(y[rows], X[rows] @ w)
-            r2_old, rmse_old = r2_rmse(y[rows], v1[rows])
+            r2_old, rmse_old = r2_rmse(y[rows], v1_fit[rows])
             print(
-                f"  {name_set}: R^2 {r2:.3f}, RMSE {rmse:.1f} VP (first evaluator: R^2 {r2_old:.3f}, RMSE {rmse_old:.1f})"
+                f"  {name_set}: R^2 {r2:.3f}, RMSE {rmse:.1f} VP (first evaluator, rescaled: R^2 {r2_old:.3f}, RMSE {rmse_old:.1f})"
             )
         tables[label] = w
     block = weight_block(tables, data, args)
@@ -224,7 +260,8 @@ def weight_block(tables: dict, data: dict, args) -> str:
     )
     lines = [
         f"# Fitted on {today} by bench/fit_teotihuacan_eval.py: {len(set(data['game']))} games",
-        f"# ({sources}), {len(data['final'])} seat-positions, ridge {args.ridge}.",
+        f"# ({sources}), {len(data['final'])} seat-positions, ridge {args.ridge}"
+        + (", signs imposed." if args.signs else "."),
         "# fmt: off",
     ]
     for label, w in tables.items():
@@ -251,6 +288,7 @@ def main(argv=None) -> None:
     parser.add_argument("--policy-eval", choices=sorted(EVALUATORS), default="v1")
     parser.add_argument("--ismcts-iterations", type=int, default=30)
     parser.add_argument("--ridge", type=float, default=1e-3, help="ridge penalty (standardised features)")
+    parser.add_argument("--signs", action="store_true", help="impose the signs of NONNEGATIVE / NONPOSITIVE")
     parser.add_argument("--save", help="save the positions (.npz)")
     parser.add_argument(
         "--write", action="store_true", help="write the fitted tables into teotihuacan_eval.py"
