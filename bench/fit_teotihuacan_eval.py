@@ -1,9 +1,17 @@
 """Fit the weights of the Teotihuacan evaluator (plugins/bots/teotihuacan_eval.py) to played games.
 
     # play and save positions (seeds from --first-seed on; keep them apart from bench_strength's
-    # 1000 + deal), then fit and print the weight tables to paste into teotihuacan_eval.py:
-    .venv/bin/python bench/fit_teotihuacan_eval.py --games 200 --save /tmp/teo_a.npz
-    .venv/bin/python bench/fit_teotihuacan_eval.py --load /tmp/teo_a.npz --load /tmp/teo_b.npz
+    # 1000 + deal), then fit and print the weight tables (--write puts them into teotihuacan_eval.py):
+    .venv/bin/python bench/fit_teotihuacan_eval.py --games 200 --save a.npz
+    .venv/bin/python bench/fit_teotihuacan_eval.py --load a.npz --load b.npz
+
+The tables in the module now came from two rounds (about 4 minutes each on the shared 2-core
+machine, niced):
+
+    .venv/bin/python bench/fit_teotihuacan_eval.py --games 80 --save r1.npz --write
+    .venv/bin/python bench/fit_teotihuacan_eval.py --games 80 --first-seed 200000 \
+        --policy-eval fitted --save r2.npz
+    .venv/bin/python bench/fit_teotihuacan_eval.py --load r1.npz --load r2.npz --write
 
 Games (each kind gets ``--games`` seeds; a seed is the game's seed and its agents' seeds):
 
