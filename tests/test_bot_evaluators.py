@@ -73,14 +73,16 @@ def test_zapotec_values_a_complete_pyramid_over_an_unfinished_one():
     assert mine >= 3 * 5 - 2 * zapotec_eval.WEIGHTS["open_piece"]  # three completion bonuses, less the two expected
 
 
-def teotihuacan_positions(players: int, seeds=range(3), every: int = 5):
+def teotihuacan_positions(players: int, seeds=range(3), every: int = 5, modules: str = ""):
     options = {"automaton": "teotibot"} if players == 1 else {}
+    if modules:
+        options["modules"] = modules
     for seed in seeds:
         yield from random_positions(TEOTIHUACAN, players, seed, options, every)
 
 
-@pytest.mark.parametrize("players", [1, 2, 3])
-def test_teotihuacan_features_read_what_the_engine_scores(players):
+@pytest.mark.parametrize(("players", "modules"), [(1, ""), (2, ""), (3, ""), (2, "height")])
+def test_teotihuacan_features_read_what_the_engine_scores(players, modules):
     """The evaluator's own copies of the engine's sums (it reads the public view only) give what
     the engine gives: Temple Bonus tiles, mask sets, salary due."""
     from engine.teotihuacan.calendar import bonus_score, salary_due
@@ -89,12 +91,13 @@ def test_teotihuacan_features_read_what_the_engine_scores(players):
 
     names = teotihuacan_eval.FEATURES
     checked = 0
-    for state in teotihuacan_positions(players):
+    for state in teotihuacan_positions(players, modules=modules):
         rows = teotihuacan_eval.features(PublicView(state))
         eclipses_left = max(1, 3 - state.eclipses)
         for seat, row in enumerate(rows):
             f = dict(zip(names, row, strict=True))
-            assert f["masks_ecl"] == mask_score(state, seat) * eclipses_left
+            if not modules:  # (a module may adjust what masks score at an Eclipse)
+                assert f["masks_ecl"] == mask_score(state, seat) * eclipses_left
             if seat != state.bot:
                 assert f["bonus_now"] == bonus_score(state, seat)
                 assert f["salary_short"] == max(0, salary_due(state, seat) - state.cocoa[seat])

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 
 from engine.api import State
 from engine.teotihuacan.data import DATA
+from engine.teotihuacan.expansion_data import EXP, ORANGE
 from engine.teotihuacan.observation import PublicView
 
 ECLIPSES = 3
@@ -32,6 +33,8 @@ MASK_SET_VP = DATA.mask_set_vp
 SALARY_LOW, SALARY_HIGH = DATA.salary  # cocoa per worker of power 1-3, 4-5
 SALARY_VP = DATA.salary_vp  # VP lost per unpaid cocoa
 BONUS_STEP = DATA.bonus_step  # temple step that reaches the Temple Bonus tile
+# the same per temple index (M2's orange temple, index ORANGE, has its own), as calendar.py
+BONUS_STEPS = tuple(EXP.orange_bonus if t == ORANGE else BONUS_STEP for t in range(ORANGE + 1))
 # mask kind (1-7) of each discovery tile id, 0 = not a mask
 MASK_KIND = tuple(DATA.discoveries[t].mask if t in DATA.discoveries else 0 for t in range(55))
 # Teotibot's final scoring (data/teotibot.toml through teotibot.rules.FINAL), difficulty 0
@@ -225,7 +228,7 @@ def features(public: Mapping) -> list[list[float]]:
                     salary += SALARY_LOW
                 if ws[w] >= 0:
                     locked += 1
-        reached = [bonus_tiles[t] for t in range(min(nt, len(bonus_tiles))) if steps[t] >= BONUS_STEP]
+        reached = [bonus_tiles[t] for t in range(min(nt, len(bonus_tiles))) if steps[t] >= BONUS_STEPS[t]]
         if seat == bot:
             bonus_now = (
                 BOT_VP_PER_RESOURCE * (wood + stone + gold + cocoa[seat])
