@@ -63,7 +63,7 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
         EvaluatorSpec(
             game="teotihuacan",
             evaluate=teotihuacan_eval.evaluate,
-            description="VP plus resources, temples, Avenue/Pyramid standing, worker power, Eclipses left",
+            description="VP plus a fitted linear forecast: holdings by the game left, Temple Bonus and final scoring now, Eclipse standing, salary",
             scale=25.0,
             depth=10,  # a turn is a chain of a few small decisions (measured: docs/bots.md)
             reward="gain",  # far behind Teotibot, a win reward is ~0 everywhere (docs/bots.md)

@@ -1,16 +1,18 @@
-"""A Teotihuacan position evaluator: each seat's VP plus what its holdings should still bring.
+"""A Teotihuacan position evaluator: each seat's VP plus a fitted estimate of the VP still to come.
 
 Read from the public part of an observation (the documented format of docs/teotihuacan.md):
 ``evaluate_public`` takes ``observation["public"]``; ``evaluate`` reads the same public fields
 from a state in place (engine.teotihuacan.observation.PublicView), without building an
-observation, as a search calls it at every playout cut-off. The weights are rough hand estimates in VP, not tuned rules:
-resources and cocoa at about their exchange value; a temple step at about what the steps pay on
-average; Avenue steps and Pyramid-track steps at what the coming Eclipses pay for them; worker
-power at what better Main actions bring over the game time left.
+observation, as a search calls it at every playout cut-off.
 
-A richer version (the Temple Bonus tiles and Teotibot's final scoring as if the game ended now,
-masks times the Eclipses left, 3 VP per cocoa missing for the next salary) played worse inside
-``ismcts`` (docs/bots.md, Figures), so it was not kept.
+The estimate is linear: ``VP + sum(weight * feature)`` over the named features of ``features``
+(what a seat holds, its standing on the tracks, what the coming Eclipses and the final scoring
+pay for it, several of them multiplied by the share of the game left, so that a resource is
+worth its use early and its final value at the end). The weights are not guessed: they were
+fitted by ``bench/fit_teotihuacan_eval.py`` (ridge least squares of final VP - current VP on
+positions of seeded games; its docstring says how to run it again), one table for a player's
+seat (``PLAYER``) and one for Teotibot's (``TEOTIBOT``, whose final scoring differs). The
+first, hand-weighted version is kept as ``evaluate_v1`` for comparison (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -18,16 +20,130 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.api import State
+from engine.teotihuacan.data import DATA
+from engine.teotihuacan.expansion_data import EXP, ORANGE
 from engine.teotihuacan.observation import PublicView
 
 ECLIPSES = 3
-COCOA = 0.5
-RESOURCES = (1.0, 1.2, 1.6)  # wood, stone, gold
-TEMPLE_STEP = 1.5
 # Avenue VP per step at an Eclipse falls from 5 to 1 as buildings are taken (components.toml).
-AVENUE_NUMBERS = (5, 5, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1)
-PYRAMID_STEP = 3.0
-POWER = 1.2  # per power point above 1, over a whole game
+AVENUE_NUMBERS = DATA.building_numbers
+PYRAMID_STEP_VP = DATA.pyramid_step_vp  # per Pyramid-track step at Eclipse 1, 2, 3
+PYRAMID_LEADER_VP = DATA.pyramid_leader_vp
+MASK_SET_VP = DATA.mask_set_vp
+SALARY_LOW, SALARY_HIGH = DATA.salary  # cocoa per worker of power 1-3, 4-5
+SALARY_VP = DATA.salary_vp  # VP lost per unpaid cocoa
+BONUS_STEP = DATA.bonus_step  # temple step that reaches the Temple Bonus tile
+# the same per temple index (M2's orange temple, index ORANGE, has its own), as calendar.py
+BONUS_STEPS = tuple(EXP.orange_bonus if t == ORANGE else BONUS_STEP for t in range(ORANGE + 1))
+# mask kind (1-7) of each discovery tile id, 0 = not a mask
+MASK_KIND = tuple(DATA.discoveries[t].mask if t in DATA.discoveries else 0 for t in range(55))
+# Teotibot's final scoring (data/teotibot.toml through teotibot.rules.FINAL), difficulty 0
+BOT_VP_PER_RESOURCE, BOT_VP_PER_TECH, BOT_VP_PER_BONUS_TILE = 1, 2, 15
+
+# The features of one seat, in the order ``features`` returns them. "_t" = times the share of
+# the game left (1 at the start, 0 at the final Eclipse); "_ecl" = times the Eclipses left.
+FEATURES = (
+    "time",  # the share of the game left: VP a seat scores per game-share on average
+    "cocoa",
+    "cocoa_t",
+    "salary_short",  # cocoa missing for the next Eclipse's salary (3 VP each if unpaid)
+    "salary_short_near",  # the same, times how near that Eclipse is (1 = now)
+    "wood",
+    "stone",
+    "gold",
+    "wood_t",
+    "stone_t",
+    "gold_t",
+    "temple",  # temple steps, all temples
+    "temple_t",
+    "temple_near_bonus",  # steps above 6 on temples not yet at the Bonus tile
+    "bonus_now",  # the final Temple Bonus scoring (Teotibot: its own extras) if the game ended now
+    "avenue_ecl",  # Avenue VP at the next Eclipse's rate, times the Eclipses left
+    "avenue",
+    "pyramid_next",  # Pyramid-track VP (steps and leader) at the next Eclipse
+    "masks_ecl",  # mask-set VP, times the Eclipses left
+    "masks",  # masks held
+    "tech",
+    "tech_t",
+    "power",  # worker power points above 1
+    "power_t",
+    "strong_workers",  # workers of power 4-5 (salary 2, near Ascension)
+    "workers_t",  # workers in play, times the share left
+    "locked",  # workers locked in a Worship space
+    "tiles",  # unused discovery tiles other than masks
+    "const",  # 1: a level (the same for every position of a seat, so it decides nothing)
+)
+
+# Weights in VP per unit of each feature, fitted by bench/fit_teotihuacan_eval.py (which writes
+# this block with --write; its docstring says how the data were played).
+# BEGIN FITTED (bench/fit_teotihuacan_eval.py --write replaces this block)
+# Fitted on 2026-11-24 by bench/fit_teotihuacan_eval.py: 512 games
+# (r1.npz, r2.npz), 47476 seat-positions, ridge 0.001.
+# fmt: off
+PLAYER = {
+    "time": 98.652,
+    "cocoa": 0.353,
+    "cocoa_t": -0.217,
+    "salary_short": -0.578,
+    "salary_short_near": -1.181,
+    "wood": -0.839,
+    "stone": 0.429,
+    "gold": -0.158,
+    "wood_t": 5.060,
+    "stone_t": -0.207,
+    "gold_t": 3.348,
+    "temple": 1.677,
+    "temple_t": -1.258,
+    "temple_near_bonus": -0.028,
+    "bonus_now": 0.565,
+    "avenue_ecl": 1.011,
+    "avenue": 1.526,
+    "pyramid_next": 0.818,
+    "masks_ecl": -2.644,
+    "masks": 3.607,
+    "tech": -0.384,
+    "tech_t": 7.960,
+    "power": 0.049,
+    "power_t": 0.037,
+    "strong_workers": 4.803,
+    "workers_t": -11.229,
+    "locked": -0.525,
+    "tiles": 1.569,
+    "const": -34.286,
+}
+TEOTIBOT = {
+    "time": 67.268,
+    "cocoa": 0.185,
+    "cocoa_t": -0.893,
+    "salary_short": 0.000,
+    "salary_short_near": 0.000,
+    "wood": -0.025,
+    "stone": 0.353,
+    "gold": 1.668,
+    "wood_t": 3.550,
+    "stone_t": 1.888,
+    "gold_t": -1.099,
+    "temple": 1.119,
+    "temple_t": -2.333,
+    "temple_near_bonus": 1.452,
+    "bonus_now": 0.619,
+    "avenue_ecl": 0.785,
+    "avenue": -2.835,
+    "pyramid_next": 1.595,
+    "masks_ecl": 2.151,
+    "masks": -2.964,
+    "tech": 1.941,
+    "tech_t": 2.255,
+    "power": 1.253,
+    "power_t": 0.541,
+    "strong_workers": -1.315,
+    "workers_t": 16.817,
+    "locked": -3.051,
+    "tiles": 0.000,
+    "const": -3.051,
+}
+# fmt: on
+# END FITTED
 
 
 def evaluate(state: State) -> list[float]:
@@ -35,32 +151,194 @@ def evaluate(state: State) -> list[float]:
     return evaluate_public(PublicView(state))
 
 
+def evaluate_observation(observation: dict) -> list[float]:
+    """``evaluate`` from an observation (any seat's: only what every seat sees is read)."""
+    return evaluate_public(observation["public"])
+
+
+_PLAYER_W = tuple(PLAYER[name] for name in FEATURES)
+_BOT_W = tuple(TEOTIBOT[name] for name in FEATURES)
+
+
 def evaluate_public(public: Mapping) -> list[float]:
     """Estimated final score of every seat, from the public part of an observation."""
-    players = public["n"]
+    vp = public["vp"]
+    if public["over"]:
+        return [float(v) for v in vp]
+    bot = public["bot"]
+    values = []
+    for seat, row in enumerate(features(public)):
+        weights = _BOT_W if seat == bot else _PLAYER_W
+        values.append(vp[seat] + sum(w * f for w, f in zip(weights, row, strict=True)))
+    return values
+
+
+def features(public: Mapping) -> list[list[float]]:
+    """One row of ``FEATURES`` per seat, from the public part of an observation."""
+    n = public["n"]
+    nt = public["nt"]
+    bot = public["bot"]
+    eclipses_left = max(1, ECLIPSES - public["eclipses"])
+    dark = public["dark"]
+    era_left = 0.0 if public["pending"] >= 0 else max(0.0, 1.0 - public["light"] / dark) if dark else 0.0
+    time = (eclipses_left - 1 + era_left) / ECLIPSES
+    near = 1.0 - era_left
+    e = min(public["eclipses"], 2)
+    avenue_pay = AVENUE_NUMBERS[min(public["buildings_taken"], len(AVENUE_NUMBERS) - 1)]
+    ptrack = public["ptrack"]
+    lead = max(ptrack)
+    cocoa, res, temple, avenue = public["cocoa"], public["res"], public["temple"], public["avenue"]
+    wb, wp, ws = public["wb"], public["wp"], public["ws"]
+    tech_marks = public["tech_marks"]
+    bonus_tiles = public["bonus"]
+    # discovery tiles by owner: mask kinds held, tiles other than masks (all, unused)
+    masks = [[0] * 8 for _ in range(n)]
+    plain = [0] * n
+    unused = [0] * n
+    owners = public["d_owner"]
+    used = public["d_used"]
+    for tid in range(1, 55):
+        owner = owners[tid]
+        if owner >= 0:
+            kind = MASK_KIND[tid]
+            if kind:
+                masks[owner][kind] += 1
+            else:
+                plain[owner] += 1
+                if not used[tid]:
+                    unused[owner] += 1
+    rows = []
+    for seat in range(n):
+        counts = masks[seat]
+        sets = _mask_sets(counts)
+        mask_vp = sum(MASK_SET_VP[size] for size in sets)
+        wood, stone, gold = res[3 * seat : 3 * seat + 3]
+        steps = temple[nt * seat : nt * seat + nt]
+        tech = sum(1 for m in tech_marks if m >> seat & 1)
+        power = strong = workers = locked = salary = 0
+        for w in range(4 * seat, 4 * seat + 4):
+            if wb[w]:
+                p = wp[w]
+                workers += 1
+                power += p - 1
+                if p >= 4:
+                    strong += 1
+                    salary += SALARY_HIGH
+                else:
+                    salary += SALARY_LOW
+                if ws[w] >= 0:
+                    locked += 1
+        reached = [bonus_tiles[t] for t in range(min(nt, len(bonus_tiles))) if steps[t] >= BONUS_STEPS[t]]
+        if seat == bot:
+            bonus_now = (
+                BOT_VP_PER_RESOURCE * (wood + stone + gold + cocoa[seat])
+                + BOT_VP_PER_TECH * tech
+                + BOT_VP_PER_BONUS_TILE * len(reached)
+            )
+            short = 0
+        else:
+            bonus_now = _bonus_score(reached, sets, tech, avenue[seat], plain[seat], wb, wp, seat)
+            short = max(0, salary - cocoa[seat])
+        pyramid = ptrack[seat] * PYRAMID_STEP_VP[e] + (
+            PYRAMID_LEADER_VP if lead and ptrack[seat] == lead else 0
+        )
+        rows.append(
+            [
+                time,
+                cocoa[seat],
+                cocoa[seat] * time,
+                short,
+                short * near,
+                wood,
+                stone,
+                gold,
+                wood * time,
+                stone * time,
+                gold * time,
+                sum(steps),
+                sum(steps) * time,
+                sum(s - 6 for s in steps if 6 < s < BONUS_STEP),
+                bonus_now,
+                avenue[seat] * avenue_pay * eclipses_left,
+                avenue[seat],
+                pyramid,
+                mask_vp * eclipses_left,
+                sum(counts),
+                tech,
+                tech * time,
+                power,
+                power * time,
+                strong,
+                workers * time,
+                locked,
+                unused[seat],
+                1.0,
+            ]
+        )
+    return rows
+
+
+def _mask_sets(counts: list[int]) -> list[int]:
+    """Sizes of the mask sets (layers of different masks, largest first), as effects.mask_sets."""
+    sets = []
+    layer = 0
+    while True:
+        size = sum(1 for c in counts if c > layer)
+        if not size:
+            return sets
+        sets.append(size)
+        layer += 1
+
+
+def _bonus_score(reached, sets, tech, avenue, plain, wb, wp, seat) -> int:
+    """The Temple Bonus tiles' VP if the game ended now, as calendar.bonus_score."""
+    total = 0
+    for number in reached:
+        if number == 1:
+            total += MASK_SET_VP[sets[0]] if sets else 0
+        elif number == 2:
+            total += 5 * tech
+        elif number == 3:
+            total += 15
+        elif number == 4:
+            total += 3 * avenue
+        elif number == 5:
+            total += 9 * len(reached)
+        elif number == 6:
+            total += 2 * plain
+        elif number == 7:
+            total += sum(9 if wp[w] >= 4 else 4 for w in range(seat * 4, seat * 4 + 4) if wb[w])
+    return total
+
+
+# ---- the first, hand-weighted version (kept to compare with: docs/bots.md, Figures) ----------
+V1_COCOA = 0.5
+V1_RESOURCES = (1.0, 1.2, 1.6)  # wood, stone, gold
+V1_TEMPLE_STEP = 1.5
+V1_PYRAMID_STEP = 3.0
+V1_POWER = 1.2  # per power point above 1, over a whole game
+
+
+def evaluate_v1(state: State) -> list[float]:
+    """The first evaluator: VP plus hand-weighted holdings (not used by the bots)."""
+    public = PublicView(state)
     if public["over"]:
         return [float(v) for v in public["vp"]]
     eclipses_left = max(1, ECLIPSES - public["eclipses"])
     time_left = eclipses_left / ECLIPSES
     avenue_pay = AVENUE_NUMBERS[min(public["buildings_taken"], len(AVENUE_NUMBERS) - 1)]
     values = []
-    for seat in range(players):
+    for seat in range(public["n"]):
         res = public["res"][3 * seat : 3 * seat + 3]
         temples = public["temple"][3 * seat : 3 * seat + 3]
         powers = public["wp"][4 * seat : 4 * seat + 4]
-        value = (
+        values.append(
             public["vp"][seat]
-            + COCOA * public["cocoa"][seat]
-            + sum(w * r for w, r in zip(RESOURCES, res, strict=True))
-            + TEMPLE_STEP * sum(temples)
+            + V1_COCOA * public["cocoa"][seat]
+            + sum(w * r for w, r in zip(V1_RESOURCES, res, strict=True))
+            + V1_TEMPLE_STEP * sum(temples)
             + avenue_pay * public["avenue"][seat] * eclipses_left
-            + PYRAMID_STEP * public["ptrack"][seat]
-            + POWER * time_left * sum(p - 1 for p in powers)
+            + V1_PYRAMID_STEP * public["ptrack"][seat]
+            + V1_POWER * time_left * sum(p - 1 for p in powers)
         )
-        values.append(value)
     return values
-
-
-def evaluate_observation(observation: dict) -> list[float]:
-    """``evaluate`` from an observation (any seat's: only what every seat sees is read)."""
-    return evaluate_public(observation["public"])
