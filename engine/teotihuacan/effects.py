@@ -351,6 +351,12 @@ def mask_sets(st: TeoCore, seat: int) -> list[int]:
     for tid in MASK_IDS:
         if st.d_owner[tid] == seat:
             counts[DATA.discoveries[tid].mask] += 1
+    return set_sizes(counts)
+
+
+def set_sizes(counts: list[int]) -> list[int]:
+    """Sizes of the mask sets made from ``counts`` (masks held per kind): greedy layers of
+    different masks, largest first. Pure, so the bot evaluator can use it on public counts."""
     sets = []
     layer = 0
     while True:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 
 from engine.api import State
 from engine.teotihuacan.data import DATA
+from engine.teotihuacan.effects import set_sizes
 from engine.teotihuacan.expansion_data import EXP, ORANGE
 from engine.teotihuacan.observation import PublicView
 
@@ -210,7 +211,7 @@ def features(public: Mapping) -> list[list[float]]:
     rows = []
     for seat in range(n):
         counts = masks[seat]
-        sets = _mask_sets(counts)
+        sets = set_sizes(counts)
         mask_vp = sum(MASK_SET_VP[size] for size in sets)
         wood, stone, gold = res[3 * seat : 3 * seat + 3]
         steps = temple[nt * seat : nt * seat + nt]
@@ -276,18 +277,6 @@ def features(public: Mapping) -> list[list[float]]:
             ]
         )
     return rows
-
-
-def _mask_sets(counts: list[int]) -> list[int]:
-    """Sizes of the mask sets (layers of different masks, largest first), as effects.mask_sets."""
-    sets = []
-    layer = 0
-    while True:
-        size = sum(1 for c in counts if c > layer)
-        if not size:
-            return sets
-        sets.append(size)
-        layer += 1
 
 
 def _bonus_score(reached, sets, tech, avenue, plain, wb, wp, seat) -> int:
