@@ -60,7 +60,9 @@ class EvaluatorSpec:
     it can stand in for ``Result.scores`` at a playout cut-off. ``scale`` is a typical final
     score margin between two seats (it turns margins into rewards). ``depth`` is how many
     playout decisions a search should play before asking the evaluator (0: the bot's own
-    default); it depends on how much one decision of the game changes. ``reward`` is what a
+    default); it depends on how much one decision of the game changes. ``rivals_depth`` is the
+    same when other agents decide too (not only automata, which play inside ``apply``): their
+    random moves then fill part of the playout (0: ``depth`` everywhere). ``reward`` is what a
     search maximises by default: "win" (the margin over the best other seat, squashed around 0:
     winning is what counts) or "gain" (the same margin squashed around the one the evaluator
     gives at the root: improving on the position is what counts, which still tells moves apart
@@ -73,6 +75,7 @@ class EvaluatorSpec:
     description: str = ""
     scale: float = 10.0
     depth: int = 0
+    rivals_depth: int = 0
     reward: str = "win"
     source: str = field(default="", compare=False)
 

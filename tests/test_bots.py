@@ -167,10 +167,29 @@ def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
     spec = evaluators.find_evaluator(game.id)
     assert spec.depth > 0  # both bundled evaluators name their cut-off
     agent = ISMCTSAgent()
-    agent.setup(hello_message(game, 0, 2, {}, {}))
+    solo = {"automaton": AUTOMATA[game.id]}
+    agent.setup(hello_message(game, 0, 2, solo, {}))
     assert agent.depth == spec.depth
-    agent.setup(hello_message(game, 0, 2, {}, {"depth": 0}))
+    agent.setup(hello_message(game, 0, 2, solo, {"depth": 0}))
     assert agent.depth == 0  # played to the end
+
+
+def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():
+    spec = evaluators.find_evaluator(ZAPOTEC.id)
+    assert spec.rivals_depth and spec.rivals_depth != spec.depth
+    agent = ISMCTSAgent()
+    for players, given, expected in (
+        (2, {"automaton": "cocijobot"}, spec.depth),  # solo: Cocijobot plays inside apply
+        (2, {}, spec.rivals_depth),
+        (3, {}, spec.rivals_depth),
+    ):
+        agent.setup(hello_message(ZAPOTEC, 0, players, given, {}))
+        assert agent.depth == expected
+    agent.setup(hello_message(ZAPOTEC, 0, 2, {}, {"depth": 3}))
+    assert agent.depth == 3  # the option wins
+    teotihuacan = evaluators.find_evaluator(TEOTIHUACAN.id)
+    agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {}))
+    assert agent.depth == teotihuacan.depth  # no rivals_depth: one cut-off everywhere
 
 
 def test_the_reward_comes_from_the_evaluator_unless_told():

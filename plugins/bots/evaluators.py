@@ -73,6 +73,7 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             evaluate=zapotec_eval.evaluate,
             description="score plus the end scoring if the game ended now, resources, Houses by rounds left, open Pyramid pieces",
             scale=10.0,
-            depth=6,  # about one turn's Capital actions and builds; best of 1/3/6/12/40 (docs/bots.md)
+            depth=6,  # solo: about one turn's Capital actions and builds; best of 1/3/6/12/40 (docs/bots.md)
+            rivals_depth=40,  # against other agents, whose random moves fill the playout: 40 beat 6 (docs/bots.md)
         ),
     ]

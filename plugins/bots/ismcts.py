@@ -71,6 +71,17 @@ def option_keys(seat: int, options) -> list[tuple]:
     return keys
 
 
+def default_depth(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int:
+    """The playout cut-off the evaluator asks for in this match: its ``rivals_depth`` when other
+    agents decide too (an automaton's seat, named in the options, does not count), else its ``depth``."""
+    if evaluator is None:
+        return 0
+    agents = hello.get("players", 1) - ("automaton" in hello.get("options", {}))
+    if agents > 1 and evaluator.rivals_depth:
+        return evaluator.rivals_depth
+    return evaluator.depth or DEFAULT_DEPTH
+
+
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS (see the module docstring).
 
@@ -125,7 +136,7 @@ class ISMCTSAgent(Agent):
         self.evaluator = find_evaluator(hello["game"])
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
-        depth = options.get("depth", (self.evaluator.depth or DEFAULT_DEPTH) if self.evaluator else 0)
+        depth = options.get("depth", default_depth(self.evaluator, hello))
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"ismcts: agent option 'depth' must be an int >= 0, got {depth!r}")
         if (depth or self.policy == "evaluator") and self.evaluator is None:
