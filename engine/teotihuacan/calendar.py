@@ -158,26 +158,40 @@ def bonus_tiles_reached(st: TeoCore, seat: int) -> list[int]:
 
 def bonus_score(st: TeoCore, seat: int) -> int:
     """VP from every Temple Bonus tile ``seat`` reached."""
-    reached = bonus_tiles_reached(st, seat)
+    plain = sum(1 for tid in range(1, 55) if st.d_owner[tid] == seat and not DATA.discoveries[tid].mask)
+    powers = [st.wp[w] for w in range(seat * 4, seat * 4 + 4) if st.wb[w]]
+    return bonus_points(
+        bonus_tiles_reached(st, seat),
+        mask_sets(st, seat),
+        st.tech_count(seat),
+        st.avenue[seat],
+        plain,
+        powers,
+    )
+
+
+def bonus_points(
+    reached: list[int], sets: list[int], techs: int, avenue: int, plain: int, powers: list[int]
+) -> int:
+    """The Temple Bonus tiles' VP from plain counts (pure, so the bot evaluator scores them the
+    same way on public values): tiles ``reached``, mask set sizes, technologies, Avenue steps,
+    discovery tiles other than masks, and the power of each worker in play."""
     total = 0
     for number in reached:
         if number == 1:
-            sets = mask_sets(st, seat)
             total += DATA.mask_set_vp[sets[0]] if sets else 0
         elif number == 2:
-            total += 5 * st.tech_count(seat)
+            total += 5 * techs
         elif number == 3:
             total += 15
         elif number == 4:
-            total += 3 * st.avenue[seat]
+            total += 3 * avenue
         elif number == 5:
             total += 9 * len(reached)
         elif number == 6:
-            total += 2 * sum(
-                1 for tid in range(1, 55) if st.d_owner[tid] == seat and not DATA.discoveries[tid].mask
-            )
+            total += 2 * plain
         elif number == 7:
-            total += sum(9 if st.wp[w] >= 4 else 4 for w in range(seat * 4, seat * 4 + 4) if st.wb[w])
+            total += sum(9 if power >= 4 else 4 for power in powers)
     return total
 
 

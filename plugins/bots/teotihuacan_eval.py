@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.api import State
+from engine.teotihuacan.calendar import bonus_points
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.effects import set_sizes
 from engine.teotihuacan.expansion_data import EXP, ORANGE
@@ -238,7 +239,8 @@ def features(public: Mapping) -> list[list[float]]:
             )
             short = 0
         else:
-            bonus_now = _bonus_score(reached, sets, tech, avenue[seat], plain[seat], wb, wp, seat)
+            powers = [wp[w] for w in range(4 * seat, 4 * seat + 4) if wb[w]]
+            bonus_now = bonus_points(reached, sets, tech, avenue[seat], plain[seat], powers)
             short = max(0, salary - cocoa[seat])
         pyramid = ptrack[seat] * PYRAMID_STEP_VP[e] + (
             PYRAMID_LEADER_VP if lead and ptrack[seat] == lead else 0
@@ -277,27 +279,6 @@ def features(public: Mapping) -> list[list[float]]:
             ]
         )
     return rows
-
-
-def _bonus_score(reached, sets, tech, avenue, plain, wb, wp, seat) -> int:
-    """The Temple Bonus tiles' VP if the game ended now, as calendar.bonus_score."""
-    total = 0
-    for number in reached:
-        if number == 1:
-            total += MASK_SET_VP[sets[0]] if sets else 0
-        elif number == 2:
-            total += 5 * tech
-        elif number == 3:
-            total += 15
-        elif number == 4:
-            total += 3 * avenue
-        elif number == 5:
-            total += 9 * len(reached)
-        elif number == 6:
-            total += 2 * plain
-        elif number == 7:
-            total += sum(9 if wp[w] >= 4 else 4 for w in range(seat * 4, seat * 4 + 4) if wb[w])
-    return total
 
 
 # ---- the first, hand-weighted version (kept to compare with: docs/bots.md, Figures) ----------
