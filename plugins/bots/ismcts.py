@@ -88,7 +88,7 @@ class ISMCTSAgent(Agent):
     Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
     ``exploration`` (UCB constant, default 0.7), ``policy`` ("random" or "evaluator"),
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
-    default 40 when the game has an evaluator), ``reward`` ("win" or "gain", default the
+    default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
     evaluator's, else "win"), ``reuse`` (bool, default true).
     """
 
