@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import islice
 from random import Random
 
 import pytest
@@ -207,16 +208,23 @@ def test_a_gain_reward_without_evaluator_is_refused():
         ISMCTSAgent().setup(hello)
 
 
-def far_behind_teotibot():
-    """A solo Teotihuacan position (random moves so far) where seat 0 trails Teotibot by 40+ points."""
+def solo_teotihuacan_turns():
+    """The positions of one solo Teotihuacan game (random moves) where seat 0 has more than 3
+    options, each with seat 0's margin by the evaluator."""
     spec = evaluators.find_evaluator("teotihuacan")
     state, rng = TEOTIHUACAN.setup(1, 3, {"automaton": "teotibot"}), Random(1)
-    while True:
+    while state.to_act():
         seat = state.to_act()[0]
         count = len(state.decision(seat).options)
-        if seat == 0 and count > 3 and evaluators.seat_margin(spec.evaluate(state), 0) < -40:
-            return state, spec
+        if seat == 0 and count > 3:
+            yield state, evaluators.seat_margin(spec.evaluate(state), 0)
         state.apply(seat, rng.randrange(count))
+
+
+def far_behind_teotibot():
+    """A solo Teotihuacan position (random moves so far) where seat 0 trails Teotibot by 40+ points."""
+    state = next(state for state, margin in solo_teotihuacan_turns() if margin < -40)
+    return state, evaluators.find_evaluator("teotihuacan")
 
 
 def test_a_gain_reward_still_tells_choices_apart_far_behind():
@@ -234,6 +242,21 @@ def test_a_gain_reward_still_tells_choices_apart_far_behind():
     assert max(means["win"]) < 0.02 and max(means["win"]) - min(means["win"]) < 0.01
     # Squashed around the root's margin, the choices differ clearly.
     assert min(means["gain"]) > 0.05 and max(means["gain"]) - min(means["gain"]) > 0.03
+
+
+def test_a_gain_reward_is_centred_on_each_decision_even_when_the_subtree_is_reused():
+    # Solo, every decision reuses the tree (nobody else is asked), so a centre kept with the
+    # tree would be the first turn's for the whole game.
+    agent = ISMCTSAgent()
+    agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"iterations": 20, "reward": "gain"}))
+    centres, margins = [], []
+    for decide_id, (state, margin) in enumerate(islice(solo_teotihuacan_turns(), 12), start=1):
+        message = decide_message(state, 0, decide_id)
+        agent.act(message["obs"], message)
+        centres.append(agent.centres[0])
+        margins.append(margin)
+    assert agent.reused == len(margins) - 1  # consecutive ids: the subtree was kept every time
+    assert centres == margins and max(margins) - min(margins) > 10
 
 
 def test_discovering_the_agents_imports_no_engine():

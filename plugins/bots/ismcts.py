@@ -106,7 +106,7 @@ class ISMCTSAgent(Agent):
         self.policy = "random"
         self.depth = 0
         self.reward = "win"
-        # Per seat, the margin a "gain" reward is squashed around: measured on the first sample of a fresh tree.
+        # Per seat, the margin a "gain" reward is squashed around: measured on each decision's first sample.
         self.centres: list[float] | None = None
         self.reuse = True
         self.scale = DEFAULT_SCALE
@@ -160,6 +160,11 @@ class ISMCTSAgent(Agent):
         options = decision["options"]
         keys = option_keys(self.seat, options)
         root = self.next_root(decision.get("id"))
+        # A "gain" reward is centred on the position now, at every decision: a reused subtree's
+        # statistics were gathered around an earlier centre and only serve as a prior. (Kept for
+        # the whole of a solo game, where every decision reuses, the centre was the first turn's,
+        # and 40 points behind later every choice looked as flat as with "win": docs/bots.md.)
+        self.centres = None
         if len(options) > 1:
             if self.game is None:
                 raise RuntimeError("ismcts: act() called before setup()")
@@ -177,7 +182,6 @@ class ISMCTSAgent(Agent):
             if child is not None:
                 self.reused += 1
                 return child
-        self.centres = None  # a fresh tree: its rewards are measured against a fresh centre
         return Node(self.seat)
 
     def search(self, root: Node, observation: dict, count: int, started: float, clock: dict) -> None:
