@@ -490,63 +490,66 @@ def run_pending(
     queue.reverse()  # pop() from the end hands matches out in schedule order
     stop = _Stop()
     stillborn: list[str] = []  # workers in a row that died before starting their match
-    try:
-        with stop.installed(), _progress(console, show_progress) as progress:
-            task = progress.add_task(
-                label, total=total or len(matches), completed=done_before, done_before=done_before
-            )
+    # The handlers stay in place until the cleanup below is done: a second Ctrl-C landing after
+    # they were restored raised KeyboardInterrupt there and left matches marked running.
+    with stop.installed():
+        try:
+            with _progress(console, show_progress) as progress:
+                task = progress.add_task(
+                    label, total=total or len(matches), completed=done_before, done_before=done_before
+                )
 
-            def collect(match: StoredMatch, reply: tuple) -> None:
-                if reply[0] == "stop":
-                    raise PoolStopped(reply[1])
-                if reply[0] == "lost":
-                    lost(match, *reply[1:])
-                elif reply[0] == "recovered":  # counted like a loss, but its outcome follows
-                    report.lost_workers += reply[2]
-                    store.count_recovered_losses(match.id, reply[2])
-                elif _store_reply(store, match, reply, report):
-                    progress.advance(task)
+                def collect(match: StoredMatch, reply: tuple) -> None:
+                    if reply[0] == "stop":
+                        raise PoolStopped(reply[1])
+                    if reply[0] == "lost":
+                        lost(match, *reply[1:])
+                    elif reply[0] == "recovered":  # counted like a loss, but its outcome follows
+                        report.lost_workers += reply[2]
+                        store.count_recovered_losses(match.id, reply[2])
+                    elif _store_reply(store, match, reply, report):
+                        progress.advance(task)
 
-            def lost(match: StoredMatch, reason: str, began: bool, times: int) -> None:
-                if not began:  # died starting up: not the match's fault, but a broken setup stops the run
-                    store.mark_pending([match.id])
-                    queue.append(match)
-                    stillborn.append(reason)
-                    if len(stillborn) >= MAX_FAILURES * pool.size:
-                        raise PoolStopped(
-                            f"{len(stillborn)} worker processes in a row died before starting a match "
-                            f"(last: {reason}); nothing was played by them, unfinished matches stay pending"
-                        )
-                    return
-                stillborn.clear()
-                report.lost_workers += times
-                if store.record_lost_worker(match.id, reason, MAX_FAILURES, times):
-                    report.aborted += 1  # its reason is stored: `arena matches --status aborted`
-                    progress.advance(task)
-                else:
-                    queue.append(match)  # next in line, for a fresh worker
+                def lost(match: StoredMatch, reason: str, began: bool, times: int) -> None:
+                    if not began:  # died starting up: not the match's fault, but a broken setup stops the run
+                        store.mark_pending([match.id])
+                        queue.append(match)
+                        stillborn.append(reason)
+                        if len(stillborn) >= MAX_FAILURES * pool.size:
+                            raise PoolStopped(
+                                f"{len(stillborn)} worker processes in a row died before starting a match "
+                                f"(last: {reason}); nothing was played by them, unfinished matches stay pending"
+                            )
+                        return
+                    stillborn.clear()
+                    report.lost_workers += times
+                    if store.record_lost_worker(match.id, reason, MAX_FAILURES, times):
+                        report.aborted += 1  # its reason is stored: `arena matches --status aborted`
+                        progress.advance(task)
+                    else:
+                        queue.append(match)  # next in line, for a fresh worker
 
-            try:
-                while (queue or pool.in_flight()) and not stop.count:
-                    while queue and pool.has_room():
-                        match = queue.pop()
-                        store.mark_running(match.id)
-                        pool.hand(match)
-                    # a short timeout: the signal handler only counts, the loop notices it
-                    for match, reply in pool.events(POLL_S):
-                        collect(match, reply)
-            except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
-                stop.press()
-            except PoolStopped as error:
-                report.errors.append(str(error))
-            report.interrupted = stop.count > 0
-            report.signal = stop.signum
-            pool.stop(stop, lambda match, reply: reply[0] == "stop" or collect(match, reply))
-    finally:
-        pool.close()  # an exception on the way: no worker outlives the run
-        # whatever was handed out and not stored goes back to pending, to be played next time
-        store.mark_pending([match.id for match in matches])
-        report.seconds = time.perf_counter() - started
+                try:
+                    while (queue or pool.in_flight()) and not stop.count:
+                        while queue and pool.has_room():
+                            match = queue.pop()
+                            store.mark_running(match.id)
+                            pool.hand(match)
+                        # a short timeout: the signal handler only counts, the loop notices it
+                        for match, reply in pool.events(POLL_S):
+                            collect(match, reply)
+                except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
+                    stop.press()
+                except PoolStopped as error:
+                    report.errors.append(str(error))
+                report.interrupted = stop.count > 0
+                report.signal = stop.signum
+                pool.stop(stop, lambda match, reply: reply[0] == "stop" or collect(match, reply))
+        finally:
+            pool.close()  # an exception on the way: no worker outlives the run
+            # whatever was handed out and not stored goes back to pending, to be played next time
+            store.mark_pending([match.id for match in matches])
+            report.seconds = time.perf_counter() - started
     return report
 
 

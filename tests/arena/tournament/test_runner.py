@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -106,4 +108,53 @@ def test_workers_that_cannot_start_stop_the_run_without_aborting_any_match(tmp_p
         counts = store.counts(run.id)
     assert report.played == 0 and report.aborted == 0
     assert "died before starting a match (last: its worker process exited with status 1)" in report.errors[0]
+    assert counts == {"pending": 2, "running": 0, "done": 0, "aborted": 0}
+
+
+class CtrlCTwicePool:
+    """A pool whose match never answers: Ctrl-C comes once mid-match and again during the cleanup."""
+
+    size = 1
+
+    def __init__(self) -> None:
+        self.handed: list = []
+        self.closed = 0
+
+    def has_room(self) -> bool:
+        return not self.handed
+
+    def hand(self, match) -> None:
+        self.handed.append(match)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def in_flight(self) -> int:
+        return len(self.handed)
+
+    def events(self, timeout: float) -> list:
+        time.sleep(min(timeout, 0.01))
+        return []
+
+    def stop(self, stop, collect) -> None:
+        pass  # its workers left at once
+
+    def close(self) -> None:
+        self.closed += 1
+        if self.closed == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_a_second_ctrl_c_during_the_cleanup_still_puts_unfinished_matches_back_to_pending(tmp_path):
+    # Seen in the stress test: the handlers were restored before the cleanup, so a repeat Ctrl-C
+    # landing there raised KeyboardInterrupt and left the matches in flight marked running.
+    ladder = parse_ladder(SLOW, discover(), source="slow.toml")
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        try:
+            report = runner.run_pending(
+                store, store.pending(run.id), 1, pool=CtrlCTwicePool(), show_progress=False
+            )
+        except KeyboardInterrupt:
+            pytest.fail("the repeat Ctrl-C escaped run_pending's cleanup")
+        counts = store.counts(run.id)
+    assert report.interrupted and report.signal == signal.SIGINT
     assert counts == {"pending": 2, "running": 0, "done": 0, "aborted": 0}
