@@ -86,7 +86,17 @@ def test_random_interrupts_never_hang_leak_or_lose_a_result(tmp_path, popen):
         # 1, -SIGINT, -SIGTERM: a signal before the run installed its handlers (Python starting,
         # the ladder being read) or after it restored them: nothing had started or all had ended
         assert run.returncode in (0, 1, 130, 143, -signal.SIGKILL, -signal.SIGINT, -signal.SIGTERM), where
-        assert "Traceback" not in err or err.rstrip().endswith("KeyboardInterrupt"), f"{where}: {err}"
+        # kill -9 of `arena run` while it spawns a worker: the orphan, reading its start-up data
+        # from the dead parent, dies inside multiprocessing's spawn_main (before any of our code
+        # runs) and prints that to the stderr it shares. Not the run's own output.
+        orphaned_start = (
+            attack == "SIGKILL"
+            and "spawn_main" in err
+            and err.rstrip().endswith("EOFError: Ran out of input")
+        )
+        assert "Traceback" not in err or err.rstrip().endswith("KeyboardInterrupt") or orphaned_start, (
+            f"{where}: {err}"
+        )
         if run.returncode == 1:  # click's answer to a KeyboardInterrupt outside the runner, no error
             assert err.rstrip().endswith(("Aborted!", "KeyboardInterrupt")), f"{where}: {err}"
         assert eventually_empty(lambda: [p for p in processes_tagged(tag) if p != os.getpid()]) == [], where
