@@ -9,6 +9,7 @@ import pytest
 
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
+from engine.zapotec.rules import house_count
 from engine.zapotec.scoring import end_game
 from plugins.bots import teotihuacan_eval, zapotec_eval
 
@@ -70,7 +71,57 @@ def test_zapotec_values_a_complete_pyramid_over_an_unfinished_one():
     complete.pyr_pieces[-1].append(2)
     complete.built_pieces[0] += 1
     mine = zapotec_eval.evaluate(complete)[0] - zapotec_eval.evaluate(state)[0]
-    assert mine >= 3 * 5 - 2 * zapotec_eval.WEIGHTS["open_piece"]  # three completion bonuses, less the two expected
+    assert mine >= 3 * 5 - 2 * zapotec_eval.PLAYER["open_pieces"]  # three completion bonuses, less the two expected
+
+
+def test_zapotec_weights_name_every_feature():
+    for table in (zapotec_eval.PLAYER, zapotec_eval.COCIJOBOT):
+        assert set(table) == set(zapotec_eval.FEATURES)
+        assert len(zapotec_eval.features(late_zapotec_position(1))[0]) == len(zapotec_eval.FEATURES)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_zapotec_turns_and_turn_vp_forecast_the_turn_scorings_to_come(players):
+    """``turns`` is the number of turn scorings a seat still has (Cocijobot's too), and
+    ``turn_vp`` what this round's one pays if the seat's Houses stay as they are."""
+    names = zapotec_eval.FEATURES
+    turns, turn_vp = names.index("turns"), names.index("turn_vp")
+    checked = 0
+    for seed in range(2):
+        positions = list(random_positions(ZAPOTEC, players, seed, {}, 1))
+        final = positions[-1]
+        while final.to_act():  # play the last position on to the end (random_positions stops before it)
+            seat = final.to_act()[0]
+            final.apply(seat, 0)
+        scorings = [e for e in final.log() if e.get("kind") == "turn-score"]
+        for state in positions[::2]:
+            done = len(state.log())
+            ahead = [e for e in final.log()[done:] if e.get("kind") == "turn-score"]
+            rows = zapotec_eval.features(state)
+            for seat, row in enumerate(rows):
+                mine = [e for e in ahead if e["seat"] == seat]
+                assert row[turns] == len(mine)
+                this_round = [e for e in mine if e["round"] == state.round]
+                houses = house_count(state, seat, state.data.action_cards[state.bonus[-1]].prop)
+                assert row[turn_vp] == (state.data.turn_vp_per_house * houses if this_round else 0)
+                checked += 1
+        assert len(scorings) == 5 * final.seats
+    assert checked > 50
+
+
+def test_zapotec_fitted_weights_value_resources_less_near_the_end():
+    """A priest in the first round is worth what it builds; in the last turn, only its leftover
+    value: the fitted weights must say so."""
+    positions = list(random_positions(ZAPOTEC, 1, 2, {}, 1))
+    early = next(s for s in positions if s.round == 1 and s.step != "pick")
+    late = positions[-1]  # the last decision of the game: its last turn
+    assert late.round == 5
+    worth = []
+    for state in (early, late):
+        richer = state.clone()
+        richer.res[0][zapotec_eval.PRIEST] += 1
+        worth.append(zapotec_eval.evaluate(richer)[0] - zapotec_eval.evaluate(state)[0])
+    assert worth[0] > worth[1] + 1.0
 
 
 def teotihuacan_positions(players: int, seeds=range(3), every: int = 5, modules: str = ""):

@@ -9,7 +9,7 @@ The estimate is linear: ``VP + sum(weight * feature)`` over the named features o
 (what a seat holds, its standing on the tracks, what the coming Eclipses and the final scoring
 pay for it, several of them multiplied by the share of the game left, so that a resource is
 worth its use early and its final value at the end). The weights are not guessed: they were
-fitted by ``bench/fit_teotihuacan_eval.py`` (ridge least squares of final VP - current VP on
+fitted by ``bench/fit_eval.py`` (ridge least squares of final VP - current VP on
 positions of seeded games; its docstring says how to run it again), one table for a player's
 seat (``PLAYER``) and one for Teotibot's (``TEOTIBOT``, whose final scoring differs). The
 first, hand-weighted version is kept as ``evaluate_v1`` for comparison (docs/bots.md).
@@ -76,10 +76,10 @@ FEATURES = (
     "const",  # 1: a level (the same for every position of a seat, so it decides nothing)
 )
 
-# Weights in VP per unit of each feature, fitted by bench/fit_teotihuacan_eval.py (which writes
+# Weights in VP per unit of each feature, fitted by bench/fit_eval.py (which writes
 # this block with --write; its docstring says how the data were played).
-# BEGIN FITTED (bench/fit_teotihuacan_eval.py --write replaces this block)
-# Fitted on 2026-11-24 by bench/fit_teotihuacan_eval.py: 512 games
+# BEGIN FITTED (bench/fit_eval.py --write replaces this block)
+# Fitted on 2026-11-24 by bench/fit_eval.py: 512 games
 # (r1.npz, r2.npz), 47476 seat-positions, ridge 0.001.
 # fmt: off
 PLAYER = {

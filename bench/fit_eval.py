@@ -1,24 +1,26 @@
-"""Fit the weights of the Teotihuacan evaluator (plugins/bots/teotihuacan_eval.py) to played games.
+"""Fit the weights of a bundled evaluator (plugins/bots/teotihuacan_eval.py, zapotec_eval.py) to played games.
 
     # play and save positions (seeds from --first-seed on; keep them apart from bench_strength's
-    # 1000 + deal), then fit and print the weight tables (--write puts them into teotihuacan_eval.py):
-    .venv/bin/python bench/fit_teotihuacan_eval.py --games 200 --save a.npz
-    .venv/bin/python bench/fit_teotihuacan_eval.py --load a.npz --load b.npz
+    # 1000 + deal), then fit and print the weight tables (--write puts them into the module):
+    .venv/bin/python bench/fit_eval.py --game zapotec --games 200 --save a.npz
+    .venv/bin/python bench/fit_eval.py --game zapotec --load a.npz --load b.npz
 
-The tables in the module now came from two rounds (about 4 minutes each on the shared 2-core
-machine, niced):
+Teotihuacan's tables came from two rounds (about 4 minutes each on the shared 2-core machine,
+niced; the script was bench/fit_teotihuacan_eval.py then):
 
-    .venv/bin/python bench/fit_teotihuacan_eval.py --games 80 --save r1.npz --write
-    .venv/bin/python bench/fit_teotihuacan_eval.py --games 80 --first-seed 200000 \
+    .venv/bin/python bench/fit_eval.py --games 80 --save r1.npz --write
+    .venv/bin/python bench/fit_eval.py --games 80 --first-seed 200000 \
         --policy-eval fitted --save r2.npz
-    .venv/bin/python bench/fit_teotihuacan_eval.py --load r1.npz --load r2.npz --write
+    .venv/bin/python bench/fit_eval.py --load r1.npz --load r2.npz --write
+
+Zapotec's the same way, with ``--game zapotec`` (docs/bots.md, Evaluators, gives the runs).
 
 Games (each kind gets ``--games`` seeds; a seed is the game's seed and its agents' seeds):
 
-- ``solo-greedy``: greedy vs Teotibot, a random option instead of greedy's with probability
+- ``solo-greedy``: greedy vs the automaton (Teotibot, Cocijobot normal), a random option instead of greedy's with probability
   ``--epsilon`` (so that positions vary);
-- ``solo-random``: the random agent vs Teotibot (a tenth of the games: weak play, other states);
-- ``solo-ismcts``: ismcts (``--ismcts-iterations``) vs Teotibot (a tenth of the games: slow);
+- ``solo-random``: the random agent vs the automaton (a tenth of the games: weak play, other states);
+- ``solo-ismcts``: ismcts (``--ismcts-iterations``) vs the automaton (a tenth of the games: slow);
 - ``duo-greedy``: two epsilon-greedy seats; ``duo-mixed``: epsilon-greedy vs random.
 
 Greedy and ismcts play with the evaluator named by ``--policy-eval``: ``v1`` (the first,
@@ -26,14 +28,14 @@ hand-weighted one, ``evaluate_v1``) or ``fitted`` (the weights in the module now
 round plays with the first round's weights, so that the data come from positions the fitted
 evaluator leads to).
 
-At every decision, with probability ``--sample``, each seat's row of
-``teotihuacan_eval.features`` (public information only) is recorded with its VP; at the end of
-the game its final score. The fit: for players' seats and for Teotibot's separately, ridge least
-squares of (final VP - current VP) on the features (standardised, ``--ridge``), games split
-80/20 into fit and held-out sets by seed. It prints R^2 and the RMSE on both sets, the same
-figures for the first evaluator's estimate (``evaluate_v1`` - VP, given its best affine use of
-the time left, fitted on the same rows) on the same positions, and
-the two weight tables in the module's format.
+At every decision, with probability ``--sample``, each seat's row of the module's ``features``
+(public information only) is recorded with the points it has banked (Teotihuacan: its VP;
+Zapotec: its score if the game ended now); at the end of the game its final score. The fit: for
+players' seats and for the automaton's separately, ridge least squares of (final - banked) on
+the features (standardised, ``--ridge``), games split 80/20 into fit and held-out sets by seed.
+It prints R^2 and the RMSE on both sets, the same figures for the first evaluator's estimate
+(``evaluate_v1`` - banked, given its best affine use of the time left, fitted on the same rows)
+on the same positions, and the two weight tables in the module's format.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ import argparse
 import datetime
 import sys
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
 
@@ -51,16 +54,75 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.inprocess import decide_message, hello_message  # noqa: E402
-from engine.teotihuacan import GAME  # noqa: E402
+from engine.api import Game, State  # noqa: E402
+from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
 from engine.teotihuacan.observation import PublicView  # noqa: E402
-from plugins.bots import teotihuacan_eval as te  # noqa: E402
+from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
+from plugins.bots import teotihuacan_eval, zapotec_eval  # noqa: E402
 from plugins.bots.evaluators import find_evaluator  # noqa: E402
 from plugins.bots.greedy import GreedyAgent  # noqa: E402
 from plugins.bots.ismcts import ISMCTSAgent  # noqa: E402
 from plugins.random_agent import RandomAgent  # noqa: E402
 
 KINDS = ("solo-greedy", "solo-random", "solo-ismcts", "duo-greedy", "duo-mixed")
-EVALUATORS = {"v1": te.evaluate_v1, "fitted": te.evaluate}
+EVALUATORS = ("v1", "fitted")  # the module's evaluate_v1, its evaluate
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the fit needs of one game's evaluator module (``FEATURES``, ``features``,
+    ``evaluate``, ``evaluate_v1`` and a BEGIN FITTED block with the two tables)."""
+
+    game: Game
+    module: object
+    solo: dict  # the setup options of a game against the automaton
+    bot_table: str  # the name of the automaton seat's table in the module
+    # per seat: the points banked (what the fit does not forecast), the feature rows; the automaton's seat (-1: none)
+    view: Callable[[State], tuple[list, list, int]]
+    sampled: Callable[[State], bool]  # positions worth recording
+    time_feature: str  # the share of the game left, for the first evaluator's affine rescale
+    nonpositive: tuple[str, ...]  # signs (--signs): never worth more; "unsigned" ones are free
+    unsigned: tuple[str, ...]
+
+
+def _teotihuacan_view(state: State) -> tuple[list, list, int]:
+    public = PublicView(state)
+    return public["vp"], teotihuacan_eval.features(public), public["bot"]
+
+
+def _zapotec_view(state: State) -> tuple[list, list, int]:
+    bot = zapotec_eval.BOT_SEAT if state.solo else -1
+    return zapotec_eval.if_ended_now(state), zapotec_eval.features(state), bot
+
+
+TARGETS = {
+    "teotihuacan": Target(
+        game=TEOTIHUACAN,
+        module=teotihuacan_eval,
+        solo={"automaton": "teotibot"},
+        bot_table="TEOTIBOT",
+        view=_teotihuacan_view,
+        sampled=lambda state: state.eclipses < 3,  # not the final scoring's steps
+        time_feature="time",
+        nonpositive=("salary_short", "salary_short_near"),
+        unsigned=("time", "const", "locked"),
+    ),
+    "zapotec": Target(
+        game=ZAPOTEC,
+        module=zapotec_eval,
+        solo={"automaton": "cocijobot", "difficulty": "normal"},
+        bot_table="COCIJOBOT",
+        view=_zapotec_view,
+        sampled=lambda state: state.final is None,
+        time_feature="turns",
+        nonpositive=(),
+        unsigned=("turns", "const"),
+    ),
+}
+
+
+def evaluator(target: Target, name: str):
+    return target.module.evaluate_v1 if name == "v1" else target.module.evaluate
 
 
 class EpsilonGreedy(GreedyAgent):
@@ -104,42 +166,42 @@ def agents_for(kind: str, evaluate, epsilon: float):
     }[kind]
 
 
-def play(kind: str, seed: int, args, evaluate) -> tuple[list, list]:
-    """One game; the sampled rows (features, vp, v1 estimate, seat, is_bot) and the final scores."""
+def play(target: Target, kind: str, seed: int, args, evaluate) -> tuple[list, list]:
+    """One game; the sampled rows (features, banked points, v1 estimate, seat, is_bot) and the final scores."""
     agents = agents_for(kind, evaluate, args.epsilon)
-    options = {"automaton": "teotibot"} if kind.startswith("solo") else {}
-    state = GAME.setup(len(agents), seed, options)
+    options = dict(target.solo) if kind.startswith("solo") else {}
+    state = target.game.setup(len(agents), seed, options)
     players = len(agents) + (1 if options else 0)
     for seat, agent in enumerate(agents):
         extra = {"seed": seed + seat}
         if isinstance(agent, ISMCTSAgent):
             extra["iterations"] = args.ismcts_iterations
-        agent.setup(hello_message(GAME, seat, players, options, extra))
+        agent.setup(hello_message(target.game, seat, players, options, extra))
     sampler = Random(seed * 31 + 5)
     rows = []
     step = 0
     while state.to_act():
         seat = state.to_act()[0]
-        if state.eclipses < 3 and sampler.random() < args.sample:
-            public = PublicView(state)
-            v1 = te.evaluate_v1(state)
-            for s, row in enumerate(te.features(public)):
-                rows.append((row, public["vp"][s], v1[s], s, s == public["bot"]))
+        if target.sampled(state) and sampler.random() < args.sample:
+            banked, features, bot = target.view(state)
+            v1 = target.module.evaluate_v1(state)
+            for s, row in enumerate(features):
+                rows.append((row, banked[s], v1[s], s, s == bot))
         step += 1
         message = decide_message(state, seat, step)
         state.apply(seat, agents[seat].act(message["obs"], message))
     return rows, list(state.result().scores)
 
 
-def collect(args) -> dict:
-    evaluate = EVALUATORS[args.policy_eval]
+def collect(target: Target, args) -> dict:
+    evaluate = evaluator(target, args.policy_eval)
     feats, vps, v1s, finals, games, bots, kinds = [], [], [], [], [], [], []
     started = time.perf_counter()
     for k, kind in enumerate(args.kinds):
         count = args.games if kind in ("solo-greedy", "duo-greedy", "duo-mixed") else max(1, args.games // 10)
         for i in range(count):
             seed = args.first_seed + 1000 * k + i
-            rows, scores = play(kind, seed, args, evaluate)
+            rows, scores = play(target, kind, seed, args, evaluate)
             for row, vp, v1, seat, is_bot in rows:
                 feats.append(row)
                 vps.append(vp)
@@ -160,14 +222,14 @@ def collect(args) -> dict:
         "final": np.array(finals, dtype=float),
         "game": np.array(games),
         "bot": np.array(bots, dtype=bool),
-        "names": np.array(te.FEATURES),
+        "names": np.array(target.module.FEATURES),
     }
 
 
-def merge(parts: list[dict]) -> dict:
+def merge(target: Target, parts: list[dict]) -> dict:
     for part in parts:
-        if list(part["names"]) != list(te.FEATURES):
-            raise SystemExit("saved data have other features than teotihuacan_eval.FEATURES: play again")
+        if list(part["names"]) != list(target.module.FEATURES):
+            raise SystemExit(f"saved data have other features than {target.module.__name__}.FEATURES: play again")
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0] if key != "names"}
 
 
@@ -177,21 +239,16 @@ def r2_rmse(y, pred) -> tuple[float, float]:
 
 
 # Signs the fit may impose (--signs): more of a holding or a standing is never worth less, a
-# missing salary never more. Without them, features that go with weak play (a greedy seat that
-# hoards what it cannot use) can come out negative although having more can never hurt.
-NONNEGATIVE = tuple(
-    name
-    for name in te.FEATURES
-    if name not in ("time", "const", "locked", "salary_short", "salary_short_near")
-)
-NONPOSITIVE = ("salary_short", "salary_short_near")
-
-
-def fit(X, y, ridge: float, signs: bool = False) -> np.ndarray:
+# missing salary never more (Target.nonpositive). Without them, features that go with weak play
+# (a greedy seat that hoards what it cannot use) can come out negative although having more can
+# never hurt.
+def fit(target: Target, X, y, ridge: float, signs: bool = False) -> np.ndarray:
     """Ridge least squares on features scaled to unit spread (a constant column unpenalised),
     weights back in raw units. With ``signs``, a weight of the wrong sign is fixed at 0 (the most
     wrong first) and the rest refitted, until none is left."""
-    names = list(te.FEATURES)
+    names = list(target.module.FEATURES)
+    nonpositive = set(target.nonpositive)
+    nonnegative = set(names) - nonpositive - set(target.unsigned)
     free_cols = list(range(X.shape[1]))
     while True:
         w = np.zeros(X.shape[1])
@@ -201,7 +258,7 @@ def fit(X, y, ridge: float, signs: bool = False) -> np.ndarray:
         wrong = [
             (abs(w[i]) * X[:, i].std(), i)
             for i in free_cols
-            if (names[i] in NONNEGATIVE and w[i] < 0) or (names[i] in NONPOSITIVE and w[i] > 0)
+            if (names[i] in nonnegative and w[i] < 0) or (names[i] in nonpositive and w[i] > 0)
         ]
         if not wrong:
             return w
@@ -218,22 +275,22 @@ def _ridge(X, y, ridge: float) -> np.ndarray:
     return beta / std
 
 
-def report(data: dict, args) -> None:
+def report(target: Target, data: dict, args) -> None:
     X, y = data["features"], data["final"] - data["vp"]
     v1 = data["v1"] - data["vp"]
     held = (data["game"] % 5) == 0
     tables = {}
-    for label, mask in (("PLAYER", ~data["bot"]), ("TEOTIBOT", data["bot"])):
+    for label, mask in (("PLAYER", ~data["bot"]), (target.bot_table, data["bot"])):
         if not mask.any():
             continue
         fit_rows, test_rows = mask & ~held, mask & held
-        w = fit(X[fit_rows], y[fit_rows], args.ridge, args.signs)
+        w = fit(target, X[fit_rows], y[fit_rows], args.ridge, args.signs)
         print(
             f"{label}: {fit_rows.sum()} fit rows, {test_rows.sum()} held-out rows ({len(set(data['game'][mask]))} games)"
         )
         # The first evaluator's (estimate - VP) is no forecast of the VP to come (it has no
         # level for the time left): give it its best affine use of the time left, fitted too.
-        time_col = X[:, list(te.FEATURES).index("time")]
+        time_col = X[:, list(target.module.FEATURES).index(target.time_feature)]
         V = np.column_stack([v1, time_col, np.ones(len(v1))])
         v1_fit = V @ np.linalg.lstsq(V[fit_rows], y[fit_rows], rcond=None)[0]
         for name_set, rows in (("fit", fit_rows), ("held-out", test_rows)):
@@ -243,10 +300,10 @@ def report(data: dict, args) -> None:
                 f"  {name_set}: R^2 {r2:.3f}, RMSE {rmse:.1f} VP (first evaluator, rescaled: R^2 {r2_old:.3f}, RMSE {rmse_old:.1f})"
             )
         tables[label] = w
-    block = weight_block(tables, data, args)
+    block = weight_block(target, tables, data, args)
     print("\n" + block)
     if args.write:
-        module = Path(te.__file__)
+        module = Path(target.module.__file__)
         text = module.read_text()
         head, rest = text.split(BEGIN, 1)
         _, tail = rest.split(END, 1)
@@ -254,11 +311,11 @@ def report(data: dict, args) -> None:
         print(f"written to {module}")
 
 
-BEGIN = "# BEGIN FITTED (bench/fit_teotihuacan_eval.py --write replaces this block)"
+BEGIN = "# BEGIN FITTED (bench/fit_eval.py --write replaces this block)"
 END = "# END FITTED"
 
 
-def weight_block(tables: dict, data: dict, args) -> str:
+def weight_block(target: Target, tables: dict, data: dict, args) -> str:
     """The weight tables as Python, with where they come from."""
     today = datetime.date.today().isoformat()
     sources = (
@@ -267,14 +324,14 @@ def weight_block(tables: dict, data: dict, args) -> str:
         else f"{args.games} games per kind from seed {args.first_seed}"
     )
     lines = [
-        f"# Fitted on {today} by bench/fit_teotihuacan_eval.py: {len(set(data['game']))} games",
+        f"# Fitted on {today} by bench/fit_eval.py --game {args.game}: {len(set(data['game']))} games",
         f"# ({sources}), {len(data['final'])} seat-positions, ridge {args.ridge}"
         + (", signs imposed." if args.signs else "."),
         "# fmt: off",
     ]
     for label, w in tables.items():
         lines.append(f"{label} = {{")
-        lines.extend(f'    "{name}": {value:.3f},' for name, value in zip(te.FEATURES, w, strict=True))
+        lines.extend(f'    "{name}": {value:.3f},' for name, value in zip(target.module.FEATURES, w, strict=True))
         lines.append("}")
     lines.append("# fmt: on")
     return "\n".join(lines) + "\n"
@@ -282,6 +339,7 @@ def weight_block(tables: dict, data: dict, args) -> str:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(TARGETS), default="teotihuacan", help="whose evaluator to fit")
     parser.add_argument(
         "--games", type=int, default=100, help="games per kind (a tenth for solo-random/-ismcts)"
     )
@@ -293,24 +351,25 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--sample", type=float, default=0.3, help="probability of recording a decision's position"
     )
-    parser.add_argument("--policy-eval", choices=sorted(EVALUATORS), default="v1")
+    parser.add_argument("--policy-eval", choices=EVALUATORS, default="v1", help="the evaluator greedy and ismcts play with")
     parser.add_argument("--ismcts-iterations", type=int, default=30)
     parser.add_argument("--ridge", type=float, default=1e-3, help="ridge penalty (standardised features)")
     parser.add_argument("--signs", action="store_true", help="impose the signs of NONNEGATIVE / NONPOSITIVE")
     parser.add_argument("--save", help="save the positions (.npz)")
     parser.add_argument(
-        "--write", action="store_true", help="write the fitted tables into teotihuacan_eval.py"
+        "--write", action="store_true", help="write the fitted tables into the game's evaluator module"
     )
     parser.add_argument("--load", action="append", default=[], help="fit on saved positions (repeatable)")
     args = parser.parse_args(argv)
-    find_evaluator("teotihuacan")
+    target = TARGETS[args.game]
+    find_evaluator(args.game)
     if args.load:
-        data = merge([dict(np.load(path)) for path in args.load])
+        data = merge(target, [dict(np.load(path)) for path in args.load])
     else:
-        data = collect(args)
+        data = collect(target, args)
         if args.save:
             np.savez_compressed(args.save, **data)
-    report(data, args)
+    report(target, data, args)
 
 
 if __name__ == "__main__":
