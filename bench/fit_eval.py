@@ -195,7 +195,7 @@ def play(target: Target, kind: str, seed: int, args, evaluate) -> tuple[list, li
 
 def collect(target: Target, args) -> dict:
     evaluate = evaluator(target, args.policy_eval)
-    feats, vps, v1s, finals, games, bots, kinds = [], [], [], [], [], [], []
+    feats, vps, v1s, finals, games, bots = [], [], [], [], [], []
     started = time.perf_counter()
     for k, kind in enumerate(args.kinds):
         count = args.games if kind in ("solo-greedy", "duo-greedy", "duo-mixed") else max(1, args.games // 10)
@@ -209,7 +209,6 @@ def collect(target: Target, args) -> dict:
                 finals.append(scores[seat])
                 games.append(seed)
                 bots.append(is_bot)
-                kinds.append(k)
             print(
                 f"  {kind} seed {seed}: scores {scores}, {len(rows)} rows, {time.perf_counter() - started:.0f} s",
                 file=sys.stderr,

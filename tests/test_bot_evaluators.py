@@ -9,7 +9,7 @@ import pytest
 
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
-from engine.zapotec.rules import house_count
+from engine.zapotec.rules import house_count, place_house
 from engine.zapotec.scoring import end_game
 from plugins.bots import teotihuacan_eval, zapotec_eval
 
@@ -77,7 +77,7 @@ def test_zapotec_values_a_complete_pyramid_over_an_unfinished_one():
 def test_zapotec_weights_name_every_feature():
     for table in (zapotec_eval.PLAYER, zapotec_eval.COCIJOBOT):
         assert set(table) == set(zapotec_eval.FEATURES)
-        assert len(zapotec_eval.features(late_zapotec_position(1))[0]) == len(zapotec_eval.FEATURES)
+    assert len(zapotec_eval.features(late_zapotec_position(1))[0]) == len(zapotec_eval.FEATURES)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3])
@@ -113,14 +113,12 @@ def test_zapotec_a_house_built_early_counts_for_the_turn_scorings_to_come():
     """A House built in the first round pays 2 VP at each later turn whose bonus card matches one
     of its three properties: worth about two-thirds of a VP per later round at least (the fit
     alone said ~0.06; the evaluator sets it by hand)."""
-    from engine.zapotec.rules import place_house
-
     state = next(s for s in random_positions(ZAPOTEC, 1, 3, {}, 1) if s.round == 1 and s.step == "build")
     free = next(i for i, tile in enumerate(state.space_tile) if tile >= 0 and state.space_owner[i] < 0)
     built = state.clone()
     place_house(built, 0, free, palace=False)
     gained = zapotec_eval.evaluate(built)[0] - zapotec_eval.evaluate(state)[0]
-    later_rounds = zapotec_eval.ROUNDS - state.round
+    later_rounds = state.data.rounds - state.round
     assert gained >= later_rounds * 2 / 3
 
 

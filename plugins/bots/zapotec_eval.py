@@ -28,7 +28,6 @@ from engine.zapotec.rules import house_count, pyramid_complete
 from engine.zapotec.scoring import COCIJOBOT as BOT_SEAT
 from engine.zapotec.scoring import end_scoring
 
-ROUNDS = 5
 BASIC = tuple(RESOURCE_NAMES.index(name) for name in ("wood", "brick", "stone"))
 CORN, GOLD, PRIEST = (RESOURCE_NAMES.index(name) for name in ("corn", "gold", "priest"))
 
@@ -166,7 +165,7 @@ def features(state: State) -> list[list[float]]:
     """One row of ``FEATURES`` per seat (public parts of the state only)."""
     d = state.data
     extra_palace = d.palace_houses - 1
-    later = ROUNDS - state.round
+    later = d.rounds - state.round
     bonus_prop = d.action_cards[state.bonus[-1]].prop
     waiting = open_pieces(state)
     rows = []
@@ -224,7 +223,7 @@ def evaluate_v1(state: State) -> list[float]:
     """The first evaluator: the end scoring now plus hand-weighted holdings (not used by the bots)."""
     if state.final is not None:
         return [float(state.score[s]) for s in range(state.seats)]
-    rounds_left = max(0, ROUNDS - state.round)
+    rounds_left = max(0, state.data.rounds - state.round)
     waiting = open_pieces(state)
     return [
         now
