@@ -29,6 +29,7 @@ from arena.wire.protocol import (
     AGENT_MESSAGES,
     ProtocolError,
     check_message,
+    check_ready,
     check_reply,
     decide_message,
     hello_message,
@@ -126,7 +127,7 @@ class Match:
                     raise AgentFault("error", reply["message"][:300])
                 if kind != "ready":
                     raise ProtocolError("unknown-type", f"expected 'ready', got {kind!r}")
-                seat.name, seat.version = reply["name"], reply["version"]
+                seat.name, seat.version = check_ready(reply)
             if scope.cancelled_caught:
                 raise AgentFault("handshake", f"no 'ready' within {spec.handshake_ms} ms")
             seat.handshake_ms = (time.perf_counter() - started) * 1000

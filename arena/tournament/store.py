@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import secrets
 import sqlite3
+import stat
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -160,6 +162,24 @@ class StoredMatch:
     reason: str | None = None  # why it was aborted
 
 
+def _private_file(path: str) -> None:
+    """Create the store readable by its owner only (0600; SQLite gives its -wal and -shm files the
+    same mode): it holds a secret base seed, and bots run under other uids. An existing store of
+    ours is narrowed to 0600 too; one of another user's is left as it is."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK, 0o600)  # a FIFO: refused, not waited on
+        try:
+            found = os.fstat(fd)
+            if stat.S_ISREG(found.st_mode) and found.st_uid == os.geteuid():
+                os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass  # not ours to create or change: sqlite3 reports what is wrong with the path
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -189,6 +209,7 @@ class Store:
 
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = str(path)
+        _private_file(self.path)
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode = WAL")

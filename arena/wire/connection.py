@@ -23,13 +23,16 @@ import trio
 from arena.plugins import AgentSpec
 from arena.wire.faults import AgentFault
 from arena.wire.limits import BotCgroup, set_rlimits
+from arena.wire.pipe_holders import agent_dropped_pipe
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
 from arena.wire.sandbox import Jail
+from arena.wire.seccomp import join_fresh_session_keyring
 from arena.wire.spawn import ForkedProcess, exec_agent, fork_agent
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
 CPU_CHECK_S = 0.2  # how often a cgroup's summed CPU time is checked against the limit
+PIPE_CHECK_S = 0.5  # how often a sandboxed agent that keeps the referee waiting is checked for a dropped stdout
 
 
 class DeadlineExceeded(Exception):
@@ -115,13 +118,18 @@ class AgentProcess:
 
     @trio.lowlevel.enable_ki_protection
     def _exec(self, argv: list[str], cwd: str) -> None:
-        self.process = exec_agent(argv, self._prepare, cwd)  # protected: as _fork
+        assert self.jail is not None
+        try:  # protected: as _fork
+            self.process = exec_agent(argv, self._prepare, cwd, self.jail.environment(), self.jail.pass_fds)
+        finally:
+            self.jail.close_fds()
 
     def _prepare(self) -> None:
-        """In the child before exec: join the cgroup, then the per-process limits."""
+        """In the child before exec: join the cgroup, a keyring of its own, then the per-process limits."""
         assert self.jail is not None
         if self.cgroup is not None:
             self.cgroup.enter()
+        join_fresh_session_keyring()
         set_rlimits(self.memory_mb, self.cpu_seconds, processes=self.jail.own_uid)
 
     async def _watch(self) -> None:
@@ -251,12 +259,26 @@ class AgentProcess:
                 try:
                     return os.read(fd, 65536)
                 except BlockingIOError:
-                    with trio.move_on_at(deadline) as scope:
-                        await trio.lowlevel.wait_readable(fd)
-                    if scope.cancelled_caught:
-                        raise DeadlineExceeded() from None
+                    if not await self._wait_readable(fd, deadline):
+                        return b""
         except (trio.ClosedResourceError, OSError, ValueError):
             return b""
+
+    async def _wait_readable(self, fd: int, deadline: float) -> bool:
+        """Wait until stdout ``fd`` is readable (True) or the agent dropped its end (False: as end of
+        file); DeadlineExceeded at ``deadline``. Under bwrap, which keeps the agent's stdio open, a
+        dropped stdout causes no end of file: it is looked for every PIPE_CHECK_S instead."""
+        assert self.process is not None
+        while True:
+            wake = deadline if self.sandbox == "none" else min(deadline, trio.current_time() + PIPE_CHECK_S)
+            with trio.move_on_at(wake) as scope:
+                await trio.lowlevel.wait_readable(fd)
+            if not scope.cancelled_caught:
+                return True
+            if trio.current_time() >= deadline:
+                raise DeadlineExceeded()
+            if agent_dropped_pipe(self.process.pid, fd):
+                return False
 
     async def _stopped_fault(self, pipe: str = "stdout") -> AgentFault:
         """The fault of an agent whose ``pipe`` closed: crash or exit, from its status."""

@@ -21,6 +21,7 @@ PROTOCOL_VERSION = 1
 HEADER = struct.Struct(">I")
 AGENT_FRAME_LIMIT = 1 << 20  # the referee's limit on a frame from an agent (1 MiB)
 REFEREE_FRAME_LIMIT = 64 << 20  # the host's limit on a frame from the referee (observations)
+READY_TEXT_LIMIT = 64  # characters of an agent's `ready` name and version (copied into every record)
 
 # type -> {field: allowed python types}. Every field is required and no other field is allowed.
 _INT = (int,)
@@ -218,6 +219,20 @@ def act_message(message_id: int, choice: Any) -> dict[str, Any]:
     elif choice is not None and not isinstance(choice, bool | float | str | bytes):
         choice = repr(choice)[:100]
     return {"type": "act", "id": message_id, "choice": choice}
+
+
+def check_ready(ready: dict[str, Any]) -> tuple[str, str]:
+    """(name, version) of an agent's checked ``ready`` message: each at most READY_TEXT_LIMIT
+    printable characters (no control codes), else a ``bad-frame`` fault."""
+    for field in ("name", "version"):
+        value = ready[field]
+        if len(value) > READY_TEXT_LIMIT or not value.isprintable():
+            raise ProtocolError(
+                "bad-frame",
+                f"'ready' field {field!r} must be at most {READY_TEXT_LIMIT} printable characters "
+                f"(got {len(value)} characters starting {value[:20]!r})",
+            )
+    return ready["name"], ready["version"]
 
 
 def check_reply(reply: dict[str, Any], decision_id: int, options: int) -> int:

@@ -13,17 +13,15 @@ the directory is deleted when the agent ends. See docs/security.md for the trust
 from __future__ import annotations
 
 import functools
-import importlib.metadata
-import importlib.util
 import itertools
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 
-from arena.plugins import PLUGINS_ENV, PROJECT
+from arena.wire import seccomp
+from arena.wire.host_view import agent_environment, sandbox_pythonpath, visible_paths
 from arena.wire.limits import owner_gone
 
 SANDBOXES = ("bwrap", "none")
@@ -115,6 +113,7 @@ class Jail:
             os.chown(self.directory, self.uid, self.uid)
         # 0711 for a seat uid: bwrap (root without its capabilities) must still enter it
         os.chmod(self.directory, 0o711 if self.uid is not None else 0o700)
+        self.seccomp_fd: int | None = None  # the filter bwrap reads, open from wrap() until started()
 
     @property
     def own_uid(self) -> bool:
@@ -137,57 +136,46 @@ class Jail:
             elif os.path.isdir(path):
                 args += ["--ro-bind", path, path]
         args += ["--proc", "/proc", "--dev", "/dev", "--bind", self.directory, "/tmp"]
-        for path in _visible_paths(argv[0]):  # after /tmp: a program may live under /tmp
+        for path in visible_paths(argv[0]):  # after /tmp: a program may live under /tmp
             args += _ancestors(path) + ["--ro-bind", path, path]
-        args += ["--setenv", "TMPDIR", "/tmp", "--setenv", "HOME", "/tmp", "--chdir", "/tmp", "--"]
+        args += self._seccomp_args() + ["--chdir", "/tmp", "--"]
         if self.uid is not None:
             uid = str(self.uid)
             args += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
             args += ["--inh-caps=-all", "--bounding-set=-all", "--"]
         return args + list(argv)
 
+    def environment(self) -> dict[str, str]:
+        """The agent's whole environment: the documented variables only (arena/wire/host_view.py)."""
+        if self.sandbox == "none":
+            path = [os.path.abspath(entry) for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+            return agent_environment(self.directory, path)
+        return agent_environment("/tmp", sandbox_pythonpath())
+
+    def _seccomp_args(self) -> list[str]:
+        """``--seccomp FD`` with a fresh copy of the filter (none on a machine it is not built for)."""
+        program = seccomp.program()
+        if program is None:
+            return []
+        self.close_fds()
+        self.seccomp_fd = seccomp.program_fd(program)
+        return ["--seccomp", str(self.seccomp_fd)]
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """Descriptors the wrapped command must inherit (the seccomp filter's)."""
+        return () if self.seccomp_fd is None else (self.seccomp_fd,)
+
+    def close_fds(self) -> None:
+        """Close what ``wrap`` opened for the command (once it started, or failed to); idempotent."""
+        if self.seccomp_fd is not None:
+            os.close(self.seccomp_fd)
+            self.seccomp_fd = None
+
     def remove(self) -> None:
         """Delete the private directory and whatever the agent left in it."""
+        self.close_fds()
         shutil.rmtree(self.directory, ignore_errors=True)
-
-
-def _visible_paths(program: str) -> list[str]:
-    """What an agent must read besides the system: Python's installation and import path, its program's directory."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(program))}
-    paths.add(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
-    for entry in sys.path:
-        if entry and os.path.isdir(entry) and os.path.abspath(entry) != os.getcwd():
-            paths.add(os.path.abspath(entry))
-    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        if entry and os.path.isdir(entry):
-            paths.add(os.path.abspath(entry))
-    paths.update(_plugin_locations())  # editable installs map packages outside sys.path
-    system = tuple(path + "/" for path in SYSTEM_DIRS)
-    keep = sorted(p for p in paths if p != "/" and not (p + "/").startswith(system))
-    # a path inside another one is visible already
-    return [p for p in keep if not any(p != q and p.startswith(q + "/") for q in keep)]
-
-
-@functools.cache
-def _plugin_locations() -> frozenset[str]:
-    """Where the installed plugins' packages (and Tlachtli's own) live: a package installed with
-    ``pip install -e`` is found through an import hook, from a folder that is not on sys.path."""
-    names = {"arena", "engine", "plugins"}
-    names.update(entry.module.split(".")[0] for entry in importlib.metadata.entry_points(group=PROJECT))
-    names.update(name.strip().split(".")[0] for name in os.environ.get(PLUGINS_ENV, "").split(",") if name.strip())
-    locations = set()
-    for name in names:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue  # a broken plugin: discovery reports it, the agent's import fails visibly
-        if spec is None:
-            continue
-        if spec.submodule_search_locations:
-            locations.update(os.path.abspath(location) for location in spec.submodule_search_locations)
-        elif spec.origin and os.path.isfile(spec.origin):
-            locations.add(os.path.dirname(os.path.abspath(spec.origin)))
-    return frozenset(locations)
 
 
 def _ancestors(path: str) -> list[str]:

@@ -65,24 +65,34 @@ def agent_start_method() -> str:
     return "fork"
 
 
-def exec_agent(argv: Sequence[str], prepare: Callable[[], None], cwd: str | None = None) -> ForkedProcess:
+def exec_agent(
+    argv: Sequence[str],
+    prepare: Callable[[], None],
+    cwd: str | None = None,
+    env: dict[str, str] | None = None,
+    pass_fds: Sequence[int] = (),
+) -> ForkedProcess:
     """Start ``argv`` with pipes on stdin/stdout/stderr; OSError if it cannot start.
 
     Forked here (from the calling thread, not a helper thread whose end would fire the
     parent-death signal), given its own session, the parent-death signal and ``prepare``
     (limits, cgroup), then exec'd: it dies with the referee even if that is killed outright.
+    ``env``: its whole environment (None: this process's); ``pass_fds``: descriptors it keeps
+    (inheritable ones, at the same numbers), besides the three pipes.
     """
     report_r, report_w = os.pipe2(os.O_CLOEXEC)  # carries exec's errno; closed by a good exec
 
     def run() -> int:
         try:
-            os.execvp(argv[0], list(argv))
+            if env is None:
+                os.execvp(argv[0], list(argv))
+            os.execvpe(argv[0], list(argv), env)
         except OSError as error:
             os.write(report_w, str(error.errno).encode())
         return 127
 
     try:
-        process = _start(run, prepare, cwd, keep=report_w, execs=True)
+        process = _start(run, prepare, cwd, keep=(report_w, *pass_fds), execs=True)
     except OSError:
         os.close(report_r)
         raise
@@ -182,9 +192,13 @@ def fork_agent(
 
 
 def _start(
-    run: Callable[[], int], prepare: Callable[[], None], cwd: str | None, keep: int = -1, execs: bool = False
+    run: Callable[[], int],
+    prepare: Callable[[], None],
+    cwd: str | None,
+    keep: Sequence[int] = (),
+    execs: bool = False,
 ) -> ForkedProcess:
-    """Fork a child with pipes on 0-2 that runs ``run`` (its exit status); ``keep``: one more fd it keeps.
+    """Fork a child with pipes on 0-2 that runs ``run`` (its exit status); ``keep``: more fds it keeps.
 
     ``execs``: ``run`` execs another program, which gets SIGPIPE's default too (as subprocess does).
     """
@@ -230,7 +244,7 @@ def _child(
     referee: int,
     prepare: Callable[[], None],
     cwd: str | None,
-    keep: int,
+    keep: Sequence[int],
     execs: bool,
 ) -> NoReturn:
     """The forked agent: its own session, clean signals and files, ``prepare``, then ``run``. Never returns."""
@@ -251,11 +265,11 @@ def _child(
         moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 3) for fd in stdio]
         for target, fd in enumerate(moved):
             os.dup2(fd, target)
-        if keep >= 0:
-            os.closerange(3, keep)
-            os.closerange(keep + 1, os.sysconf("SC_OPEN_MAX"))
-        else:
-            os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+        low = 3
+        for fd in sorted(keep):
+            os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, os.sysconf("SC_OPEN_MAX"))
         prepare()
         if cwd is not None:
             os.chdir(cwd)

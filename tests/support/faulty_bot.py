@@ -36,6 +36,7 @@ MOVE_MODES = {
     "choice-bool",  # answers with true
     "early",  # answers, and in the same write answers the next decision before it is asked
     "close-stdin",  # closes its stdin, answers, then stays alive
+    "huge-ready",  # no fault of its own: a ready whose name and version fill almost 1 MiB
 }
 
 
@@ -56,7 +57,10 @@ def main() -> int:
         return 0
     if mode == "handshake-crash":
         raise RuntimeError("broken before ready")
-    send({"type": "ready", "name": f"fault-{mode}", "version": "1"})
+    if mode == "huge-ready":
+        send({"type": "ready", "name": "n" * 520_000, "version": "v" * 520_000})
+    else:
+        send({"type": "ready", "name": f"fault-{mode}", "version": "1"})
     at = hello["agent_options"].get("at", 2)
     count = 0
     while True:

@@ -7,9 +7,14 @@ the attack, made at its first decision; it reports on stderr (kept in the match 
 
 from __future__ import annotations
 
+import ctypes
+import fcntl
 import gc
 import os
+import platform
 import signal
+import stat
+import struct
 import sys
 import time
 from typing import Any
@@ -42,6 +47,29 @@ def spawn(body) -> int:
     return pid
 
 
+# System call numbers of the key attacks, by machine (libc has no keyctl wrapper).
+KEY_SYSCALLS = {"x86_64": {"add_key": 248, "keyctl": 250}, "aarch64": {"add_key": 217, "keyctl": 219}}
+KEY_SPEC_USER_KEYRING = -4
+KEYCTL_SETPERM, KEYCTL_READ, KEYCTL_SET_TIMEOUT = 5, 11, 15
+LOCK_BASE = 1 << 20  # byte offsets of the lock channel: LOCK_BASE + seat
+FLOCK = struct.Struct("hhqqi4x")  # struct flock on 64-bit Linux: type, whence, start, len, pid
+
+
+def key_syscall(name: str, *args) -> int:
+    """A key system call through libc's syscall(); -errno when refused."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    number = KEY_SYSCALLS[platform.machine()][name]
+    result = libc.syscall(ctypes.c_long(number), *args)
+    return -ctypes.get_errno() if result == -1 else result
+
+
+def locked_by_another(fd: int, offset: int) -> bool:
+    """Whether another process holds a lock on byte ``offset`` of ``fd``'s file (F_GETLK)."""
+    probe = FLOCK.pack(fcntl.F_WRLCK, os.SEEK_SET, offset, 1, 0)
+    kind = FLOCK.unpack(fcntl.fcntl(fd, fcntl.F_GETLK, probe))[0]
+    return kind != fcntl.F_UNLCK
+
+
 def spin(seconds: float) -> None:
     end = time.process_time() + seconds
     while time.process_time() < end:
@@ -55,11 +83,16 @@ class Hostile(Agent):
     def setup(self, hello: dict[str, Any]) -> None:
         self.options = hello["agent_options"]
         self.done = False
+        self.seat = hello["seat"]
         if self.options.get("attack") == "spy":
             self.spy()
+        if self.options.get("attack") == "locks":
+            self.publish_locks()
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
-        if not self.done:
+        if self.options.get("attack") == "locks":
+            self.read_locks()
+        elif not self.done:
             self.done = True
             getattr(self, self.options["attack"].replace("-", "_"))()
         return 0
@@ -233,6 +266,90 @@ class Hostile(Agent):
                     os.write(fd, b"\xff" * 65536)
                 except OSError:
                     pass
+
+
+    # -- channels between agents running at the same time, or one after another --------------
+
+    def publish_locks(self) -> None:
+        """Hold a read lock at byte LOCK_BASE + seat of a file every sandbox sees (this module):
+        the other rotation of the deal, running at the same time, reads who is where (its hand,
+        in a real attack) with F_GETLK; nothing is written anywhere."""
+        self.lock_fd = os.open(__file__, os.O_RDONLY)
+        try:
+            fcntl.fcntl(self.lock_fd, fcntl.F_SETLK, FLOCK.pack(fcntl.F_RDLCK, os.SEEK_SET, LOCK_BASE + self.seat, 1, 0))
+            report(f"RESULT: lock published at seat {self.seat}")
+        except OSError as error:
+            report(f"RESULT: lock refused: {error.strerror}")
+
+    def read_locks(self) -> None:
+        """Look for the locks of other agents (each decision: they may start later)."""
+        time.sleep(float(self.options.get("linger_s", 0.0)))  # overlap with a concurrent match
+        for seat in range(8):
+            try:
+                if locked_by_another(self.lock_fd, LOCK_BASE + seat):
+                    report(f"FOUND: another agent's lock at seat {seat}")
+            except OSError as error:
+                report(f"RESULT: F_GETLK refused: {error.strerror}")
+                return
+
+    def key_store(self) -> None:
+        """Leave a key readable by every uid in its user keyring, for a later agent to find."""
+        description = f"tlachtli-hand-{self.options['tag']}".encode()
+        serial = key_syscall(
+            "add_key", b"user", description, b"my hand", ctypes.c_size_t(7), ctypes.c_long(KEY_SPEC_USER_KEYRING)
+        )
+        if serial < 0:
+            report(f"RESULT: add_key refused: {os.strerror(-serial)}")
+            return
+        key_syscall("keyctl", ctypes.c_long(KEYCTL_SET_TIMEOUT), ctypes.c_long(serial), ctypes.c_long(120))
+        granted = key_syscall("keyctl", ctypes.c_long(KEYCTL_SETPERM), ctypes.c_long(serial), ctypes.c_long(0x3F3F3F3F))
+        report(f"RESULT: key stored {serial} (setperm {granted})")
+
+    def key_find(self) -> None:
+        """Look for a key an earlier agent left (/proc/keys lists what this uid may view) and read it."""
+        wanted = f"tlachtli-hand-{self.options['tag']}"
+        with open("/proc/keys") as keys:
+            serials = [int(line.split()[0], 16) for line in keys if wanted in line]
+        for serial in serials:
+            buffer = ctypes.create_string_buffer(64)
+            size = key_syscall(
+                "keyctl", ctypes.c_long(KEYCTL_READ), ctypes.c_long(serial), buffer, ctypes.c_size_t(64)
+            )
+            got = buffer.raw[: max(0, size)].decode(errors="replace") if size >= 0 else os.strerror(-size)
+            report(f"FOUND: key {wanted} in /proc/keys, read: {got}")
+        report("RESULT: key search done")
+
+    def namespaces(self) -> None:
+        """Try to leave the sandbox's namespaces or reach past them: a new user namespace (root in
+        it), a new mount namespace, ptrace. Reports each as allowed or refused."""
+        libc = ctypes.CDLL(None, use_errno=True)
+        clone_newuser, clone_newns, ptrace_traceme = 0x10000000, 0x00020000, 0
+        tries = {
+            "unshare user": lambda: libc.unshare(clone_newuser),
+            "unshare mount": lambda: libc.unshare(clone_newns),
+            "ptrace": lambda: libc.ptrace(ptrace_traceme, 0, None, None),
+        }
+        for what, call in tries.items():
+            refused = call() == -1
+            report(f"RESULT: {what} {'refused: ' + os.strerror(ctypes.get_errno()) if refused else 'allowed'}")
+
+    def env(self) -> None:
+        """Report every environment variable's name (a referee's secret must not be among them)."""
+        report(f"RESULT: env {','.join(sorted(os.environ))}")
+
+    def close_stdout(self) -> None:
+        """Close the protocol's output pipe and keep running (never answer)."""
+        stderr = os.fstat(2).st_ino
+        for fd in map(int, os.listdir("/proc/self/fd")):
+            try:
+                info = os.fstat(fd)
+                writing = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+            except OSError:
+                continue
+            if fd > 2 and stat.S_ISFIFO(info.st_mode) and writing and info.st_ino != stderr:
+                os.close(fd)
+        report("RESULT: stdout closed")
+        time.sleep(600)
 
 
 @hookimpl
