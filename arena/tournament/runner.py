@@ -54,6 +54,7 @@ from rich.text import Text
 
 from arena.match import MatchSpec
 from arena.plugins import Registry, discover
+from arena.tournament.schedule import deal_key, take_next
 from arena.tournament.store import Store, StoredMatch, StoreError
 from arena.wire.limits import die_with_parent
 
@@ -490,6 +491,7 @@ def run_pending(
     queue.reverse()  # pop() from the end hands matches out in schedule order
     stop = _Stop()
     stillborn: list[str] = []  # workers in a row that died before starting their match
+    playing: dict[int, tuple[str, int]] = {}  # match id -> deal, for each match handed out
     # The handlers stay in place until the cleanup below is done: a second Ctrl-C landing after
     # they were restored raised KeyboardInterrupt there and left matches marked running.
     with stop.installed():
@@ -531,12 +533,19 @@ def run_pending(
 
                 try:
                     while (queue or pool.in_flight()) and not stop.count:
+                        if not pool.in_flight():
+                            playing.clear()  # nothing is out: no deal can be playing
                         while queue and pool.has_room():
-                            match = queue.pop()
+                            match = take_next(queue, set(playing.values()))
+                            if match is None:
+                                break  # every waiting match's deal is being played
                             store.mark_running(match.id)
+                            playing[match.id] = deal_key(match.spec)
                             pool.hand(match)
                         # a short timeout: the signal handler only counts, the loop notices it
                         for match, reply in pool.events(POLL_S):
+                            if reply[0] != "recovered":  # that match's outcome is still to come
+                                playing.pop(match.id, None)
                             collect(match, reply)
                 except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
                     stop.press()

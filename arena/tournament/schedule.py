@@ -8,12 +8,21 @@ and the luck of the seed and the advantage of a seat cancel out across the rotat
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from arena.match import MatchSpec, table_seats
 from arena.tournament.formats import FORMATS
 from arena.tournament.ladder import Entrant, Ladder
+
+
+class _HasSpec(Protocol):
+    @property
+    def spec(self) -> MatchSpec: ...
+
+
+M = TypeVar("M", bound=_HasSpec)  # a scheduled or stored match
 
 
 @dataclass(frozen=True)
@@ -89,3 +98,23 @@ def iter_schedule(ladder: Ladder, base_seed: int | None = None) -> Iterator[Sche
                 entrants = tuple(entrant.name for entrant in seated)
                 yield ScheduledMatch(index, key, entrants, spec)
                 index += 1
+
+
+def deal_key(spec: MatchSpec) -> tuple[str, int]:
+    """The deal a match plays: its game and seed. Every rotation of a deal (and, with shared deals,
+    every group) has the same key."""
+    return (spec.game, spec.seed)
+
+
+def take_next(queue: list[M], playing: Collection[tuple[str, int]]) -> M | None:
+    """Remove and return the next match of ``queue`` (handed out from its end) whose deal is not in
+    ``playing``, or None when every one waits for a deal being played.
+
+    Two matches of one deal never run at the same time, with any number of workers, local or on a
+    cluster: the rotations of a deal show each seat's cards to another agent, and two agents
+    running at once may find a way to talk (docs/security.md). Other deals fill the free workers.
+    """
+    for index in range(len(queue) - 1, -1, -1):
+        if deal_key(queue[index].spec) not in playing:
+            return queue.pop(index)
+    return None
