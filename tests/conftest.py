@@ -47,6 +47,8 @@ def _test_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     path = os.environ.get("PYTHONPATH", "")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), path])))
+    # The leak guards find exec'd agents by these marks: pass them on (agents get no other variable).
+    monkeypatch.setenv("TLACHTLI_AGENT_ENV", "TLACHTLI_TEST_PROC,TLACHTLI_TEST_MARK,TLACHTLI_TEST_RUN")
 
 
 @pytest.fixture(autouse=True)

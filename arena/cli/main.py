@@ -201,6 +201,18 @@ def play(
             )
     if problem:
         raise fail(problem, 1)
+    unstarted = _unstarted(outcome.record["faults"])
+    if unstarted:
+        raise fail(unstarted, 1)
+
+
+def _unstarted(faults: list[dict]) -> str | None:
+    """The error line for seats whose agent never got to play (a fault before or at its ``ready``),
+    or None: such a match says nothing about the bots, so `arena play` exits with status 1."""
+    seats = [str(fault["seat"]) for fault in faults if fault["phase"] == "handshake"]
+    if not seats:
+        return None
+    return f"the agent of seat {', '.join(seats)} could not start (see its fault above); the match proves nothing"
 
 
 @contextmanager

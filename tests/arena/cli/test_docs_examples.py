@@ -68,6 +68,49 @@ def test_the_unpackaged_module_needs_pythonpath_as_the_readme_says(tmp_path):
     assert listed.returncode == 0 and "first-option" in listed.stdout, listed.stderr
 
 
+def test_the_unpackaged_module_plays_in_the_sandbox_from_a_folder_holding_a_store(tmp_path):
+    # Issue 31: the README's recipe forfeited both seats ("plugin 'mybot' failed to import") in
+    # the sandbox, and still exited 0. The folder also holds a store, which the bot must not see
+    # (tests/arena/wire/test_sandbox_channels.py tries to read it).
+    tmp_path.chmod(0o755)
+    (tmp_path / "mybot").mkdir()
+    (tmp_path / "mybot" / "__init__.py").write_text(readme_block("python", "# mybot/__init__.py"))
+    (tmp_path / "tlachtli.db").write_text("a store")
+    recipe = "PYTHONPATH=. TLACHTLI_PLUGINS=mybot arena play -g zapotec -a first-option -a random"
+    assert recipe in (ROOT / "README.md").read_text(encoding="utf-8")
+    settings, args = recipe.split(" arena ")
+    env = dict(os.environ, **dict(word.split("=") for word in settings.split()), TLACHTLI_SANDBOX="bwrap")
+    played = subprocess.run(
+        [str(Path(sys.executable).with_name("arena")), *shlex.split(args)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=240,
+    )  # fmt: skip
+    assert played.returncode == 0 and "forfeited" not in played.stdout, played.stdout + played.stderr
+    assert "first-option" in played.stdout and "random" in played.stdout
+
+
+def test_the_games_doc_recipe_plays_in_the_sandbox():
+    recipe = "PYTHONPATH=. TLACHTLI_PLUGINS=examples.games.goofspiel.game arena games"
+    assert recipe in " ".join((ROOT / "docs" / "games.md").read_text(encoding="utf-8").split())
+    env = dict(os.environ, PYTHONPATH=".", TLACHTLI_PLUGINS="examples.games.goofspiel.game", TLACHTLI_SANDBOX="bwrap")
+    played = subprocess.run(
+        [str(Path(sys.executable).with_name("arena")), "play", "-g", "goofspiel", "-a", "random", "-a", "random"],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=240,
+    )  # fmt: skip
+    assert played.returncode == 0 and "forfeited" not in played.stdout, played.stdout + played.stderr
+
+
+def test_arena_play_fails_when_an_agent_could_not_start():
+    # The handshake-exit bot quits before its `ready`: its seat forfeits, the match is played out
+    # and printed, and the exit status says that it proves nothing.
+    played = subprocess.run(
+        arena_command(["play", "-g", "goofspiel", "-a", "random", "-a", "fault-handshake-exit"]),
+        capture_output=True, text=True, cwd=ROOT, timeout=240,
+    )  # fmt: skip
+    assert played.returncode == 1, played.stdout + played.stderr
+    assert "seat 1 forfeited" in played.stdout and "handshake" in played.stdout
+    assert played.stderr.strip().splitlines()[-1].startswith("error: the agent of seat 1 could not start")
+
+
 def shown_commands() -> list[tuple[str, list[str]]]:
     """Every `arena ...` command of the sh blocks, in order, as (where, argv).
 
