@@ -2,10 +2,11 @@
 
 Under "bwrap" every agent, Python or executable, is exec'd inside its own ``bwrap``: its own PID
 namespace (it sees and can signal only its own processes, and its /proc is its own), no network,
-a read-only view of only what it needs (system directories, the Python installation and import
-path, the directory of its executable), a private writable /tmp that is also its working
-directory, and, when the referee runs as root, a uid of its own (``setpriv`` drops to it inside
-the sandbox). ``--die-with-parent`` ends the whole sandbox with the referee. Under "none" the
+a read-only view of only what it needs (system directories, the Python installation, the plugins'
+own folders, the directory of its executable: arena/wire/host_view.py), a private writable /tmp
+that is also its working directory, only documented environment variables, a seccomp filter
+(arena/wire/seccomp.py: no file locks, kernel keys, namespaces, ptrace, mounts), and, when the
+referee runs as root, a uid of its own (``setpriv`` drops to it inside the sandbox). ``--die-with-parent`` ends the whole sandbox with the referee. Under "none" the
 agent runs as the referee's user with the same private working directory and limits. Either way
 the directory is deleted when the agent ends. See docs/security.md for the trust model.
 """

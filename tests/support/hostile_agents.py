@@ -309,7 +309,9 @@ class Hostile(Agent):
         """Look for a key an earlier agent left (/proc/keys lists what this uid may view) and read it."""
         wanted = f"tlachtli-hand-{self.options['tag']}"
         with open("/proc/keys") as keys:
-            serials = [int(line.split()[0], 16) for line in keys if wanted in line]
+            lines = keys.readlines()
+        report(f"RESULT: keys in view {' '.join(line.split()[0] for line in lines)}")
+        serials = [int(line.split()[0], 16) for line in lines if wanted in line]
         for serial in serials:
             buffer = ctypes.create_string_buffer(64)
             size = key_syscall(

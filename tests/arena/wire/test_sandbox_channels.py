@@ -8,6 +8,7 @@ a 1 MiB ``ready`` name copied into the record. Each must now gain nothing.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import struct
 import uuid
@@ -21,6 +22,9 @@ from arena.tournament.store import Store
 from arena.wire import seccomp
 from arena.wire.sandbox import SANDBOX_ENV, bwrap_works
 from tests.support.agent_processes import ROUNDS
+from tests.support.hostile_agents import key_syscall
+
+KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING = 0, -3
 
 pytestmark = pytest.mark.skipif(not bwrap_works(), reason="bubblewrap (bwrap) cannot run on this machine")
 ROOT = Path(__file__).resolve().parents[3]
@@ -57,6 +61,11 @@ def test_a_kernel_key_left_by_one_agent_is_not_found_by_the_next():
     assert "RESULT: add_key refused: Operation not permitted" in stderr_of(stored), stderr_of(stored)
     found = match(("hostile", "random"), ({"attack": "key-find", "tag": tag}, {}))
     assert "RESULT: key search done" in stderr_of(found) and "FOUND" not in stderr_of(found), stderr_of(found)
+    # nor does it hold the referee's session keyring (bwrap would pass it on): it has a new one
+    referee = key_syscall("keyctl", ctypes.c_long(KEYCTL_GET_KEYRING_ID), ctypes.c_long(KEY_SPEC_SESSION_KEYRING), 0)
+    assert referee > 0, referee
+    view = stderr_of(found).split("RESULT: keys in view ")[1].split("\n")[0].split()
+    assert len(view) == 1 and f"{referee:08x}" not in view, view  # its own session keyring only
 
 
 def test_no_new_namespace_nor_ptrace_inside_the_sandbox():
