@@ -1,13 +1,13 @@
 """What an agent sees of the referee's machine: the paths bound into its sandbox, and its environment.
 
-Paths: the Python installation (prefixes, site-packages, standard library), the directory of its
-program, and, for plugins, each plugin package's own folder (or module file) and its installed
-metadata, found with ``importlib.util.find_spec``; never a whole ``PYTHONPATH`` entry, never the
-working directory or a folder holding it (where the store and ladders usually are). Relative
-``PYTHONPATH`` entries are resolved against the referee's working directory, and the sandbox's
-own ``PYTHONPATH`` lists only the folders the plugins were found in (with nothing else of them
-visible). Environment: only the variables of ``AGENT_ENV`` (and those named in
-``$TLACHTLI_AGENT_ENV``), nothing else of the referee's. See docs/security.md.
+Paths: the Python installation (prefixes, site-packages, standard library, the import path's
+site folders), the directory of its program, and, for plugins, each plugin package's own folder
+(or module file) and its installed metadata, found with ``importlib.util.find_spec``; never a
+whole ``PYTHONPATH`` entry, never the working directory or a folder holding it (where the store
+and ladders usually are). Relative ``PYTHONPATH`` entries are resolved against the referee's
+working directory, and the sandbox's own ``PYTHONPATH`` lists only the folders the plugins were
+found in (with nothing else of them visible). Environment: only the variables of ``AGENT_ENV``
+(and those named in ``$TLACHTLI_AGENT_ENV``), nothing else of the referee's. See docs/security.md.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def visible_paths(program: str) -> list[str]:
     """Absolute paths (folders or files) to bind read-only into the sandbox of ``program``: no path
     inside another, none that is the referee's working directory or holds it."""
     paths = set(installation_paths())
+    paths.update(_site_paths())
     paths.update(plugin_locations())
     folder = os.path.dirname(os.path.realpath(program))
     paths.add(os.path.realpath(program) if _holds_cwd(folder) else folder)  # a bot beside the store: itself only
@@ -71,6 +72,14 @@ def sandbox_pythonpath() -> list[str]:
         if entry in roots and entry not in installed and entry not in found:
             found.append(entry)
     return found
+
+
+def _site_paths() -> set[str]:
+    """The import path's folders that ``$PYTHONPATH`` did not add: site directories (a virtual
+    environment layered on another one through a .pth file, say). A ``$PYTHONPATH`` folder is
+    never bound whole: only the plugins found in it are."""
+    given = set(_pythonpath_entries())
+    return {os.path.abspath(entry) for entry in sys.path if entry and os.path.abspath(entry) not in given}
 
 
 def _pythonpath_entries() -> list[str]:
