@@ -92,6 +92,8 @@ class Match:
                     memory_mb=spec.memory_mb,
                     cpu_seconds=spec.cpu_seconds,
                     sandbox=sandbox,
+                    cpus=spec.cpus,
+                    ponder=spec.ponder,
                 ),
                 spec.bank_ms,
             )
@@ -127,6 +129,7 @@ class Match:
                 if kind != "ready":
                     raise ProtocolError("unknown-type", f"expected 'ready', got {kind!r}")
                 seat.name, seat.version = reply["name"], reply["version"]
+                seat.process.pause()  # not deciding until its first `decide`
             if scope.cancelled_caught:
                 raise AgentFault("handshake", f"no 'ready' within {spec.handshake_ms} ms")
             seat.handshake_ms = (time.perf_counter() - started) * 1000
@@ -143,6 +146,7 @@ class Match:
         poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
         """
         spec = self.spec
+        seat.process.resume()  # frozen since its last answer unless the match allows pondering
         started = time.perf_counter()
         allowed_ms = spec.move_ms + seat.bank_ms
         try:
@@ -156,6 +160,7 @@ class Match:
                 deadline = trio.current_time() + allowed_ms / 1000
                 await seat.process.send(message, deadline)
                 reply = await seat.process.receive(deadline, LINGER_MS if alone else 0.0)
+                seat.process.pause()  # its turn is over: it may not use the others' turns
             except DeadlineExceeded:
                 reply = None
             if reply is None or (time.perf_counter() - started) * 1000 > allowed_ms:
