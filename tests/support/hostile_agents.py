@@ -62,6 +62,9 @@ class Hostile(Agent):
         if not self.done:
             self.done = True
             getattr(self, self.options["attack"].replace("-", "_"))()
+        elif self.options["attack"] == "ticker":
+            with open("/tmp/ticks") as ticks:
+                report(f"RESULT: ticks {ticks.read().strip() or 0}")
         return 0
 
     # -- attacks -------------------------------------------------------------------------
@@ -289,6 +292,22 @@ class Hostile(Agent):
                     written += len(chunk)
         except OSError as error:
             report(f"RESULT: disk full at {written} bytes: {error.strerror}")
+
+    def ticker(self) -> None:
+        """Work between its decisions: a child (own session) counting 10 ms ticks in /tmp/ticks,
+        reported at each later decision."""
+
+        def tick() -> None:
+            count = 0
+            while True:
+                time.sleep(0.01)
+                count += 1
+                with open("/tmp/ticks.new", "w") as ticks:
+                    ticks.write(str(count))
+                os.replace("/tmp/ticks.new", "/tmp/ticks")
+
+        open("/tmp/ticks", "w").close()  # noqa: SIM115
+        spawn(tick)
 
     def oom_score(self) -> None:
         with open("/proc/self/oom_score_adj") as score:
