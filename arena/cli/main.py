@@ -37,7 +37,6 @@ from arena.record import replay as replay_record
 from arena.referee import Terminated, run_match
 from arena.web.serve import serve
 from arena.wire.cgroups import DEFAULT_CPUS
-from arena.wire.limits import DEFAULT_MEMORY_MB
 from engine.api import State
 
 app = typer.Typer(
@@ -138,11 +137,13 @@ def play(
         int, typer.Option(min=0, help="Time bank per game, drawn on when a move overruns its clock.")
     ] = 60_000,
     memory_mb: Annotated[
-        int,
+        int | None,
         typer.Option(
-            min=16, help="Memory per agent (all its processes, where cgroups work) and address space per process, in MiB."
+            min=16,
+            help="Memory per agent, all its processes together (where cgroups work; default 2048), and "
+            "address space per agent process (default: none), in MiB.",
         ),
-    ] = DEFAULT_MEMORY_MB,
+    ] = None,
     cpu_seconds: Annotated[
         int | None, typer.Option(min=1, help="CPU-time limit per agent process, in seconds.")
     ] = None,

@@ -93,7 +93,7 @@ class Ladder:
     move_ms: int = SPEC_DEFAULTS["move_ms"]
     bank_ms: int = SPEC_DEFAULTS["bank_ms"]
     handshake_ms: int = SPEC_DEFAULTS["handshake_ms"]
-    memory_mb: int | None = SPEC_DEFAULTS["memory_mb"]
+    memory_mb: int | None = None
     cpu_seconds: int | None = None
     cpus: int = SPEC_DEFAULTS["cpus"]
     ponder: bool = SPEC_DEFAULTS["ponder"]  # may bots run while not deciding (see docs/security.md)
@@ -258,7 +258,7 @@ class _Validator:
             move_ms=clock.get("move_ms", SPEC_DEFAULTS["move_ms"]),
             bank_ms=clock.get("bank_ms", SPEC_DEFAULTS["bank_ms"]),
             handshake_ms=clock.get("handshake_ms", SPEC_DEFAULTS["handshake_ms"]),
-            memory_mb=limits.get("memory_mb", SPEC_DEFAULTS["memory_mb"]),
+            memory_mb=limits.get("memory_mb"),
             cpu_seconds=limits.get("cpu_seconds"),
             cpus=limits.get("cpus", SPEC_DEFAULTS["cpus"]),
             ponder=data.get("ponder", SPEC_DEFAULTS["ponder"]),

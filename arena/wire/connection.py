@@ -22,7 +22,7 @@ import trio
 
 from arena.plugins import AgentSpec
 from arena.wire.faults import AgentFault
-from arena.wire.limits import BotCgroup, oom_killer_first, set_rlimits
+from arena.wire.limits import DEFAULT_MEMORY_MB, BotCgroup, oom_killer_first, set_rlimits
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
 from arena.wire.sandbox import Jail
 from arena.wire.spawn import ForkedProcess, exec_agent, fork_agent
@@ -86,6 +86,7 @@ class AgentProcess:
         self.limit_note = ""  # why the referee killed it, added to its fault
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
+        self.bot_memory_mb = memory_mb or DEFAULT_MEMORY_MB  # all its processes together (cgroup)
         self.cpus = cpus
         self.ponder = ponder
         self.buffer = FrameBuffer(frame_limit)
@@ -99,7 +100,7 @@ class AgentProcess:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
             self.jail = Jail(self.sandbox)
-            self.cgroup = BotCgroup.create(self.memory_mb, self.cpus)
+            self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
             if self.hosted is not None:
                 self._fork(self.hosted)
             else:
@@ -287,7 +288,7 @@ class AgentProcess:
             await self._stderr_done.wait()
         kind, detail = describe_status(self.process.returncode, pipe, self.sandbox != "none")
         if self.cgroup is not None and self.cgroup.oom_kills():
-            detail += f" (out of memory: over its {self.memory_mb} MiB limit, all its processes together)"
+            detail += f" (out of memory: over its {self.bot_memory_mb} MiB limit, all its processes together)"
         detail += self.limit_note
         last = self.stderr_text().strip().splitlines()
         if last:

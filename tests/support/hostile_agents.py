@@ -309,6 +309,16 @@ class Hostile(Agent):
         open("/tmp/ticks", "w").close()  # noqa: SIM115
         spawn(tick)
 
+    def reserve(self) -> None:
+        """Reserve 4 GiB of address space without touching it, as a JVM does at start."""
+        import mmap
+
+        try:
+            mmap.mmap(-1, 4 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS).close()
+            report("RESULT: reserved 4096 MB")
+        except OSError as error:
+            report(f"RESULT: reserve refused: {error.strerror}")
+
     def oom_score(self) -> None:
         with open("/proc/self/oom_score_adj") as score:
             report(f"RESULT: oom_score_adj {score.read().strip()}")

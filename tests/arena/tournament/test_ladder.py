@@ -71,9 +71,9 @@ def test_good_ladder_is_read_with_defaults_and_distinct_display_names(registry):
     assert ladder.matches_per_pairing == 2 and ladder.seed == 7
 
 
-def test_limits_default_to_2048_mib_one_core_and_no_pondering(registry):
+def test_limits_default_to_one_core_and_no_pondering(registry):
     ladder = parse(GOOD.replace("memory_mb = 512\n", ""), registry)
-    assert (ladder.memory_mb, ladder.cpus, ladder.ponder) == (2048, 1, False)
+    assert (ladder.memory_mb, ladder.cpus, ladder.ponder) == (None, 1, False)  # memory: 2048 MiB per bot
     ladder = parse(GOOD.replace("seed = 7", "seed = 7\nponder = true").replace("[limits]", "[limits]\ncpus = 2"), registry)
     assert (ladder.cpus, ladder.ponder) == (2, True)
     spec = make_schedule(ladder)[0].spec

@@ -125,6 +125,14 @@ def test_agents_are_the_oom_killers_first_choice():
     assert f"RESULT: oom_score_adj {OOM_SCORE_ADJ}" in outcome.record["agents"][0]["stderr"]
 
 
+def test_the_default_memory_bound_leaves_address_space_reservations_alone():
+    # A JVM reserves gigabytes it never touches; it could not even start under a 2 GiB RLIMIT_AS.
+    outcome = run_match(
+        MatchSpec(game="goofspiel", agents=("hostile", "random"), seed=3, agent_options=({"attack": "reserve"}, {}))
+    )
+    assert "RESULT: reserved 4096 MB" in outcome.record["agents"][0]["stderr"]
+
+
 @needs_cgroups
 def test_memory_in_memfd_files_is_bounded_by_default():
     # The bot fills unmapped memfd files (RLIMIT_AS never sees them) up to 3 GiB; the default
