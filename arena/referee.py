@@ -2,9 +2,10 @@
 
 ``play_match`` starts every agent (own process group, optional limits), shakes hands, then asks
 the seats in ``to_act()`` for their choices (simultaneous seats concurrently) under a per-move
-clock and a per-game time bank, applies them, sends ``end`` and reaps every process. A seat
-that faults (see arena/wire/faults.py) forfeits: the random policy plays it to the end and it is
-ranked last. Every match yields a record (arena/record.py) from which ``arena replay`` re-runs
+clock and a per-game time bank (a seat is charged only from its ``decide`` to its ``act``, and,
+unless the match allows pondering, frozen from its ``act`` to its next ``decide``), applies them,
+sends ``end`` and reaps every process. A seat that faults (see arena/wire/faults.py) forfeits:
+the random policy plays it to the end and it is ranked last. Every match yields a record (arena/record.py) from which ``arena replay`` re-runs
 the game.
 """
 

@@ -47,9 +47,14 @@ class Freezer:
         v2 = os.path.exists(os.path.join(directory, "cgroup.freeze"))
         name = "cgroup.freeze" if v2 else "freezer.state"
         self._states = (b"1", b"0") if v2 else (b"FROZEN", b"THAWED")
-        self._fd: int | None = os.open(os.path.join(directory, name), os.O_WRONLY | os.O_CLOEXEC)
+        path = os.path.join(directory, name)
+        self._fd: int | None = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            self._guard = None if v2 else _thaw_guard(path)
+        except OSError:
+            os.close(self._fd)
+            raise
         self.frozen = False
-        self._guard = None if v2 else _thaw_guard(os.path.join(directory, name))
 
     def freeze(self) -> None:
         """Stop every process of the group (its children too, whatever their session)."""

@@ -113,7 +113,8 @@ def owner_gone(name: str, prefix: str) -> bool:
 
 def _sweep_stale() -> None:
     """Remove the (empty) cgroups of referees that died without cleaning up (killed outright)."""
-    for controller in _CONTROLLERS + _CPU_CONTROLLERS:
+    # the freezer first: its processes, killed and thawed there, leave the other groups empty
+    for controller in ("freezer",) + _CONTROLLERS + ("cpu",):
         parent = _own_cgroup(controller)
         for name in os.listdir(parent) if parent else ():
             if owner_gone(name, "tlachtli-"):
