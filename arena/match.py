@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from arena.wire.cgroups import DEFAULT_CPUS
+
 
 def table_seats(agents: Sequence[str], automaton: str | None) -> tuple[str, ...]:
     """Every seat of a table in seat order: the agents' seats, then the automaton's seat, if any.
@@ -38,8 +40,12 @@ class MatchSpec:
     display_names: tuple[str, ...] = ()  # per agent seat, e.g. the ladder's names; empty = ``agents``
     move_ms: int = 1000  # per-decision clock
     bank_ms: int = 60_000  # per-game time bank drawn on once a move overruns move_ms
-    memory_mb: int | None = None  # address-space limit per agent process
+    # Memory of an agent as a whole (its cgroup; None: DEFAULT_MEMORY_MB there) and address space
+    # per agent process (None: none; a default would stop runtimes that reserve much, e.g. Java).
+    memory_mb: int | None = None
     cpu_seconds: int | None = None  # CPU-time limit per agent process
+    cpus: int = DEFAULT_CPUS  # cores' worth of CPU time an agent may use at once (its cgroup's quota)
+    ponder: bool = False  # may an agent run while not deciding? (else it is frozen between decisions)
     handshake_ms: int = 10_000  # time from spawn to the agent's `ready` (Python startup included)
     sandbox: str | None = None  # "bwrap" or "none" (arena/wire/sandbox.py); None: the strongest available
 

@@ -2,9 +2,10 @@
 
 ``play_match`` starts every agent (own process group, optional limits), shakes hands, then asks
 the seats in ``to_act()`` for their choices (simultaneous seats concurrently) under a per-move
-clock and a per-game time bank, applies them, sends ``end`` and reaps every process. A seat
-that faults (see arena/wire/faults.py) forfeits: the random policy plays it to the end and it is
-ranked last. Every match yields a record (arena/record.py) from which ``arena replay`` re-runs
+clock and a per-game time bank (a seat is charged only from its ``decide`` to its ``act``, and,
+unless the match allows pondering, frozen from its ``act`` to its next ``decide``), applies them,
+sends ``end`` and reaps every process. A seat that faults (see arena/wire/faults.py) forfeits:
+the random policy plays it to the end and it is ranked last. Every match yields a record (arena/record.py) from which ``arena replay`` re-runs
 the game.
 """
 
@@ -93,6 +94,8 @@ class Match:
                     memory_mb=spec.memory_mb,
                     cpu_seconds=spec.cpu_seconds,
                     sandbox=sandbox,
+                    cpus=spec.cpus,
+                    ponder=spec.ponder,
                 ),
                 spec.bank_ms,
             )
@@ -128,6 +131,7 @@ class Match:
                 if kind != "ready":
                     raise ProtocolError("unknown-type", f"expected 'ready', got {kind!r}")
                 seat.name, seat.version = check_ready(reply)
+                seat.process.pause()  # not deciding until its first `decide`
             if scope.cancelled_caught:
                 raise AgentFault("handshake", f"no 'ready' within {spec.handshake_ms} ms")
             seat.handshake_ms = (time.perf_counter() - started) * 1000
@@ -144,6 +148,7 @@ class Match:
         poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
         """
         spec = self.spec
+        seat.process.resume()  # frozen since its last answer unless the match allows pondering
         started = time.perf_counter()
         allowed_ms = spec.move_ms + seat.bank_ms
         try:
@@ -157,6 +162,7 @@ class Match:
                 deadline = trio.current_time() + allowed_ms / 1000
                 await seat.process.send(message, deadline)
                 reply = await seat.process.receive(deadline, LINGER_MS if alone else 0.0)
+                seat.process.pause()  # its turn is over: it may not use the others' turns
             except DeadlineExceeded:
                 reply = None
             if reply is None or (time.perf_counter() - started) * 1000 > allowed_ms:

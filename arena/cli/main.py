@@ -36,6 +36,7 @@ from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
 from arena.referee import Terminated, run_match
 from arena.web.serve import serve
+from arena.wire.cgroups import DEFAULT_CPUS
 from engine.api import State
 
 app = typer.Typer(
@@ -136,11 +137,25 @@ def play(
         int, typer.Option(min=0, help="Time bank per game, drawn on when a move overruns its clock.")
     ] = 60_000,
     memory_mb: Annotated[
-        int | None, typer.Option(min=16, help="Address-space limit per agent process, in MiB.")
+        int | None,
+        typer.Option(
+            min=16,
+            help="Memory per agent, all its processes together (where cgroups work; default 2048), and "
+            "address space per agent process (default: none), in MiB.",
+        ),
     ] = None,
     cpu_seconds: Annotated[
         int | None, typer.Option(min=1, help="CPU-time limit per agent process, in seconds.")
     ] = None,
+    cpus: Annotated[
+        int, typer.Option(min=1, help="Cores' worth of CPU time an agent may use at once (where cgroups work).")
+    ] = DEFAULT_CPUS,
+    ponder: Annotated[
+        bool,
+        typer.Option(
+            "--ponder", help="Let agents run while not deciding (by default they are frozen between decisions)."
+        ),
+    ] = False,
     record: Annotated[
         Path | None,
         typer.Option(help="Write the match record (JSON) to this file (checked before the match)."),
@@ -180,6 +195,8 @@ def play(
         bank_ms=bank_ms,
         memory_mb=memory_mb,
         cpu_seconds=cpu_seconds,
+        cpus=cpus,
+        ponder=ponder,
     )
     with _match_errors():
         setup_state(spec, registry)  # a bad match fails here, before any process starts

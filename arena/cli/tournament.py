@@ -39,7 +39,16 @@ from arena.tournament.report import (
     resolve_run,
 )
 from arena.tournament.runner import MAX_FAILURES
-from arena.tournament.store import DAMAGED_HINT, DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
+from arena.tournament.store import (
+    DAMAGED_HINT,
+    DEFAULT_DB,
+    STATUSES,
+    DiskFullError,
+    LadderRun,
+    Store,
+    StoreError,
+    disk_full,
+)
 
 
 class TableFormat(StrEnum):
@@ -121,7 +130,9 @@ def _store_errors(db: Path) -> Iterator[None]:
         yield
     except (ReportError, StoreError) as error:
         raise _fail(str(error)) from None
-    except sqlite3.Error as error:  # overwritten pages, a dropped table, ...
+    except sqlite3.Error as error:  # overwritten pages, a dropped table, ... or a full disk
+        if disk_full(str(db), error):
+            raise _fail(str(DiskFullError(str(db), error))) from None
         raise _fail(f"{db} is damaged ({error}){DAMAGED_HINT}") from None
 
 

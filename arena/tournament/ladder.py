@@ -45,11 +45,12 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "clock": dict,
     "limits": dict,
     "sandbox": str,
+    "ponder": bool,
     "agents": list,
 }
 KEY_KINDS = {"seed": f'an integer or "{SECRET_SEED}"'}  # what to say of a key whose type is wrong
 CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int, "handshake_ms": int}
-LIMIT_KEYS: dict[str, type] = {"memory_mb": int, "cpu_seconds": int}
+LIMIT_KEYS: dict[str, type] = {"memory_mb": int, "cpu_seconds": int, "cpus": int}
 AGENT_KEYS: dict[str, type] = {"name": str, "agent": str, "options": dict}
 REQUIRED_TOP = ("name", "game", "agents")
 # Clock defaults are the MatchSpec's, so a ladder and a single match agree.
@@ -94,6 +95,8 @@ class Ladder:
     handshake_ms: int = SPEC_DEFAULTS["handshake_ms"]
     memory_mb: int | None = None
     cpu_seconds: int | None = None
+    cpus: int = SPEC_DEFAULTS["cpus"]
+    ponder: bool = SPEC_DEFAULTS["ponder"]  # may bots run while not deciding (see docs/security.md)
     sandbox: str | None = None  # "bwrap" or "none"; None: the strongest available
     concurrency: int | None = None
     description: str = ""
@@ -170,7 +173,7 @@ class _Validator:
                 raise self.fail((*path, key), f"unknown key {key!r} in {label}; known keys: {known}")
             expected = allowed[key]
             if expected is int and isinstance(value, bool) or not isinstance(value, expected):
-                names = {int: "an integer", str: "a string", dict: "a table", list: "an array"}
+                names = {int: "an integer", str: "a string", dict: "a table", list: "an array", bool: "true or false"}
                 kinds = expected if isinstance(expected, tuple) else (expected,)
                 name = KEY_KINDS.get(key) or " or ".join(names[kind] for kind in kinds)
                 raise self.fail((*path, key), f"key {key!r} in {label} must be {name}, got {value!r}")
@@ -257,6 +260,8 @@ class _Validator:
             handshake_ms=clock.get("handshake_ms", SPEC_DEFAULTS["handshake_ms"]),
             memory_mb=limits.get("memory_mb"),
             cpu_seconds=limits.get("cpu_seconds"),
+            cpus=limits.get("cpus", SPEC_DEFAULTS["cpus"]),
+            ponder=data.get("ponder", SPEC_DEFAULTS["ponder"]),
             sandbox=self.sandbox(data.get("sandbox")),
             concurrency=self.positive(data["concurrency"], ("concurrency",), "concurrency")
             if "concurrency" in data

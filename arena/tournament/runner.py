@@ -14,7 +14,8 @@ MAX_FAILURES times, so a bot that kills or stops its referee cannot keep a ladde
 
 Ctrl-C or SIGTERM: no new match starts, workers are told to stop theirs (the referee then kills
 its agents) and killed after STOP_GRACE_S (at once on a second Ctrl-C); finished matches stay
-stored, unfinished ones go back to pending.
+stored, unfinished ones go back to pending. A full disk (the store refuses a write) stops the
+run the same way, with one error saying so; the rerun, once there is space, goes on.
 
 The loop that hands out matches and stores what comes back (``run_pending``) sees the workers
 through a small seam, ``Pool``: the local ``_Pool`` here, or a Dask cluster (arena/tournament/cluster.py),
@@ -55,7 +56,7 @@ from rich.text import Text
 from arena.match import MatchSpec
 from arena.plugins import Registry, discover
 from arena.tournament.schedule import deal_key, take_next
-from arena.tournament.store import Store, StoredMatch, StoreError
+from arena.tournament.store import DiskFullError, Store, StoredMatch, StoreError
 from arena.wire.limits import die_with_parent
 
 MAX_FAILURES = 3  # a match whose worker is lost this many times (over all runs) is aborted
@@ -549,17 +550,40 @@ def run_pending(
                             collect(match, reply)
                 except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
                     stop.press()
-                except PoolStopped as error:
+                except (PoolStopped, DiskFullError) as error:
                     report.errors.append(str(error))
                 report.interrupted = stop.count > 0
                 report.signal = stop.signum
-                pool.stop(stop, lambda match, reply: reply[0] == "stop" or collect(match, reply))
+
+                def late(match: StoredMatch, reply: tuple) -> None:
+                    """An outcome arriving while the workers stop: stored if the store still can."""
+                    if reply[0] != "stop":
+                        try:
+                            collect(match, reply)
+                        except DiskFullError:
+                            pass  # played again by the next run
+
+                pool.stop(stop, late)
         finally:
             pool.close()  # an exception on the way: no worker outlives the run
             # whatever was handed out and not stored goes back to pending, to be played next time
-            store.mark_pending([match.id for match in matches])
+            _put_back(store, matches)
             report.seconds = time.perf_counter() - started
     return report
+
+
+def _put_back(store: Store, matches: Sequence[StoredMatch]) -> None:
+    """Mark ``matches`` not done pending again. On a full disk, with the space the store kept in
+    reserve for this; if even that fails, the next run puts them back (``reset_interrupted``)."""
+    ids = [match.id for match in matches]
+    try:
+        store.mark_pending(ids)
+    except DiskFullError:
+        store.make_room()
+        try:
+            store.mark_pending(ids)
+        except DiskFullError:
+            pass
 
 
 def _death(worker: _Worker) -> str:
@@ -579,6 +603,8 @@ def _store_reply(store: Store, match: StoredMatch, reply: tuple, report: RunRepo
         _, outcome, seconds = reply
         try:
             store.record_outcome(match, outcome, seconds)
+        except DiskFullError:
+            raise  # not this match's fault: the run stops (run_pending)
         except (StoreError, sqlite3.Error) as error:
             reply = ("error", f"{type(error).__name__}: {error}")
         else:

@@ -92,6 +92,8 @@ def iter_schedule(ladder: Ladder, base_seed: int | None = None) -> Iterator[Sche
                     handshake_ms=ladder.handshake_ms,
                     memory_mb=ladder.memory_mb,
                     cpu_seconds=ladder.cpu_seconds,
+                    cpus=ladder.cpus,
+                    ponder=ladder.ponder,
                     sandbox=ladder.sandbox,
                 )
                 key = f"{'|'.join(names)}#{repeat}/r{shift}"

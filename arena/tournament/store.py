@@ -8,10 +8,12 @@ The schema is versioned with ``PRAGMA user_version`` and migrated forward on ope
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import secrets
+import shutil
 import sqlite3
 import stat
 import zlib
@@ -116,6 +118,42 @@ class StoreError(RuntimeError):
     """A database that cannot be used as asked (newer schema, edited ladder, unknown ladder)."""
 
 
+class DiskFullError(StoreError):
+    """The disk holding the database is full: nothing is damaged, a write was refused."""
+
+    def __init__(self, path: str, error: BaseException) -> None:
+        super().__init__(
+            f"the disk holding {path} is full ({error}); free some space there and run the same command "
+            "again (what was stored is kept)"
+        )
+
+
+LOW_SPACE_BYTES = 1 << 20  # an I/O error with less free space than this is taken for a full disk
+RESERVE_BYTES = 1 << 20  # kept free for the runner's last writes once the disk is full (see make_room)
+RESERVE_SUFFIX = "-reserve"
+
+
+def disk_full(path: str, error: BaseException) -> bool:
+    """Whether ``error``, met writing the database at ``path``, means that its disk is full.
+
+    SQLite says SQLITE_FULL when a write of the database or its journal finds no space, but a
+    plain I/O error when its shared-memory file cannot grow: then the free space decides.
+    """
+    if isinstance(error, DiskFullError) or isinstance(error, OSError) and error.errno == errno.ENOSPC:
+        return True
+    if not isinstance(error, sqlite3.Error):
+        return False
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
+    if code == sqlite3.SQLITE_FULL:
+        return True
+    if code == sqlite3.SQLITE_IOERR or "disk I/O error" in str(error):
+        try:
+            return shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free < LOW_SPACE_BYTES
+        except OSError:
+            return False
+    return False
+
+
 @dataclass(frozen=True)
 class LadderRun:
     """One run of a ladder stored in the database."""
@@ -212,11 +250,17 @@ class Store:
         _private_file(self.path)
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode = WAL")
-        self.db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a commit survives a process kill
         self._writer_lock: IO[bytes] | None = None
-        self.migrate()  # before foreign keys are on: a migration may rebuild a referenced table
-        self.db.execute("PRAGMA foreign_keys = ON")
+        try:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a commit survives a process kill
+            self.migrate()  # before foreign keys are on: a migration may rebuild a referenced table
+            self.db.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as error:
+            self.db.close()
+            if disk_full(self.path, error):
+                raise DiskFullError(self.path, error) from None
+            raise
 
     @classmethod
     def read_only(cls, path: str | Path) -> Store:
@@ -255,6 +299,7 @@ class Store:
         if self._writer_lock is not None:
             self._writer_lock.close()
             self._writer_lock = None
+            self.make_room()
 
     def claim_writer(self) -> None:
         """Make this process the only tournament runner writing the database, until ``close``.
@@ -272,17 +317,39 @@ class Store:
                 f"another `arena run` is writing {self.path}; wait for it to finish, or use another --db"
             ) from None
         self._writer_lock = handle
+        self._reserve_space()
+
+    def _reserve_space(self) -> None:
+        """Hold RESERVE_BYTES of the disk in a file beside the database while this runner writes:
+        if the disk fills up, ``make_room`` frees it, so that the matches in flight can still be
+        put back to pending. Best effort: a disk already full gets no reserve."""
+        try:
+            with open(self.path + RESERVE_SUFFIX, "wb") as reserve:
+                reserve.write(bytes(RESERVE_BYTES))
+                reserve.flush()
+                os.fsync(reserve.fileno())  # really on the disk: tmpfs and delayed allocation
+        except OSError:
+            self.make_room()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write: committed on success, rolled back on any error."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """One atomic write: committed on success, rolled back on any error.
+
+        A full disk raises DiskFullError (the write is rolled back, the database is intact).
+        """
         try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+                self.db.execute("COMMIT")  # may fail too: SQLITE_FULL leaves the transaction open
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            if disk_full(self.path, error):
+                raise DiskFullError(self.path, error) from None
             raise
-        self.db.execute("COMMIT")
 
     def schema_version(self) -> int:
         """The schema version of the open database."""
@@ -372,6 +439,13 @@ class Store:
             return db.total_changes - before
 
     # -- matches -----------------------------------------------------------------------------
+
+    def make_room(self) -> None:
+        """Give back the space reserved by ``claim_writer`` (after a full disk, for the last writes)."""
+        try:
+            os.remove(self.path + RESERVE_SUFFIX)
+        except OSError:
+            pass
 
     def reset_interrupted(self, run_id: int) -> int:
         """Mark the run's matches left 'running' by an interrupted run as pending; returns how many."""

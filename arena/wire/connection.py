@@ -22,7 +22,7 @@ import trio
 
 from arena.plugins import AgentSpec
 from arena.wire.faults import AgentFault
-from arena.wire.limits import BotCgroup, set_rlimits
+from arena.wire.limits import DEFAULT_MEMORY_MB, BotCgroup, oom_killer_first, set_rlimits
 from arena.wire.pipe_holders import agent_dropped_pipe
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
 from arena.wire.sandbox import Jail
@@ -65,6 +65,8 @@ class AgentProcess:
 
     ``hosted``: the Python plugin agent to fork from this process instead of exec'ing ``argv``
     (only without a sandbox). ``sandbox``: "bwrap" or "none" (see arena/wire/sandbox.py).
+    ``cpus``: its CPU quota in cores; ``ponder``: whether it may run while not deciding (else
+    the referee freezes it between decisions with ``pause``, where the freezer is available).
     """
 
     def __init__(
@@ -76,6 +78,8 @@ class AgentProcess:
         cpu_seconds: int | None = None,
         frame_limit: int = AGENT_FRAME_LIMIT,
         sandbox: str = "none",
+        cpus: int | None = None,
+        ponder: bool = True,
     ) -> None:
         self.argv = list(argv)
         self.hosted = hosted if sandbox == "none" else None
@@ -85,6 +89,9 @@ class AgentProcess:
         self.limit_note = ""  # why the referee killed it, added to its fault
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
+        self.bot_memory_mb = memory_mb or DEFAULT_MEMORY_MB  # all its processes together (cgroup)
+        self.cpus = cpus
+        self.ponder = ponder
         self.buffer = FrameBuffer(frame_limit)
         self.process: ForkedProcess | None = None
         self._stderr_tail = bytearray()
@@ -96,7 +103,7 @@ class AgentProcess:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
             self.jail = Jail(self.sandbox)
-            self.cgroup = BotCgroup.create(self.memory_mb)
+            self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
             if self.hosted is not None:
                 self._fork(self.hosted)
             else:
@@ -113,8 +120,7 @@ class AgentProcess:
         # Protected: a Ctrl-C (KeyboardInterrupt) landing between the fork and keeping the child
         # in self.process would leave it where no exit path kills it; trio delivers it later.
         assert self.jail is not None
-        enter = self.cgroup.enter if self.cgroup is not None else lambda: None
-        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds, enter, self.jail.directory)
+        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds, self._join_cgroup, self.jail.directory)
 
     @trio.lowlevel.enable_ki_protection
     def _exec(self, argv: list[str], cwd: str) -> None:
@@ -124,13 +130,28 @@ class AgentProcess:
         finally:
             self.jail.close_fds()
 
+    def _join_cgroup(self) -> None:
+        """In the child: join the cgroup, and be the OOM killer's first choice."""
+        if self.cgroup is not None:
+            self.cgroup.enter()
+        oom_killer_first()
+
     def _prepare(self) -> None:
         """In the child before exec: join the cgroup, a keyring of its own, then the per-process limits."""
         assert self.jail is not None
-        if self.cgroup is not None:
-            self.cgroup.enter()
+        self._join_cgroup()
         join_fresh_session_keyring()
         set_rlimits(self.memory_mb, self.cpu_seconds, processes=self.jail.own_uid)
+
+    def pause(self) -> None:
+        """Freeze all its processes until ``resume``: it is not deciding and may not ponder."""
+        if not self.ponder and self.cgroup is not None:
+            self.cgroup.freeze()
+
+    def resume(self) -> None:
+        """Thaw it: before each decision, and before ``end`` or a kill."""
+        if self.cgroup is not None:
+            self.cgroup.thaw()
 
     async def _watch(self) -> None:
         # When the agent dies, kill its group at once: a child it left behind may hold the
@@ -288,6 +309,8 @@ class AgentProcess:
         with trio.move_on_after(0.2):  # let the last stderr lines arrive: they say why
             await self._stderr_done.wait()
         kind, detail = describe_status(self.process.returncode, pipe, self.sandbox != "none")
+        if self.cgroup is not None and self.cgroup.oom_kills():
+            detail += f" (out of memory: over its {self.bot_memory_mb} MiB limit, all its processes together)"
         detail += self.limit_note
         last = self.stderr_text().strip().splitlines()
         if last:
@@ -298,6 +321,7 @@ class AgentProcess:
         """Say goodbye (best effort), let the agent exit briefly, then kill its group. Never raises."""
         if self.process is None:
             return
+        self.resume()  # a frozen agent could neither read `end` nor exit
         with trio.move_on_after(EXIT_GRACE_S):
             if goodbye is not None:
                 try:

@@ -5,7 +5,9 @@ Every agent process gets rlimits (set in the child before exec): address space a
 of its own, a process count. Where the referee may create cgroups (root, cgroup v1 controllers
 mounted), the agent and everything it starts also share one cgroup per controller: memory and
 process count then hold for all its processes together, its CPU time is summed over them, and
-``kill_all`` reaches children that left its session (setsid). See docs/security.md.
+``kill_all`` reaches children that left its session (setsid); where the ``cpu`` and ``freezer``
+controllers are there too, its CPU share is bounded and it can be frozen between decisions
+(arena/wire/cgroups.py). See docs/security.md.
 Also ``die_with_parent``, which the tournament runner's workers need too: so the runner imports
 this module, not the spawner.
 """
@@ -19,11 +21,15 @@ import signal
 import sys
 import time
 
+from arena.wire.cgroups import Freezer, limit_cpu, thaw_directory
+
 MAX_PROCESSES = 64  # processes (and threads) one bot may have at once
 MAX_OPEN_FILES = 256  # open files per process
 MAX_FILE_MB = 64  # largest file a bot may write (SIGXFSZ beyond)
 CGROUP_ROOT = "/sys/fs/cgroup"
 _CONTROLLERS = ("memory", "pids", "cpuacct")
+_CPU_CONTROLLERS = ("cpu", "freezer")  # used where mounted: the CPU quota, freezing between decisions
+DEFAULT_MEMORY_MB = 2048  # a bot's memory when the match sets none (see docs/security.md)
 
 
 _PR_SET_PDEATHSIG = 1  # prctl option (Linux): signal this process when its parent dies
@@ -64,6 +70,20 @@ def set_rlimits(
         _lower(resource.RLIMIT_NPROC, MAX_PROCESSES)
 
 
+OOM_SCORE_ADJ = 1000  # an agent's: the kernel's OOM killer takes a bot before anything else
+
+
+def oom_killer_first() -> None:
+    """Make this process (and what it starts) the OOM killer's first choice: if memory runs out,
+    a bot dies, never the referee or the runner. A process may raise its own score, and only
+    a privileged one lower it again, so the bot cannot undo it."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as handle:
+            handle.write(str(OOM_SCORE_ADJ))
+    except OSError:
+        pass  # not Linux
+
+
 def _lower(which: int, value: int) -> None:
     soft, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
@@ -93,7 +113,8 @@ def owner_gone(name: str, prefix: str) -> bool:
 
 def _sweep_stale() -> None:
     """Remove the (empty) cgroups of referees that died without cleaning up (killed outright)."""
-    for controller in _CONTROLLERS:
+    # the freezer first: its processes, killed and thawed there, leave the other groups empty
+    for controller in ("freezer",) + _CONTROLLERS + ("cpu",):
         parent = _own_cgroup(controller)
         for name in os.listdir(parent) if parent else ():
             if owner_gone(name, "tlachtli-"):
@@ -110,6 +131,7 @@ def _remove_cgroup(path: str, patience_s: float = 2.0) -> None:
                 pids = handle.read().split()
             for pid in pids:
                 os.kill(int(pid), signal.SIGKILL)
+            thaw_directory(path)  # a frozen process dies of SIGKILL only once thawed
             os.rmdir(path)
             return
         except OSError:  # busy, or a process exited between the read and the kill
@@ -119,16 +141,22 @@ def _remove_cgroup(path: str, patience_s: float = 2.0) -> None:
 
 
 class BotCgroup:
-    """One cgroup per controller (memory, pids, cpuacct) holding every process of one agent."""
+    """One cgroup per controller (memory, pids, cpuacct; cpu and freezer where mounted) holding
+    every process of one agent."""
 
     _count = 0
 
     def __init__(self, directories: dict[str, str]) -> None:
         self.directories = directories
+        self.freezer: Freezer | None = None
 
     @classmethod
-    def create(cls, memory_mb: int | None) -> BotCgroup | None:
-        """A fresh cgroup under this process's own, or None where cgroups cannot be made here."""
+    def create(cls, memory_mb: int | None, cpus: int | None = None) -> BotCgroup | None:
+        """A fresh cgroup under this process's own, or None where cgroups cannot be made here.
+
+        ``cpus``: its CPU quota in cores (None: none). It can be frozen (``freeze``) where the
+        freezer controller is mounted.
+        """
         if os.geteuid() != 0:
             return None
         if cls._count == 0:
@@ -137,14 +165,22 @@ class BotCgroup:
         name = f"tlachtli-{os.getpid()}-{cls._count}"
         directories: dict[str, str] = {}
         try:
-            for controller in _CONTROLLERS:
+            for controller in _CONTROLLERS + _CPU_CONTROLLERS:
                 parent = _own_cgroup(controller)
                 if parent is None:
+                    if controller in _CPU_CONTROLLERS:
+                        continue  # not mounted: no quota or freezing (docs/security.md says so)
                     raise OSError(f"no {controller} cgroup")
                 directory = os.path.join(parent, name)
-                os.mkdir(directory)
+                # controllers mounted together (cpu,cpuacct) share one directory
+                if not any(os.path.samefile(parent, os.path.dirname(d)) for d in directories.values()):
+                    os.mkdir(directory)
                 directories[controller] = directory
             group = cls(directories)
+            if cpus is not None and "cpu" in directories:
+                limit_cpu(directories["cpu"], cpus)
+            if "freezer" in directories:
+                group.freezer = Freezer(directories["freezer"])
             group._write("pids", "pids.max", MAX_PROCESSES)
             if memory_mb is not None:
                 group._write("memory", "memory.limit_in_bytes", memory_mb * 1024 * 1024)
@@ -163,6 +199,30 @@ class BotCgroup:
         """Move the calling process into the group (in the child, before it drops privileges)."""
         for controller in self.directories:
             self._write(controller, "cgroup.procs", os.getpid())
+
+    def freeze(self) -> None:
+        """Stop all its processes (between its decisions); a no-op without the freezer."""
+        if self.freezer is not None:
+            self.freezer.freeze()
+
+    def thaw(self) -> None:
+        """Let them run again."""
+        if self.freezer is not None:
+            self.freezer.thaw()
+
+    def oom_kills(self) -> int:
+        """How many of its processes the kernel killed for going over its memory limit."""
+        directory = self.directories.get("memory", "")
+        for name in ("memory.events", "memory.oom_control"):  # v2, v1
+            try:
+                with open(os.path.join(directory, name)) as handle:
+                    for line in handle:
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill":
+                            return int(value)
+            except (OSError, ValueError):
+                continue
+        return 0
 
     def cpu_seconds(self) -> float:
         """CPU time used by all the group's processes so far, live and ended."""
@@ -190,11 +250,14 @@ class BotCgroup:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
+            self.thaw()  # a frozen process dies only once thawed
             time.sleep(0.002)
 
     def remove(self) -> None:
         """Delete the group (empty once its processes are gone and reaped); best effort."""
-        for directory in self.directories.values():
+        if self.freezer is not None:
+            self.freezer.close()
+        for directory in set(self.directories.values()):
             for _ in range(100):
                 try:
                     os.rmdir(directory)

@@ -4,9 +4,11 @@ Under "bwrap" every agent, Python or executable, is exec'd inside its own ``bwra
 namespace (it sees and can signal only its own processes, and its /proc is its own), no network,
 a read-only view of only what it needs (system directories, the Python installation, the plugins'
 own folders, the directory of its executable: arena/wire/host_view.py), a private writable /tmp
-that is also its working directory, only documented environment variables, a seccomp filter
-(arena/wire/seccomp.py: no file locks, kernel keys, namespaces, ptrace, mounts), and, when the
-referee runs as root, a uid of its own (``setpriv`` drops to it inside the sandbox). ``--die-with-parent`` ends the whole sandbox with the referee. Under "none" the
+that is also its working directory (a tmpfs of PRIVATE_TMPFS_MB, counted in its memory), only
+documented environment variables, a seccomp filter (arena/wire/seccomp.py: no file locks, kernel
+keys, namespaces, ptrace, mounts), and, when the referee runs as root, a uid of its own
+(``setpriv`` drops to it inside the sandbox). ``--die-with-parent`` ends the whole sandbox with
+the referee. Under "none" the
 agent runs as the referee's user with the same private working directory and limits. Either way
 the directory is deleted when the agent ends. See docs/security.md for the trust model.
 """
@@ -31,6 +33,7 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 DIRECTORY_PREFIX = "tlachtli-agent-"  # + the referee's pid: found and deleted if it died
 SEAT_UID_BASE = 1_000_000_000  # seat uids: far above any real account's
 SEATS_PER_REFEREE = 64
+PRIVATE_TMPFS_MB = 256  # the size of a sandboxed agent's private /tmp (a tmpfs: never the disk)
 PID_MAX = 4_194_304  # Linux's largest pid_max: a referee's pid fits below it
 _seat_numbers = itertools.count()
 
@@ -136,7 +139,7 @@ class Jail:
                 args += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
                 args += ["--ro-bind", path, path]
-        args += ["--proc", "/proc", "--dev", "/dev", "--bind", self.directory, "/tmp"]
+        args += ["--proc", "/proc", "--dev", "/dev"] + private_tmpfs("/tmp")
         for path in visible_paths(argv[0]):  # after /tmp: a program may live under /tmp
             args += _ancestors(path) + ["--ro-bind", path, path]
         args += self._seccomp_args() + ["--chdir", "/tmp", "--"]
@@ -177,6 +180,13 @@ class Jail:
         """Delete the private directory and whatever the agent left in it."""
         self.close_fds()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def private_tmpfs(path: str) -> list[str]:
+    """bwrap arguments mounting a fresh tmpfs of PRIVATE_TMPFS_MB at ``path``, writable by the seat
+    uid: what the bot writes fills memory its cgroup counts, never the disk, and a write past
+    the size fails with ENOSPC."""
+    return ["--perms", "1777", "--size", str(PRIVATE_TMPFS_MB << 20), "--tmpfs", path]
 
 
 def _ancestors(path: str) -> list[str]:

@@ -95,6 +95,9 @@ class Hostile(Agent):
         elif not self.done:
             self.done = True
             getattr(self, self.options["attack"].replace("-", "_"))()
+        elif self.options["attack"] == "ticker":
+            with open("/tmp/ticks") as ticks:
+                report(f"RESULT: ticks {ticks.read().strip() or 0}")
         return 0
 
     # -- attacks -------------------------------------------------------------------------
@@ -258,6 +261,101 @@ class Hostile(Agent):
         for _ in range(50 * 1024):  # 50 MB
             os.write(2, line)
 
+    def cpu_hog(self) -> None:
+        """Steal the opponent's clock: sixty spinning processes, each in a session of its own
+        (so each its own scheduler autogroup), left running while the opponent decides."""
+        started = [pid for pid in (spawn(lambda: spin(600)) for _ in range(self.options.get("spinners", 60))) if pid]
+        report(f"RESULT: spinners {len(started)}")
+
+    def memfd_fill(self) -> None:
+        """Hold memory the address-space limit never sees: unmapped memfd files, filled in 64 MiB
+        steps up to ``mb`` (default 3 GiB, so the machine is never at risk), stopping at the
+        first refusal. Reports what it holds after each 256 MiB."""
+        chunk = b"m" * (1 << 20)
+        held = 0
+        files = []
+        try:
+            while held < self.options.get("mb", 3072):
+                fd = os.memfd_create(f"hoard-{len(files)}")
+                files.append(fd)
+                for _ in range(64):
+                    os.write(fd, chunk)
+                    held += 1
+                if held % 256 == 0:
+                    report(f"RESULT: memfd holds {held} MB")
+        except OSError as error:
+            report(f"RESULT: memfd stopped at {held} MB: {error.strerror}")
+            return
+        report(f"RESULT: memfd held all {held} MB")
+
+    def fill_tmp(self) -> None:
+        """Fill the private directory with files under the per-file cap, up to ``mb`` (default 1 GiB)."""
+        with open("/proc/self/mountinfo") as mounts:
+            if any(line.split()[4] == "/tmp" and " - tmpfs " in line for line in mounts):
+                report("RESULT: tmp is tmpfs")
+        chunk = b"d" * (1 << 20)
+        written = 0
+        try:
+            while written < self.options.get("mb", 1024):
+                with open(f"/tmp/fill-{written}", "wb") as handle:
+                    for _ in range(32):
+                        handle.write(chunk)
+                        handle.flush()
+                        written += 1
+        except OSError as error:
+            report(f"RESULT: tmp full at {written} MB: {error.strerror}")
+            return
+        report(f"RESULT: tmp took all {written} MB")
+
+    def fill_disk(self) -> None:
+        """Fill the disk holding ``dir`` (a small tmpfs mounted by the test; the bot runs without a
+        sandbox) with ``dir``/filler: once, if ``dir``/please-fill is there (removed first), and
+        never more than 32 MiB."""
+        try:
+            os.remove(os.path.join(self.options["dir"], "please-fill"))
+        except OSError:
+            return
+        chunk = b"f" * 4096
+        written = 0
+        try:
+            with open(os.path.join(self.options["dir"], "filler"), "wb") as filler:
+                while written < 32 << 20:
+                    filler.write(chunk)
+                    filler.flush()
+                    written += len(chunk)
+        except OSError as error:
+            report(f"RESULT: disk full at {written} bytes: {error.strerror}")
+
+    def ticker(self) -> None:
+        """Work between its decisions: a child (own session) counting 10 ms ticks in /tmp/ticks,
+        reported at each later decision."""
+
+        def tick() -> None:
+            count = 0
+            while True:
+                time.sleep(0.01)
+                count += 1
+                with open("/tmp/ticks.new", "w") as ticks:
+                    ticks.write(str(count))
+                os.replace("/tmp/ticks.new", "/tmp/ticks")
+
+        open("/tmp/ticks", "w").close()  # noqa: SIM115
+        spawn(tick)
+
+    def reserve(self) -> None:
+        """Reserve 4 GiB of address space without touching it, as a JVM does at start."""
+        import mmap
+
+        try:
+            mmap.mmap(-1, 4 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS).close()
+            report("RESULT: reserved 4096 MB")
+        except OSError as error:
+            report(f"RESULT: reserve refused: {error.strerror}")
+
+    def oom_score(self) -> None:
+        with open("/proc/self/oom_score_adj") as score:
+            report(f"RESULT: oom_score_adj {score.read().strip()}")
+
     def stdout_flood(self) -> None:
         """Write junk on the protocol pipe itself (found among its open files)."""
         for fd in map(int, os.listdir("/proc/self/fd")):
@@ -354,6 +452,26 @@ class Hostile(Agent):
         time.sleep(600)
 
 
+class Steady(Agent):
+    """The victim: the same CPU work at every decision (``loops`` iterations of a plain loop), so
+    that its decision times, recorded by the referee, show only what others take from it."""
+
+    name = "steady"
+    version = "1"
+
+    def setup(self, hello: dict[str, Any]) -> None:
+        self.loops = hello["agent_options"].get("loops", 2_000_000)
+
+    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+        total = 0
+        for i in range(self.loops):
+            total += i
+        return 0
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [AgentSpec(name="hostile", description="attacks what it can reach", factory=Hostile, version="1")]
+    return [
+        AgentSpec(name="hostile", description="attacks what it can reach", factory=Hostile, version="1"),
+        AgentSpec(name="steady", description="fixed CPU work per decision", factory=Steady, version="1"),
+    ]

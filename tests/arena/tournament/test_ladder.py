@@ -9,6 +9,7 @@ import pytest
 
 from arena.plugins import discover
 from arena.tournament.ladder import MAX_MATCHES, LadderError, find_key_line, load_ladder, parse_ladder
+from arena.tournament.schedule import make_schedule
 from engine.api import BadOptions
 
 GOOD = """\
@@ -68,6 +69,19 @@ def test_good_ladder_is_read_with_defaults_and_distinct_display_names(registry):
     assert ladder.options == {"cards": 6}
     assert (ladder.move_ms, ladder.bank_ms, ladder.memory_mb, ladder.cpu_seconds) == (500, 5000, 512, None)
     assert ladder.matches_per_pairing == 2 and ladder.seed == 7
+
+
+def test_limits_default_to_one_core_and_no_pondering(registry):
+    ladder = parse(GOOD.replace("memory_mb = 512\n", ""), registry)
+    assert (ladder.memory_mb, ladder.cpus, ladder.ponder) == (None, 1, False)  # memory: 2048 MiB per bot
+    ladder = parse(GOOD.replace("seed = 7", "seed = 7\nponder = true").replace("[limits]", "[limits]\ncpus = 2"), registry)
+    assert (ladder.cpus, ladder.ponder) == (2, True)
+    spec = make_schedule(ladder)[0].spec
+    assert (spec.memory_mb, spec.cpus, spec.ponder) == (512, 2, True)
+    assert "key 'ponder' in the ladder must be true or false, got 1" in error_of(
+        GOOD.replace("seed = 7", "seed = 7\nponder = 1"), registry
+    )
+    assert "limits.cpus must be at least 1" in error_of(GOOD.replace("[limits]", "[limits]\ncpus = 0"), registry)
 
 
 def test_digest_ignores_layout_and_comments_but_not_content(registry):
