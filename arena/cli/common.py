@@ -11,13 +11,19 @@ from typing import Any
 import typer
 
 from arena.plugins import PluginError, Registry, discover
+from arena.textsafe import printable
 from engine.api import Game
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one clear line on stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print one clear line on stderr and return the Exit to raise (a bot's or a file's text in it escaped)."""
+    typer.echo(f"error: {printable(message, newlines=False)}", err=True)
     return typer.Exit(code)
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print ``text`` that may hold what a bot or a record file wrote, every control shown escaped."""
+    typer.echo(printable(text), err=err)
 
 
 def load_registry() -> Registry:

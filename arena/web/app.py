@@ -29,6 +29,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.plugins import PluginError, Registry, discover
+from arena.textsafe import printable
 from arena.tournament.ratings import RateMemo
 from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
@@ -346,7 +347,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 async def server_error(request: Request, exc: Exception) -> Response:
     # The visitor gets no traceback; the server's log does, so the fault can be found.
-    LOG.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    LOG.error("%s %s failed", request.method, printable(request.url.path, newlines=False), exc_info=exc)
     return (
         JSONResponse({"error": "internal error"}, status_code=500)
         if _api(request)
