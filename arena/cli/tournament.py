@@ -40,6 +40,7 @@ from arena.tournament.report import (
     resolve_run,
 )
 from arena.tournament.runner import MAX_FAILURES
+from arena.tournament.secrecy import seeds_hidden
 from arena.tournament.store import DAMAGED_HINT, DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
 
 
@@ -100,14 +101,8 @@ def _open_existing(db: Path) -> Store:
 
 
 def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
-    """Whether the deals of ``ladder_run`` must stay hidden: its base seed is secret and matches
-    are still to be played (a match's seed, or its record, would give away the deal of the rest
-    of its seat rotations). Once every match is played or aborted, they may be shown.
-    """
-    if not ladder_run.secret:
-        return False
-    counts = store.counts(ladder_run.id)
-    return counts["pending"] + counts["running"] > 0
+    """Whether the deals of ``ladder_run`` must stay hidden (arena/tournament/secrecy.py: the web's rule too)."""
+    return seeds_hidden(store, ladder_run)
 
 
 def _guard(action: Callable[[], None], db: Path) -> None:

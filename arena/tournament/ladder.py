@@ -234,7 +234,7 @@ class _Validator:
                 ("agents",),
                 f"format {fmt!r} with players = {players} needs at least {players} agents, got {len(entrants)}",
             )
-        seed = data.get("seed", 0)
+        seed = data.get("seed", SECRET_SEED)  # no seed: a secret one, so no deal can be computed in advance
         if isinstance(seed, str) and seed != SECRET_SEED:
             raise self.fail(("seed",), f"key 'seed' in the ladder must be {KEY_KINDS['seed']}, got {seed!r}")
         ladder = Ladder(
