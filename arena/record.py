@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from arena.match import MatchSpec
-from arena.textfile import TextFileError, read_utf8
+from arena.textfile import MAX_NESTING, TextFileError, data_problem, read_utf8
 from engine.api import BadOptions, Game, Result, State, competition_ranks
 
 RECORD_FORMAT = "tlachtli-match"
@@ -93,6 +93,11 @@ def load_record(path: str) -> dict[str, Any]:
         raise ReplayError(str(error)) from None
     except json.JSONDecodeError as error:
         raise ReplayError(f"{path} is not JSON: {error}") from None
+    except RecursionError:
+        raise ReplayError(f"{path} is nested too deeply to be a match record") from None
+    problem = data_problem(record, MAX_NESTING + 8, int_range=None)  # agent options sit 3 levels down
+    if problem:
+        raise ReplayError(f"{path}: {problem}")
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise ReplayError(f'{path} is not a Tlachtli match record (no "format": "{RECORD_FORMAT}")')
     if record.get("record_version") != RECORD_VERSION:

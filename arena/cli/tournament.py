@@ -25,6 +25,7 @@ from tabulate import tabulate
 from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, use_sandbox
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
+from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.cluster import ClusterError
 from arena.tournament.doctor import check_store
@@ -373,6 +374,8 @@ def record(
     """Write a stored match's full record as JSON, e.g. for `arena replay FILE`."""
 
     def write() -> None:
+        if not INT64[0] <= index <= INT64[1]:  # SQLite's integers are 64-bit
+            raise ReportError(f"no match {index}: see the match numbers with `arena matches`")
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
             if _seeds_hidden(store, ladder_run):
@@ -410,6 +413,8 @@ def _emit(text: str, output: Path | None) -> bool:
     if output is None:
         sys.stdout.write(printable(text))  # a file gets the data as is; a terminal never a raw control
         return False
+    if waits_for_a_reader(output):
+        raise ReportError(f"cannot write {output}: it is not a regular file but a FIFO or socket")
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as error:
