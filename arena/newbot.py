@@ -73,12 +73,18 @@ def render(name: str, game: str | None) -> dict[str, str]:
 
 def write_package(directory: Path, files: dict[str, str]) -> list[Path]:
     """Write ``files`` under ``directory`` (absent or empty, else NewBotError); return the paths."""
-    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
-        raise NewBotError(f"{directory} exists and is not an empty directory; choose another --dir")
     written = []
-    for relative, text in files.items():
-        path = directory / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+    try:
+        if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+            raise NewBotError(f"{directory} exists and is not an empty directory; choose another --dir")
+        for relative, text in files.items():
+            path = directory / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    except OSError as error:  # e.g. --dir /proc/x, a read-only disk, a full one
+        where = error.filename or directory
+        raise NewBotError(
+            f"cannot write {where}: {error.strerror or error}; choose a --dir you can write"
+        ) from None
     return written

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from arena.match import MatchSpec
-from arena.textfile import TextFileError, read_utf8
+from arena.textfile import MAX_NESTING, TextFileError, data_problem, read_utf8
 from engine.api import BadOptions, Game, Result, State, competition_ranks
 
 RECORD_FORMAT = "tlachtli-match"
@@ -93,6 +93,11 @@ def load_record(path: str) -> dict[str, Any]:
         raise ReplayError(str(error)) from None
     except json.JSONDecodeError as error:
         raise ReplayError(f"{path} is not JSON: {error}") from None
+    except RecursionError:
+        raise ReplayError(f"{path} is nested too deeply to be a match record") from None
+    problem = data_problem(record, MAX_NESTING + 8, int_range=None)  # agent options sit 3 levels down
+    if problem:
+        raise ReplayError(f"{path}: {problem}")
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise ReplayError(f'{path} is not a Tlachtli match record (no "format": "{RECORD_FORMAT}")')
     if record.get("record_version") != RECORD_VERSION:
@@ -143,6 +148,48 @@ def shape_problem(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+def consistency_problem(record: Mapping[str, Any]) -> str | None:
+    """Where ``record`` contradicts itself (its ``spec``, its seats, its faults), or None.
+
+    A replay proves the moves give the result; these checks keep an edited record from naming
+    other agents at the seats (another winner), or a fault no referee could have recorded.
+    """
+    spec = record.get("spec")
+    if not isinstance(spec, dict) or not isinstance(spec.get("agents"), list):
+        return "it has no 'spec' (every record holds the MatchSpec it was played from)"
+    agents = record["agents"]
+    if [entry["seat"] for entry in agents] != list(range(record["players"])):
+        return f"the agents entries must be seats 0-{record['players'] - 1} in order, got {[e['seat'] for e in agents]}"
+    for key, value in (
+        ("game", record["game"]),
+        ("seed", record["seed"]),
+        ("automaton", record.get("automaton")),
+    ):
+        if spec.get(key) != value:
+            return f"the spec says {key} {spec.get(key)!r:.40}, the record {value!r:.40}"
+    for key, value in (spec.get("options") or {}).items():
+        if record["options"].get(key) != value:
+            return f"the spec sets option {key!r:.40} to {value!r:.40}, the record to {record['options'].get(key)!r:.40}"
+    names = spec.get("display_names") or spec["agents"]
+    if len(spec["agents"]) != len(agents) or len(names) != len(agents):
+        return f"the spec seats {len(spec['agents'])} agents, the record {len(agents)}"
+    for entry, agent, name in zip(agents, spec["agents"], names, strict=True):
+        shown = entry.get("display", name)
+        if entry["agent"] != agent or shown != name:
+            return (
+                f"seat {entry['seat']} is {shown!r:.40} ({entry['agent']!r:.60}) in the record, "
+                f"{name!r:.40} ({agent!r:.60}) in its spec"
+            )
+    for fault in record["faults"]:
+        if fault.get("phase", "move") not in ("handshake", "move"):
+            return f"seat {fault['seat']}'s fault has phase {fault.get('phase')!r:.20}, not handshake or move"
+        if fault.get("phase") == "handshake" and fault["move"] != 0:
+            return f"seat {fault['seat']} failed its handshake after move {fault['move']}: a handshake is before move 1"
+        if not 0 <= fault["move"] <= len(record["moves"]):
+            return f"seat {fault['seat']}'s fault is after move {fault['move']}, the record has {len(record['moves'])}"
+    return None
+
+
 @dataclass(frozen=True)
 class ReplayStep:
     """One applied choice during a replay and the position after it; ``index`` counts from 1."""
@@ -169,15 +216,25 @@ def replay(
         raise ReplayError(
             f"the record was played on {game.id} version {record['game_version']}, installed is {game.version}"
         )
+    problem = consistency_problem(record)
+    if problem:
+        raise ReplayError(problem)
     forfeited_at = _forfeits(record)
     try:
         state = game.setup(record["players"], record["seed"], record["options"])
     except (BadOptions, ValueError, KeyError, TypeError) as error:
         raise ReplayError(f"{game.id} cannot set up the recorded game: {error}") from None
+    asked_faults = _move_faults(record)
     for index, move in enumerate(record["moves"], 1):  # numbered from 1, as `arena replay` lists them
+        _check_asked(asked_faults.get(index - 1, ()), state, index - 1)
         seat, choice, by = move["seat"], move["choice"], move.get("by", "agent")
-        if seat not in state.to_act():
-            raise ReplayError(f"move {index}: seat {seat} is not to act (to act: {list(state.to_act())})")
+        to_act = list(state.to_act())
+        if seat not in to_act:
+            raise ReplayError(f"move {index}: seat {seat} is not to act (to act: {to_act})")
+        if seat != to_act[0]:  # the referee applies simultaneous choices in seat order
+            raise ReplayError(
+                f"move {index}: seat {seat} is recorded before seat {to_act[0]}, who acts first"
+            )
         options = state.decision(seat).options
         if not 0 <= choice < len(options):
             raise ReplayError(f"move {index}: choice {choice} out of range for seat {seat}")
@@ -191,6 +248,7 @@ def replay(
             on_step(ReplayStep(index, seat, choice, label, by), state)
     if not state.terminal():
         raise ReplayError(f"the game is not over after the {len(record['moves'])} recorded moves")
+    _check_asked(asked_faults.get(len(record["moves"]), ()), state, len(record["moves"]))
     result = state.result()
     recorded = record["result"]
     if list(result.scores) != recorded["scores"] or list(result.ranks) != recorded["engine_ranks"]:
@@ -217,3 +275,22 @@ def _forfeits(record: Mapping[str, Any]) -> dict[int, int]:
             raise ReplayError(f"seat {seat} is listed as forfeited twice")
         found[seat] = fault["move"]
     return found
+
+
+def _move_faults(record: Mapping[str, Any]) -> dict[int, list[int]]:
+    """Moves applied before a fault made while deciding -> the seats that made it."""
+    found: dict[int, list[int]] = {}
+    for fault in record["faults"]:
+        if fault.get("phase", "move") == "move":
+            found.setdefault(fault["move"], []).append(fault["seat"])
+    return found
+
+
+def _check_asked(seats: Sequence[int], state: State, moves: int) -> None:
+    """A fault while deciding happens only to a seat that is asked: one to act in that position."""
+    for seat in seats:
+        if seat not in state.to_act():
+            raise ReplayError(
+                f"seat {seat} is recorded as forfeiting after move {moves} while deciding, "
+                "but it had no decision to make then"
+            )

@@ -11,13 +11,20 @@ from typing import Any
 import typer
 
 from arena.plugins import PluginError, Registry, discover
+from arena.textfile import data_problem, waits_for_a_reader
+from arena.textsafe import printable
 from engine.api import Game
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one clear line on stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print one clear line on stderr and return the Exit to raise (a bot's or a file's text in it escaped)."""
+    typer.echo(f"error: {printable(message, newlines=False)}", err=True)
     return typer.Exit(code)
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print ``text`` that may hold what a bot or a record file wrote, every control shown escaped."""
+    typer.echo(printable(text), err=err)
 
 
 def load_registry() -> Registry:
@@ -32,6 +39,8 @@ def check_output_path(path: Path, option: str) -> None:
     """Refuse an output file that cannot be written, before any work is done for it."""
     if path.is_dir():
         raise fail(f"{option} {path} is a folder; name a file in it")
+    if waits_for_a_reader(path):
+        raise fail(f"{option} {path} is not a regular file but a FIFO or socket; name a file")
     folder = path.parent
     if not folder.is_dir():
         raise fail(f"{option} {path}: folder {folder} does not exist; create it or name another file")
@@ -82,9 +91,15 @@ def parse_agent_value(text: str) -> Any:
     """An agent option's value: a TOML value where it is one (500, 0.5, true, "text"), else the
     text itself, so ``policy=evaluator`` needs no quotes; the agent checks its own options."""
     try:
-        return tomllib.loads(f"value = {text}")["value"]
+        value = tomllib.loads(f"value = {text}")["value"]
     except tomllib.TOMLDecodeError:
         return text
+    except RecursionError:
+        raise fail(f"agent option value {text:.40}... is nested too deeply") from None
+    problem = data_problem(value)  # a TOML date cannot be sent to a bot; nor 2**70
+    if problem:
+        raise fail(f"agent option value {text:.60}: {problem}")
+    return value
 
 
 def parse_agent_settings(pairs: list[str], flag: str) -> dict[str, Any]:

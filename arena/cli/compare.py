@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from arena.cli.common import fail, load_registry, parse_agent_settings, parse_options
 from arena.lineup import MatchSetupError, resolve_agent, setup_state
 from arena.plugins import PluginError
+from arena.textfile import INT64
 from arena.tournament.compare import CompareError, Comparison, ladder_record, make_comparison, play, schedule
 from arena.tournament.runner import default_jobs
 from arena.tournament.sprt import SprtError, SprtSettings, SprtState
@@ -93,6 +94,8 @@ def compare(
 
     Example: arena compare ismcts ismcts -g zapotec --new-option iterations=200 --old-option iterations=100
     """
+    if not INT64[0] <= seed <= INT64[1]:  # it is stored: SQLite's integers are 64-bit
+        raise fail(f"--seed {seed} is out of range: give an integer within -2**63 .. 2**63-1")
     registry = load_registry()
     try:
         game_obj = registry.game(game)

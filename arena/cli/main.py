@@ -23,6 +23,7 @@ from arena.cli.common import (
     parse_agent_options,
     parse_options,
     save_or_rescue,
+    say,
     use_sandbox,
 )
 from arena.cli.compare import compare
@@ -211,11 +212,9 @@ def play(
         typer.echo(json.dumps({"game": game, "seed": spec.seed, "options": spec.options, "seats": seats}))
     else:
         typer.echo(f"{game} seed {spec.seed}" + (f"  (record: {record})" if record and not problem else ""))
-        typer.echo(seat_table(outcome.seats))
+        say(seat_table(outcome.seats))
         for fault in outcome.record["faults"]:
-            typer.echo(
-                f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}"
-            )
+            say(f"seat {fault['seat']} forfeited ({fault['fault']}, {fault['phase']}): {fault['detail']}")
     if problem:
         raise fail(problem, 1)
     unstarted = _unstarted(outcome.record["faults"])
@@ -275,21 +274,19 @@ def replay(
 
     def show(step: ReplayStep, state: State) -> None:
         by = " (random policy: forfeited seat)" if step.by == "random" else ""
-        typer.echo(
-            f"--- move {step.index}: seat {step.seat} ({names.get(step.seat, '?')}) plays {step.label}{by}"
-        )
-        typer.echo(state.render())
+        say(f"--- move {step.index}: seat {step.seat} ({names.get(step.seat, '?')}) plays {step.label}{by}")
+        say(state.render())
 
     try:
         state = replay_record(data, game, None if final else show)
     except ReplayError as error:
         raise fail(f"replay does not match the record: {error}", 1) from None
     if final:
-        typer.echo(state.render())
+        say(state.render())
     result = data["result"]
     typer.echo(f"replay OK: {len(data['moves'])} moves, scores {result['scores']}, ranks {result['ranks']}")
     for fault in data["faults"]:
-        typer.echo(f"seat {fault['seat']} forfeited ({fault['fault']}): {fault['detail']}")
+        say(f"seat {fault['seat']} forfeited ({fault.get('fault')}): {fault.get('detail')}")
 
 
 @app.command()
@@ -321,7 +318,7 @@ def check(
                 report.add(run_match(spec, registry), seat)
                 progress.advance(task)
     for line in report.summary_lines():
-        typer.echo(line)
+        say(line)
     if not report.passed:
         raise typer.Exit(1)
 

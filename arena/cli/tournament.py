@@ -22,9 +22,11 @@ import typer
 from rich.console import Console
 from tabulate import tabulate
 
-from arena.cli.common import SANDBOX_HELP, announce_sandbox, use_sandbox
+from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, use_sandbox
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
+from arena.textfile import INT64, waits_for_a_reader
+from arena.textsafe import printable
 from arena.tournament.cluster import ClusterError
 from arena.tournament.doctor import check_store
 from arena.tournament.ladder import LadderError, load_ladder
@@ -39,6 +41,7 @@ from arena.tournament.report import (
     resolve_run,
 )
 from arena.tournament.runner import MAX_FAILURES
+from arena.tournament.secrecy import seeds_hidden
 from arena.tournament.store import (
     DAMAGED_HINT,
     DEFAULT_DB,
@@ -108,14 +111,8 @@ def _open_existing(db: Path) -> Store:
 
 
 def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
-    """Whether the deals of ``ladder_run`` must stay hidden: its base seed is secret and matches
-    are still to be played (a match's seed, or its record, would give away the deal of the rest
-    of its seat rotations). Once every match is played or aborted, they may be shown.
-    """
-    if not ladder_run.secret:
-        return False
-    counts = store.counts(ladder_run.id)
-    return counts["pending"] + counts["running"] > 0
+    """Whether the deals of ``ladder_run`` must stay hidden (arena/tournament/secrecy.py: the web's rule too)."""
+    return seeds_hidden(store, ladder_run)
 
 
 def _guard(action: Callable[[], None], db: Path) -> None:
@@ -197,7 +194,7 @@ def run(
                 cluster=cluster,
                 new=new,
                 console=Console(stderr=True),
-                notify=lambda line: typer.echo(line, err=True),
+                notify=lambda line: say(line, err=True),
                 on_start=lambda: announce_sandbox(in_force, always=True),
             )
         except StoreError as error:
@@ -208,9 +205,7 @@ def run(
     where = f"cluster {cluster}" if cluster else f"{workers} job(s)"
     rate = f" ({report.rate:.2f} matches/s with {where})" if report.played else ""
     aborted = f", {counts['aborted']} aborted" if counts["aborted"] else ""
-    typer.echo(
-        f"{ladder.name}: {counts['done']}/{total} matches done{aborted}, {report.played} played now{rate}"
-    )
+    say(f"{ladder.name}: {counts['done']}/{total} matches done{aborted}, {report.played} played now{rate}")
     if report.interrupted:
         typer.echo("interrupted: finished matches are stored; run the same command again to resume", err=True)
         raise typer.Exit(128 + (report.signal or signal.SIGINT))  # 130 for Ctrl-C, 143 for SIGTERM
@@ -222,7 +217,7 @@ def run(
         )
     if report.errors:
         for line in report.errors[:5]:
-            typer.echo(f"error: {line}", err=True)
+            say(f"error: {printable(line, newlines=False)}", err=True)
         more = len(report.errors) - 5
         if more > 0:
             typer.echo(f"error: ... and {more} more", err=True)
@@ -259,11 +254,11 @@ def leaderboard(
         if fmt is TableFormat.json:
             typer.echo(json.dumps(rows, indent=2))
         elif fmt is TableFormat.csv:
-            typer.echo(_csv(rows, list(rows[0]) if rows else ["rank", "agent"]), nl=False)
+            typer.echo(printable(_csv(rows, list(rows[0]) if rows else ["rank", "agent"])), nl=False)
         else:
             total = sum(counts.values())
             aborted = f" ({counts['aborted']} aborted)" if counts["aborted"] else ""
-            typer.echo(
+            say(
                 f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches{aborted}"
                 f", ordered by {method.value}"
             )
@@ -276,7 +271,7 @@ def leaderboard(
                 for row in rows
             ]
             floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
-            typer.echo(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
+            say(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
 
     _guard(show, db)
 
@@ -325,7 +320,7 @@ def matches(
             for m in found[:limit]
         ]
         headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
-        typer.echo(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
+        say(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
 
     _guard(show, db)
 
@@ -346,14 +341,14 @@ def head_to_head_command(
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
             h2h = head_to_head(store, ladder_run, a, b)
-        typer.echo(f"{ladder_run.name}: {a} vs {b} in {h2h.matches} match(es)")
+        say(f"{ladder_run.name}: {a} vs {b} in {h2h.matches} match(es)")
         rows = []
         for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
             rate, low, high = h2h.score_rate(name)
             percent = (_interval(100 * low, 100 * high, 1) or "").replace("+", "")
             rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
         headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
-        typer.echo(tabulate(rows, headers=headers))
+        say(tabulate(rows, headers=headers))
 
     _guard(show, db)
 
@@ -390,6 +385,8 @@ def record(
     """Write a stored match's full record as JSON, e.g. for `arena replay FILE`."""
 
     def write() -> None:
+        if not INT64[0] <= index <= INT64[1]:  # SQLite's integers are 64-bit
+            raise ReportError(f"no match {index}: see the match numbers with `arena matches`")
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
             if _seeds_hidden(store, ladder_run):
@@ -416,7 +413,7 @@ def doctor(
     """
     problems, summary = check_store(db)
     for line in problems:
-        typer.echo(f"problem: {line}")
+        say(f"problem: {printable(line, newlines=False)}")
     if problems:
         raise typer.Exit(1)
     typer.echo(f"OK: {summary}")
@@ -425,8 +422,10 @@ def doctor(
 def _emit(text: str, output: Path | None) -> bool:
     """Write ``text`` to ``output``, or to stdout when it is None; True when a file was written."""
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(printable(text))  # a file gets the data as is; a terminal never a raw control
         return False
+    if waits_for_a_reader(output):
+        raise ReportError(f"cannot write {output}: it is not a regular file but a FIFO or socket")
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as error:

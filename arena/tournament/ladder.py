@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.match import MatchSpec
 from arena.plugins import Registry
-from arena.textfile import TextFileError, read_utf8
+from arena.textfile import MAX_NESTING, TextFileError, data_problem, read_utf8
 from arena.tournament.formats import FORMATS, LADDER_FORMATS, owner
 from arena.wire.sandbox import SANDBOXES
 from engine.api import BadOptions, validate_options
@@ -28,6 +28,7 @@ SECRET_SEED = "secret"
 # The most matches one ladder may schedule: every match is a database row made at the run's
 # start, so a mistyped matches_per_pairing must be refused, not fill the disk.
 MAX_MATCHES = 100_000
+MAX_LADDER_BYTES = 1024 * 1024  # a ladder of a thousand agents is ~100 KiB
 
 # Allowed keys per table, with the type each value must have (checked before any meaning).
 TOP_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -127,7 +128,7 @@ def load_ladder(path: str | os.PathLike[str], registry: Registry) -> Ladder:
     """Read, parse and validate the ladder file at ``path`` against ``registry``."""
     path = Path(path)
     try:
-        text = read_utf8(path, "ladder file")
+        text = read_utf8(path, "ladder file", MAX_LADDER_BYTES)
     except TextFileError as error:
         raise LadderError(str(error)) from None
     return parse_ladder(text, registry, source=str(path), base_dir=path.resolve().parent)
@@ -146,6 +147,11 @@ def parse_ladder(
         line = found.group(1) if found else "?"
         message = re.sub(r"\s*\(at line \d+, column \d+\)$", "", message)
         raise LadderError(f"{source}:{line}: TOML syntax error: {message}") from None
+    except RecursionError:  # tomllib recurses per level of nesting
+        raise LadderError(f"{source}: nested more than {MAX_NESTING} deep") from None
+    problem = data_problem(data)  # deep nesting, 2**70, TOML dates: refused here, not mid-run
+    if problem:
+        raise LadderError(f"{source}: {problem}")
     return _Validator(data, text, registry, source, base_dir or Path.cwd()).ladder()
 
 
@@ -237,7 +243,7 @@ class _Validator:
                 ("agents",),
                 f"format {fmt!r} with players = {players} needs at least {players} agents, got {len(entrants)}",
             )
-        seed = data.get("seed", 0)
+        seed = data.get("seed", SECRET_SEED)  # no seed: a secret one, so no deal can be computed in advance
         if isinstance(seed, str) and seed != SECRET_SEED:
             raise self.fail(("seed",), f"key 'seed' in the ladder must be {KEY_KINDS['seed']}, got {seed!r}")
         ladder = Ladder(

@@ -30,6 +30,8 @@ def resolve_run(store: Store, ladder: str | None) -> LadderRun:
             name = tomllib.loads(read_utf8(ladder, "ladder file")).get("name")
         except (TextFileError, tomllib.TOMLDecodeError) as error:
             raise ReportError(f"cannot read ladder name from {ladder}: {error}") from None
+        except RecursionError:
+            raise ReportError(f"cannot read ladder name from {ladder}: nested too deeply") from None
         if not isinstance(name, str):
             raise ReportError(f"{ladder} has no string 'name', so it names no stored ladder")
     run = store.latest_run(name)

@@ -7,6 +7,7 @@ Content-Security-Policy (scripts and styles only from /static, no inline code).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
@@ -14,7 +15,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,14 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.plugins import PluginError, Registry, discover
+from arena.textsafe import printable
 from arena.tournament.ratings import RateMemo
 from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
@@ -181,7 +184,7 @@ class Arena:
         """A match, its record and its replayed frames."""
         with self.store() as store:
             match, record = views.stored_match(store, match_id)
-        summary = views.match_summary(match)
+            summary = views.match_summary(match, views.deals_hidden(store, match.ladder_id))
         if record is None:
             return summary, None, [], None
         try:
@@ -346,7 +349,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 async def server_error(request: Request, exc: Exception) -> Response:
     # The visitor gets no traceback; the server's log does, so the fault can be found.
-    LOG.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    LOG.error("%s %s failed", request.method, printable(request.url.path, newlines=False), exc_info=exc)
     return (
         JSONResponse({"error": "internal error"}, status_code=500)
         if _api(request)
@@ -356,8 +359,31 @@ async def server_error(request: Request, exc: Exception) -> Response:
     )
 
 
-def create_app(db: str | Path, registry: Registry | None = None) -> Starlette:
-    """The web arena over database ``db`` (opened read-only for every request)."""
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+
+
+def served_hosts(host: str, extra: Sequence[str] = ()) -> list[str]:
+    """The Host headers a server listening on ``host`` answers: that address (a loopback one under
+    its usual aliases too) and the ``extra`` names; ``["*"]`` for a wildcard bind (0.0.0.0, ::),
+    which is reached under names it cannot know. Any other Host (DNS rebinding: a page of
+    evil.example whose name now points at 127.0.0.1) gets 400."""
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        names = [host.lower()] + (list(LOOPBACK_NAMES) if host.lower() == "localhost" else [])
+    else:
+        if address.is_unspecified:
+            return ["*"]
+        names = [f"[{address}]" if address.version == 6 else str(address)]
+        names += list(LOOPBACK_NAMES) if address.is_loopback else []
+    return list(dict.fromkeys([*names, *(name.lower() for name in extra)]))
+
+
+def create_app(
+    db: str | Path, registry: Registry | None = None, hosts: Sequence[str] | None = None
+) -> Starlette:
+    """The web arena over database ``db`` (opened read-only for every request); with ``hosts``
+    (``served_hosts``), a request with any other Host header is refused (400)."""
     arena = Arena(Path(db), registry)
     routes = [
         Route("/", arena.ladders),
@@ -380,6 +406,8 @@ def create_app(db: str | Path, registry: Registry | None = None) -> Starlette:
         routes=routes,
         exception_handlers={views.NotFound: not_found, HTTPException: not_found, Exception: server_error},
     )
+    if hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
     app.state.arena = arena
     return app

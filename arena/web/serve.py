@@ -22,6 +22,14 @@ def serve(
         str, typer.Option("--host", help="Address to listen on; 127.0.0.1 keeps it on this machine.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="TCP port.")] = 8000,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Another name the server is reached by (repeatable); any other Host header gets 400.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web arena: ladders, live leaderboards, match lists and a replay viewer.
 
@@ -33,7 +41,7 @@ def serve(
         from hypercorn.config import Config
         from hypercorn.trio import serve as hypercorn_serve
 
-        from arena.web.app import create_app
+        from arena.web.app import create_app, served_hosts
     except ImportError as error:
         raise fail(
             f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
@@ -49,7 +57,7 @@ def serve(
     config = Config()
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
     config.accesslog = None
-    app = create_app(db, load_registry())
+    app = create_app(db, load_registry(), served_hosts(host, allow_host or ()))
     # Ratings of big ladders take seconds to compute from scratch: do it before anyone asks.
     threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
     shown = f"[{host}]" if ":" in host else host

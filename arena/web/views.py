@@ -13,6 +13,7 @@ from typing import Any
 from arena.match import table_seats
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.tournament.report import rows_with_mle
+from arena.tournament.secrecy import seeds_hidden
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
 PAGE_SIZE = 50
@@ -54,6 +55,12 @@ def _run_dict(run: LadderRun, counts: dict[str, int], last: str | None) -> dict[
         "counts": counts,
         "last_activity": last,
     }
+
+
+def deals_hidden(store: Store, run_id: int) -> bool:
+    """Whether run ``run_id``'s seeds and records stay hidden for now (the CLI's rule: a secret
+    base seed with matches left to play)."""
+    return seeds_hidden(store, find_run(store, run_id))
 
 
 def find_run(store: Store, run_id: int) -> LadderRun:
@@ -171,7 +178,9 @@ def match_list(
 ) -> dict[str, Any]:
     """One page of a ladder's matches in schedule order, filtered by agent, fault kind ("any" =
     any fault) and seed; only the page's matches are read in full."""
-    find_run(store, run_id)
+    hidden = deals_hidden(store, run_id)
+    if hidden:
+        seed = None  # no oracle for guessing a secret deal
     where, params = "ladder_id = ?", [run_id]
     if agent:
         where += " AND id IN (SELECT match_id FROM seats WHERE agent = ?)"
@@ -198,19 +207,20 @@ def match_list(
         "page": page,
         "pages": pages,
         "count": count,
-        "matches": [match_summary(m) for m in shown if m is not None],
+        "matches": [match_summary(m, hidden) for m in shown if m is not None],
     }
 
 
-def match_summary(match: StoredMatch) -> dict[str, Any]:
-    """A stored match as a list row."""
+def match_summary(match: StoredMatch, hidden: bool = False) -> dict[str, Any]:
+    """A stored match as a list row; ``hidden``: its seed is shown as "secret" (``deals_hidden``)."""
     return {
         "id": match.id,
         "ladder_id": match.ladder_id,
         "index": match.idx,
         "key": match.key,
         "game": match.spec.game,
-        "seed": match.seed,
+        "seed": "secret" if hidden else match.seed,
+        "hidden": hidden,
         "status": match.status,
         "seconds": match.seconds,
         "entrants": list(table_seats(match.entrants, match.spec.automaton)),
@@ -229,11 +239,12 @@ def match_summary(match: StoredMatch) -> dict[str, Any]:
 
 
 def stored_match(store: Store, match_id: int) -> tuple[StoredMatch, dict[str, Any] | None]:
-    """A match and its record (None until it is done), or NotFound."""
+    """A match and its record (None until it is done, or while ``deals_hidden``), or NotFound."""
     match = store.match(match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
-    return match, store.record(match_id) if match.status == "done" else None
+    shown = match.status == "done" and not deals_hidden(store, match.ladder_id)
+    return match, store.record(match_id) if shown else None
 
 
 def agent(store: Store, name: str) -> dict[str, Any]:
@@ -267,9 +278,11 @@ def agent(store: Store, name: str) -> dict[str, Any]:
         (name, AGENT_MATCHES),
     ).fetchall()
     matches = []
+    hidden = {run.id: seeds_hidden(store, run) for run in runs.values()}
     for row in latest:
         match = store.match(row[0])
         if match is not None:
             run = runs.get(match.ladder_id)
-            matches.append(match_summary(match) | {"ladder": run.name if run else str(match.ladder_id)})
+            summary = match_summary(match, hidden.get(match.ladder_id, False))
+            matches.append(summary | {"ladder": run.name if run else str(match.ladder_id)})
     return {"agent": name, "by_seat": by_seat, "matches": matches}

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.match import MatchSpec
 from arena.record import RECORD_FORMAT, RECORD_VERSION, ReplayError, replay
 from engine.playout import random_choice
 from engine.teotihuacan import GAME as TEOTIHUACAN
@@ -39,6 +40,7 @@ def played_record(game, seed: int, options: dict) -> dict:
         "players": 2,
         "options": options,
         "agents": [{"seat": s, "agent": "random"} for s in range(2)],
+        "spec": MatchSpec(game.id, ("random", "random"), seed, options).to_dict(),
         "moves": moves,
         "faults": [],
         "result": {

@@ -1,0 +1,16 @@
+"""When a ladder's deals must stay hidden: one rule for the command line and the web arena."""
+
+from __future__ import annotations
+
+from arena.tournament.store import LadderRun, Store
+
+
+def seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
+    """Whether the deals of ``ladder_run`` must stay hidden: its base seed is secret and matches
+    are still to be played (a match's seed, or its record, would give away the deal of the rest
+    of its seat rotations). Once every match is played or aborted, they may be shown.
+    """
+    if not ladder_run.secret:
+        return False
+    counts = store.counts(ladder_run.id)
+    return counts.get("pending", 0) + counts.get("running", 0) > 0
