@@ -148,8 +148,8 @@ def run(
         typer.Option(
             "--cluster",
             metavar="ADDRESS",
-            help="Play on a Dask cluster instead: tcp://HOST:8786 (a running `dask scheduler`) or "
-            "local:N (a local Dask cluster of N workers). See docs/cluster.md.",
+            help="Play on a Dask cluster instead: tls://HOST:8786 (a running `dask scheduler`, with "
+            "--cluster-security) or local:N (a local Dask cluster of N workers). See docs/cluster.md.",
         ),
     ] = None,
     cluster_security: Annotated[

@@ -336,17 +336,16 @@ class DaskPool:
     def _reply(self, future: Any, match: StoredMatch) -> tuple:
         """A finished task's result as a runner reply, a finished match's outcome checked by replay."""
         if future.status == "finished":
-            holder = self._holder(future)
             try:
                 reply = decode_reply(future.result())
                 if reply[0] == "done":
                     reply = ("done", checked_outcome(match.spec, reply[1], self.registry), reply[2])
             except ResultRejected as error:
-                return self._distrust(holder, match, f"sent a result that does not check out: {error}")
+                what = f"sent a result that does not check out: {error}"
+                return self._distrust(self._holder(future), match, what)
             except Exception as error:  # refused by the decoder (not plain data), or its worker just died
-                return self._distrust(
-                    holder, match, f"sent a result that cannot be read ({_first_line(error)})"
-                )
+                what = f"sent a result that cannot be read ({_first_line(error)})"
+                return self._distrust(self._holder(future), match, what)
             return ("stop", reply[1]) if reply[0] == "refused" else reply
         if future.status == "error":
             error = future.exception()
@@ -357,12 +356,12 @@ class DaskPool:
             "unfinished matches stay pending: run the same command again to resume",
         )
 
-    def _holder(self, future: Any) -> str:
-        """The worker that holds a finished task's result, as the scheduler knows it."""
+    def _holder(self, future: Any) -> str | None:
+        """The worker that holds a finished task's result, as the scheduler knows it (None: unknown)."""
         try:
-            return next(iter(self.client.who_has([future]).get(future.key, ())), "?")
+            return next(iter(self.client.who_has([future]).get(future.key, ())), None)
         except Exception:  # the scheduler is gone
-            return "?"
+            return None
 
     def _distrust(self, worker: str | None, match: StoredMatch, what: str) -> tuple:
         """A failed attempt of ``match`` by ``worker``, which gets no more tasks while others are left."""
