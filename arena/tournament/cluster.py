@@ -21,7 +21,15 @@ scheduler after its ``allowed-failures`` (``KilledWorker``) and counted as lost 
 local match (aborted after MAX_FAILURES). Needs the ``cluster`` extra: ``pip install 'tlachtli[cluster]'``.
 
 ``--cluster local:N`` runs the scheduler and N single-thread workers as threads of the submitting
-process (they only wait for their match-playing processes), with Dask's housekeeping turned down.
+process (they only wait for their match-playing processes), with Dask's housekeeping turned down,
+its HTTP servers on 127.0.0.1 serving nothing unless ``--dashboard``.
+
+Trust (docs/cluster.md, Security): a remote cluster is reached over TLS with the certificates of
+``arena cluster init`` (arena/tournament/cluster_security.py); plain ``tcp://`` only with
+``--insecure-cluster``. A worker's reply is JSON bytes, fetched through the scheduler as msgpack
+only, and a finished match is stored only once its record checks out (arena/tournament/verify.py).
+A refused result, and a task held past ``hold_seconds``, are failed attempts of the match (played
+again, aborted after MAX_FAILURES), and that worker gets no more tasks while others are left.
 """
 
 from __future__ import annotations
