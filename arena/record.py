@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from arena.match import MatchSpec
+from arena.match import MatchSpec, SeatResult
 from arena.textfile import MAX_NESTING, TextFileError, data_problem, read_utf8
 from engine.api import BadOptions, Game, Result, State, competition_ranks
 
@@ -83,6 +83,18 @@ def build_record(
         "duration_ms": round(duration_ms, 3),
         "spec": _jsonable(spec.to_dict()),
     }
+
+
+def record_seats(spec: MatchSpec, record: Mapping[str, Any]) -> tuple[SeatResult, ...]:
+    """Each seat's line of a finished match, from its record: the agents' seats, then the automaton's."""
+    automaton = spec.automaton or str(record["options"].get("automaton") or "automaton")
+    result = record["result"]
+    names = list(spec.agents) + [automaton] * (len(result["scores"]) - len(spec.agents))
+    faults = {fault["seat"]: fault["fault"] for fault in record["faults"]}
+    return tuple(
+        SeatResult(seat, names[seat], score, result["ranks"][seat], faults.get(seat))
+        for seat, score in enumerate(result["scores"])
+    )
 
 
 def load_record(path: str) -> dict[str, Any]:

@@ -21,9 +21,9 @@ from typing import Any
 import trio
 
 from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
-from arena.match import MatchOutcome, MatchSpec, SeatResult
+from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import PluginError, Registry, discover
-from arena.record import build_record, final_ranks
+from arena.record import build_record, final_ranks, record_seats
 from arena.wire.connection import AgentProcess, DeadlineExceeded
 from arena.wire.faults import AgentFault
 from arena.wire.protocol import (
@@ -277,15 +277,7 @@ class Match:
             duration_ms=(time.time() - started) * 1000,
         )
         # Seats past the agents are the engine's automaton, named as such even if it came unasked.
-        automaton = spec.automaton or str(self.options.get("automaton") or "automaton")
-        names = [seat.plan.agent for seat in self.seats]
-        names += [automaton] * (len(result.scores) - len(names))
-        faults = {seat.plan.seat: seat.fault["fault"] for seat in self.seats if seat.fault}
-        seats = tuple(
-            SeatResult(index, names[index], result.scores[index], ranks[index], faults.get(index))
-            for index in range(len(result.scores))
-        )
-        return MatchOutcome(spec=spec, seats=seats, record=record)
+        return MatchOutcome(spec=spec, seats=record_seats(spec, record), record=record)
 
 
 async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import Progress
 from tabulate import tabulate
 
+from arena.cli.cluster import cluster_app
 from arena.cli.common import (
     SANDBOX_HELP,
     check_output_path,
@@ -355,6 +356,7 @@ def new_bot(
 
 
 register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record
+app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 

@@ -27,7 +27,7 @@ from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
-from arena.tournament.cluster import ClusterError
+from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
 from arena.tournament.doctor import check_store
 from arena.tournament.ladder import LadderError, load_ladder
 from arena.tournament.play import play_ladder
@@ -156,10 +156,30 @@ def run(
         typer.Option(
             "--cluster",
             metavar="ADDRESS",
-            help="Play on a Dask cluster instead: tcp://HOST:8786 (a running `dask scheduler`) or "
-            "local:N (a local Dask cluster of N workers). See docs/cluster.md.",
+            help="Play on a Dask cluster instead: tls://HOST:8786 (a running `dask scheduler`, with "
+            "--cluster-security) or local:N (a local Dask cluster of N workers). See docs/cluster.md.",
         ),
     ] = None,
+    cluster_security: Annotated[
+        Path | None,
+        typer.Option(
+            "--cluster-security",
+            metavar="DIR",
+            help="With --cluster tls://...: the certificates `arena cluster init DIR` wrote.",
+        ),
+    ] = None,
+    insecure_cluster: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-cluster",
+            help="Allow a plain tcp:// scheduler (no encryption, no authentication: whoever reaches it "
+            "runs code on the workers and here). Only on a network only you use.",
+        ),
+    ] = False,
+    dashboard: Annotated[
+        bool,
+        typer.Option("--dashboard", help="With --cluster local:N: serve Dask's dashboard on 127.0.0.1."),
+    ] = False,
     sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
@@ -172,6 +192,15 @@ def run(
     """
     if jobs is not None and cluster is not None:
         raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")
+    target = None
+    if cluster is not None:
+        target = ClusterTarget(cluster, cluster_security, insecure_cluster, dashboard)
+        try:
+            check_target(target)
+        except ClusterError as error:
+            raise _fail(str(error)) from None
+    elif cluster_security is not None or insecure_cluster or dashboard:
+        raise _fail("--cluster-security, --insecure-cluster and --dashboard go with --cluster")
     registry = _registry()
     try:
         ladder = load_ladder(ladder_file, registry)
@@ -191,7 +220,7 @@ def run(
                 store,
                 jobs=jobs,
                 progress=not quiet,
-                cluster=cluster,
+                cluster=target,
                 new=new,
                 console=Console(stderr=True),
                 notify=lambda line: say(line, err=True),

@@ -21,23 +21,38 @@ scheduler after its ``allowed-failures`` (``KilledWorker``) and counted as lost 
 local match (aborted after MAX_FAILURES). Needs the ``cluster`` extra: ``pip install 'tlachtli[cluster]'``.
 
 ``--cluster local:N`` runs the scheduler and N single-thread workers as threads of the submitting
-process (they only wait for their match-playing processes), with Dask's housekeeping turned down.
+process (they only wait for their match-playing processes), with Dask's housekeeping turned down,
+its HTTP servers on 127.0.0.1 serving nothing unless ``--dashboard``.
+
+Trust (docs/cluster.md, Security): a remote cluster is reached over TLS with the certificates of
+``arena cluster init`` (arena/tournament/cluster_security.py); plain ``tcp://`` only with
+``--insecure-cluster``. A worker's reply is JSON bytes, fetched through the scheduler as msgpack
+only, and a finished match is stored only once its record checks out (arena/tournament/verify.py).
+A refused result, and a task held past ``hold_seconds``, are failed attempts of the match (played
+again, aborted after MAX_FAILURES), and that worker gets no more tasks while others are left.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import logging
 import multiprocessing
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from arena.match import MatchSpec
 from arena.plugins import PluginError, Registry, discover
+from arena.tournament import runner
 from arena.tournament.runner import WatchedWorker
 from arena.tournament.store import StoredMatch
+from arena.tournament.verify import ResultRejected, checked_outcome, decode_reply, encode_reply
 
 LOCAL_PREFIX = "local:"  # --cluster local:N starts N local worker processes
 CONNECT_TIMEOUT_S = 10.0  # to reach a scheduler, and for it to have a worker
@@ -116,22 +131,24 @@ def _watched_worker() -> WatchedWorker:
     return worker
 
 
-def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> tuple:
+def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> bytes:
     """The Dask task of one match: plays it as a local worker would, after checking this worker's plugins.
 
-    A worker whose plugins differ from the submitter's (``expected``) plays nothing: it answers
-    ``("refused", message)``. Checking here catches workers that joined after the start. The
-    match is played by a process of this task's own, under the local runner's watchdog
-    (``arena.tournament.runner.WatchedWorker``): a referee stopped, hung or killed by a bot costs
-    a ``("lost", ...)`` reply, as locally, not the Dask worker. A task cancelled by the submitter
-    (Ctrl-C) stops its match and answers ``("cancelled",)``, which nobody reads.
+    Its reply is plain JSON bytes (``arena.tournament.verify.encode_reply``), which the submitter
+    decodes without unpickling anything and checks before storing. A worker whose plugins differ
+    from the submitter's (``expected``) plays nothing: it answers ``refused``. Checking here
+    catches workers that joined after the start. The match is played by a process of this task's
+    own, under the local runner's watchdog (``arena.tournament.runner.WatchedWorker``): a referee
+    stopped, hung or killed by a bot costs a ``lost`` reply, as locally, not the Dask worker. A
+    task cancelled by the submitter (Ctrl-C) stops its match and answers ``cancelled``, which
+    nobody reads.
     """
     from distributed import get_worker  # dask loads only where a cluster is used: start-up time
 
     worker = get_worker()
     difference = differences(expected, _local_versions())
     if difference:
-        return ("refused", refusal(worker.address, difference))
+        return encode_reply(("refused", refusal(worker.address, difference)))
     key = worker.get_current_task()
 
     def cancelled() -> bool:
@@ -139,10 +156,80 @@ def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> tuple:
         return task is None or task.state == "cancelled" or worker.status.name in ("closing", "closed")
 
     reply = _watched_worker().play(match, cancelled)
-    return ("cancelled",) if reply is None else reply
+    return encode_reply(("cancelled",) if reply is None else reply)
 
 
 # -- submitting side ---------------------------------------------------------------------------
+
+
+HOLD_MARGIN_S = 60.0  # on top of hold_seconds' watchdog bounds: process starts, a loaded machine, transfers
+
+
+def hold_seconds(spec: MatchSpec) -> float:
+    """How long a Dask task may hold its match before the submitter takes it back and plays it again.
+
+    The match's own bound (its clocks' worst case plus a margin: ``runner.watchdog_seconds``) for
+    itself and for each task that may be queued ahead of it on the same worker thread, plus
+    HOLD_MARGIN_S. A worker's own watchdog ends an honest match long before that.
+    """
+    return TASKS_PER_THREAD * runner.watchdog_seconds(spec) + HOLD_MARGIN_S
+
+
+@dataclass(frozen=True)
+class ClusterTarget:
+    """Where ``arena run --cluster`` plays, and how it may talk to that cluster."""
+
+    address: str  # local:N, tls://HOST:PORT, or (with insecure) tcp://HOST:PORT
+    security: Path | None = None  # --cluster-security: the folder `arena cluster init` wrote
+    insecure: bool = False  # --insecure-cluster: a plain tcp:// scheduler, knowingly
+    dashboard: bool = False  # --dashboard: the local cluster's dashboard, on 127.0.0.1
+
+    @property
+    def local(self) -> bool:
+        return self.address.startswith(LOCAL_PREFIX)
+
+
+def check_target(target: ClusterTarget) -> None:
+    """Refuse (ClusterError, one line saying what to do) a cluster that would be used unsafely or wrongly."""
+    address = target.address
+    if target.local:
+        workers = address.removeprefix(LOCAL_PREFIX)
+        if not workers.isdigit() or int(workers) < 1:
+            raise ClusterError(f"--cluster {address}: give local:N with N >= 1 workers, e.g. local:2")
+        if target.security is not None:
+            raise ClusterError("--cluster-security is for a tls:// scheduler; local:N needs none")
+        if target.dashboard and importlib.util.find_spec("bokeh") is None:
+            raise ClusterError("--dashboard needs bokeh on this machine: pip install 'bokeh>=3.1'")
+        return
+    if target.dashboard:
+        raise ClusterError(
+            "--dashboard is for --cluster local:N; a scheduler serves its own (see docs/cluster.md)"
+        )
+    if address.startswith("tls://"):
+        if target.security is None:
+            raise ClusterError(
+                f"--cluster {address} needs --cluster-security DIR: the certificates "
+                "`arena cluster init DIR` wrote (see docs/cluster.md)"
+            )
+        return
+    if target.security is not None:
+        raise ClusterError(f"--cluster-security needs a tls:// scheduler address, not {address}")
+    if not target.insecure:
+        raise ClusterError(
+            f"--cluster {address} is neither encrypted nor authenticated: whoever reaches the scheduler "
+            "runs code on every worker and on this machine. Secure it: `arena cluster init DIR`, start the "
+            "scheduler and workers with the commands it prints, then --cluster tls://HOST:PORT "
+            "--cluster-security DIR (docs/cluster.md); or pass --insecure-cluster on a network only you use"
+        )
+
+
+@dataclass
+class _Task:
+    """A match handed to the cluster: its future, and when the submitter takes it back (``hold_seconds``)."""
+
+    future: Any
+    match: StoredMatch
+    deadline: float
 
 
 class DaskPool:
@@ -150,18 +237,25 @@ class DaskPool:
 
     Keeps TASKS_PER_THREAD tasks per worker thread in flight, so workers never wait for the
     submitter and Ctrl-C has little to cancel. ``local`` is the LocalCluster it started, if any.
+
+    A result is not trusted because a worker sent it: it is decoded from JSON and checked by
+    replay (arena/tournament/verify.py) before it is stored. One that does not check out, and a
+    task held past ``hold_seconds``, cost the match a lost worker (played again, aborted after
+    MAX_FAILURES) and the worker its trust: later tasks go to the other workers while there are any.
     """
 
-    def __init__(self, client: Any, expected: dict[str, str], local: Any = None) -> None:
+    def __init__(self, client: Any, expected: dict[str, str], registry: Registry, local: Any = None) -> None:
         self.client = client
         self.expected = expected
+        self.registry = registry
         self.local = local
         self.address = client.scheduler.address
         self.size = 1
         self._room_checked = -float("inf")
-        self._tasks: dict[str, tuple[Any, StoredMatch]] = {}  # key -> (future, match)
+        self._tasks: dict[str, _Task] = {}  # by the task's key
         self._done: queue.Queue = queue.Queue()  # futures finished, from the client's thread
         self._losses: dict[str, list[str]] = {}  # task key -> the workers lost while it was theirs
+        self._distrusted: set[str] = set()  # workers that forged a result or held a match too long
         self._closed = False
         client.subscribe_topic("all", self._worker_removed)  # the scheduler's events: workers lost
 
@@ -184,9 +278,28 @@ class DaskPool:
         return len(self._tasks) < TASKS_PER_THREAD * self.size
 
     def hand(self, match: StoredMatch) -> None:
-        future = self.client.submit(play_on_worker, match, self.expected, pure=False)
-        self._tasks[future.key] = (future, match)
+        # The one place a match is given to the cluster: a rule on which matches may run at once
+        # (and where) belongs here.
+        future = self.client.submit(
+            play_on_worker,
+            match,
+            self.expected,
+            pure=False,
+            workers=self._trusted(),
+            allow_other_workers=False,
+        )
+        self._tasks[future.key] = _Task(future, match, time.monotonic() + hold_seconds(match.spec))
         future.add_done_callback(self._done.put)
+
+    def _trusted(self) -> list[str] | None:
+        """The workers a task may go to: all (None) unless some lost our trust and others are left."""
+        if not self._distrusted:
+            return None
+        try:
+            workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        except Exception:  # the scheduler is gone: the futures say so (events)
+            return None
+        return [worker for worker in workers if worker not in self._distrusted] or None
 
     def in_flight(self) -> int:
         return len(self._tasks)
@@ -195,18 +308,19 @@ class DaskPool:
         try:
             finished = [self._done.get(timeout=timeout)]
         except queue.Empty:
-            return []
+            finished = []
         while not self._done.empty():
             finished.append(self._done.get_nowait())
         found = []
         for future in finished:
-            entry = self._tasks.pop(future.key, None)
-            if entry is not None:  # else cancelled by us
-                found += [(entry[1], reply) for reply in self._replies(future)]
+            task = self._tasks.pop(future.key, None)
+            if task is not None:  # else cancelled by us
+                found += [(task.match, reply) for reply in self._replies(future, task.match)]
+        found += self._overdue()
         found.sort(key=lambda event: event[1][0] == "stop")  # store the others first
         return found
 
-    def _replies(self, future: Any) -> list[tuple]:
+    def _replies(self, future: Any, match: StoredMatch) -> list[tuple]:
         """A finished task's result as a runner reply (see ``arena.tournament.runner.Pool``), after a
         ``("recovered", ...)`` one if Dask played it again after losing a worker."""
         from distributed import KilledWorker  # dask loads only where a cluster is used: start-up time
@@ -222,18 +336,24 @@ class DaskPool:
                     times,
                 )
             ]
-        reply = self._reply(future)
+        reply = self._reply(future, match)
         if lost and reply[0] != "stop":
             return [("recovered", f"Dask worker {lost[-1]} died playing it", len(lost)), reply]
         return [reply]
 
-    def _reply(self, future: Any) -> tuple:
-        """A finished task's result as a runner reply."""
+    def _reply(self, future: Any, match: StoredMatch) -> tuple:
+        """A finished task's result as a runner reply, a finished match's outcome checked by replay."""
         if future.status == "finished":
             try:
-                reply = future.result()
-            except Exception as error:  # its result could not be fetched (its worker just died, say)
-                return ("error", f"{type(error).__name__}: {error}")
+                reply = decode_reply(future.result())
+                if reply[0] == "done":
+                    reply = ("done", checked_outcome(match.spec, reply[1], self.registry), reply[2])
+            except ResultRejected as error:
+                what = f"sent a result that does not check out: {error}"
+                return self._distrust(self._holder(future), match, what)
+            except Exception as error:  # refused by the decoder (not plain data), or its worker just died
+                what = f"sent a result that cannot be read ({_first_line(error)})"
+                return self._distrust(self._holder(future), match, what)
             return ("stop", reply[1]) if reply[0] == "refused" else reply
         if future.status == "error":
             error = future.exception()
@@ -244,6 +364,41 @@ class DaskPool:
             "unfinished matches stay pending: run the same command again to resume",
         )
 
+    def _holder(self, future: Any) -> str | None:
+        """The worker that holds a finished task's result, as the scheduler knows it (None: unknown)."""
+        try:
+            return next(iter(self.client.who_has([future]).get(future.key, ())), None)
+        except Exception:  # the scheduler is gone
+            return None
+
+    def _distrust(self, worker: str | None, match: StoredMatch, what: str) -> tuple:
+        """A failed attempt of ``match`` by ``worker``, which gets no more tasks while others are left."""
+        who = f"Dask worker {worker}" if worker else "the Dask cluster"
+        if worker:
+            self._distrusted.add(worker)
+        print(f"warning: {who} {what}; match {match.idx} ({match.key}) is played again", file=sys.stderr)
+        return ("lost", f"{who} {what}", True, 1)
+
+    def _overdue(self) -> list[tuple[StoredMatch, tuple]]:
+        """Tasks held past ``hold_seconds``: cancelled, and their matches handed back to be played again."""
+        now = time.monotonic()
+        late = [key for key, task in self._tasks.items() if now > task.deadline]
+        if not late:
+            return []
+        try:
+            running = {key: worker for worker, keys in self.client.processing().items() for key in keys}
+        except Exception:  # the scheduler is gone: the futures say so
+            running = {}
+        found = []
+        for key in late:
+            task = self._tasks.pop(key)
+            _quietly(lambda future=task.future: self.client.cancel([future]))
+            bound = f"its clocks' worst case ({hold_seconds(task.match.spec):.0f} s)"
+            worker = running.get(key)
+            what = f"held it past {bound}" if worker else f"did not play it within {bound}"
+            found.append((task.match, self._distrust(worker, task.match, what)))
+        return found
+
     def stop(self, stop: Any, collect: Callable[[StoredMatch, tuple], None]) -> None:
         """Keep what already finished; cancel the rest: a task playing its match sees the cancellation
         and stops it as a local worker does on Ctrl-C (its referee ends its agents)."""
@@ -252,7 +407,7 @@ class DaskPool:
         self._cancel()
 
     def _cancel(self) -> None:
-        futures = [future for future, _ in self._tasks.values()]
+        futures = [task.future for task in self._tasks.values()]
         self._tasks.clear()
         if futures:
             try:
@@ -284,10 +439,12 @@ def _quietly(action: Callable[[], object]) -> None:
         pass
 
 
-def connect(address: str) -> DaskPool:
-    """A pool on the cluster ``address`` (``tcp://HOST:PORT``, or ``local:N`` to start a local cluster
-    of N workers), its workers' plugins checked against this process's; ClusterError if unusable.
+def connect(target: ClusterTarget | str) -> DaskPool:
+    """A pool on the cluster ``target`` (``local:N`` starts a local cluster of N workers), its
+    workers' plugins checked against this process's; ClusterError if unusable or unsafe (``check_target``).
     """
+    target = ClusterTarget(target) if isinstance(target, str) else target
+    check_target(target)
     try:  # dask loads only where a cluster is used: start-up time
         import dask
         from distributed import Client, LocalCluster
@@ -296,52 +453,97 @@ def connect(address: str) -> DaskPool:
             "--cluster needs dask.distributed: pip install 'tlachtli[cluster]' (make setup installs it)"
         ) from None
     try:
-        expected = plugin_versions(discover())
+        registry = discover()
+        expected = plugin_versions(registry)
     except PluginError as error:
         raise ClusterError(str(error)) from None
     local = None
+    address = target.address
     logging.getLogger("distributed").setLevel(logging.ERROR)  # its own errors reach us as exceptions
-    if address.startswith(LOCAL_PREFIX):
-        workers = address.removeprefix(LOCAL_PREFIX)
-        if not workers.isdigit() or int(workers) < 1:
-            raise ClusterError(f"--cluster {address}: give local:N with N >= 1 workers, e.g. local:2")
-        # Dask's own housekeeping turned down, so that it takes little CPU from the matches, which run
-        # beside it on the same cores: no thread sampling (profiler), event-loop health checks every
-        # second instead of 50 times a second, the system monitor every 10 s, no work stealing (tasks
-        # wait on the scheduler until a worker thread is free), no memory manager (memory_limit=0
-        # below: the ladder's limits bound the agents). Its workers are threads: none can die alone,
-        # so allowed-failures does not apply; a lost match process is the watchdog's (runner.WatchedWorker)
-        settings = {
-            "distributed.worker.profile.enabled": False,
-            "distributed.admin.tick.interval": "1s",
-            "distributed.admin.system-monitor.interval": "10s",
-            "distributed.scheduler.work-stealing": False,
-        }
-        with dask.config.set(settings):
-            local = LocalCluster(
-                n_workers=int(workers),
-                threads_per_worker=1,
-                processes=False,  # threads of this process: each plays its matches in a process of its own
-                dashboard_address=":0",
-                memory_limit=0,
-                silence_logs=logging.CRITICAL,
-            )
+    if target.local:
+        local = _local_cluster(dask, LocalCluster, int(address.removeprefix(LOCAL_PREFIX)), target.dashboard)
         client = Client(local)
     else:
+        security = None
+        if target.security is not None:
+            from arena.tournament.cluster_security import SecurityError, client_security
+
+            try:
+                security = client_security(target.security)
+            except SecurityError as error:
+                raise ClusterError(str(error)) from None
         try:
-            client = Client(address, timeout=CONNECT_TIMEOUT_S)
+            # Results come through the scheduler (never straight from a worker), and only as msgpack:
+            # a worker's reply in any other encoding (a pickle) is refused, never loaded here
+            client = Client(
+                address,
+                timeout=CONNECT_TIMEOUT_S,
+                security=security,
+                deserializers=["msgpack"],
+                direct_to_workers=False,
+            )
         except (OSError, TimeoutError, ValueError) as error:
+            same = " Its certificates must come from the same `arena cluster init` as these." if security else ""
             raise ClusterError(
                 f"cannot reach the Dask scheduler at {address} ({_first_line(error)}): is `dask scheduler` "
-                "running there? (see docs/cluster.md); nothing was played"
+                f"running there?{same} (see docs/cluster.md); nothing was played"
             ) from None
-    pool = DaskPool(client, expected, local)
+    pool = DaskPool(client, expected, registry, local)
     try:
         _check_workers(client, address, expected)
     except BaseException:
         pool.close()
         raise
     return pool
+
+
+def _local_cluster(dask: Any, local_cluster: Any, workers: int, dashboard: bool) -> Any:
+    """A Dask cluster of ``workers`` one-thread workers in this process, listening on 127.0.0.1 only.
+
+    Its scheduler and workers talk in memory (inproc); each still starts an HTTP server, bound to
+    127.0.0.1 and, unless ``dashboard``, serving nothing (no dashboard, no pages of logs or stacks).
+    Dask's own housekeeping is turned down, so that it takes little CPU from the matches, which run
+    beside it on the same cores: no thread sampling (profiler), event-loop health checks every second
+    instead of 50 times a second, the system monitor every 10 s, no work stealing (tasks wait on the
+    scheduler until a worker thread is free), no memory manager (memory_limit=0 below: the ladder's
+    limits bound the agents). Its workers are threads: none can die alone, so allowed-failures does
+    not apply; a lost match process is the watchdog's (runner.WatchedWorker).
+    """
+    settings: dict[str, Any] = {
+        "distributed.worker.profile.enabled": False,
+        "distributed.admin.tick.interval": "1s",
+        "distributed.admin.system-monitor.interval": "10s",
+        "distributed.scheduler.work-stealing": False,
+    }
+    extra: dict[str, Any] = {}
+    if not dashboard:
+        settings |= {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+        extra = {"worker_class": _worker_without_dashboard(), "scheduler_kwargs": {"dashboard": False}}
+    with dask.config.set(settings):
+        cluster = local_cluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=False,  # threads of this process: each plays its matches in a process of its own
+            dashboard_address="127.0.0.1:0",  # its HTTP servers: else on every interface
+            worker_dashboard_address="127.0.0.1:0",
+            memory_limit=0,
+            silence_logs=logging.CRITICAL,
+            **extra,
+        )
+    if dashboard:
+        print(f"Dask dashboard (this machine only): {cluster.dashboard_link}", file=sys.stderr)
+    return cluster
+
+
+def _worker_without_dashboard() -> type:
+    """Dask's Worker, never serving a dashboard (LocalCluster turns it on with a worker's HTTP address)."""
+    from distributed import Worker
+
+    class QuietWorker(Worker):
+        def __init__(self, *args: Any, dashboard: bool = False, **kwargs: Any) -> None:
+            super().__init__(*args, dashboard=False, **kwargs)
+
+    return QuietWorker
 
 
 def _check_workers(client: Any, address: str, expected: dict[str, str]) -> None:
@@ -352,7 +554,10 @@ def _check_workers(client: Any, address: str, expected: dict[str, str]) -> None:
         raise ClusterError(
             f"the Dask scheduler at {address} has no worker (start some: `dask worker {address}`)"
         ) from None
-    found = client.run(_local_versions, on_error="return")
+    try:
+        found = client.run(_local_versions, on_error="return")
+    except Exception as error:  # a worker answered with something that is not plain data
+        raise ClusterError(f"cannot check the Dask workers' plugins: {_first_line(error)}") from None
     for worker, versions in sorted(found.items()):
         if isinstance(versions, BaseException):  # e.g. tlachtli is not installed there
             versions = f"cannot check its plugins: {type(versions).__name__}: {versions}"

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from arena.tournament.ladder import Ladder
 from arena.tournament.runner import RunReport, default_jobs, run_pending
 from arena.tournament.store import LadderRun, Store
+
+if TYPE_CHECKING:
+    from arena.tournament.cluster import ClusterTarget
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ def play_ladder(
     *,
     jobs: int | None = None,
     progress: bool = False,
-    cluster: str | None = None,
+    cluster: str | ClusterTarget | None = None,
     new: bool = False,
     console: Console | None = None,
     notify: Callable[[str], None] | None = None,
@@ -45,7 +49,7 @@ def play_ladder(
     """Play ``ladder``'s pending matches into ``store``, resuming its run (``new``: start another).
 
     ``jobs`` local workers (default: the ladder's ``concurrency``, else one per core), or the Dask
-    ``cluster`` at that address (arena/tournament/cluster.py). Raises StoreError when the store is
+    ``cluster`` at that address, or that ``ClusterTarget`` (arena/tournament/cluster.py). Raises StoreError when the store is
     held by another run or has an edited ladder of that name, ClusterError when the cluster is
     unusable. ``on_start`` is called just before the first match is handed out (not when nothing
     is pending): `arena run` names the sandbox in force there. An interrupted run returns with ``report.interrupted`` set; what finished is stored.

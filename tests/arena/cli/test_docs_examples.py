@@ -116,14 +116,14 @@ def shown_commands() -> list[tuple[str, list[str]]]:
 
     Left out: the rest of a block after a step this test cannot take (a `pip install`, which
     tests/arena/cli/test_newbot.py plays out; a cluster address this machine lacks, which
-    tests/arena/tournament/test_cluster.py replaces with a real cluster), and `arena serve`, which runs until
+    tests/arena/tournament/test_cluster.py replaces with a real TLS cluster), and `arena serve`, which runs until
     stopped (tests/arena/web/test_web.py starts a real one).
     """
     found = []
     for path in DOCS:
         for block in blocks(path, "sh"):
-            for line in block.splitlines():
-                if line.startswith("pip install") or "tcp://" in line:
+            for line in block.replace("\\\n", " ").splitlines():  # a command continued over lines is one
+                if line.startswith("pip install") or "tcp://" in line or "tls://" in line:
                     break
                 for part in line.split("&&"):
                     words = shlex.split(part, comments=True)

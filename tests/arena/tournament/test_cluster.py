@@ -10,7 +10,10 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -20,8 +23,11 @@ from arena.cli.main import app
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.tournament import cluster, runner
+from arena.tournament.cluster_security import client_security, write_certificates
 from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store, StoredMatch
+from arena.tournament.verify import checked_outcome, decode_reply
+from tests.support import rogue_workers
 from tests.support.ladder_runs import (
     SLOW,
     attack_ladder,
@@ -202,31 +208,69 @@ def test_ctrl_c_or_sigterm_stops_a_cluster_run_cleanly_and_the_rerun_completes(t
     }  # finished matches were kept, not played again
 
 
+def tls_flags(certificates: Path, role: str) -> list[str]:
+    """The `dask scheduler` / `dask worker` flags that use ``role``'s certificate (as `arena cluster init` prints)."""
+    return [
+        "--tls-ca-file", str(certificates / "ca.pem"),
+        "--tls-cert", str(certificates / f"{role}.pem"),
+        "--tls-key", str(certificates / f"{role}-key.pem"),
+    ]  # fmt: skip
+
+
+@dataclass
+class DaskCluster:
+    """A `dask scheduler` over TLS on this machine, the certificates `arena cluster init` wrote for it,
+    and ``add_worker(env, nanny, rogue)``, which starts a `dask worker` (one thread) for it, hostile
+    if ``rogue`` names a mode of tests/support/rogue_workers.py."""
+
+    address: str
+    certificates: Path
+    add_worker: Callable[..., subprocess.Popen]
+
+    def arena_flags(self) -> list[str]:
+        return ["--cluster", self.address, "--cluster-security", str(self.certificates)]
+
+    def client(self) -> Any:
+        from distributed import Client
+
+        return Client(self.address, timeout=30, security=client_security(self.certificates))
+
+
 @pytest.fixture
 def dask_scheduler(tmp_path, popen):
-    """A real `dask scheduler` on this machine; yields its address and ``add_worker(env, nanny)``,
-    which starts a `dask worker` (one thread) for it. Workers are stopped first, gracefully."""
+    """A real `dask scheduler` over TLS with mutual authentication, on 127.0.0.1 (ports chosen by the
+    system); yields a DaskCluster. Workers are stopped first, gracefully, then the scheduler."""
     bin_dir = Path(sys.executable).parent
+    certificates = tmp_path / "certs"
+    write_certificates(certificates)
     info = tmp_path / "scheduler.json"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    popen([bin_dir / "dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-           "--scheduler-file", str(info)], **quiet)  # fmt: skip
+    popen([bin_dir / "dask", "scheduler", "--protocol", "tls", "--host", "127.0.0.1", "--port", "0",
+           "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(info),
+           *tls_flags(certificates, "scheduler")], **quiet)  # fmt: skip
     deadline = time.monotonic() + 60
     while not info.exists():
         assert time.monotonic() < deadline, "the dask scheduler did not start"
         time.sleep(0.1)
     time.sleep(0.2)  # the file is written in one go, but give it a moment
     address = json.loads(info.read_text())["address"]
+    assert address.startswith("tls://127.0.0.1:")
     workers = []
 
-    def add_worker(env: dict | None = None, nanny: bool = False) -> subprocess.Popen:
+    def add_worker(
+        env: dict | None = None, nanny: bool = False, rogue: str | None = None
+    ) -> subprocess.Popen:
         flags = [] if nanny else ["--no-nanny"]
-        worker = popen([bin_dir / "dask", "worker", address, *flags, "--nthreads", "1", "--no-dashboard"],
+        if rogue is not None:
+            flags += ["--preload", "tests.support.rogue_workers"]
+            env = dict(env or os.environ, **{rogue_workers.MODE_ENV: rogue})
+        worker = popen([bin_dir / "dask", "worker", address, *flags, "--nthreads", "1", "--host", "127.0.0.1",
+                        "--no-dashboard", "--dashboard-address", "127.0.0.1:0", *tls_flags(certificates, "worker")],
                        env=env, **quiet)  # fmt: skip
         workers.append(worker)
         return worker
 
-    yield address, add_worker
+    yield DaskCluster(address, certificates, add_worker)
     for worker in workers:  # a nanny killed outright would leave its worker process behind
         worker.terminate()
     for worker in workers:
@@ -239,34 +283,37 @@ def dask_scheduler(tmp_path, popen):
 @pytest.fixture
 def dask_cluster(dask_scheduler):
     """A real `dask scheduler` and one `dask worker` (no nanny) without the test plugin
-    `goofspiel_agents`; yields the scheduler's address."""
-    address, add_worker = dask_scheduler
-    add_worker(dict(os.environ, TLACHTLI_PLUGINS="examples.games.goofspiel.game,tests.support.faulty_agents"))
-    yield address
+    `goofspiel_agents`; yields the DaskCluster."""
+    dask_scheduler.add_worker(
+        dict(os.environ, TLACHTLI_PLUGINS="examples.games.goofspiel.game,tests.support.faulty_agents")
+    )
+    yield dask_scheduler
 
 
 def test_a_worker_with_other_plugins_is_refused_naming_it_and_the_difference(tmp_path, dask_cluster):
     ladder = tmp_path / "eq.toml"
     ladder.write_text(LADDER)
     db = tmp_path / "t.db"
-    run = arena("run", str(ladder), "--db", str(db), "--cluster", dask_cluster, "-q")
+    run = arena("run", str(ladder), "--db", str(db), *dask_cluster.arena_flags(), "-q")
     assert run.returncode == 2, run.stderr
     line = run.stderr.strip()
     assert "\n" not in line
-    assert line.startswith("error: Dask worker tcp://127.0.0.1:")
+    assert line.startswith("error: Dask worker tls://127.0.0.1:")
     assert "has other plugins than this machine: agent 'prize-bidder' is missing there" in line
     # a worker that joins later is refused by the task itself, before it plays anything
-    from distributed import Client
-
-    with Client(dask_cluster, timeout=30) as client:
+    with dask_cluster.client() as client:
         spec = MatchSpec(game="goofspiel", agents=("random", "random"), seed=1, options={"cards": 3})
         match = StoredMatch(1, 1, 0, "k", 1, "running", 1, None, spec, ("a", "b"), ())
         here = cluster.plugin_versions(cluster._registry())
-        reply = client.submit(cluster.play_on_worker, match, here, pure=False).result(timeout=60)
+        reply = decode_reply(
+            client.submit(cluster.play_on_worker, match, here, pure=False).result(timeout=60)
+        )
         assert reply[0] == "refused" and "agent 'prize-bidder' is missing there" in reply[1]
         there = next(iter(client.run(cluster._local_versions).values()))
-        outcome = client.submit(cluster.play_on_worker, match, there, pure=False).result(timeout=60)
-        assert outcome[0] == "done" and len(outcome[1].seats) == 2  # same plugins: it plays
+        done = decode_reply(
+            client.submit(cluster.play_on_worker, match, there, pure=False).result(timeout=60)
+        )
+        assert done[0] == "done" and checked_outcome(spec, done[1], discover()).seats[0].agent == "random"
 
 
 def match_processes(worker_pid: int) -> list[psutil.Process]:
@@ -285,32 +332,46 @@ def match_processes(worker_pid: int) -> list[psutil.Process]:
     return found
 
 
-def worker_pid(address: str) -> int:
-    from distributed import Client
-
-    with Client(address, timeout=30) as client:
+def worker_pid(dask: DaskCluster) -> int:
+    with dask.client() as client:
         client.wait_for_workers(1, timeout=60)
         return next(iter(client.run(os.getpid).values()))
 
 
-def wait_for_a_match(pid: int, process: subprocess.Popen) -> None:
-    """Until the Dask worker ``pid`` plays a match: its match process and both agents are there."""
-    deadline = time.monotonic() + 60
-    while len(match_processes(pid)) < 3:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "no match started on the Dask worker"
-        time.sleep(0.05)
+STAGE_S = 120  # the most one stage of wait_for_a_match may take without progress
+
+
+def wait_for_a_match(pid: int, process: subprocess.Popen, db: Path) -> None:
+    """Until the Dask worker ``pid`` plays a match: its match process and both agents are there.
+
+    It waits on progress, a stage at a time, not on one fixed time for all: the way to a match
+    starting is a chain of Python start-ups (`arena run` with Dask, connecting over TLS and
+    checking the workers' plugins; the worker's match process; two sandboxed agents), CPU work
+    that a loaded machine stretches from seconds to more than a minute. (One 60 s limit over the
+    whole chain was this test's flakiness under load.) A run that exits fails at once.
+    """
+    stages = [
+        ("`arena run` handed out no match", lambda: statuses(db).get("running", 0) > 0),
+        ("no match started on the Dask worker", lambda: len(match_processes(pid)) >= 3),
+    ]
+    for failure, reached in stages:
+        deadline = time.monotonic() + STAGE_S
+        while not reached():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, failure
+            time.sleep(0.05)
 
 
 def test_ctrl_c_cancels_the_matches_running_on_remote_workers(tmp_path, popen, dask_scheduler):
-    address, add_worker = dask_scheduler
-    worker = add_worker()
-    pid = worker_pid(address)
+    worker = dask_scheduler.add_worker()
+    pid = worker_pid(dask_scheduler)
     ladder = tmp_path / "slow.toml"
     ladder.write_text(SLOW.replace("pace_ms = 400", "pace_ms = 3000"))  # a match takes 30 s
     db = tmp_path / "t.db"
-    run = start(popen, "run", str(ladder), "--db", str(db), "--cluster", address, "-q", env=dict(os.environ))
-    wait_for_a_match(pid, run)
+    run = start(
+        popen, "run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "-q", env=dict(os.environ)
+    )
+    wait_for_a_match(pid, run, db)
     run.send_signal(signal.SIGINT)
     out, err = run.communicate(timeout=60)
     assert run.returncode == 130 and "Traceback" not in err, err
@@ -324,14 +385,15 @@ def test_ctrl_c_cancels_the_matches_running_on_remote_workers(tmp_path, popen, d
 def test_a_dask_worker_lost_mid_match_is_counted_in_failures_and_the_match_stored_once(
     tmp_path, popen, dask_scheduler
 ):
-    address, add_worker = dask_scheduler
-    add_worker(nanny=True)  # the nanny starts a new worker process when this one dies
-    pid = worker_pid(address)
+    dask_scheduler.add_worker(nanny=True)  # the nanny starts a new worker process when this one dies
+    pid = worker_pid(dask_scheduler)
     ladder = tmp_path / "slow.toml"
     ladder.write_text(SLOW)
     db = tmp_path / "t.db"
-    run = start(popen, "run", str(ladder), "--db", str(db), "--cluster", address, "-q", env=dict(os.environ))
-    wait_for_a_match(pid, run)
+    run = start(
+        popen, "run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "-q", env=dict(os.environ)
+    )
+    wait_for_a_match(pid, run, db)
     os.kill(pid, signal.SIGKILL)
     out, err = run.communicate(timeout=180)
     assert run.returncode == 0, err
@@ -348,7 +410,8 @@ def test_an_unreachable_scheduler_is_one_clear_line_and_loses_nothing(tmp_path, 
     ladder.write_text(LADDER)
     db = tmp_path / "t.db"
     result = CliRunner().invoke(
-        app, ["run", str(ladder), "--db", str(db), "--cluster", "tcp://127.0.0.1:9", "-q"]
+        app,
+        ["run", str(ladder), "--db", str(db), "--cluster", "tcp://127.0.0.1:9", "--insecure-cluster", "-q"],
     )
     assert result.exit_code == 2
     assert result.output.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
@@ -360,3 +423,224 @@ def test_an_unreachable_scheduler_is_one_clear_line_and_loses_nothing(tmp_path, 
         ("pending", 12)
     ]
     connection.close()
+
+
+# -- issue 30: safe by default -----------------------------------------------------------------
+
+
+def listening() -> set[tuple[str, int]]:
+    """The addresses this process listens on (TCP)."""
+    return {
+        (c.laddr.ip, c.laddr.port)
+        for c in psutil.Process().net_connections("tcp")
+        if c.status == psutil.CONN_LISTEN
+    }
+
+
+def serves_http(ip: str, port: int, path: str) -> int | None:
+    """The HTTP status of ``path`` there (None: no HTTP answer)."""
+    import http.client
+
+    connection = http.client.HTTPConnection(ip, port, timeout=10)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status
+    except OSError:
+        return None
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("dashboard", [False, True])
+def test_a_local_cluster_listens_on_loopback_only_and_serves_no_pages_unless_asked(dashboard):
+    if dashboard:
+        pytest.importorskip("bokeh", reason="--dashboard needs bokeh")
+    before = listening()
+    pool = cluster.connect(cluster.ClusterTarget("local:2", dashboard=dashboard))
+    try:
+        opened = listening() - before
+        assert opened, "Dask starts HTTP servers: they must be found here"
+        assert {ip for ip, _ in opened} == {"127.0.0.1"}  # never 0.0.0.0 or ::
+        pages = ["/", "/status", "/info/main/workers.html", "/health", "/metrics", "/json/identity.json"]
+        answers = {(port, path): serves_http(ip, port, path) for ip, port in opened for path in pages}
+        if dashboard:
+            assert any(status == 200 for status in answers.values())
+        else:
+            assert not [where for where, status in answers.items() if status == 200], answers
+    finally:
+        pool.close()
+
+
+def test_a_plain_tcp_cluster_is_refused_unless_insecure_and_tls_needs_certificates(tmp_path):
+    ladder = tmp_path / "eq.toml"
+    ladder.write_text(LADDER)
+    db = tmp_path / "t.db"
+    refused = CliRunner().invoke(
+        app, ["run", str(ladder), "--db", str(db), "--cluster", "tcp://10.0.0.7:8786"]
+    )
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert "is neither encrypted nor authenticated" in refused.output
+    assert "`arena cluster init DIR`" in refused.output and "--insecure-cluster" in refused.output
+    assert not db.exists()  # refused before anything was opened
+    bare = CliRunner().invoke(app, ["run", str(ladder), "--db", str(db), "--cluster", "10.0.0.7:8786"])
+    assert bare.exit_code == 2 and "is neither encrypted nor authenticated" in bare.output
+    no_certs = CliRunner().invoke(
+        app, ["run", str(ladder), "--db", str(db), "--cluster", "tls://10.0.0.7:8786"]
+    )
+    assert no_certs.exit_code == 2 and "needs --cluster-security DIR" in no_certs.output
+    missing = CliRunner().invoke(
+        app,
+        [
+            "run",
+            str(ladder),
+            "--db",
+            str(db),
+            "--cluster",
+            "tls://127.0.0.1:9",
+            "--cluster-security",
+            str(tmp_path),
+        ],
+    )
+    assert (
+        missing.exit_code == 2 and "arena cluster init" in missing.output and missing.output.count("\n") == 1
+    )
+
+
+def test_cluster_init_writes_private_keys_and_prints_the_commands_that_use_them(tmp_path):
+    folder = tmp_path / "certs"
+    result = CliRunner().invoke(app, ["cluster", "init", str(folder)])
+    assert result.exit_code == 0, result.output
+    for role in ("scheduler", "worker", "client"):
+        assert (folder / f"{role}-key.pem").stat().st_mode & 0o777 == 0o600
+        assert (folder / f"{role}.pem").is_file()
+    assert (folder / "ca.pem").is_file() and not list(folder.glob("ca-key*"))  # the CA's key is not kept
+    lines = result.output.splitlines()
+    scheduler = next(line.strip() for line in lines if line.strip().startswith("dask scheduler"))
+    worker = next(line.strip() for line in lines if line.strip().startswith("dask worker"))
+    assert f"--tls-cert {folder / 'scheduler.pem'} --tls-key {folder / 'scheduler-key.pem'}" in scheduler
+    assert f"--tls-cert {folder / 'worker.pem'} --tls-key {folder / 'worker-key.pem'}" in worker
+    assert "--protocol tls" in scheduler and "--protocol tls" in worker
+    assert f"--cluster-security {folder}" in result.output
+    again = CliRunner().invoke(app, ["cluster", "init", str(folder)])
+    assert again.exit_code == 2 and "already holds cluster certificates" in again.output
+
+
+SMALL = """\
+name = "small"
+game = "goofspiel"
+players = 2
+matches_per_pairing = 2
+seed = 9
+[options]
+cards = 4
+[[agents]]
+name = "r0"
+agent = "random"
+options = { seed = 0 }
+[[agents]]
+name = "bidder"
+agent = "prize-bidder"
+"""
+
+
+@pytest.fixture
+def small_local(tmp_path) -> tuple[Path, dict, list]:
+    """The SMALL ladder played locally: its file, its stored matches and its leaderboard."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    ladder, db = folder / "small.toml", folder / "local.db"
+    ladder.write_text(SMALL)
+    assert arena("run", str(ladder), "--db", str(db), "--jobs", "2", "-q").returncode == 0
+    board = json.loads(arena("leaderboard", "--db", str(db), "--format", "json").stdout)
+    return ladder, stored(db), board
+
+
+def test_a_tls_cluster_of_two_workers_plays_a_ladder_to_the_same_table_as_a_local_run(
+    tmp_path, dask_scheduler, small_local
+):
+    from distributed import Client
+
+    ladder, expected, board = small_local
+    dask_scheduler.add_worker()
+    dask_scheduler.add_worker()
+    db = tmp_path / "tls.db"
+    run = arena("run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "-q")
+    assert run.returncode == 0, run.stderr
+    assert "small: 4/4 matches done, 4 played now" in run.stdout
+    assert stored(db) == expected
+    assert json.loads(arena("leaderboard", "--db", str(db), "--format", "json").stdout) == board
+    with dask_scheduler.client() as client:  # both workers took part in it
+        assert len(client.scheduler_info()["workers"]) == 2
+    # without the cluster's certificates, no way in: no certificate, or one of another CA
+    with pytest.raises((OSError, TimeoutError, TypeError)):  # Dask: "TLS expects a `ssl_context`"
+        Client(dask_scheduler.address, timeout=3)
+    with pytest.raises((OSError, TimeoutError)):  # plain TCP to it
+        Client(dask_scheduler.address.replace("tls://", "tcp://"), timeout=3)
+    strangers = tmp_path / "strangers"
+    write_certificates(strangers)
+    with pytest.raises((OSError, TimeoutError)):
+        Client(dask_scheduler.address, timeout=3, security=client_security(strangers))
+
+
+def test_forged_results_are_not_stored_and_their_matches_are_played_again_elsewhere(
+    tmp_path, dask_scheduler, small_local
+):
+    """Two rogue workers (a forged winner, another deal's true record) beside an honest one: their
+    results are refused, logged, and their matches played again by the honest worker."""
+    ladder, expected, board = small_local
+    for rogue in ("forge", "other-deal"):
+        dask_scheduler.add_worker(rogue=rogue)
+    dask_scheduler.add_worker()
+    with dask_scheduler.client() as client:
+        client.wait_for_workers(3, timeout=120)
+    db = tmp_path / "t.db"
+    run = arena("run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "-q")
+    assert run.returncode == 0, run.stderr
+    assert stored(db) == expected  # the same records and seats as the local run: nothing forged
+    assert json.loads(arena("leaderboard", "--db", str(db), "--format", "json").stdout) == board
+    warnings = [line for line in run.stderr.splitlines() if line.startswith("warning: Dask worker tls://")]
+    assert any("does not check out: its record does not replay" in line for line in warnings), run.stderr
+    assert any("does not check out: its record's seed is" in line for line in warnings), run.stderr
+    assert all(line.endswith("is played again") for line in warnings)
+    assert sum(failures(db)) == len(warnings) >= 2  # each refusal is a failed attempt of its match
+
+
+def test_a_pickled_result_is_never_loaded_and_a_worker_that_only_forges_gets_its_matches_aborted(
+    tmp_path, dask_scheduler
+):
+    mark = tmp_path / "pickle-ran"
+    dask_scheduler.add_worker(env=dict(os.environ, **{rogue_workers.MARK_ENV: str(mark)}), rogue="pickle")
+    ladder = tmp_path / "small.toml"
+    ladder.write_text(SMALL.replace("matches_per_pairing = 2", "matches_per_pairing = 1"))
+    db = tmp_path / "t.db"
+    run = arena("run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "-q")
+    assert not mark.exists()  # the pickle's code never ran here
+    assert run.returncode == 0, run.stderr
+    assert "small: 0/2 matches done, 2 aborted, 0 played now" in run.stdout
+    assert run.stderr.count("sent a result that cannot be read") == 2 * runner.MAX_FAILURES
+    listed = arena("matches", "--db", str(db), "--status", "aborted").stdout
+    assert listed.count("sent a result that cannot be read") == 2
+    assert failures(db) == [runner.MAX_FAILURES] * 2
+
+
+def test_a_worker_that_never_answers_loses_its_matches_and_the_run_finishes(
+    tmp_path, dask_scheduler, monkeypatch
+):
+    """Short clocks make a short bound: a hung worker holds a match past it, the match is played elsewhere."""
+    monkeypatch.setattr(runner, "WATCHDOG_DECISIONS", 20)  # the bound: (3 + 2 x 0.5 + 20 x 0.25) s a match,
+    monkeypatch.setattr(runner, "WATCHDOG_MARGIN_S", 0.0)  # for it and the one queued ahead of it, + 5 s
+    monkeypatch.setattr(cluster, "HOLD_MARGIN_S", 5.0)
+    dask_scheduler.add_worker(rogue="hang")
+    dask_scheduler.add_worker()
+    text = SMALL.replace("matches_per_pairing = 2", "matches_per_pairing = 1")
+    text += "[clock]\nmove_ms = 250\nbank_ms = 500\nhandshake_ms = 3000\n"
+    ladder = parse_ladder(text, discover(), source="short.toml")
+    with dask_scheduler.client() as client:
+        client.wait_for_workers(2, timeout=120)
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        pool = cluster.connect(cluster.ClusterTarget(dask_scheduler.address, dask_scheduler.certificates))
+        report = runner.run_pending(store, store.pending(run.id), 1, pool=pool, show_progress=False)
+        found = store.matches(run.id)
+    assert not report.errors and report.played + report.aborted == 2  # it finished
+    assert report.lost_workers >= 1 and sum(m.failures for m in found) == report.lost_workers

@@ -1,0 +1,78 @@
+"""Hostile Dask workers (issue 30), for tests/arena/tournament/test_cluster.py.
+
+``dask worker SCHEDULER --preload tests.support.rogue_workers`` with ``TLACHTLI_ROGUE`` set to a
+mode below: its ``dask_setup`` replaces the match task that ``arena run --cluster`` submits
+(``arena.tournament.cluster.play_on_worker``, which Dask looks up by name on the worker) with a
+hostile one. The worker passes the plugin check (its plugins are the honest ones).
+
+- ``forge``: plays the match, then makes seat 0 the winner in the reply (scores and ranks);
+- ``other-deal``: plays another deal (seed + 1) and answers with its true record;
+- ``pickle``: answers with an object whose unpickling runs code (it creates the folder named by
+  ``TLACHTLI_ROGUE_MARK``): the submitter must never load it;
+- ``hang``: never answers (until the worker shuts down).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+
+from arena.tournament import cluster
+
+MODE_ENV = "TLACHTLI_ROGUE"
+MARK_ENV = "TLACHTLI_ROGUE_MARK"
+
+_honest = cluster.play_on_worker
+
+
+class RunsCode:
+    """Unpickling it creates a folder: proof that a pickle from a worker was loaded."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple:
+        return (os.mkdir, (self.path,))
+
+
+def _forge(match, expected) -> bytes:
+    reply = json.loads(_honest(match, expected))
+    if reply["reply"] == "done":
+        result = reply["record"]["result"]
+        result["scores"][0] = max(result["scores"]) + 1
+        ranks = [1] + [2] * (len(result["scores"]) - 1)
+        result["ranks"], result["engine_ranks"] = ranks, list(ranks)
+    return json.dumps(reply).encode()
+
+
+def _other_deal(match, expected) -> bytes:
+    other = dataclasses.replace(match.spec, seed=match.spec.seed + 1)
+    return _honest(dataclasses.replace(match, spec=other, seed=other.seed), expected)
+
+
+def _pickle(match, expected) -> RunsCode:
+    return RunsCode(os.environ[MARK_ENV])
+
+
+def _hang(match, expected) -> bytes:
+    from distributed import get_worker
+
+    worker = get_worker()
+    while worker.status.name not in ("closing", "closed", "closing_gracefully", "failed"):
+        time.sleep(0.2)
+    return b"{}"
+
+
+ROGUES = {"forge": _forge, "other-deal": _other_deal, "pickle": _pickle, "hang": _hang}
+
+
+def dask_setup(worker: object) -> None:
+    """Dask's preload hook, called as the worker starts: the match task becomes the rogue one."""
+    rogue = ROGUES[os.environ[MODE_ENV]]
+
+    def play_on_worker(match, expected):
+        return rogue(match, expected)
+
+    cluster.play_on_worker = play_on_worker
