@@ -21,11 +21,15 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def load_registry() -> Registry:
-    """Discover the plugins, turning a broken plugin into one clear error line."""
+    """Discover the plugins: one warning line per plugin that failed to load (skipped), one error
+    line for what stops discovery (two plugins claiming one name)."""
     try:
-        return discover()
+        registry = discover()
     except PluginError as error:
         raise fail(str(error)) from None
+    for problem in registry.broken:
+        typer.echo(f"warning: {problem}; skipped", err=True)
+    return registry
 
 
 def check_output_path(path: Path, option: str) -> None:
