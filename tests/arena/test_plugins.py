@@ -146,6 +146,7 @@ def test_third_party_plugin_package_is_listed(tmp_path: Path):
         check=True,
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(target), os.environ["PYTHONPATH"]]))
+    env["TLACHTLI_ENTRY_POINTS_ONLY"] += ",tlachtli-mybot"  # the distribution just installed, beside Tlachtli
     out = subprocess.run(
         [sys.executable, "-m", "arena.cli", "agents"], capture_output=True, text=True, check=True, env=env
     )
@@ -187,6 +188,7 @@ def test_a_broken_plugin_is_skipped_with_one_warning_and_only_its_agents_fail(tm
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), os.environ["PYTHONPATH"]]))
     if how == "entry point":
         fake_installed_bot(site, "brokenbot", BROKEN_BOT)
+        env["TLACHTLI_ENTRY_POINTS_ONLY"] += ",brokenbot"
         named = "plugin 'brokenbot' (brokenbot, from brokenbot 1.0) failed to import: SyntaxError: "
     else:
         (site / "brokenbot.py").write_text(BROKEN_BOT)

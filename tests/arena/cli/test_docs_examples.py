@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -30,6 +31,17 @@ def arena_command(args: list[str]) -> list[str]:
     return [sys.executable, "-m", "arena.cli", *args]
 
 
+def fresh_arena(args: list[str]) -> tuple[list[str], dict[str, str]]:
+    """`arena ARGS` (argv and environment) as in a fresh clone's environment: Tlachtli and its
+    dependencies, none of the bots the user installed here (the README's my-bot, say).
+
+    ``-S`` runs no .pth file, so an editable install is not importable (site-packages is put on
+    PYTHONPATH instead); $TLACHTLI_ENTRY_POINTS_ONLY (tests/conftest.py) hides the entry points.
+    """
+    path = os.pathsep.join([os.environ["PYTHONPATH"], sysconfig.get_paths()["purelib"]])
+    return [sys.executable, "-S", "-m", "arena.cli", *args], dict(os.environ, PYTHONPATH=path)
+
+
 def test_the_readme_bot_package_installs_and_plays(tmp_path):
     package = tmp_path / "mybot-package"
     (package / "mybot").mkdir(parents=True)
@@ -46,6 +58,7 @@ def test_the_readme_bot_package_installs_and_plays(tmp_path):
     )
     assert install.returncode == 0, install.stderr
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), os.environ["PYTHONPATH"]]))
+    env["TLACHTLI_ENTRY_POINTS_ONLY"] += ",mybot"  # the distribution just installed, beside Tlachtli
     listed = subprocess.run(arena_command(["agents"]), capture_output=True, text=True, env=env, timeout=120)
     assert listed.returncode == 0 and "first-option" in listed.stdout, listed.stderr
     play = ["play", "--game", "zapotec", "--agent", "first-option", "--agent", "random", "--seed", "1"]
@@ -95,9 +108,8 @@ def run_until_some_done(args: list[str], cwd: Path) -> tuple[int, str]:
     """`arena run`: to the end if it is quick, else stopped by Ctrl-C once a match is stored."""
     db = cwd / "tlachtli.db"
     before = _done_matches(db)  # a second run of the same ladder resumes it
-    process = subprocess.Popen(
-        arena_command(args), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    argv, env = fresh_arena(args)
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 180
         while process.poll() is None and time.monotonic() < deadline and _done_matches(db) <= before:
@@ -130,9 +142,8 @@ def test_every_command_in_readme_and_docs_runs(tmp_path):
             code, shown = run_until_some_done(args, tmp_path)
             assert code in (0, 130), (where, shown)
         else:
-            result = subprocess.run(
-                arena_command(args), cwd=tmp_path, capture_output=True, text=True, timeout=300
-            )
+            argv, env = fresh_arena(args)
+            result = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
             code, shown = result.returncode, result.stdout + result.stderr
             assert code == 0, (where, shown)
         assert "Traceback" not in shown, (where, shown)

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import uuid
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,12 @@ from arena.newbot import NewBotError, check_name, render
 runner = CliRunner()
 
 
-def author_env() -> dict[str, str]:
-    """The environment of an author's shell: no test plugins, no source tree on the path."""
+def author_env(bot: str) -> dict[str, str]:
+    """The environment of an author's shell: no test plugins, no source tree on the path; of the
+    installed plugins, Tlachtli's and the new ``bot``'s only (not those the user installed here)."""
     env = {k: v for k, v in os.environ.items() if k not in ("TLACHTLI_PLUGINS", "PYTHONPATH")}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env["TLACHTLI_ENTRY_POINTS_ONLY"] = f"tlachtli,tlachtli-bot-{bot}"
     return env
 
 
@@ -41,18 +44,21 @@ def venv_with_tlachtli(where: Path) -> Path:
     return python
 
 
-def run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(python), *args], cwd=cwd, env=author_env(), capture_output=True, text=True, timeout=240
-    )
-
-
 def test_new_bot_installs_lists_passes_its_tests_and_check(tmp_path, monkeypatch, no_leftovers):  # noqa: F811
+    # A name of its own: the README's my-bot may be installed here already, by the user.
+    bot = f"my-bot-{uuid.uuid4().hex[:8]}"
+    module = bot.replace("-", "_")
+
+    def run(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(python), *args], cwd=cwd, env=author_env(bot), capture_output=True, text=True, timeout=240
+        )
+
     monkeypatch.chdir(tmp_path)
-    out = runner.invoke(app, ["new-bot", "my-bot", "--game", "zapotec"])
+    out = runner.invoke(app, ["new-bot", bot, "--game", "zapotec"])
     assert out.exit_code == 0, out.output
-    package = tmp_path / "my-bot"
-    assert (package / "my_bot" / "__init__.py").is_file() and (package / "tests" / "test_my_bot.py").is_file()
+    package = tmp_path / bot
+    assert (package / module / "__init__.py").is_file() and (package / "tests" / f"test_{module}.py").is_file()
 
     python = venv_with_tlachtli(tmp_path / "venv")
     install = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
@@ -60,16 +66,16 @@ def test_new_bot_installs_lists_passes_its_tests_and_check(tmp_path, monkeypatch
     assert install.returncode == 0, install.stderr
     listed = run(python, "-m", "arena.cli", "agents", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
-    row = next(line for line in listed.stdout.splitlines() if line.startswith("my-bot "))
-    assert "zapotec" in row and "python" in row and "tlachtli-bot-my-bot 0.1.0" in row
+    row = next(line for line in listed.stdout.splitlines() if line.startswith(f"{bot} "))
+    assert "zapotec" in row and "python" in row and f"tlachtli-bot-{bot} 0.1.0" in row
 
     tests = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package), cwd=package)
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "3 passed" in tests.stdout
 
-    check = run(python, "-m", "arena.cli", "check", "my-bot", cwd=tmp_path)
+    check = run(python, "-m", "arena.cli", "check", bot, cwd=tmp_path)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert check.stdout.strip().splitlines()[-1] == "PASS: my-bot speaks the protocol cleanly"
+    assert check.stdout.strip().splitlines()[-1] == f"PASS: {bot} speaks the protocol cleanly"
     assert "matches played: 10" in check.stdout  # zapotec 1-4 seats, the bot in every seat
 
 
