@@ -11,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from fnmatch import fnmatch
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -147,3 +148,25 @@ def test_every_command_in_readme_and_docs_runs(tmp_path):
             code, shown = result.returncode, result.stdout + result.stderr
             assert code == 0, (where, shown)
         assert "Traceback" not in shown, (where, shown)
+
+
+def test_what_the_shown_commands_write_in_the_checkout_is_ignored_by_git():
+    """`arena play --record m.json`, `arena new-bot my-bot`, `cc -o bot`, `--db demo.db`... run in a
+    checkout must leave nothing for `git status` to list (and nothing for `git add .` to take)."""
+    patterns = [
+        line.strip().strip("/")
+        for line in (ROOT / ".gitignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    written = set()
+    for path in [*DOCS, *sorted((ROOT / "examples").rglob("README.md"))]:
+        for block in blocks(path, "sh"):
+            for line in block.splitlines():
+                words = shlex.split(line, comments=True)
+                for flag in ("--record", "--db", "-o", "--output"):
+                    written.update(words[i + 1] for i, word in enumerate(words[:-1]) if word == flag)
+                if words[:2] == ["arena", "new-bot"]:
+                    written.add(words[2])
+    assert {"m.json", "my-bot", "bot", "demo.db"} <= written
+    unignored = [name for name in written if "/" not in name and not any(fnmatch(name, p) for p in patterns)]
+    assert unignored == []

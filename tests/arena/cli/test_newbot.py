@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.newbot import NewBotError, check_name, render
+from arena.newbot import NewBotError, check_name, render, write_package
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def author_env(bot: str) -> dict[str, str]:
@@ -109,3 +110,20 @@ def test_cli_refuses_a_taken_directory_and_an_unknown_game_in_one_line(tmp_path)
     out = runner.invoke(app, ["new-bot", "fresh-bot", "--game", "nope", "--dir", str(tmp_path / "x")])
     assert out.exit_code == 2 and "unknown game 'nope'" in out.output
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("game", ["zapotec", "teotihuacan", None])
+def test_the_package_is_lint_clean_in_the_repository_and_on_its_own(tmp_path, game):
+    """`arena new-bot` run in a Tlachtli checkout must not break its `make lint` (ruff, the repo's
+    config, sees arena/ and plugins/ as first-party there), nor the package's own ruff run."""
+    ruff = [sys.executable, "-m", "ruff", "check", "--no-cache"]
+    checkout = tmp_path / "checkout"
+    for first_party in ("arena", "plugins", "engine"):
+        (checkout / first_party).mkdir(parents=True)
+        (checkout / first_party / "__init__.py").write_text("")
+    (checkout / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    write_package(checkout / "my-bot", render("my-bot", game))
+    in_checkout = subprocess.run([*ruff, "my-bot"], cwd=checkout, capture_output=True, text=True, timeout=120)
+    assert in_checkout.returncode == 0, in_checkout.stdout + in_checkout.stderr
+    alone = subprocess.run([*ruff, "."], cwd=checkout / "my-bot", capture_output=True, text=True, timeout=120)
+    assert alone.returncode == 0, alone.stdout + alone.stderr
