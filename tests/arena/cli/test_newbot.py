@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -13,7 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.inprocess import play_in_process
 from arena.newbot import NewBotError, check_name, render, write_package
+from arena.plugins import discover
+from plugins.random_agent import RandomAgent
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[3]
@@ -127,3 +131,26 @@ def test_the_package_is_lint_clean_in_the_repository_and_on_its_own(tmp_path, ga
     assert in_checkout.returncode == 0, in_checkout.stdout + in_checkout.stderr
     alone = subprocess.run([*ruff, "."], cwd=checkout / "my-bot", capture_output=True, text=True, timeout=120)
     assert alone.returncode == 0, alone.stdout + alone.stderr
+
+
+@pytest.mark.parametrize("game_id, claimed", [("zapotec", True), ("teotihuacan", True), ("goofspiel", True),
+                                              ("zapotec", False)])  # fmt: skip
+def test_the_strategy_example_uses_a_real_decision_of_the_game(game_id, claimed):
+    """The commented example in ``Bot.choose``, uncommented, decides in a real game (it once tested
+    kind "bid", which only the test game has): play_in_process raises if it picks an option not offered."""
+    game = discover().game(game_id)
+    source = render("eg-bot", game_id if claimed else None, game)["eg_bot/__init__.py"]
+    assert f"# For example, in the first decision of a {game_id} match:" in source
+    source = source.replace('importlib.metadata.version("tlachtli-bot-eg-bot")', '"0"')  # not installed here
+    source = re.sub(r"^        #     (\s*)(if |return )", r"        \1\2", source, flags=re.M)
+    fallback = "return self.rng.choice(decision.options)"
+    assert source.count(fallback) == 1
+    source = source.replace(fallback, "self.random_picks += 1\n        " + fallback)
+    namespace: dict = {"__name__": "eg_bot"}
+    exec(compile(source, "eg_bot/__init__.py", "exec"), namespace)
+    bot = namespace["Bot"]()
+    bot.random_picks = 0
+    decided = []
+    bot.choose = lambda decision, choose=bot.choose: decided.append(decision.kind) or choose(decision)
+    play_in_process(game, [bot] + [RandomAgent() for _ in range(max(2, game.min_players) - 1)], seed=1)
+    assert 0 < len(decided) - bot.random_picks  # some decisions were the example's
