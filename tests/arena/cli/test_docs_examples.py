@@ -170,3 +170,12 @@ def test_what_the_shown_commands_write_in_the_checkout_is_ignored_by_git():
     assert {"m.json", "my-bot", "bot", "demo.db"} <= written
     unignored = [name for name in written if "/" not in name and not any(fnmatch(name, p) for p in patterns)]
     assert unignored == []
+
+
+def test_the_readme_says_how_to_reach_arena_before_its_first_arena_command():
+    """`make setup` puts `arena` in .venv/bin, not on PATH: the README says so before it shows `arena ...`."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_command = min(text.index(f"```sh\n{block}") for block in blocks(ROOT / "README.md", "sh") if "arena " in block)
+    assert "source .venv/bin/activate" in text[:first_command] and ".venv/bin/arena" in text[:first_command]
+    demo = (ROOT / "Makefile").read_text().split("\ndemo:")[1].split("\n\n")[0]
+    assert "$(VENV)/bin/activate" in demo and "$(VENV)/bin/arena serve" in demo
