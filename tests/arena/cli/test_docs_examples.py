@@ -179,3 +179,25 @@ def test_the_readme_says_how_to_reach_arena_before_its_first_arena_command():
     assert "source .venv/bin/activate" in text[:first_command] and ".venv/bin/arena" in text[:first_command]
     demo = (ROOT / "Makefile").read_text().split("\ndemo:")[1].split("\n\n")[0]
     assert "$(VENV)/bin/activate" in demo and "$(VENV)/bin/arena serve" in demo
+
+
+def test_no_markdown_table_is_split_by_a_blank_line():
+    """A blank line inside a table ends it: the rows after it would show as a second, headless table."""
+    for path in [*DOCS, *sorted((ROOT / "docs").rglob("*/*.md"))]:
+        text = re.sub(r"^```.*?^```", "", path.read_text(encoding="utf-8"), flags=re.M | re.S)
+        for table in re.findall(r"(?:^\|.*\n)+", text, re.M):
+            rows = table.splitlines()
+            assert len(rows) >= 2 and re.fullmatch(r"\|( *:?-+:? *\|)+", rows[1]), (path.name, rows[0])
+
+
+def test_docs_cite_only_what_the_repository_holds():
+    """No citation of files outside the repository (the project's shared/ folder, its DESIGN.md); every
+    docs/... file cited by the docs, the engines' data and docstrings exists."""
+    cited = [*DOCS, *sorted((ROOT / "docs").rglob("*/*.md")), *sorted((ROOT / "engine").rglob("*.toml")),
+             *sorted((ROOT / "engine").rglob("*.py"))]  # fmt: skip
+    for path in cited:
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(ROOT)
+        assert "shared/" not in text and "DESIGN.md" not in text, where
+        for name in re.findall(r"\bdocs/[\w/.-]+\.md\b", text):
+            assert (ROOT / name).is_file(), (where, name)
