@@ -302,6 +302,9 @@ def matches(
                 ladder_run.id, statuses=(status,) if status else STATUSES, agent=agent, faults_only=faults
             )
             hidden = _seeds_hidden(store, ladder_run)
+        if not found:  # a line saying so, not a bare header
+            typer.echo(_none_found(ladder_run.name, faults, agent, status))
+            return
         rows = [
             [
                 m.idx,
@@ -317,6 +320,14 @@ def matches(
         typer.echo(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
 
     _guard(show, db)
+
+
+def _none_found(ladder: str, faults: bool, agent: str | None, status: str | None) -> str:
+    """The line `arena matches` prints when nothing matches its filters."""
+    what = "faults" if faults else "matches"
+    for_agent = f" for agent {agent!r}" if agent else ""
+    with_status = f" with status {status}" if status else ""
+    return f"no {what} in ladder {ladder!r}{for_agent}{with_status}"
 
 
 def head_to_head_command(

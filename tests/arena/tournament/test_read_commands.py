@@ -1,4 +1,5 @@
-"""`arena head-to-head A B`: every ladder where both sat, one table each; a clear line when they never met."""
+"""Read commands over a store of three ladders: `arena head-to-head A B` (every ladder where both sat,
+one table each; a clear line when they never met), `arena matches` when nothing matches."""
 
 from __future__ import annotations
 
@@ -80,3 +81,12 @@ def test_agents_that_never_met_get_one_clear_line(three_ladders):
     assert "agent 'r2' has no finished match in ladder 'second'" in out.stderr
     out = arena("head-to-head", "r1", "nobody", "--db", "t.db", cwd=three_ladders)
     assert out.returncode == 2 and "agent 'nobody' has no finished match in any ladder in t.db" in out.stderr
+
+
+def test_matches_with_nothing_to_show_says_so_in_one_line(three_ladders):
+    out = arena("matches", "--faults", "--db", "t.db", cwd=three_ladders)
+    assert out.returncode == 0 and out.stdout == "no faults in ladder 'third'\n", out.stdout
+    out = arena("matches", "--agent", "r3", "--ladder", "first", "--db", "t.db", cwd=three_ladders)
+    assert out.stdout == "no matches in ladder 'first' for agent 'r3'\n"
+    out = arena("matches", "--ladder", "first", "--db", "t.db", cwd=three_ladders)
+    assert len(out.stdout.splitlines()) == 2 + 2  # the header, its rule and both matches
