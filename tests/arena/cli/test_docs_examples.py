@@ -74,7 +74,9 @@ def test_the_unpackaged_module_needs_pythonpath_as_the_readme_says(tmp_path):
     bare = dict(os.environ, TLACHTLI_PLUGINS="mybot")
     bare.pop("PYTHONPATH")
     refused = subprocess.run(arena, capture_output=True, text=True, env=bare, cwd=tmp_path, timeout=120)
-    assert refused.returncode == 2 and "No module named 'mybot'" in refused.stderr
+    # A plugin that cannot be imported is skipped with one warning line (the others still load).
+    assert refused.returncode == 0 and "first-option" not in refused.stdout
+    assert refused.stderr.startswith("warning: ") and "No module named 'mybot'" in refused.stderr
     assert refused.stderr.count("\n") == 1
     listed = subprocess.run(
         arena, capture_output=True, text=True, env=dict(bare, PYTHONPATH="."), cwd=tmp_path, timeout=120
