@@ -35,6 +35,7 @@ demo: setup
 	$(VENV)/bin/arena run ladders/demo.toml --db demo.db
 	$(VENV)/bin/arena leaderboard --db demo.db
 	@echo "look at it in a browser: $(VENV)/bin/arena serve --db demo.db, then open http://127.0.0.1:8000/"
+	@echo "(or source $(VENV)/bin/activate once in this shell, and then type arena ... as the README's examples do)"
 
 bench: setup
 	$(PY) bench/run_all.py

@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 from string import Template
 
+from engine.api import Game
+
 # Agent names become package names (dash -> underscore): lower case, a letter first.
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
@@ -50,8 +52,33 @@ def check_name(name: str, taken_agents: set[str]) -> None:
         raise NewBotError(f"a Python module {module_name(name)!r} exists already; choose another bot name")
 
 
-def render(name: str, game: str | None) -> dict[str, str]:
-    """The package's files (relative path -> text) for agent ``name``, claiming ``game`` or every game."""
+def example_choice(game: Game | None, claimed: bool) -> str:
+    """Commented lines for the bot's ``choose``: a choice in the first decision of a ``game`` match,
+    with its real kind and option fields; guarded by the game's id when the bot plays every game
+    (``claimed`` False). Nothing when there is no game to take it from."""
+    if game is None:
+        return ""
+    state = game.setup(max(2, game.min_players), 1, {})
+    decision = state.decision(state.to_act()[0])
+    numbers = [
+        key
+        for key, value in decision.options[0].items()
+        if key != "label" and isinstance(value, int) and not isinstance(value, bool)
+    ]
+    pick = f'max(decision.options, key=lambda option: option["{numbers[0]}"])' if numbers else "decision.options[-1]"
+    test = f"decision.kind == {json.dumps(decision.kind)}"
+    if not claimed:
+        test = f"self.hello.game == {json.dumps(game.id)} and {test}"
+    return (
+        f"\n        # For example, in the first decision of a {game.id} match:"
+        f"\n        #     if {test}:"
+        f"\n        #         return {pick}"
+    )
+
+
+def render(name: str, game: str | None, example: Game | None = None) -> dict[str, str]:
+    """The package's files (relative path -> text) for agent ``name``, claiming ``game`` or every game;
+    ``example``: the game (``game``'s own, or any installed one) the strategy's example is taken from."""
     module = module_name(name)
     values = {
         "agent": name,
@@ -61,6 +88,7 @@ def render(name: str, game: str | None) -> dict[str, str]:
         "games_list": f"[{json.dumps(game)}]" if game else "[]",
         "games_text": game if game else "every installed game",
         "example_game": game or "zapotec",
+        "example": example_choice(example, claimed=game is not None),
     }
     folder = importlib.resources.files("arena") / "templates" / "newbot"
     return {

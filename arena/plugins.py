@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
-from dataclasses import dataclass, replace
+import re
+from dataclasses import dataclass, field, replace
 
 import pluggy
 
@@ -19,61 +20,112 @@ from arena.hookspecs import PROJECT, AgentSpec, EvaluatorSpec, PluginError, hook
 from engine.api import Game
 
 # Re-exported: plugins and bots import these from here, as before arena/hookspecs.py existed.
-__all__ = ["PROJECT", "AgentSpec", "EvaluatorSpec", "PluginError", "Registry", "discover", "hookimpl", "hookspec"]
+__all__ = ["PROJECT", "AgentSpec", "EvaluatorSpec", "PluginError", "Registry", "discover", "hookimpl", "hookspec", "load_plugins"]
 
 # Comma-separated importable modules loaded as plugins without packaging (quick experiments, tests).
 PLUGINS_ENV = "TLACHTLI_PLUGINS"
+# Comma-separated distribution names: load only their entry points (tests ignore what a user installed).
+ONLY_ENV = "TLACHTLI_ENTRY_POINTS_ONLY"
 
 
 @dataclass
 class Registry:
-    """What discovery found: agents and games by name, and the plugin each came from."""
+    """What discovery found: agents and games by name, the plugin each came from, and the plugins
+    that could not load (``broken``: one line each, naming the plugin and its error; they were skipped)."""
 
     agents: dict[str, AgentSpec]
     games: dict[str, Game]
     game_sources: dict[str, str]
+    broken: list[str] = field(default_factory=list)
 
     def agent(self, name: str) -> AgentSpec:
-        """The agent called ``name``, or a PluginError listing the known ones."""
+        """The agent called ``name``, or a PluginError listing the known ones (and the broken plugins)."""
         try:
             return self.agents[name]
         except KeyError:
             known = ", ".join(sorted(self.agents)) or "none"
-            raise PluginError(f"unknown agent {name!r}; known agents: {known} (see `arena agents`)") from None
+            raise PluginError(
+                f"unknown agent {name!r}; known agents: {known} (see `arena agents`){self._maybe_broken()}"
+            ) from None
 
     def game(self, name: str) -> Game:
-        """The game called ``name``, or a PluginError listing the known ones."""
+        """The game called ``name``, or a PluginError listing the known ones (and the broken plugins)."""
         try:
             return self.games[name]
         except KeyError:
             known = ", ".join(sorted(self.games)) or "none"
-            raise PluginError(f"unknown game {name!r}; known games: {known} (see `arena games`)") from None
+            raise PluginError(
+                f"unknown game {name!r}; known games: {known} (see `arena games`){self._maybe_broken()}"
+            ) from None
+
+    def _maybe_broken(self) -> str:
+        """A name not found may belong to a plugin that failed to load: say which ones did."""
+        return "".join(f"; perhaps from the broken {problem}" for problem in self.broken)
 
 
 def plugin_manager(extra_plugins: dict[str, object] | None = None) -> pluggy.PluginManager:
-    """A plugin manager with every ``tlachtli`` entry point loaded (plus ``extra_plugins``)."""
+    """A plugin manager with every loadable ``tlachtli`` plugin registered (plus ``extra_plugins``)."""
+    return load_plugins(extra_plugins)[0]
+
+
+def load_plugins(extra_plugins: dict[str, object] | None = None) -> tuple[pluggy.PluginManager, list[str]]:
+    """A plugin manager with the ``tlachtli`` entry points and $TLACHTLI_PLUGINS modules registered
+    (plus ``extra_plugins``), and one line per plugin that failed to load and was skipped.
+
+    A broken plugin (a syntax error, a missing import, a bad hook) must not take down the agents
+    and games of the others: only what needs it fails, with its line.
+    """
     manager = pluggy.PluginManager(PROJECT)
     manager.add_hookspecs(hookspecs)
-    for entry_point in importlib.metadata.entry_points(group=PROJECT):
+    broken: list[str] = []
+    for entry_point in installed_entry_points():
         source = _describe(entry_point)
         try:
             plugin = entry_point.load()
         except Exception as error:
-            raise PluginError(f"plugin {source} failed to import: {type(error).__name__}: {error}") from error
-        if manager.is_registered(plugin):
-            continue  # the same module listed twice (e.g. an editable and a regular install)
-        manager.register(plugin, name=source)
-    for module_name in filter(None, os.environ.get(PLUGINS_ENV, "").split(",")):
+            broken.append(f"plugin {source} failed to import: {_one_line(error)}")
+            continue
+        _register(manager, plugin, source, broken)
+    for module_name in filter(None, (name.strip() for name in os.environ.get(PLUGINS_ENV, "").split(","))):
         source = f"{module_name!r} (from ${PLUGINS_ENV})"
         try:
-            plugin = importlib.import_module(module_name.strip())
+            plugin = importlib.import_module(module_name)
         except Exception as error:
-            raise PluginError(f"plugin {source} failed to import: {type(error).__name__}: {error}") from error
-        if not manager.is_registered(plugin):
-            manager.register(plugin, name=source)
+            broken.append(f"plugin {source} failed to import: {_one_line(error)}")
+            continue
+        _register(manager, plugin, source, broken)
     for name, plugin in (extra_plugins or {}).items():
         manager.register(plugin, name=name)
-    return manager
+    return manager, broken
+
+
+def installed_entry_points() -> list[importlib.metadata.EntryPoint]:
+    """The ``tlachtli`` entry points of the installed distributions, or only of those named in
+    $TLACHTLI_ENTRY_POINTS_ONLY (comma-separated distribution names: the test suite's way to
+    ignore the bots a user installed)."""
+    found = list(importlib.metadata.entry_points(group=PROJECT))
+    only = {_normalise(name) for name in os.environ.get(ONLY_ENV, "").split(",") if name.strip()}
+    if not only:
+        return found
+    return [ep for ep in found if ep.dist is not None and _normalise(ep.dist.name) in only]
+
+
+def _normalise(distribution: str) -> str:
+    """A distribution name as packaging compares them (PEP 503: case, '-', '_' and '.' alike)."""
+    return re.sub(r"[-_.]+", "-", distribution.strip()).lower()
+
+
+def _register(manager: pluggy.PluginManager, plugin: object, source: str, broken: list[str]) -> None:
+    if manager.is_registered(plugin):
+        return  # the same module listed twice (e.g. an editable and a regular install)
+    try:
+        manager.register(plugin, name=source)
+    except Exception as error:  # pluggy refuses a hook implementation that matches no hook
+        broken.append(f"plugin {source} cannot be registered: {_one_line(error)}")
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(f"{type(error).__name__}: {error}".split())
 
 
 def _describe(entry_point: importlib.metadata.EntryPoint) -> str:
@@ -85,18 +137,25 @@ def _describe(entry_point: importlib.metadata.EntryPoint) -> str:
 def discover(extra_plugins: dict[str, object] | None = None, games: bool = True) -> Registry:
     """Load every plugin and collect its agents and games; duplicate names are an error.
 
+    A plugin that fails to import or whose hook raises is skipped and listed in ``broken``.
     ``games=False`` skips the ``tlachtli_games`` hooks, so an agent process (``arena.host``)
     does not pay for importing every rules engine at each match's start.
     """
-    manager = plugin_manager(extra_plugins)
+    manager, broken = load_plugins(extra_plugins)
     agents: dict[str, AgentSpec] = {}
     found_games: dict[str, Game] = {}
     game_sources: dict[str, str] = {}
     for impl in manager.hook.tlachtli_agents.get_hookimpls():
         source = impl.plugin_name
-        for spec in _call(impl, source, "tlachtli_agents"):
-            if not isinstance(spec, AgentSpec):
-                raise PluginError(f"plugin {source}: tlachtli_agents returned {spec!r}, not an AgentSpec")
+        try:
+            specs = _call(impl, source, "tlachtli_agents")
+            for spec in specs:
+                if not isinstance(spec, AgentSpec):
+                    raise PluginError(f"plugin {source}: tlachtli_agents returned {spec!r}, not an AgentSpec")
+        except PluginError as error:
+            broken.append(str(error))
+            continue
+        for spec in specs:
             if spec.name in agents:
                 raise PluginError(
                     f"agent name {spec.name!r} is registered twice: by {agents[spec.name].source} and by {source}"
@@ -104,21 +163,26 @@ def discover(extra_plugins: dict[str, object] | None = None, games: bool = True)
             agents[spec.name] = _with_source(spec, source)
     for impl in manager.hook.tlachtli_games.get_hookimpls() if games else ():
         source = impl.plugin_name
-        for game in _call(impl, source, "tlachtli_games"):
+        try:
+            plugin_games = _call(impl, source, "tlachtli_games")
+        except PluginError as error:
+            broken.append(str(error))
+            continue
+        for game in plugin_games:
             if game.id in found_games:
                 raise PluginError(
                     f"game id {game.id!r} is registered twice: by {game_sources[game.id]} and by {source}"
                 )
             found_games[game.id] = game
             game_sources[game.id] = source
-    return Registry(agents=agents, games=found_games, game_sources=game_sources)
+    return Registry(agents=agents, games=found_games, game_sources=game_sources, broken=broken)
 
 
 def _call(impl: pluggy.HookImpl, source: str, hook: str) -> list:
     try:
         return list(impl.function() or [])
     except Exception as error:
-        raise PluginError(f"plugin {source}: {hook}() raised {type(error).__name__}: {error}") from error
+        raise PluginError(f"plugin {source}: {hook}() raised {_one_line(error)}") from error
 
 
 def _with_source(spec: AgentSpec, source: str) -> AgentSpec:

@@ -39,7 +39,10 @@ _COUNTER = itertools.count()
 
 @pytest.fixture(autouse=True)
 def _test_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the test game discoverable in this process and in any subprocess it starts."""
+    """Make the test game discoverable in this process and in any subprocess it starts, and hide
+    the bots a user installed in this environment (only Tlachtli's own entry points are loaded):
+    the suite must not depend on them, nor collide with them."""
+    monkeypatch.setenv("TLACHTLI_ENTRY_POINTS_ONLY", "tlachtli")
     monkeypatch.setenv(
         "TLACHTLI_PLUGINS",
         "examples.games.goofspiel.game,tests.support.faulty_agents,examples.games.goofspiel.agents,"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -72,3 +73,50 @@ def test_teotihuacan_draws_each_worker_with_its_power():
     picture = teotihuacan_svg(state)
     workers = sum(1 for board in state.wb if board)
     assert picture.count("worker, power") == workers
+
+
+NUMBERED = re.compile(r"\b(?:[Ss]eat ?|P|[Pp]layer )(\d)\b")
+
+
+@pytest.mark.parametrize(("game", "players", "options", "draw"), CASES)
+def test_seats_are_numbered_from_0_as_in_the_arena_in_log_render_prompts_and_board(game, players, options, draw):
+    """One numbering everywhere: seat 0..n-1 (Teotihuacan once said P1..Pn in its texts)."""
+    seen = set()
+    for state in positions(game, players, options):
+        texts = [state.render(), draw(state), *(entry["text"] for entry in state.log())]
+        for seat in state.to_act():
+            decision = state.decision(seat)
+            texts += [decision.prompt, *(str(option.get("label", "")) for option in decision.options)]
+        for found in texts:
+            seen.update(int(number) for number in NUMBERED.findall(found))
+            assert not re.search(r"\bP[1-9]\b", found), found
+    seats = players + bool(options.get("automaton"))
+    assert seen == set(range(seats)), seen
+
+
+@pytest.mark.parametrize(("game", "players", "options", "draw"), CASES)
+def test_the_board_shows_the_names_of_the_seats_escaped(game, players, options, draw):
+    state = game.setup(players, 1, options)
+    seats = players + bool(options.get("automaton"))
+    names = ("<b>alice</b>", "bob", "carol", "dave")[:seats]
+    picture = draw(state, names=names)
+    ET.fromstring(picture)
+    assert "seat 0 &lt;b&gt;alice&lt;/b&gt;" in picture and "<b>" not in picture
+    assert all(f"seat {seat} {name}" in picture for seat, name in enumerate(names[1:], 1))
+    assert draw(state) != picture and "seat 0" in draw(state)  # without names: the numbers alone
+
+
+def test_the_replay_viewer_gives_the_names_to_a_drawing_that_takes_them(tmp_path, monkeypatch):
+    from arena.web.replay import draw
+
+    state = TEOTIHUACAN.setup(2, 1, {})
+    assert "seat 1 flatmc" in draw(state, None, ["random", "flatmc"])
+    # An engine whose svg(state, viewer) takes no names is drawn as before.
+    (tmp_path / "oldgame").mkdir()
+    (tmp_path / "oldgame" / "__init__.py").write_text("class State:\n    pass\n")
+    (tmp_path / "oldgame" / "svg.py").write_text("def svg(state, viewer=None):\n    return '<svg/>'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from oldgame import State
+
+    State.__module__ = "oldgame.state"
+    assert draw(State(), None, ["a", "b"]) == "<svg/>"

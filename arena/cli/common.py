@@ -28,11 +28,15 @@ def say(text: str, err: bool = False) -> None:
 
 
 def load_registry() -> Registry:
-    """Discover the plugins, turning a broken plugin into one clear error line."""
+    """Discover the plugins: one warning line per plugin that failed to load (skipped), one error
+    line for what stops discovery (two plugins claiming one name)."""
     try:
-        return discover()
+        registry = discover()
     except PluginError as error:
         raise fail(str(error)) from None
+    for problem in registry.broken:
+        typer.echo(f"warning: {problem}; skipped", err=True)
+    return registry
 
 
 def check_output_path(path: Path, option: str) -> None:

@@ -347,7 +347,8 @@ def new_bot(
             registry.game(game)
         check_name(name, set(registry.agents))
         target = directory if directory is not None else Path(name)
-        written = write_package(target, render(name, game))
+        example = registry.games.get(game or "zapotec")  # the game the strategy's example is taken from
+        written = write_package(target, render(name, game, example))
     except (NewBotError, PluginError) as error:
         raise fail(str(error)) from None
     for path in written:

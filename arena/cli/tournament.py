@@ -36,7 +36,7 @@ from arena.tournament.report import (
     ReportError,
     describe_seats,
     export_rows,
-    head_to_head,
+    head_to_heads,
     leaderboard_rows,
     resolve_run,
 )
@@ -337,6 +337,9 @@ def matches(
                 ladder_run.id, statuses=(status,) if status else STATUSES, agent=agent, faults_only=faults
             )
             hidden = _seeds_hidden(store, ladder_run)
+        if not found:  # a line saying so, not a bare header
+            typer.echo(_none_found(ladder_run.name, faults, agent, status))
+            return
         rows = [
             [
                 m.idx,
@@ -354,30 +357,44 @@ def matches(
     _guard(show, db)
 
 
+def _none_found(ladder: str, faults: bool, agent: str | None, status: str | None) -> str:
+    """The line `arena matches` prints when nothing matches its filters."""
+    what = "faults" if faults else "matches"
+    for_agent = f" for agent {agent!r}" if agent else ""
+    with_status = f" with status {status}" if status else ""
+    return f"no {what} in ladder {ladder!r}{for_agent}{with_status}"
+
+
 def head_to_head_command(
     a: Annotated[str, typer.Argument(metavar="A", help="First agent (its display name in the ladder).")],
     b: Annotated[str, typer.Argument(metavar="B", help="Second agent.")],
-    ladder: LadderOption = None,
+    ladder: Annotated[
+        str | None,
+        typer.Option("--ladder", "-l", help="Only this ladder (name or .toml file); default: every ladder where both sat."),
+    ] = None,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:
     """Compare two agents over the matches where both sat: who finished ahead, mean scores.
 
-    The score rate counts finishing ahead of the other as 1 and level as 1/2, with its 95%
+    One table per ladder where they met (the latest run of each), or of --ladder alone. The
+    score rate counts finishing ahead of the other as 1 and level as 1/2, with its 95%
     Wilson interval (docs/ratings.md).
     """
 
     def show() -> None:
         with _open_existing(db) as store:
-            ladder_run = resolve_run(store, ladder)
-            h2h = head_to_head(store, ladder_run, a, b)
-        say(f"{ladder_run.name}: {a} vs {b} in {h2h.matches} match(es)")
-        rows = []
-        for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
-            rate, low, high = h2h.score_rate(name)
-            percent = (_interval(100 * low, 100 * high, 1) or "").replace("+", "")
-            rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
-        headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
-        say(tabulate(rows, headers=headers))
+            met = head_to_heads(store, a, b, ladder)
+        for number, (ladder_run, h2h) in enumerate(met):
+            if number:
+                say()
+            say(f"{ladder_run.name}: {a} vs {b} in {h2h.matches} match(es)")
+            rows = []
+            for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
+                rate, low, high = h2h.score_rate(name)
+                percent = (_interval(100 * low, 100 * high, 1) or "").replace("+", "")
+                rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
+            headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
+            say(tabulate(rows, headers=headers))
 
     _guard(show, db)
 

@@ -116,12 +116,62 @@ def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
     """Compare agents ``a`` and ``b`` over the done matches of ``run`` they both played."""
     if a == b:
         raise ReportError(f"compare two different agents, not {a!r} with itself")
-    known = {seat.agent for match in store.matches(run.id, statuses=("done",)) for seat in match.seats}
+    known = _finished_agents(store, run)
     for name in (a, b):
         if name not in known:
             raise ReportError(
                 f"agent {name!r} has no finished match in ladder {run.name!r}; agents: {', '.join(sorted(known))}"
             )
+    return _compare(store, run, a, b)
+
+
+def head_to_heads(store: Store, a: str, b: str, ladder: str | None = None) -> list[tuple[LadderRun, HeadToHead]]:
+    """``a`` against ``b`` in each ladder where they met (the latest run of each ladder name), or
+    in ``ladder`` alone; a ReportError when they never met there."""
+    if ladder is not None:
+        run = resolve_run(store, ladder)
+        met = head_to_head(store, run, a, b)
+        if not met.matches:
+            raise ReportError(
+                f"{a!r} and {b!r} never sat in the same finished match of ladder {run.name!r}"
+                f"{_elsewhere(store, a, b, run)}"
+            )
+        return [(run, met)]
+    if a == b:
+        raise ReportError(f"compare two different agents, not {a!r} with itself")
+    latest = _latest_runs(store)
+    if not latest:
+        raise ReportError(f"no ladder has been run in {store.path} yet (start one with `arena run LADDER`)")
+    known = set().union(*(_finished_agents(store, run) for run in latest))
+    for name in (a, b):
+        if name not in known:
+            raise ReportError(
+                f"agent {name!r} has no finished match in any ladder in {store.path}; "
+                f"agents: {', '.join(sorted(known)) or 'none'}"
+            )
+    found = [(run, _compare(store, run, a, b)) for run in latest]
+    met = [(run, h2h) for run, h2h in found if h2h.matches]
+    if not met:
+        raise ReportError(f"{a!r} and {b!r} never sat in the same finished match in any ladder in {store.path}")
+    return met
+
+
+def _elsewhere(store: Store, a: str, b: str, skip: LadderRun) -> str:
+    """'; they met in ladder(s) X, Y' when they did, for the error of a ladder where they did not."""
+    met = [run.name for run in _latest_runs(store) if run.name != skip.name and _compare(store, run, a, b).matches]
+    return f"; they met in: {', '.join(met)}" if met else ""
+
+
+def _latest_runs(store: Store) -> list[LadderRun]:
+    """The latest run of each ladder name (what the other commands show by default)."""
+    return list({run.name: run for run in store.runs()}.values())  # oldest first: the last run wins
+
+
+def _finished_agents(store: Store, run: LadderRun) -> set[str]:
+    return {seat.agent for match in store.matches(run.id, statuses=("done",)) for seat in match.seats}
+
+
+def _compare(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
     count = a_ahead = b_ahead = level = 0
     a_total = b_total = 0
     for match in store.matches(run.id, statuses=("done",), agent=a):

@@ -252,13 +252,13 @@ class Arena:
     def step(self, request: Request) -> Response:
         match_id = parse_id(request.path_params["match_id"])
         index = parse_id(request.path_params["step"])
-        _, _, steps, _ = self.frames(match_id)
+        summary, _, steps, _ = self.frames(match_id)
         if index >= len(steps):
             raise views.NotFound(f"match {match_id} has {len(steps)} steps")
         seat_text = request.query_params.get("seat", "")
         frame = steps[index]
         viewer = parse_id(seat_text) if seat_text else None
-        picture = draw(frame.state, viewer)
+        picture = draw(frame.state, viewer, summary["entrants"])
         body: dict[str, Any] = {
             "step": index,
             "steps": len(steps),

@@ -3,12 +3,14 @@
 Frame 0 is the position after setup; frame k the position after the record's k-th move, with
 what led to it: the decision asked, its options and the one chosen, the log lines the move
 produced, the time it took and any fault raised in that position. Drawing a frame calls the
-engine's ``svg(state, viewer)`` (a pure function next to its text ``render``).
+engine's ``svg(state, viewer)`` (a pure function next to its text ``render``), with the seats'
+names where it takes ``names``.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,13 +97,18 @@ def replay_frames(
     return out, None
 
 
-def draw(state: State, viewer: int | None) -> str | None:
+def draw(state: State, viewer: int | None, names: Sequence[str] = ()) -> str | None:
     """The engine's SVG of ``state``: ``svg(state, viewer)`` of the module ``svg`` in the state's
-    package (beside its text render); None when the engine has no drawing."""
+    package (beside its text render), given the seats' ``names`` too where it takes them; None
+    when the engine has no drawing."""
     package = type(state).__module__.rpartition(".")[0]
     try:
         module = importlib.import_module(f"{package}.svg") if package else None
     except ImportError:
         return None
     function = getattr(module, "svg", None)
-    return function(state, viewer) if callable(function) else None
+    if not callable(function):
+        return None
+    if names and "names" in inspect.signature(function).parameters:
+        return function(state, viewer, names=tuple(names))
+    return function(state, viewer)

@@ -76,7 +76,7 @@ def _eclipse(st: TeoCore, frame: Frame) -> None:
         _score(st, s, "masks", masks)
         st.note(
             s,
-            f"P{s + 1} scores Avenue {avenue}, Pyramid leader {leader}, Pyramid steps {steps}, masks {masks}",
+            f"Seat {s} scores Avenue {avenue}, Pyramid leader {leader}, Pyramid steps {steps}, masks {masks}",
         )
     push(st, *[("salary", s) for s in st.agent_seats()], ("eclipse-end", nxt))  # Teotibot pays none
 
@@ -132,7 +132,7 @@ def _eclipse_end(st: TeoCore, frame: Frame) -> None:
                 st.note(s, f"Teotibot scores {bonus} VP: leftovers, Technologies, flat Bonus tiles")
             else:
                 bonus = bonus_score(st, s)
-                st.note(s, f"P{s + 1} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
+                st.note(s, f"Seat {s} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
             _score(st, s, "bonus", bonus)
         st.eclipses += 1
         st.over = True

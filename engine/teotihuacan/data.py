@@ -1,7 +1,7 @@
 """Component data of the base game, loaded once from data/components.toml into flat tables.
 
-The TOML is a near-verbatim transcription of shared/reference/teotihuacan/components.toml
-(every ``assumed`` mark kept). This module turns it into the index-based tables the engine
+The TOML is a near-verbatim transcription of the project's component reference table (every
+``assumed`` mark kept; its notes: docs/reference/teotihuacan-NOTES.md). This module turns it into the index-based tables the engine
 uses in its hot paths (tuples of ints and strings), and checks their shape on load.
 """
 

@@ -1,6 +1,6 @@
 """Component data of the Late Preclassic Period expansion, loaded once from data/expansion.toml.
 
-The TOML is the engine's copy of shared/reference/teotihuacan/late-preclassic.toml with every
+The TOML is the engine's copy of the project's Late Preclassic reference table with every
 ``assumed`` mark kept; this module reads only the values, so a printed value found later
 replaces an assumed one in the TOML without a code change. ``EXP`` holds flat tables.
 """

@@ -67,18 +67,18 @@ def _render(st: TeoCore) -> list[str]:
             kind, kind
         )
         steps.append(f"{pos} {label}" + (f" {reward}" if reward else ""))
-    markers = ", ".join(f"P{s + 1} {st.temple[s * st.nt + ORANGE]}" for s in range(st.n))
+    markers = ", ".join(f"seat {s} {st.temple[s * st.nt + ORANGE]}" for s in range(st.n))
     tiles = ", ".join(tile_name(t) for t in st.d_temple[-1]) or "-"
     occ = st.space_occ[NOBLES_SPACE]
     lines = [
         f"Orange temple (steps: {'; '.join(steps)}): {markers}",
         f"  step {EXP.orange_major} discovery tiles: {tiles}; Temple Bonus tile {st.bonus[ORANGE]}; "
-        f"Nobles Worship space: {'-' if occ < 0 else f'P{occ // 4 + 1} locked'}, "
+        f"Nobles Worship space: {'-' if occ < 0 else f'seat {occ // 4} locked'}, "
         f"tile {tile_name(st.d_offer[NOBLES_SLOT]) if st.d_offer[NOBLES_SLOT] else '-'}",
     ]
     for s in range(st.n):
         held = [ability_text(i) for i in range(len(EXP.abilities)) if st.ability[s] >> i & 1]
-        lines.append(f"  Special Abilities P{s + 1}: {'; '.join(held) or '-'}")
+        lines.append(f"  Special Abilities seat {s}: {'; '.join(held) or '-'}")
     return lines
 
 

@@ -152,7 +152,7 @@ def _pick(st: TeoCore, frame: Frame, p: Payload) -> None:
         if st.priest[s] == TONA and st.start_dealt[s]:
             st.kept[s] = st.kept[s] + sorted(t for t in st.start_dealt[s] if t not in st.kept[s])
     modules.refresh(st)  # the tiles' hooks run from now on
-    text = "; ".join(f"P{s + 1} keeps {TITLES[priest_of(st, s)]}" for s in agents)
+    text = "; ".join(f"Seat {s} keeps {TITLES[priest_of(st, s)]}" for s in agents)
     st.events.append((-1, "priest-pick", text))
 
 
@@ -162,9 +162,9 @@ def _render(st: TeoCore) -> list[str]:
     for s in range(st.n):
         pid = priest_of(st, s)
         if pid:
-            parts.append(f"P{s + 1}: {priest_text(pid)}")
+            parts.append(f"seat {s}: {priest_text(pid)}")
         elif st.priest_dealt[s]:
-            parts.append(f"P{s + 1}: " + ("chosen, hidden" if st.priest_pick[s] else "choosing"))
+            parts.append(f"seat {s}: " + ("chosen, hidden" if st.priest_pick[s] else "choosing"))
     return ["Priest tiles: " + ("; ".join(parts) or "-")]
 
 
@@ -210,7 +210,7 @@ def _tlaloc_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _tlaloc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = [
-        "count only your own workers" if p[0] == "none" else f"count player {p[1] // 4 + 1}'s power-{st.wp[p[1]]} worker as yours"
+        "count only your own workers" if p[0] == "none" else f"count seat {p[1] // 4}'s power-{st.wp[p[1]]} worker as yours"
         for p in opts
     ]
     return f"Tlāloc: treat another player's worker on {DATA.board_names[frame[2]]} as your own?", labels

@@ -46,7 +46,7 @@ def render(st: TeoCore) -> str:
         workers = []
         for w in range(16):
             if st.wb[w] == b:
-                who = f"P{w // 4 + 1}" if w // 4 < st.n else f"N{w // 4 + 1}"
+                who = f"seat{w // 4}" if w // 4 < st.n else "neutral"
                 space = st.ws[w]
                 lock = "" if space < 0 else (f"*Royal{st.royal[space]:02d}" if space < 3 else "*worship")
                 workers.append(f"{who}:{st.wp[w]}{lock}")
@@ -66,7 +66,7 @@ def render(st: TeoCore) -> str:
         majors.append(f"{TEMPLES[t]} {step}: " + (", ".join(tile_name(x) for x in stack) or "-"))
     lines.append("Temple major steps: " + "; ".join(majors))
     techs = " ".join(
-        f"{t:02d}:{''.join(str(s + 1) for s in range(st.n) if m >> s & 1) or '-'}"
+        f"{t:02d}:{''.join(str(s) for s in range(st.n) if m >> s & 1) or '-'}"
         for t, m in zip(st.tech, st.tech_marks, strict=True)
     )
     lines.append(f"Technologies (top row, bottom row): {techs}")
@@ -90,7 +90,7 @@ def render(st: TeoCore) -> str:
         role = " first player" if token == 1 else (" Last Player" if s == st.last_seat() else "")
         role += ", Teotibot" if s == st.bot else ""
         lines.append(
-            f"P{s + 1} (order {token}{role}): {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
+            f"Seat {s} (order {token}{role}): {st.vp[s]} VP, {st.cocoa[s]} cocoa, {res}; {temples}; avenue {st.avenue[s]}, "
             f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
         )
     if st.mods:
@@ -103,7 +103,7 @@ def render(st: TeoCore) -> str:
     if seats:
         many = "choose Starting tiles" if st.stack[-1][0] == "start-pick" else st.decision(seats[0]).prompt
         prompt = st.decision(seats[0]).prompt if len(seats) == 1 else many
-        lines.append(f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}")
+        lines.append(f"To act: seat {', '.join(str(s) for s in seats)}: {prompt}")
     return "\n".join(lines)
 
 

@@ -237,7 +237,7 @@ def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
         st.stack.pop()
         for s in agents:
             st.kept[s] = [st.start_dealt[s][i] for i in st.start_pick[s]]
-        kept = "; ".join(f"P{s + 1} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in agents)
+        kept = "; ".join(f"Seat {s} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in agents)
         st.events.append((-1, "start-pick", kept))
         # a module's step between the choice and its resolution (the priest tiles)
         later = modules.fire(st, "starting_tiles_chosen", -1) if st.mods else ()

@@ -4,9 +4,13 @@ holdings. A pure function of the state, next to the text ``render``.
 
 Nothing drawn here is hidden from any seat (the face-down stacks and dealt Starting tiles are not
 drawn), so ``viewer`` only labels the picture; it is accepted for the same call as every engine.
+Seats are numbered from 0, as the arena numbers them; ``names`` (optional, one per seat: the
+agents' names where the arena knows them) are shown beside the numbers.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from engine.svg import circle, document, rect, seat_colour, text, title
 
@@ -26,7 +30,13 @@ def _worker_colour(state, worker: int) -> str:
     return seat_colour(colour) if colour < state.n else "#8a8a8a"
 
 
-def _boards(state, x0: int, y0: int) -> list[str]:
+def seat_label(seat: int, names: Sequence[str]) -> str:
+    """'seat 0', or 'seat 0 flatmc' when the seat's name is known."""
+    name = names[seat] if seat < len(names) else ""
+    return f"seat {seat} {name}" if name else f"seat {seat}"
+
+
+def _boards(state, x0: int, y0: int, names: Sequence[str]) -> list[str]:
     out = []
     box_w, box_h = 232, 96
     for place in range(1, 9):
@@ -44,7 +54,7 @@ def _boards(state, x0: int, y0: int) -> list[str]:
                 continue
             space = state.ws[worker]
             wx, wy = x + 6 + (k % 8) * 27, y + 22 + (k // 8) * 27
-            who = f"P{worker // 4 + 1}" if worker // 4 < state.n else "neutral"
+            who = seat_label(worker // 4, names) if worker // 4 < state.n else "neutral"
             where = "" if space < 0 else (" on a Royal tile" if space < 3 else " locked on a worship space")
             out.append("<g>" + title(f"{who} worker, power {state.wp[worker]}{where}"))
             out.append(
@@ -101,15 +111,17 @@ def _pyramid(state, x0: int, y0: int) -> list[str]:
     return out
 
 
-def _seats(state, x0: int, y0: int) -> list[str]:
+def _seats(state, x0: int, y0: int, names: Sequence[str]) -> list[str]:
     out = []
     for seat in range(state.n):
         x = x0 + seat * 236
         out.append(rect(x, y0, 230, 90, "#fafafa", seat_colour(seat), stroke_width=2))
         out.append(rect(x, y0, 230, 18, seat_colour(seat), seat_colour(seat)))
-        role = " Teotibot" if seat == state.bot else ""
+        who = seat_label(seat, names)
+        role = " Teotibot" if seat == state.bot and "teotibot" not in who.lower() else ""
         role += " (first player)" if state.order(seat) == 0 else ""
-        out.append(text(x + 6, y0 + 13, f"P{seat + 1}{role}: {state.vp[seat]} VP", 12, fill="#fff"))
+        label = f"{who[:24]}{role}: {state.vp[seat]} VP"
+        out.append(text(x + 6, y0 + 13, label, 12 if len(label) <= 30 else 10, fill="#fff"))
         res = ", ".join(f"{state.res[seat * 3 + i]} {RESOURCES[i]}" for i in range(3))
         out.append(text(x + 6, y0 + 34, f"{state.cocoa[seat]} cocoa, {res}", 10))
         temples = ", ".join(f"{TEMPLE_NAMES[t]} {state.temple[seat * state.nt + t]}" for t in range(state.nt))
@@ -122,8 +134,8 @@ def _seats(state, x0: int, y0: int) -> list[str]:
     return out
 
 
-def svg(state, viewer: int | None = None) -> str:
-    """The position as an SVG document (string)."""
+def svg(state, viewer: int | None = None, names: Sequence[str] = ()) -> str:
+    """The position as an SVG document (string); ``names``: the seats' names, if known."""
     head = (
         f"Teotihuacan, {state.n} players. Calendar: light {state.light} / dark {state.dark}, "
         f"Eclipses scored {state.eclipses}" + (", GAME OVER" if state.over else "")
@@ -133,8 +145,9 @@ def svg(state, viewer: int | None = None) -> str:
     if seats:
         many = "choose Starting tiles" if state.stack[-1][0] == "start-pick" else state.decision(seats[0]).prompt
         prompt = state.decision(seats[0]).prompt if len(seats) == 1 else many
-        body.append(text(10, 38, f"To act: {', '.join(f'P{s + 1}' for s in seats)}: {prompt}"[:140], 11))
-    body += _boards(state, 10, 48)
+        who = ", ".join(seat_label(s, names) for s in seats)
+        body.append(text(10, 38, f"To act: {who}: {prompt}"[:140], 11))
+    body += _boards(state, 10, 48, names)
     y = 260
     for t in range(len(TEMPLES)):  # the orange temple (M2) is in the seat boxes
         values = [state.temple[s * state.nt + t] for s in range(state.n)]
@@ -156,7 +169,7 @@ def svg(state, viewer: int | None = None) -> str:
         )
     )
     body += _pyramid(state, 560, y + 6)
-    body += _seats(state, 10, 440)
+    body += _seats(state, 10, 440, names)
     height = 550
     if state.bot >= 0:
         from .render import teotibot_lines

@@ -112,7 +112,7 @@ def _turn_label(st: TeoCore, seat: int, p: Payload) -> str:
 
 
 def _turn_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
-    return f"Player {frame[1] + 1}: your turn", [_turn_label(st, frame[1], p) for p in opts]
+    return f"Seat {frame[1]}: your turn", [_turn_label(st, frame[1], p) for p in opts]
 
 
 @choice("turn", _turn_options, _turn_describe)

@@ -36,7 +36,7 @@ def space_label(st: TeoCore, seat: int, s: int) -> str:
         t = SIDEBAR_TEMPLE[board]
         what = f"{modules.board_name(st, board)} temple sidebar ({'any' if t < 0 else TEMPLE_NAMES[t]} temple step)"
     occ = st.space_occ[s]
-    unlock = f", paying 1 cocoa to unlock player {occ // 4 + 1}'s worker" if occ >= 0 else ""
+    unlock = f", paying 1 cocoa to unlock seat {occ // 4}'s worker" if occ >= 0 else ""
     return f"Worship on {what}{unlock}"
 
 

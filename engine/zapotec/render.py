@@ -14,13 +14,13 @@ _TYPE_LETTER = ("C", "T", "V")
 
 
 def _seat_name(state: ZapotecCore, seat: int) -> str:
-    return "Cocijobot" if state.solo and seat == 1 else f"P{seat}"
+    return "Cocijobot" if state.solo and seat == 1 else f"seat {seat}"
 
 
 def _board(state: ZapotecCore) -> list[str]:
     d = state.data
     lines = [
-        "Board (C/T/V = cornfield/temple/village; free tile shows its basic resource; Pn = house, *=palace):"
+        "Board (C/T/V = cornfield/temple/village; free tile shows its basic resource; seat N = house, *=palace):"
     ]
     for region in (3, 4, 5):
         for terrain in (6, 7, 8):

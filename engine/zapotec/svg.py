@@ -2,11 +2,13 @@
 every seat's holdings. A pure function of the state, next to the text ``render``.
 
 ``viewer`` draws what that seat may see (others' hands and unrevealed picks stay face down, as
-in ``observation.observe``); None is the referee's view of everything.
+in ``observation.observe``); None is the referee's view of everything. Seats are numbered from 0,
+as the arena numbers them; ``names`` (optional, one per seat) are shown beside the numbers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.svg import circle, document, rect, seat_colour, text, title
@@ -29,15 +31,17 @@ _RESOURCE_FILL = {
 _PIECE = {0: 22, 1: 16, 2: 11}  # size index -> drawn side
 
 
-def _name(state: ZapotecState, seat: int) -> str:
-    return "Cocijobot" if state.solo and seat == 1 else f"P{seat}"
+def _name(state: ZapotecState, seat: int, names: Sequence[str]) -> str:
+    """'seat 1', or 'seat 1 flatmc' when the seat's name is known; Cocijobot's seat says so."""
+    name = names[seat] if seat < len(names) else ("Cocijobot" if state.solo and seat == 1 else "")
+    return f"seat {seat} {name}" if name else f"seat {seat}"
 
 
 def _sees(state: ZapotecState, viewer: int | None, seat: int) -> bool:
     return viewer is None or viewer == seat
 
 
-def _map(state: ZapotecState, x0: int, y0: int) -> list[str]:
+def _map(state: ZapotecState, x0: int, y0: int, names: Sequence[str]) -> list[str]:
     d = state.data
     out = [text(x0, y0 - 6, "Map (rows: region, columns: terrain; C/T/V = cornfield/temple/village)", 11)]
     cell_w, cell_h = 150, 64
@@ -63,7 +67,7 @@ def _map(state: ZapotecState, x0: int, y0: int) -> list[str]:
                     else None
                 )
                 tip = space.name + (
-                    f", {_name(state, owner)}" + (" palace" if palace else " house") if owner >= 0 else ""
+                    f", {_name(state, owner, names)}" + (" palace" if palace else " house") if owner >= 0 else ""
                 )
                 out.append(
                     "<g>" + title(tip) + rect(sx, sy, 30, 24, fill, "#333", stroke_width=3 if palace else 1)
@@ -75,7 +79,7 @@ def _map(state: ZapotecState, x0: int, y0: int) -> list[str]:
     return out
 
 
-def _pyramids(state: ZapotecState, x0: int, y0: int) -> list[str]:
+def _pyramids(state: ZapotecState, x0: int, y0: int, names: Sequence[str]) -> list[str]:
     out = [text(x0, y0 - 6, "Pyramids", 11)]
     for i, prop in enumerate(state.pyr_tile):
         y = y0 + i * 30
@@ -85,7 +89,7 @@ def _pyramids(state: ZapotecState, x0: int, y0: int) -> list[str]:
         for piece in state.pyr_pieces[i]:
             seat, size = piece // 3, piece % 3
             side = _PIECE[size]
-            out.append("<g>" + title(f"{SIZES[size]} piece of {_name(state, seat)}"))
+            out.append("<g>" + title(f"{SIZES[size]} piece of {_name(state, seat, names)}"))
             out.append(rect(x, y + 13 - side / 2, side, side, seat_colour(seat)) + "</g>")
             x += side + 3
     return out
@@ -119,11 +123,13 @@ def _rituals(state: ZapotecState, x0: int, y0: int) -> list[str]:
     return out
 
 
-def _seat(state: ZapotecState, seat: int, viewer: int | None, x0: int, y0: int) -> list[str]:
+def _seat(
+    state: ZapotecState, seat: int, viewer: int | None, x0: int, y0: int, names: Sequence[str]
+) -> list[str]:
     d = state.data
     out = [rect(x0, y0, 228, 196, "#fafafa", seat_colour(seat), stroke_width=2)]
     out.append(rect(x0, y0, 228, 18, seat_colour(seat), seat_colour(seat)))
-    out.append(text(x0 + 6, y0 + 13, f"{_name(state, seat)}: {state.score[seat]} VP", 12, fill="#fff"))
+    out.append(text(x0 + 6, y0 + 13, f"{_name(state, seat, names)[:30]}: {state.score[seat]} VP", 12, fill="#fff"))
     for i, name in enumerate(RESOURCES):
         x = x0 + 6 + i * 37
         out.append(
@@ -168,13 +174,14 @@ def _seat(state: ZapotecState, seat: int, viewer: int | None, x0: int, y0: int) 
     return out
 
 
-def svg(state: ZapotecState, viewer: int | None = None) -> str:
-    """The position as an SVG document (string); ``viewer`` hides what that seat cannot see."""
+def svg(state: ZapotecState, viewer: int | None = None, names: Sequence[str] = ()) -> str:
+    """The position as an SVG document (string); ``viewer`` hides what that seat cannot see;
+    ``names``: the seats' names, if known."""
     d = state.data
     step = "game over" if state.step == "over" else f"step {state.step}"
     head = f"Zapotec round {state.round}/{d.rounds}, {step}"
     if state.current >= 0 and state.step != "over":
-        head += f", {_name(state, state.current)} to play"
+        head += f", {_name(state, state.current, names)} to play"
     bonus = d.action_cards[state.bonus[-1]] if state.bonus else None
     body = [rect(0, 0, WIDTH, 10000, "#fff", "none"), text(10, 20, head, 14, font_weight="bold")]
     body.append(
@@ -185,12 +192,12 @@ def svg(state: ZapotecState, viewer: int | None = None) -> str:
             11,
         )
     )
-    body += _map(state, 10, 64)
-    body += _pyramids(state, 560, 64)
+    body += _map(state, 10, 64, names)
+    body += _pyramids(state, 560, 64, names)
     body += _sacrifice(state, 560, 64 + 30 * max(1, len(state.pyr_tile)) + 22)
     body += _rituals(state, 580, 64 + 30 * max(1, len(state.pyr_tile)) + 90)
     for seat in range(state.seats):
-        body += _seat(state, seat, viewer, 10 + seat * 236, 300)
+        body += _seat(state, seat, viewer, 10 + seat * 236, 300, names)
     height = 506
     body[0] = rect(0, 0, WIDTH, height, "#fff", "none")
     return document(WIDTH, height, body, head)

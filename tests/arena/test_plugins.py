@@ -1,3 +1,5 @@
+import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -39,12 +41,16 @@ def test_duplicate_agent_name_names_both_plugins():
         discover(extra_plugins={"dup-plugin": _Duplicate()})
 
 
-def test_plugin_that_fails_to_import_is_named(monkeypatch):
-    monkeypatch.setenv("TLACHTLI_PLUGINS", "no_such_module_xyz")
-    with pytest.raises(
-        PluginError, match="plugin 'no_such_module_xyz'.*failed to import: ModuleNotFoundError"
-    ):
-        discover()
+def test_plugin_that_fails_to_import_is_named_and_skipped(monkeypatch):
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "no_such_module_xyz," + os.environ["TLACHTLI_PLUGINS"])
+    registry = discover()
+    assert registry.broken == [
+        "plugin 'no_such_module_xyz' (from $TLACHTLI_PLUGINS) failed to import: "
+        "ModuleNotFoundError: No module named 'no_such_module_xyz'"
+    ]
+    assert registry.agent("random") and registry.game("goofspiel")  # the others still load
+    with pytest.raises(PluginError, match="unknown agent 'mine'.*perhaps from the broken plugin 'no_such_module_xyz'"):
+        registry.agent("mine")
 
 
 def test_agent_spec_needs_exactly_one_way_to_run():
@@ -76,12 +82,14 @@ def test_cli_lists_agents_and_games():
     assert "goofspiel" in out.stdout
 
 
-def test_cli_reports_a_broken_plugin_in_one_line(monkeypatch):
+def test_cli_warns_of_a_broken_plugin_in_one_line_and_goes_on(monkeypatch):
     monkeypatch.setenv("TLACHTLI_PLUGINS", "no_such_module_xyz")
     out = subprocess.run([sys.executable, "-m", "arena.cli", "agents"], capture_output=True, text=True)
-    assert out.returncode == 2
-    assert out.stderr.strip().startswith("error: plugin 'no_such_module_xyz'")
-    assert len(out.stderr.strip().splitlines()) == 1
+    assert out.returncode == 0 and "random" in out.stdout
+    assert out.stderr.splitlines() == [
+        "warning: plugin 'no_such_module_xyz' (from $TLACHTLI_PLUGINS) failed to import: "
+        "ModuleNotFoundError: No module named 'no_such_module_xyz'; skipped"
+    ]
 
 
 def test_third_party_plugin_package_is_listed(tmp_path: Path):
@@ -137,11 +145,100 @@ def test_third_party_plugin_package_is_listed(tmp_path: Path):
         ],
         check=True,
     )
-    import os
-
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(target), os.environ["PYTHONPATH"]]))
+    env["TLACHTLI_ENTRY_POINTS_ONLY"] += ",tlachtli-mybot"  # the distribution just installed, beside Tlachtli
     out = subprocess.run(
         [sys.executable, "-m", "arena.cli", "agents"], capture_output=True, text=True, check=True, env=env
     )
     line = next(line for line in out.stdout.splitlines() if line.startswith("first-option"))
     assert "teotihuacan" in line and "always option 0" in line and "tlachtli-mybot 2.5" in line
+
+
+BROKEN_BOT = "from arena.plugins import hookimpl\n\n@hookimpl\ndef tlachtli_agents(:\n    return []\n"
+
+TINY_LADDER = """
+name = "tiny"
+game = "goofspiel"
+players = 2
+format = "round-robin"
+
+[[agents]]
+name = "a"
+agent = "random"
+
+[[agents]]
+name = "b"
+agent = "prize-bidder"
+"""
+
+
+def fake_installed_bot(site: Path, name: str, source: str) -> None:
+    """A bot package as pip leaves it in site-packages: its module and a dist-info with the entry point."""
+    (site / f"{name}.py").write_text(source)
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[tlachtli]\n{name} = {name}\n")
+
+
+@pytest.mark.parametrize("how", ["entry point", "TLACHTLI_PLUGINS"])
+def test_a_broken_plugin_is_skipped_with_one_warning_and_only_its_agents_fail(tmp_path, how):
+    site = tmp_path / "site"
+    site.mkdir()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), os.environ["PYTHONPATH"]]))
+    if how == "entry point":
+        fake_installed_bot(site, "brokenbot", BROKEN_BOT)
+        env["TLACHTLI_ENTRY_POINTS_ONLY"] += ",brokenbot"
+        named = "plugin 'brokenbot' (brokenbot, from brokenbot 1.0) failed to import: SyntaxError: "
+    else:
+        (site / "brokenbot.py").write_text(BROKEN_BOT)
+        env["TLACHTLI_PLUGINS"] = "brokenbot," + env["TLACHTLI_PLUGINS"]
+        named = "plugin 'brokenbot' (from $TLACHTLI_PLUGINS) failed to import: SyntaxError: "
+    (tmp_path / "tiny.toml").write_text(TINY_LADDER)
+
+    def arena(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, env=env, cwd=tmp_path,
+            timeout=240,
+        )  # fmt: skip
+
+    def warned(out: subprocess.CompletedProcess) -> bool:
+        warnings = [line for line in out.stderr.splitlines() if line.startswith("warning: plugin")]
+        return len(warnings) == 1 and warnings[0].startswith(f"warning: {named}") and "skipped" in warnings[0]
+
+    listed = arena("agents")
+    assert listed.returncode == 0 and "random" in listed.stdout and warned(listed), listed.stderr
+    # The agents run in their own hosts, which load the plugins too: the broken one must not stop them.
+    played = arena("play", "-g", "goofspiel", "-a", "random", "-a", "random", "--seed", "1", "--json")
+    assert played.returncode == 0 and warned(played), played.stderr
+    assert [seat["fault"] for seat in json.loads(played.stdout)["seats"]] == [None, None]
+    ran = arena("run", "tiny.toml", "--db", "t.db", "--jobs", "1")
+    assert ran.returncode == 0 and warned(ran), ran.stderr
+    # Only a command that needs the broken plugin fails, and says which plugin and why.
+    needs_it = arena("play", "-g", "goofspiel", "-a", "brokenbot", "-a", "random")
+    assert needs_it.returncode == 2
+    assert "unknown agent 'brokenbot'; known agents: " in needs_it.stderr
+    assert f"perhaps from the broken {named}" in needs_it.stderr and "Traceback" not in needs_it.stderr
+
+
+class _RaisingHook:
+    @hookimpl
+    def tlachtli_agents(self):
+        raise RuntimeError("no config file")
+
+
+def test_a_plugin_whose_hook_raises_is_skipped_and_named():
+    registry = discover(extra_plugins={"raiser": _RaisingHook()})
+    assert registry.broken == ["plugin raiser: tlachtli_agents() raised RuntimeError: no config file"]
+    assert registry.agent("random")
+
+
+def test_entry_points_can_be_limited_to_named_distributions(tmp_path, monkeypatch):
+    """$TLACHTLI_ENTRY_POINTS_ONLY: the suite sees Tlachtli's own entry points, not the bots a user installed."""
+    fake_installed_bot(tmp_path, "usersbot", BROKEN_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("TLACHTLI_ENTRY_POINTS_ONLY", "")
+    assert any("usersbot" in problem for problem in discover().broken)
+    monkeypatch.setenv("TLACHTLI_ENTRY_POINTS_ONLY", "Tlachtli")
+    registry = discover()
+    assert registry.broken == [] and "random" in registry.agents

@@ -33,7 +33,7 @@ def test_step_1_avenue_times_lowest_visible_building_number():
     _eclipse(st)
     assert st.vp == [12, 4]
     texts = [e["text"] for e in st.log()]
-    assert "P1 scores Avenue 12, Pyramid leader 0, Pyramid steps 0, masks 0" in texts  # readable log
+    assert "Seat 0 scores Avenue 12, Pyramid leader 0, Pyramid steps 0, masks 0" in texts  # readable log
 
 
 @pytest.mark.parametrize("track,leader", [([2, 2], [4, 4]), ([3, 1], [4, 0]), ([0, 0], [0, 0])])

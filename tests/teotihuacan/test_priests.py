@@ -65,7 +65,7 @@ def test_each_player_is_dealt_two_tiles_and_teotibot_one():
     bot = GAME.setup(1, 5, {"modules": "priests", "automaton": "teotibot"})
     assert 1 <= bot.priest[1] <= 6 and bot.priest_dealt[1] == [] and len(bot.priest_dealt[0]) == 2
     bot_tile = TITLES[EXP.bot_priests[bot.priest[1] - 1]]
-    assert f"P2: {bot_tile}" in bot.render() and any(bot_tile in e["text"] for e in bot.log())
+    assert f"seat 1: {bot_tile}" in bot.render() and any(bot_tile in e["text"] for e in bot.log())
 
 
 def _to_priest_pick(st):
@@ -89,7 +89,7 @@ def test_the_choice_is_simultaneous_and_hidden_until_both_are_made():
         obs = branch.observation(1)
         assert obs["priest_pick"] == [True, 0] and obs["own_priests"] == st.priest_dealt[1]
         assert "priest_dealt" not in obs["public"] and "priest_pick" not in obs["public"]
-        assert "Priest tiles: P1: chosen, hidden; P2: choosing" in branch.render()
+        assert "Priest tiles: seat 0: chosen, hidden; seat 1: choosing" in branch.render()
         picks.append(obs)
     assert picks[0] == picks[1]  # seat 1 cannot tell which tile seat 0 kept
     # the observer's sample of seat 0's hand and pick never depends on the real one
@@ -100,7 +100,7 @@ def test_the_choice_is_simultaneous_and_hidden_until_both_are_made():
     st.apply(0, 1)
     st.apply(1, 0)
     assert st.priest == [st.priest_dealt[0][1], st.priest_dealt[1][0]]
-    assert any(e[1] == "priest-pick" and "P1 keeps" in e[2] for e in st.events)
+    assert any(e[1] == "priest-pick" and "Seat 0 keeps" in e[2] for e in st.events)
     assert all(f[0] != "priest-pick" for f in st.stack) and st.stack[0] == ("turn", st.first)
 
 

@@ -121,7 +121,7 @@ def test_determinize_then_play_to_the_end():
 def test_render_and_log_are_readable():
     st = _play(2, 3, {})
     text = st.render()
-    assert "GAME OVER" in text and "Palace" in text and "P1:" in text
+    assert "GAME OVER" in text and "Palace" in text and "seat0:" in text
     log = st.log()
     assert log and all(isinstance(e["text"], str) for e in log)
     assert msgpack.unpackb(msgpack.packb(log)) == log

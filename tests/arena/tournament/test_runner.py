@@ -101,7 +101,7 @@ def test_a_match_past_its_wall_clock_bound_is_ended_and_finally_aborted(tmp_path
 
 def test_workers_that_cannot_start_stop_the_run_without_aborting_any_match(tmp_path, monkeypatch):
     ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
-    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.no_such_plugin")  # every worker fails to start
+    monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.exiting_plugin")  # every worker fails to start
     with Store(tmp_path / "t.db") as store:
         run = store.open_run(ladder)
         report = runner.run_pending(store, store.pending(run.id), 1, show_progress=False)

@@ -6,6 +6,7 @@ pyproject.toml); the solo ladders need each game to list its automaton.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,15 @@ def test_shipped_ladder_is_valid(path):
     assert schedule and all(match.spec.game == ladder.game for match in schedule)
     if path.stem == "demo":  # `make demo` must stay quick
         assert len(schedule) <= 12 and ladder.game == "zapotec"
+
+
+def test_every_shipped_ladder_is_listed_in_the_docs_table():
+    """docs/ladders.md's "Shipped ladders" table names each file (`{a,b}` stands for each of a and b)."""
+    text = (LADDERS[0].parents[1] / "docs" / "ladders.md").read_text(encoding="utf-8")
+    table = text.split("## Shipped ladders", 1)[1].split("\n\n")[1]
+    listed = set()
+    for cell in re.findall(r"^\| `ladders/([^`]+)` \|", table, re.M):
+        head, _, rest = cell.partition("{")
+        choices, _, tail = rest.partition("}")
+        listed.update(f"{head}{choice}{tail}" for choice in choices.split(",")) if rest else listed.add(cell)
+    assert sorted(listed) == sorted(path.name for path in LADDERS)

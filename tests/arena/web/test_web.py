@@ -83,9 +83,9 @@ def test_hostile_names_and_stderr_are_escaped_everywhere(client):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in match_page
     assert "&lt;img src=x onerror=" in match_page  # the bot's stderr, shown as text
     assert client.get("/api" + hostile_agent).json()["agent"] == HOSTILE_NAME
-    # The board drawing of a step names no agent, and its texts are escaped by the engine drawing.
+    # The board drawing of a step names the agents at their seats, escaped by the engine drawing.
     step = client.get(f"/api/matches/{first}/steps/3").json()
-    assert "<script" not in step["svg"]
+    assert "<script" not in step["svg"] and "seat 0 &lt;script&gt;alert(1)" in step["svg"]
 
 
 def test_every_response_carries_the_content_security_policy(client):
@@ -167,6 +167,10 @@ def test_teotihuacan_match_draws_boards_workers_and_pyramid(client):
     step = client.get(f"/api/matches/{first}/steps/5").json()
     for needle in ("Palace", "Nobles", "blue temple", "avenue", "Pyramid", "worker, power"):
         assert needle in step["svg"]
+    # The seats as the arena numbers them, with the agents' names (was P1, P2 on this board only).
+    entrants = client.get(f"/api/matches/{first}").json()["match"]["entrants"]
+    assert all(f"seat {seat} {name}" in step["svg"] for seat, name in enumerate(entrants))
+    assert "P1" not in step["svg"]
 
 
 def test_matches_filters_and_pages(client):
