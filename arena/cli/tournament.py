@@ -25,8 +25,10 @@ from tabulate import tabulate
 from arena.cli.common import SANDBOX_HELP, announce_sandbox, use_sandbox
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
+from arena.cli.ladder_file import ladder_app
 from arena.tournament.cluster import ClusterError
 from arena.tournament.doctor import check_store
+from arena.tournament.growth import retired_names, without_retired
 from arena.tournament.ladder import LadderError, load_ladder
 from arena.tournament.play import play_ladder
 from arena.tournament.report import (
@@ -40,6 +42,7 @@ from arena.tournament.report import (
 )
 from arena.tournament.runner import MAX_FAILURES
 from arena.tournament.store import DAMAGED_HINT, DEFAULT_DB, STATUSES, LadderRun, Store, StoreError
+from arena.tournament.swiss import mark_uncertain
 
 
 class TableFormat(StrEnum):
@@ -232,6 +235,9 @@ def leaderboard(
             "--method", "-m", help="Order by the TrueSkill rating or by the order-free MLE rating (Elo)."
         ),
     ] = RatingMethod.trueskill,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Also show retired agents (and older versions of an agent).")
+    ] = False,
 ) -> None:
     """Show a ladder's leaderboard: TrueSkill and the order-free MLE rating side by side.
 
@@ -245,6 +251,9 @@ def leaderboard(
             ladder_run = resolve_run(store, ladder)
             rows = leaderboard_rows(store, ladder_run, method.value)
             counts = store.counts(ladder_run.id)
+            config = store.config(ladder_run.id)
+        rows, hidden = without_retired(rows, retired_names(config), show_all)
+        rows = mark_uncertain(rows, config.get("target_interval"))
         if fmt is TableFormat.json:
             typer.echo(json.dumps(rows, indent=2))
         elif fmt is TableFormat.csv:
@@ -255,17 +264,24 @@ def leaderboard(
             typer.echo(
                 f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches{aborted}"
                 f", ordered by {method.value}"
+                + (f"; {hidden} retired (--all shows them)" if hidden else "")
             )
             headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
             headers += ["matches", "wins", "mean score", "faults"]
             table = [
                 [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
-                + [_interval(row["mle_low"], row["mle_high"])]
+                + [(_interval(row["mle_low"], row["mle_high"]) or "-") + (" ?" if row.get("uncertain") else "")]
                 + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
                 for row in rows
             ]
             floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
             typer.echo(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
+            unsure = sum(bool(row.get("uncertain")) for row in rows)
+            if unsure:
+                typer.echo(
+                    f"? {unsure} rating(s) still uncertain: interval wider than "
+                    f"target_interval = {config['target_interval']:g} Elo"
+                )
 
     _guard(show, db)
 
@@ -440,3 +456,4 @@ def register(app: typer.Typer) -> None:
     app.command()(export)
     app.command()(record)
     app.command()(doctor)
+    app.add_typer(ladder_app, name="ladder")
