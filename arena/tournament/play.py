@@ -14,8 +14,8 @@ from rich.console import Console
 
 from arena.tournament.formats import FORMATS
 from arena.tournament.ladder import Ladder
-from arena.tournament.runner import RunReport, default_jobs, run_pending
-from arena.tournament.store import LadderRun, Store
+from arena.tournament.runner import RunReport, _Pool, _Stop, default_jobs, run_pending
+from arena.tournament.store import LadderRun, Store, StoredMatch
 
 
 @dataclass(frozen=True)
@@ -107,12 +107,13 @@ def _play_adaptive(
     done_before = store.counts(run.id)["done"]
     workers = jobs or ladder.concurrency or default_jobs()
     started: list[bool] = []
+    local = None if cluster else _KeptPool(_Pool(workers))
 
     def play_round(pending: list) -> RunReport:
         if on_start is not None and not started:
             on_start()
             started.append(True)
-        pool = None
+        pool = local
         if cluster:
             from arena.tournament.cluster import connect
 
@@ -130,6 +131,39 @@ def _play_adaptive(
             console=console,
         )
 
-    report = play_swiss(store, run, ladder, play_round)
+    try:
+        report = play_swiss(store, run, ladder, play_round)
+    finally:
+        if local is not None:
+            local.pool.close()
     counts = store.counts(run.id)
     return RunSummary(run, report, counts, sum(counts.values()), done_before, reset, workers)
+
+
+class _KeptPool:
+    """Local workers kept across the rounds of a swiss run (``run_pending`` stops and closes its
+    pool after each call: starting fresh workers every round would cost seconds a round). A stop
+    with matches in flight (Ctrl-C, SIGTERM) still stops them; the caller closes ``pool`` at the end."""
+
+    def __init__(self, pool: _Pool) -> None:
+        self.pool = pool
+        self.size = pool.size
+
+    def has_room(self) -> bool:
+        return self.pool.has_room()
+
+    def hand(self, match: StoredMatch) -> None:
+        self.pool.hand(match)
+
+    def in_flight(self) -> int:
+        return self.pool.in_flight()
+
+    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+        return self.pool.events(timeout)
+
+    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, tuple], None]) -> None:
+        if stop.count or self.pool.in_flight():
+            self.pool.stop(stop, collect)
+
+    def close(self) -> None:
+        """Kept open for the next round (see the class docstring)."""

@@ -36,6 +36,9 @@ from arena.tournament.schedule import ScheduledMatch, iter_schedule
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
 DRAW_PROBABILITY = 0.10  # as the leaderboard's TrueSkill (arena/tournament/ratings.py)
+# Deals an agent plays at least before its interval may count as settled: the first few results
+# give intervals far too narrow to trust (the fit's normal approximation and its prior).
+MIN_DEALS = 4
 
 
 def round_robin_size(ladder: Ladder) -> int:
@@ -48,27 +51,37 @@ def max_matches(ladder: Ladder) -> int:
     return ladder.max_matches or round_robin_size(ladder)
 
 
-def interval_widths(done: Sequence[StoredMatch]) -> dict[str, float | None]:
-    """Each agent's MLE 95% interval width in Elo (None: no interval yet)."""
+def interval_widths(done: Sequence[StoredMatch], players: int) -> dict[str, float | None]:
+    """Each agent's MLE 95% interval width in Elo; None while it has no interval or has played
+    fewer than MIN_DEALS deals (``players`` matches a deal)."""
     from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy: only when needed
 
     fits = mle_ratings((match.seed, seat_lines(match)) for match in done)
     return {
-        agent: None if fit.low is None or fit.high is None else fit.high - fit.low for agent, fit in fits.items()
+        agent: None
+        if fit.low is None or fit.high is None or fit.matches < MIN_DEALS * players
+        else fit.high - fit.low
+        for agent, fit in fits.items()
     }
 
 
-def uncertain(names: Sequence[str], widths: Mapping[str, float | None], target: float | None) -> list[str]:
-    """The agents of ``names`` whose rating is still uncertain, widest interval first (no interval
-    before any); with no ``target``, every agent."""
+def uncertain(
+    names: Sequence[str],
+    widths: Mapping[str, float | None],
+    target: float | None,
+    played: Mapping[str, int] | None = None,
+) -> list[str]:
+    """The agents of ``names`` whose rating is still uncertain (with no ``target``: every agent),
+    the most uncertain first: no interval yet before the widest, then fewest matches ``played``."""
 
     def width(name: str) -> float:
         found = widths.get(name)
         return float("inf") if found is None else found
 
-    if target is None:
-        return sorted(names, key=lambda name: (-width(name), name))
-    return sorted((name for name in names if width(name) > target), key=lambda name: (-width(name), name))
+    def order(name: str) -> tuple[float, int, str]:
+        return (-width(name), (played or {}).get(name, 0), name)
+
+    return sorted((name for name in names if target is None or width(name) > target), key=order)
 
 
 def next_round(
@@ -114,7 +127,8 @@ def plan_round(store: Store, run: LadderRun, ladder: Ladder) -> list[ScheduledMa
     room = (limit - len(stored)) // ladder.players  # deals that still fit under max_matches
     done = [match for match in stored if match.status == "done"]
     active = [entrant.name for entrant in ladder.entrants]
-    leaders = uncertain(active, interval_widths(done), ladder.target_interval)
+    played = Counter(seat.agent for match in done for seat in match.seats)
+    leaders = uncertain(active, interval_widths(done, ladder.players), ladder.target_interval, played)
     if room <= 0 or not leaders:
         return []
     deals = Counter(deal_of(match.key)[0] for match in stored)
