@@ -143,7 +143,7 @@ def run(
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
     new: Annotated[
-        bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before.")
+        bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before: every match is played again.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     cluster: Annotated[
@@ -160,7 +160,10 @@ def run(
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
     Running the same ladder again resumes it: finished matches are kept, unfinished ones are
-    played. A ladder file edited since its first run is refused unless --new is given.
+    played. An edited file that adds or removes agents or raises matches_per_pairing grows the
+    ladder (only the new matches are played; removed agents are retired); an edit that makes old
+    matches incomparable (game, options, clocks, seed, an agent's plugin or options) is refused
+    unless --new is given (docs/ladders.md, "Growing a ladder").
     Ctrl-C (or SIGTERM) stops cleanly within seconds; rerun the command to finish. A match whose
     worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
     aborted and the ladder goes on (see docs/ladders.md).
