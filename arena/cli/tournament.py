@@ -25,10 +25,12 @@ from tabulate import tabulate
 from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, use_sandbox
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
+from arena.cli.ladder_file import ladder_app
 from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
 from arena.tournament.doctor import check_store
+from arena.tournament.growth import retired_names, without_retired
 from arena.tournament.ladder import LadderError, load_ladder
 from arena.tournament.play import play_ladder
 from arena.tournament.report import (
@@ -52,6 +54,7 @@ from arena.tournament.store import (
     StoreError,
     disk_full,
 )
+from arena.tournament.swiss import mark_uncertain
 
 
 class TableFormat(StrEnum):
@@ -148,7 +151,7 @@ def run(
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
     new: Annotated[
-        bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before.")
+        bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before: every match is played again.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     cluster: Annotated[
@@ -185,7 +188,10 @@ def run(
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
     Running the same ladder again resumes it: finished matches are kept, unfinished ones are
-    played. A ladder file edited since its first run is refused unless --new is given.
+    played. An edited file that adds or removes agents or raises matches_per_pairing grows the
+    ladder (only the new matches are played; removed agents are retired); an edit that makes old
+    matches incomparable (game, options, clocks, seed, an agent's plugin or options) is refused
+    unless --new is given (docs/ladders.md, "Growing a ladder").
     Ctrl-C (or SIGTERM) stops cleanly within seconds; rerun the command to finish. A match whose
     worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
     aborted and the ladder goes on (see docs/ladders.md).
@@ -267,6 +273,9 @@ def leaderboard(
             "--method", "-m", help="Order by the TrueSkill rating or by the order-free MLE rating (Elo)."
         ),
     ] = RatingMethod.trueskill,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Also show retired agents (and older versions of an agent).")
+    ] = False,
 ) -> None:
     """Show a ladder's leaderboard: TrueSkill and the order-free MLE rating side by side.
 
@@ -280,6 +289,9 @@ def leaderboard(
             ladder_run = resolve_run(store, ladder)
             rows = leaderboard_rows(store, ladder_run, method.value)
             counts = store.counts(ladder_run.id)
+            config = store.config(ladder_run.id)
+        rows, hidden = without_retired(rows, retired_names(config), show_all)
+        rows = mark_uncertain(rows, config.get("target_interval"))
         if fmt is TableFormat.json:
             typer.echo(json.dumps(rows, indent=2))
         elif fmt is TableFormat.csv:
@@ -290,17 +302,24 @@ def leaderboard(
             say(
                 f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches{aborted}"
                 f", ordered by {method.value}"
+                + (f"; {hidden} retired (--all shows them)" if hidden else "")
             )
             headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
             headers += ["matches", "wins", "mean score", "faults"]
             table = [
                 [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
-                + [_interval(row["mle_low"], row["mle_high"])]
+                + [(_interval(row["mle_low"], row["mle_high"]) or "-") + (" ?" if row.get("uncertain") else "")]
                 + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
                 for row in rows
             ]
             floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
             say(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
+            unsure = sum(bool(row.get("uncertain")) for row in rows)
+            if unsure:
+                say(
+                    f"? {unsure} rating(s) still uncertain: interval wider than "
+                    f"target_interval = {config['target_interval']:g} Elo"
+                )
 
     _guard(show, db)
 
@@ -386,7 +405,7 @@ def head_to_head_command(
             met = head_to_heads(store, a, b, ladder)
         for number, (ladder_run, h2h) in enumerate(met):
             if number:
-                say()
+                say("")
             say(f"{ladder_run.name}: {a} vs {b} in {h2h.matches} match(es)")
             rows = []
             for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
@@ -496,3 +515,4 @@ def register(app: typer.Typer) -> None:
     app.command()(export)
     app.command()(record)
     app.command()(doctor)
+    app.add_typer(ladder_app, name="ladder")

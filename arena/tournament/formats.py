@@ -47,6 +47,7 @@ class TournamentFormat:
     required: tuple[str, ...] = ()  # of those, the ones it cannot do without
     shared_deals: bool = False  # every group plays the same deals, so scores compare across groups
     in_ladder_files: bool = True  # may be named by ``format =`` in a ladder file
+    adaptive: bool = False  # plays rounds it picks from the results so far (arena/tournament/swiss.py)
 
     @property
     def automaton(self) -> bool:
@@ -77,6 +78,15 @@ FORMATS: dict[str, TournamentFormat] = {
             min_players=1,
             keys=("automaton",),
             shared_deals=True,
+        ),
+        # Rounds of the most informative groups, picked from the ratings so far, until every
+        # rating's interval is narrower than target_interval (or max_matches are played).
+        TournamentFormat(
+            "swiss",
+            _every_combination,
+            lambda agents, players: math.comb(agents, players),
+            keys=("target_interval", "max_matches"),
+            adaptive=True,
         ),
         TournamentFormat("compare", None, None, shared_deals=True, in_ladder_files=False),
     )

@@ -48,8 +48,10 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "sandbox": str,
     "ponder": bool,
     "agents": list,
+    "target_interval": (int, float),  # swiss only (see arena/tournament/swiss.py)
+    "max_matches": int,  # swiss only
 }
-KEY_KINDS = {"seed": f'an integer or "{SECRET_SEED}"'}  # what to say of a key whose type is wrong
+KEY_KINDS = {"seed": f'an integer or "{SECRET_SEED}"', "target_interval": "a number"}  # what to say of a key whose type is wrong
 CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int, "handshake_ms": int}
 LIMIT_KEYS: dict[str, type] = {"memory_mb": int, "cpu_seconds": int, "cpus": int}
 AGENT_KEYS: dict[str, type] = {"name": str, "agent": str, "options": dict}
@@ -74,6 +76,7 @@ class Entrant:
     name: str
     agent: str
     options: dict[str, Any] = field(default_factory=dict)
+    version: str | None = None  # a plugin agent's version (a new one enters as name@version)
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ class Ladder:
     ponder: bool = SPEC_DEFAULTS["ponder"]  # may bots run while not deciding (see docs/security.md)
     sandbox: str | None = None  # "bwrap" or "none"; None: the strongest available
     concurrency: int | None = None
+    target_interval: float | None = None  # swiss: stop once every 95% interval is narrower (Elo)
+    max_matches: int | None = None  # swiss: stop after this many matches at most
     description: str = ""
     digest: str = ""
     source: str = ""
@@ -274,6 +279,7 @@ class _Validator:
             else None,
             digest=content_digest(data),
             source=self.source,
+            **self.adaptive_keys(fmt),
         )
         if ladder.match_count > MAX_MATCHES:
             raise self.fail(
@@ -282,6 +288,19 @@ class _Validator:
                 f"over the limit of {MAX_MATCHES:,} per ladder; lower it, or split the tournament into several ladders",
             )
         return ladder
+
+    def adaptive_keys(self, fmt: str) -> dict[str, Any]:
+        """The swiss format's stopping keys, each positive; refused with any other format."""
+        found: dict[str, Any] = {}
+        for key in ("target_interval", "max_matches"):
+            if key not in self.data:
+                continue
+            if key not in FORMATS[fmt].keys:
+                raise self.fail((key,), f"key {key!r} is only used with format = '{owner(key)}'")
+            if self.data[key] <= 0:
+                raise self.fail((key,), f"{key} must be above 0, got {self.data[key]}")
+            found[key] = self.data[key]
+        return found
 
     def sandbox(self, name: str | None) -> str | None:
         """The ladder's ``sandbox`` key: one of arena.wire.sandbox.SANDBOXES (None: the strongest available)."""
@@ -355,7 +374,9 @@ class _Validator:
                 )
             if name == automaton:
                 raise self.fail((*path, "name"), f"agent name {name!r} is the automaton's; choose another")
-            entrants.append(Entrant(name=name, agent=agent, options=dict(entry.get("options", {}))))
+            spec = self.registry.agents.get(agent)
+            version = spec.version if spec is not None else None
+            entrants.append(Entrant(name, agent, dict(entry.get("options", {})), version))
         return tuple(entrants)
 
     def resolve_agent(self, agent: str, game_id: str, players: int, path: tuple) -> str:

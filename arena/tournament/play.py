@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from arena.tournament.formats import FORMATS
 from arena.tournament.ladder import Ladder
-from arena.tournament.runner import RunReport, default_jobs, run_pending
-from arena.tournament.store import LadderRun, Store
+from arena.tournament.runner import RunReport, _Pool, _Stop, default_jobs, run_pending
+from arena.tournament.store import LadderRun, Store, StoredMatch
 
 if TYPE_CHECKING:
     from arena.tournament.cluster import ClusterTarget
@@ -55,7 +56,12 @@ def play_ladder(
     is pending): `arena run` names the sandbox in force there. An interrupted run returns with ``report.interrupted`` set; what finished is stored.
     """
     store.claim_writer()
-    run = store.open_run(ladder, new=new)
+    grown = None if new else store.grow_run(ladder)
+    run = grown[0] if grown else store.open_run(ladder, new=new)
+    if grown and grown[1].changed and notify is not None:
+        notify(f"growing {ladder.name!r}: {grown[1].describe()}")
+    if FORMATS[ladder.format].adaptive:
+        return _play_adaptive(store, run, grown[1].ladder if grown else ladder, jobs, progress, cluster, console, on_start)
     reset = store.reset_interrupted(run.id)
     pending = store.pending(run.id)
     total = sum(store.counts(run.id).values())
@@ -85,3 +91,83 @@ def play_ladder(
         console=console,
     )
     return RunSummary(run, report, store.counts(run.id), total, done_before, reset, workers)
+
+
+def _play_adaptive(
+    store: Store,
+    run: LadderRun,
+    ladder: Ladder,
+    jobs: int | None,
+    progress: bool,
+    cluster: str | None,
+    console: Console | None,
+    on_start: Callable[[], None] | None,
+) -> RunSummary:
+    """Play a swiss ladder round by round (arena/tournament/swiss.py); ``ladder`` as played (its
+    entrants under their display names)."""
+    from arena.tournament.swiss import max_matches, play_swiss
+
+    reset = store.reset_interrupted(run.id)
+    done_before = store.counts(run.id)["done"]
+    workers = jobs or ladder.concurrency or default_jobs()
+    started: list[bool] = []
+    local = None if cluster else _KeptPool(_Pool(workers))
+
+    def play_round(pending: list) -> RunReport:
+        if on_start is not None and not started:
+            on_start()
+            started.append(True)
+        pool = local
+        if cluster:
+            from arena.tournament.cluster import connect
+
+            pool = connect(cluster)
+        counts = store.counts(run.id)
+        return run_pending(
+            store,
+            pending,
+            workers,
+            pool=pool,
+            total=max(max_matches(ladder), sum(counts.values())),
+            done_before=counts["done"] + counts["aborted"],
+            label=ladder.name,
+            show_progress=progress,
+            console=console,
+        )
+
+    try:
+        report = play_swiss(store, run, ladder, play_round)
+    finally:
+        if local is not None:
+            local.pool.close()
+    counts = store.counts(run.id)
+    return RunSummary(run, report, counts, sum(counts.values()), done_before, reset, workers)
+
+
+class _KeptPool:
+    """Local workers kept across the rounds of a swiss run (``run_pending`` stops and closes its
+    pool after each call: starting fresh workers every round would cost seconds a round). A stop
+    with matches in flight (Ctrl-C, SIGTERM) still stops them; the caller closes ``pool`` at the end."""
+
+    def __init__(self, pool: _Pool) -> None:
+        self.pool = pool
+        self.size = pool.size
+
+    def has_room(self) -> bool:
+        return self.pool.has_room()
+
+    def hand(self, match: StoredMatch) -> None:
+        self.pool.hand(match)
+
+    def in_flight(self) -> int:
+        return self.pool.in_flight()
+
+    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+        return self.pool.events(timeout)
+
+    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, tuple], None]) -> None:
+        if stop.count or self.pool.in_flight():
+            self.pool.stop(stop, collect)
+
+    def close(self) -> None:
+        """Kept open for the next round (see the class docstring)."""

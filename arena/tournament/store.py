@@ -19,12 +19,22 @@ import stat
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from arena.match import MatchOutcome, MatchSpec
+from arena.tournament.formats import FORMATS
+from arena.tournament.growth import (
+    Growth,
+    GrowthError,
+    config_json,
+    first_roster,
+    growable,
+    plan_growth,
+    played_ladder,
+)
 from arena.tournament.ladder import Ladder
 from arena.tournament.schedule import ScheduledMatch, iter_schedule
 
@@ -398,6 +408,9 @@ class Store:
         """
         latest = self.latest_run(ladder.name)
         if latest is not None and not new:
+            growth = self.grow_run(ladder) if schedule is None else None
+            if growth is not None:
+                return growth[0]
             if latest.digest != ladder.digest:
                 raise StoreError(
                     f"ladder {ladder.name!r} in {self.path} was started from different content "
@@ -423,12 +436,59 @@ class Store:
                     int(ladder.secret_seed),
                 ),
             )
-            if schedule is None:
-                schedule = iter_schedule(ladder, base_seed)
-            _insert_matches(db, cursor.lastrowid, schedule)
+            if schedule is None and not FORMATS[ladder.format].adaptive:
+                schedule = iter_schedule(played_ladder(ladder, first_roster(ladder)), base_seed)
+            _insert_matches(db, cursor.lastrowid, schedule or ())
         run = self.latest_run(ladder.name)
         assert run is not None
         return run
+
+    def grow_run(self, ladder: Ladder) -> tuple[LadderRun, Growth] | None:
+        """Bring the latest run of ``ladder`` up to its file as it is now (arena/tournament/growth.py):
+        new entrants and repeats are scheduled, agents no longer listed retired (their pending
+        matches dropped, their played ones kept). None when there is no run to grow; StoreError
+        naming the change when the file changed what makes old matches comparable.
+        """
+        latest = self.latest_run(ladder.name)
+        if latest is None or not growable(ladder):
+            return None
+        config = self.config(latest.id)
+        held = [
+            (row["key"], json.loads(row["entrants"]))
+            for row in self.db.execute("SELECT key, entrants FROM matches WHERE ladder_id = ?", (latest.id,))
+        ]
+        last = self.db.execute("SELECT MAX(idx) FROM matches WHERE ladder_id = ?", (latest.id,)).fetchone()[0]
+        base_seed = ladder.seed if latest.base_seed is None else latest.base_seed
+        try:
+            growth = plan_growth(config, ladder, held, base_seed, 0 if last is None else last + 1)
+        except GrowthError as error:
+            raise StoreError(
+                f"ladder {ladder.name!r} in {self.path}: {error}. Restore that, or start a new ladder: "
+                "pass --new (the old run stays in the database) or give the ladder another name"
+            ) from None
+        if growth.changed or latest.digest != ladder.digest:
+            with self.transaction() as db:
+                db.execute(
+                    "UPDATE ladders SET digest = ?, source = ?, config = ? WHERE id = ?",
+                    (ladder.digest, ladder.source, config_json(ladder, growth.roster), latest.id),
+                )
+                for name in growth.retired:  # what a retired entrant had not played yet, it never will
+                    db.execute(
+                        "DELETE FROM matches WHERE ladder_id = ? AND status IN ('pending', 'running')"
+                        " AND EXISTS (SELECT 1 FROM json_each(matches.entrants) WHERE value = ?)",
+                        (latest.id, name),
+                    )
+                _insert_matches(db, latest.id, growth.matches)
+            latest = replace(latest, digest=ladder.digest, source=ladder.source)
+        return latest, growth
+
+    def config(self, run_id: int) -> dict[str, Any]:
+        """The stored config of a run: the validated ladder as JSON, with its roster."""
+        row = self.db.execute("SELECT config FROM ladders WHERE id = ?", (run_id,)).fetchone()
+        try:
+            return json.loads(row["config"])
+        except (TypeError, ValueError) as error:
+            raise StoreError(f"the stored config of ladder run {run_id} is damaged ({error})" + DAMAGED_HINT) from None
 
     def add_matches(self, run_id: int, schedule: Sequence[ScheduledMatch]) -> int:
         """Add the scheduled matches the run does not hold yet (an open-ended run such as
@@ -616,7 +676,7 @@ def _insert_matches(
 
 
 def _ladder_json(ladder: Ladder) -> str:
-    return json.dumps(asdict(ladder), sort_keys=True)
+    return config_json(ladder, first_roster(ladder))
 
 
 def _run(row: sqlite3.Row) -> LadderRun:

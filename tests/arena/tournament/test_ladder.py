@@ -116,9 +116,9 @@ def test_digest_ignores_layout_and_comments_but_not_content(registry):
         ),
         (('game = "goofspiel"', 'game = "chess"'), 2, "unknown game 'chess'; known games: goofspiel"),
         (
-            ('format = "round-robin"', 'format = "swiss"'),
+            ('format = "round-robin"', 'format = "knockout"'),
             4,
-            "unknown format 'swiss'; known formats: round-robin,",
+            "unknown format 'knockout'; known formats: round-robin, gauntlet, solo, swiss",
         ),
         (('name = "rand-2"', 'name = "rand-1"'), 24, "agent name 'rand-1' is entered twice"),
         (("players = 2", "players = 9"), 3, "game 'goofspiel' takes 2 to 4 players, got players = 9"),

@@ -91,22 +91,20 @@ def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder
             store.record_outcome(first, outcome_for(first, [3, 1]))
 
 
-def test_edited_ladder_is_refused_unless_new(tmp_path):
+def test_an_incomparable_edit_is_refused_unless_new(tmp_path):
     registry = discover()
     original = parse_ladder(LADDER, registry, source="store.toml")
-    edited = parse_ladder(
-        LADDER.replace("matches_per_pairing = 2", "matches_per_pairing = 3"), registry, source="store.toml"
-    )
+    reseeded = LADDER.replace("matches_per_pairing = 2", "matches_per_pairing = 2\nseed = 5")
+    edited = parse_ladder(reseeded, registry, source="store.toml")
     with Store(tmp_path / "t.db") as store:
         first = store.open_run(original)
-        with pytest.raises(StoreError, match="'store-test' .* was started from different content.*--new"):
+        with pytest.raises(StoreError, match="'store-test' .*: seed was 0 and is now 5: .*--new"):
             store.open_run(edited)
         fresh = store.open_run(edited, new=True)
         assert fresh.id != first.id and store.latest_run("store-test") == fresh
-        assert len(store.pending(fresh.id)) == 3 * 3 * 2
+        assert len(store.pending(fresh.id)) == 3 * 2 * 2
         # a comment-only change is the same ladder: it resumes the latest run
-        text = "# note\n" + LADDER.replace("matches_per_pairing = 2", "matches_per_pairing = 3  # more")
-        same = parse_ladder(text, registry)
+        same = parse_ladder("# note\n" + reseeded.replace("seed = 5", "seed = 5  # fixed"), registry)
         assert store.open_run(same).id == fresh.id
 
 

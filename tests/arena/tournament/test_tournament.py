@@ -165,8 +165,8 @@ def test_edited_ladder_is_refused_unless_new(tmp_path):
     ladder.write_text(ladder.read_text().replace("seed = 11", "seed = 12"))
     refused = arena("run", str(ladder), "--db", str(db), "--quiet", check=False)
     assert refused.returncode == 2
-    assert refused.stderr.count("\n") == 1 and "was started from different content" in refused.stderr
-    assert "--new" in refused.stderr
+    assert refused.stderr.count("\n") == 1 and "seed was 11 and is now 12" in refused.stderr
+    assert "pass --new" in refused.stderr
     fresh = arena("run", str(ladder), "--db", str(db), "--quiet", "--new")
     assert "6/6 matches done, 6 played now" in fresh.stdout
 

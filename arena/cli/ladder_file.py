@@ -1,0 +1,71 @@
+"""``arena ladder add``: enter agents in a ladder file from the command line.
+
+The ladder file stays the truth about a ladder: ``add`` appends an ``[[agents]]`` table per agent
+to it (nothing else in the file changes) and checks the result as `arena run` would, so a
+mistake leaves the file as it was. `arena run` then plays only the new matches
+(docs/ladders.md, *Growing a ladder*).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli.common import fail, load_registry
+from arena.textfile import TextFileError, read_utf8
+from arena.tournament.ladder import LadderError, parse_ladder
+
+ladder_app = typer.Typer(help="Edit a ladder file: enter agents (see docs/ladders.md).", no_args_is_help=True)
+
+
+def agents_table(entry: str) -> str:
+    """The ``[[agents]]`` table for ``NAME=AGENT`` or ``AGENT`` (then named after the agent)."""
+    name, _, agent = entry.rpartition("=")
+    lines = ["", "[[agents]]"]
+    if name:
+        lines.append(f"name = {json.dumps(name)}")  # a JSON string is a TOML basic string
+    lines.append(f"agent = {json.dumps(agent)}")
+    return "\n".join(lines) + "\n"
+
+
+@ladder_app.command()
+def add(
+    ladder_file: Annotated[Path, typer.Argument(metavar="LADDER", help="The ladder TOML file to add agents to.")],
+    agents: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="AGENT...",
+            help="A plugin agent (`arena agents`) or a path to an executable, each optionally as NAME=AGENT "
+            "to give its display name (default: the agent's name).",
+        ),
+    ],
+) -> None:
+    """Enter agents in a ladder: append them to its file; `arena run LADDER` then plays only their matches.
+
+    Agent options are not taken here: write them in the file (`options = {...}`) if needed.
+    """
+    try:
+        text = read_utf8(ladder_file, "ladder file")
+    except TextFileError as error:
+        raise fail(str(error)) from None
+    grown = text + ("" if text.endswith("\n") or not text else "\n") + "".join(map(agents_table, agents))
+    try:
+        parse_ladder(grown, load_registry(), source=str(ladder_file), base_dir=ladder_file.resolve().parent)
+    except LadderError as error:
+        raise fail(f"{error} (after adding {', '.join(agents)}; the file is unchanged)") from None
+    # written whole or not at all: a crash mid-write must not cut the ladder file short
+    handle, temporary = tempfile.mkstemp(dir=ladder_file.resolve().parent, prefix=".ladder-", suffix=".toml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(grown)
+        os.chmod(temporary, os.stat(ladder_file).st_mode & 0o777)
+        os.replace(temporary, ladder_file)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    typer.echo(f"added {len(agents)} agent(s) to {ladder_file}; `arena run {ladder_file}` plays their matches")
