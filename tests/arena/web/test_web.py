@@ -348,3 +348,26 @@ def test_compare_page_shows_the_verdict_the_llr_path_and_the_interval(contest):
     assert header.startswith("compare prize-bidder vs random (goofspiel, compare): ")
     # an ordinary ladder's page has no comparison
     assert client.get(f"/api/ladders/{ladder_ids(client)['web-solo']}").json()["compare"] is None
+
+
+def test_compare_page_of_a_run_stored_without_its_settings(contest, tmp_path):
+    """Runs stored before the settings were kept: read back from the defaults and the description's
+    elo1 when the digest confirms them, else the page says it cannot show the verdict."""
+    copy = tmp_path / "older.db"
+    shutil.copy(contest, copy)
+    writer = sqlite3.connect(copy)
+    with writer:
+        writer.execute("UPDATE ladders SET config = json_remove(config, '$.sprt') WHERE format = 'compare'")
+    client = TestClient(create_app(copy), raise_server_exceptions=False)
+    ladder = ladder_ids(client)["compare prize-bidder vs random (goofspiel)"]
+    assert client.get(f"/api/ladders/{ladder}").json()["compare"]["elo1"] == 200
+    with writer:
+        writer.execute(
+            "UPDATE ladders SET config = json_set(config, '$.description', '') WHERE format = 'compare'"
+        )
+    writer.close()
+    client = TestClient(create_app(copy), raise_server_exceptions=False)
+    assert client.get(f"/api/ladders/{ladder}").json()["compare"] is None
+    page = client.get(f"/ladders/{ladder}")
+    assert page.status_code == 200 and "test settings cannot be read back" in page.text
+    assert 'id="leaderboard"' in page.text
