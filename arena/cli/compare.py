@@ -15,17 +15,21 @@ from arena.cli.common import fail, load_registry, parse_agent_settings, parse_op
 from arena.lineup import MatchSetupError, resolve_agent, setup_state
 from arena.plugins import PluginError
 from arena.textfile import INT64
-from arena.tournament.compare import CompareError, Comparison, ladder_record, make_comparison, play, schedule
+from arena.tournament.compare import (
+    VERDICTS,
+    CompareError,
+    Comparison,
+    ladder_record,
+    make_comparison,
+    play,
+    result,
+    schedule,
+)
 from arena.tournament.runner import default_jobs
 from arena.tournament.sprt import SprtError, SprtSettings, SprtState
 from arena.tournament.store import DEFAULT_DB, LadderRun, Store, StoreError
 
 INTERRUPTED = "interrupted: finished matches are stored; run the same command again to resume"
-VERDICTS = {
-    "H1": "H1 accepted: NEW is better than OLD (by elo1 rather than elo0)",
-    "H0": "H0 accepted: NEW is not better than OLD by elo1 (elo0 is the likelier)",
-    None: "undecided",
-}
 
 
 def compare(
@@ -211,24 +215,7 @@ def _print_result(
     c = comparison
     design = "paired" if c.paired else "head-to-head (pentanomial)"
     if as_json:
-        settings = c.settings
-        data = {
-            "name": c.name,
-            "game": c.game,
-            "new": c.new.name,
-            "old": c.old.name,
-            "design": "paired" if c.paired else "head-to-head",
-            "players": c.players,
-            "opponents": [e.name for e in c.opponents],
-            "automaton": c.automaton,
-            "elo0": settings.elo0,
-            "elo1": settings.elo1,
-            "alpha": settings.alpha,
-            "beta": settings.beta,
-            "max_deals": max_deals,
-            "played_now": played,
-            **state.as_dict(),
-        }
+        data = {**result(c, state), "max_deals": max_deals, "played_now": played}
         typer.echo(json.dumps(data, indent=2))
         return
     verdict = VERDICTS[state.verdict]

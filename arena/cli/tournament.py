@@ -40,7 +40,9 @@ from arena.tournament.report import (
     export_rows,
     head_to_heads,
     leaderboard_rows,
+    ranked_by_score,
     resolve_run,
+    run_title,
 )
 from arena.tournament.runner import MAX_FAILURES
 from arena.tournament.secrecy import seeds_hidden
@@ -268,11 +270,15 @@ def leaderboard(
     db: DbOption = Path(DEFAULT_DB),
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
     method: Annotated[
-        RatingMethod,
+        RatingMethod | None,
         typer.Option(
-            "--method", "-m", help="Order by the TrueSkill rating or by the order-free MLE rating (Elo)."
+            "--method",
+            "-m",
+            help="Order by the TrueSkill rating or by the order-free MLE rating (Elo); default: trueskill."
+            " Not used for a solo ladder, which is ranked by score against the automaton.",
+            show_default=False,
         ),
-    ] = RatingMethod.trueskill,
+    ] = None,
     show_all: Annotated[
         bool, typer.Option("--all", help="Also show retired agents (and older versions of an agent).")
     ] = False,
@@ -281,15 +287,25 @@ def leaderboard(
 
     TrueSkill (rating = mu - 3 sigma) is replayed from the stored results in schedule order.
     MLE is one Plackett-Luce fit over all results (Elo relative to the field's mean, with a
-    95% interval); it does not depend on the order of the results. See docs/ratings.md.
+    95% interval); it does not depend on the order of the results. A solo ladder is ranked
+    instead by each agent's mean margin over the automaton on the same deals, with 95%
+    intervals, the paired gap to the row above and the win rate. See docs/ratings.md.
     """
 
     def show() -> None:
         with _open_existing(db) as store:
             ladder_run = resolve_run(store, ladder)
-            rows = leaderboard_rows(store, ladder_run, method.value)
+            by_score = ranked_by_score(ladder_run)
+            chosen = RatingMethod.trueskill if method is None or by_score else method
+            rows = leaderboard_rows(store, ladder_run, chosen.value)
             counts = store.counts(ladder_run.id)
             config = store.config(ladder_run.id)
+        if by_score and method is not None:
+            say(
+                f"note: {ladder_run.name!r} is a solo ladder: it is ranked by the mean margin against the"
+                f" automaton, not by {method.value} (see docs/ratings.md)",
+                err=True,
+            )
         rows, hidden = without_retired(rows, retired_names(config), show_all)
         rows = mark_uncertain(rows, config.get("target_interval"))
         if fmt is TableFormat.json:
@@ -299,21 +315,10 @@ def leaderboard(
         else:
             total = sum(counts.values())
             aborted = f" ({counts['aborted']} aborted)" if counts["aborted"] else ""
-            say(
-                f"{ladder_run.name} ({ladder_run.game}, {ladder_run.format}): {counts['done']}/{total} matches{aborted}"
-                f", ordered by {method.value}"
-                + (f"; {hidden} retired (--all shows them)" if hidden else "")
-            )
-            headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
-            headers += ["matches", "wins", "mean score", "faults"]
-            table = [
-                [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
-                + [(_interval(row["mle_low"], row["mle_high"]) or "-") + (" ?" if row.get("uncertain") else "")]
-                + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
-                for row in rows
-            ]
-            floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
-            say(tabulate(table, headers=headers, floatfmt=floats, missingval="-"))
+            order = "ranked by mean margin against the automaton" if by_score else f"ordered by {chosen.value}"
+            retired = f"; {hidden} retired (--all shows them)" if hidden else ""
+            say(f"{run_title(ladder_run)}: {counts['done']}/{total} matches{aborted}, {order}{retired}")
+            say(_solo_table(rows) if by_score else _rating_table(rows))
             unsure = sum(bool(row.get("uncertain")) for row in rows)
             if unsure:
                 say(
@@ -322,6 +327,39 @@ def leaderboard(
                 )
 
     _guard(show, db)
+
+
+def _rating_table(rows: list[dict]) -> str:
+    headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
+    headers += ["matches", "wins", "mean score", "faults"]
+    table = [
+        [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
+        + [(_interval(row["mle_low"], row["mle_high"]) or "-") + (" ?" if row.get("uncertain") else "")]
+        + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
+        for row in rows
+    ]
+    floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
+    return tabulate(table, headers=headers, floatfmt=floats, missingval="-")
+
+
+def _solo_table(rows: list[dict]) -> str:
+    """A solo ladder's table (arena/tournament/solo.py): margins, paired gaps, win rates."""
+    headers = ["rank", "agent", "mean margin", "95% interval", "gap to above", "95% interval"]
+    headers += ["mean score", "win rate", "95% interval (Wilson)", "deals", "faults"]
+    table = [
+        [row["rank"], row["agent"], row["mean_margin"], _interval(row["margin_low"], row["margin_high"], 2)]
+        + [row["gap_above"], _interval(row["gap_low"], row["gap_high"], 2), row["mean_score"]]
+        + [f"{100 * row['win_rate']:.1f}%", _percent_interval(row["win_low"], row["win_high"])]
+        + [row["deals"], row["faults"]]
+        for row in rows
+    ]
+    floats = ["g", "g", "+.2f", "g", "+.2f", "g", ".2f"]  # margins signed: above or below the automaton
+    return tabulate(table, headers=headers, floatfmt=floats, missingval="-")
+
+
+def _percent_interval(low: float, high: float) -> str:
+    """A rate's interval as percentages, e.g. ``[12.5, 40.0]``."""
+    return f"[{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def _interval(low: float | None, high: float | None, digits: int = 0) -> str | None:
@@ -410,7 +448,7 @@ def head_to_head_command(
             rows = []
             for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
                 rate, low, high = h2h.score_rate(name)
-                percent = (_interval(100 * low, 100 * high, 1) or "").replace("+", "")
+                percent = _percent_interval(low, high)
                 rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
             headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
             say(tabulate(rows, headers=headers))

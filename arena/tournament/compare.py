@@ -16,9 +16,11 @@ the test reads the stored results in deal order after each batch.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arena.match import MatchSpec
@@ -28,11 +30,16 @@ from arena.tournament.ratings import effective_ranks
 from arena.tournament.report import seat_lines
 from arena.tournament.runner import run_pending
 from arena.tournament.schedule import ScheduledMatch, match_seed, rotations
-from arena.tournament.sprt import SprtSettings, SprtState, sequential
+from arena.tournament.sprt import SprtError, SprtSettings, SprtState, llr_path, sequential
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
 FORMAT = FORMATS["compare"].name  # its entry in the formats table (arena/tournament/formats.py)
 SUBJECT = "<subject>"  # the seat NEW and OLD take in turn in a paired deal
+VERDICTS = {
+    "H1": "H1 accepted: NEW is better than OLD (by elo1 rather than elo0)",
+    "H0": "H0 accepted: NEW is not better than OLD by elo1 (elo0 is the likelier)",
+    None: "undecided",
+}
 
 
 class CompareError(ValueError):
@@ -172,6 +179,7 @@ def ladder_record(comparison: Comparison) -> Ladder:
         description=f"arena compare: is {c.new.name} at least {c.settings.elo1:g} Elo better than {c.old.name}?",
         digest=content_digest(content),
         source="arena compare",
+        sprt=asdict(c.settings),
     )
 
 
@@ -297,3 +305,70 @@ def _current(store: Store, run: LadderRun, comparison: Comparison, checked: int 
     """The test over the stored deals; the first ``checked`` are known to leave it undecided."""
     outcomes = deal_outcomes(comparison, store.matches(run.id))
     return sequential(outcomes, comparison.games_per_deal, comparison.settings, checked)
+
+
+def stored_comparison(store: Store, run: LadderRun) -> Comparison | None:
+    """The comparison a stored run of format "compare" was made by, read back from the run's
+    stored ladder; None where its test settings cannot be known (checked against the run's
+    digest). Runs stored before the settings were kept are read with the defaults of `arena
+    compare` and the elo1 of their description, when the digest confirms them."""
+    row = store.db.execute("SELECT config FROM ladders WHERE id = ?", (run.id,)).fetchone()
+    try:
+        config = json.loads(row[0])
+        new, old, *opponents = (Entrant(e["name"], e["agent"], e.get("options") or {}) for e in config["entrants"])
+        described = re.search(r"at least (\S+) Elo better", config.get("description", ""))
+        settings = config.get("sprt") or {"elo1": float(described.group(1)) if described else 10.0}
+        comparison = Comparison(
+            name=run.name,
+            game=config["game"],
+            new=new,
+            old=old,
+            players=config["players"],
+            opponents=tuple(opponents),
+            automaton=config.get("automaton"),
+            options=config.get("options") or {},
+            seed=config.get("seed", 0),
+            move_ms=config["move_ms"],
+            settings=SprtSettings(**settings),
+        )
+    except (TypeError, ValueError, KeyError, SprtError):
+        return None
+    return comparison if ladder_record(comparison).digest == run.digest else None
+
+
+def result(comparison: Comparison, state: SprtState) -> dict[str, Any]:
+    """The comparison and where its test stands: the document of `arena compare --json`."""
+    c = comparison
+    return {
+        "name": c.name,
+        "game": c.game,
+        "new": c.new.name,
+        "old": c.old.name,
+        "design": "paired" if c.paired else "head-to-head",
+        "players": c.players,
+        "opponents": [e.name for e in c.opponents],
+        "automaton": c.automaton,
+        **asdict(c.settings),
+        **state.as_dict(),
+    }
+
+
+def summary(store: Store, run: LadderRun) -> dict[str, Any] | None:
+    """Where a stored comparison stands (``result``), plus the LLR path (``sprt.llr_path``), the
+    verdict in words and the games counted; None as for ``stored_comparison``."""
+    c = stored_comparison(store, run)
+    if c is None:
+        return None
+    matches = store.matches(run.id)
+    outcomes = deal_outcomes(c, matches)
+    path = llr_path(outcomes, c.games_per_deal, c.settings)
+    state = sequential(outcomes, c.games_per_deal, c.settings)
+    return {
+        **result(c, state),
+        "verdict_text": VERDICTS[state.verdict],
+        "games": state.deals * c.games_per_deal,
+        "games_per_deal": c.games_per_deal,
+        "deals_played": len(outcomes),
+        "matches_done": sum(match.status == "done" for match in matches),
+        "path": [[deal, round(llr, 4)] for deal, llr in path],
+    }

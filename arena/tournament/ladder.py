@@ -108,6 +108,7 @@ class Ladder:
     description: str = ""
     digest: str = ""
     source: str = ""
+    sprt: dict[str, float] | None = None  # an `arena compare` run's test (elo0, elo1, alpha, beta), for the web view
 
     @property
     def match_count(self) -> int:

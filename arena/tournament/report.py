@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from arena.match import table_seats
 from arena.textfile import TextFileError, read_utf8
+from arena.tournament.formats import FORMATS
 from arena.tournament.ratings import SeatLine, Standing, effective_ranks, leaderboard
+from arena.tournament.solo import solo_rows
 from arena.tournament.stats import wilson_interval
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
@@ -67,8 +69,27 @@ def mle_standings(store: Store, run: LadderRun) -> dict[str, MleRating]:
 METHODS = ("trueskill", "mle")
 
 
+def ranked_by_score(run: LadderRun) -> bool:
+    """Whether ``run`` is a solo ladder: ranked by the mean margin against the automaton
+    (arena/tournament/solo.py), not by TrueSkill or MLE."""
+    fmt = FORMATS.get(run.format)
+    return fmt is not None and fmt.automaton
+
+
+def run_title(run: LadderRun) -> str:
+    """A run's name with its game and format, the game not repeated when the name ends with it
+    (`arena compare` names its runs "compare NEW vs OLD (GAME)")."""
+    suffix = f" ({run.game})"
+    if run.name.endswith(suffix):
+        return f"{run.name.removesuffix(suffix)} ({run.game}, {run.format})"
+    return f"{run.name} ({run.game}, {run.format})"
+
+
 def leaderboard_rows(store: Store, run: LadderRun, method: str = "trueskill") -> list[dict[str, Any]]:
-    """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS)."""
+    """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS);
+    a solo ladder's table ranks by score instead (``solo.solo_rows``; ``method`` does not apply)."""
+    if ranked_by_score(run):
+        return solo_rows((match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",)))
     return rows_with_mle(standings(store, run), mle_standings(store, run), method)
 
 

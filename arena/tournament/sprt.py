@@ -20,6 +20,7 @@ docs/ratings.md has the references.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -130,6 +131,13 @@ def state(counts: Sequence[int], settings: SprtSettings) -> SprtState:
 
 def log_likelihood_ratio(counts: Sequence[int], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (mean score(elo1)) over H0 (score(elo0)); 0 with no deals."""
+    return _llr(tuple(counts), elo0, elo1)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _llr(counts: tuple[int, ...], elo0: float, elo1: float) -> float:
+    # Remembered (a few milliseconds each): the web view of a growing comparison walks the same
+    # deals again after every batch, and draws the path of the walk it has just made.
     if not sum(counts):
         return 0.0
     weights = [count if count > 0 else EMPTY_POINT for count in counts]
@@ -177,3 +185,19 @@ def sequential(outcomes: Iterable[int], games: int, settings: SprtSettings, chec
         if not settings.lower < llr < settings.upper:
             break
     return state(counts, settings)
+
+
+def llr_path(
+    outcomes: Sequence[int], games: int, settings: SprtSettings, most: int = 300
+) -> list[tuple[int, float]]:
+    """(deals, LLR) along the test as ``sequential`` runs it, from (0, 0.0) to the deal where it
+    stopped (or the last one), at most ``most`` points after the first, evenly spaced: a chart's line."""
+    end = sequential(outcomes, games, settings).deals
+    stride = max(1, math.ceil(end / most))
+    counts = [0] * (2 * games + 1)
+    path = [(0, 0.0)]
+    for deal, outcome in enumerate(outcomes[:end], start=1):
+        counts[outcome] += 1
+        if deal % stride == 0 or deal == end:
+            path.append((deal, log_likelihood_ratio(counts, settings.elo0, settings.elo1)))
+    return path

@@ -90,6 +90,7 @@ class Arena:
             loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(default=True)
         )
         self.templates.filters["num"] = _number
+        self.templates.filters["elo"] = _elo
         self._ladder_cache: dict[int, tuple[tuple, dict]] = {}
         self._ladder_locks: dict[int, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -139,7 +140,10 @@ class Arena:
             return cached[1]  # another request computed it while this one waited
         start = time.perf_counter()
         view = views.ladder(store, run_id, self.memo)
-        view["chart"] = charts.rating_chart(view["history"])
+        view["chart"] = charts.margin_chart(view["leaderboard"]) if view["solo"] else charts.rating_chart(view["history"])
+        if view["compare"]:
+            test = view["compare"]
+            view["compare_chart"] = charts.llr_chart(test["path"], test["lower"], test["upper"])
         view["fresh"] = True
         view["seconds"] = time.perf_counter() - start
         with self._lock:
@@ -209,10 +213,12 @@ class Arena:
             view = self.ladder_view(store, run_id)
         if _api(request):
             return JSONResponse(
-                {key: value for key, value in view.items() if key not in ("chart", "seconds")}
+                {key: value for key, value in view.items() if key not in ("chart", "compare_chart", "seconds")}
             )
         template = "ladder_board.html" if request.url.path.endswith("/board") else "ladder.html"
-        return self.page(template, view=view, chart=Markup(view["chart"]))
+        return self.page(
+            template, view=view, chart=Markup(view["chart"]), compare_chart=Markup(view.get("compare_chart", ""))
+        )
 
     def leaderboard(self, request: Request) -> Response:
         run_id = parse_id(request.path_params["run_id"])
@@ -300,6 +306,13 @@ def _number(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.2f}"
     return str(value)
+
+
+def _elo(value: float | str) -> str:
+    """An Elo difference with its sign; "inf" and "-inf" (as the JSON has them) as infinities."""
+    if isinstance(value, str):
+        return "-∞" if value.startswith("-") else "+∞"
+    return f"{value:+.1f}"
 
 
 class Json(JSONResponse):

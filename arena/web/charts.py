@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.svg import document, text
+from engine.svg import circle, document, text
 
 PALETTE = (
     "#d9482b",
@@ -61,3 +61,92 @@ def rating_chart(history: dict[str, list[tuple[int, float]]]) -> str:
         )
         body.append(text(WIDTH - RIGHT + 26, TOP + 16 * index + 9, agent[:24], 11))
     return document(WIDTH, HEIGHT, body, "rating (mu - 3 sigma) after each match")
+
+
+def _scale(low: float, high: float, start: float, length: float, flip: bool = False):
+    """A function from data to pixels mapping [low, high] onto [start, start + length]."""
+    span = (high - low) or 1.0
+
+    def at(value: float) -> float:
+        share = (value - low) / span
+        return start + length * ((1 - share) if flip else share)
+
+    return at
+
+
+def margin_chart(rows: list[dict]) -> str:
+    """A solo ladder's mean margins over the automaton, one line per agent with its 95% interval;
+    the vertical line at 0 is the automaton's own score."""
+    if not rows:
+        return document(WIDTH, 40, [text(10, 24, "no finished match yet", 12)], "margin chart: no data")
+    label_w, row_h, top = 170, 24, 24
+    height = top + row_h * len(rows) + 30
+    values = [0.0] + [
+        row[key]
+        for row in rows
+        for key in ("mean_margin", "margin_low", "margin_high")
+        if row[key] is not None
+    ]
+    low, high = min(values), max(values)
+    pad = 0.05 * ((high - low) or 1.0)
+    x = _scale(low - pad, high + pad, label_w, WIDTH - label_w - 70)
+    body = [
+        f'<line x1="{x(0):.1f}" y1="{top - 8}" x2="{x(0):.1f}" y2="{height - 26}" stroke="#999" stroke-dasharray="4 3"/>',
+        text(x(0), top - 12, "automaton (margin 0)", 10, "middle"),
+        text(label_w, height - 8, f"{low - pad:+.1f}", 10),
+        text(WIDTH - 70, height - 8, f"{high + pad:+.1f}", 10, "end"),
+        text(
+            (label_w + WIDTH - 70) / 2,
+            height - 8,
+            "mean margin (score - automaton's), 95% interval",
+            10,
+            "middle",
+        ),
+    ]
+    for index, row in enumerate(rows):
+        y = top + row_h * index + row_h / 2
+        body.append(text(label_w - 8, y + 4, row["agent"][:24], 11, "end"))
+        if row["margin_low"] is not None:
+            body.append(
+                f'<line x1="{x(row["margin_low"]):.1f}" y1="{y:.1f}" x2="{x(row["margin_high"]):.1f}" y2="{y:.1f}"'
+                f' stroke="{colour(index)}" stroke-width="3"/>'
+            )
+        body.append(circle(round(x(row["mean_margin"]), 1), y, 5, colour(index)))
+        body.append(text(WIDTH - 64, y + 4, f"{row['mean_margin']:+.2f}", 11))
+    return document(WIDTH, height, body, "mean margin over the automaton with 95% intervals")
+
+
+def llr_chart(path: list[tuple[int, float]], lower: float, upper: float) -> str:
+    """An SPRT's log-likelihood ratio after each deal against its two bounds: it stops, with a
+    verdict, where the line first reaches a bound."""
+    last = max((deal for deal, _ in path), default=0)
+    values = [llr for _, llr in path] + [lower, upper, 0.0]
+    low, high = min(values), max(values)
+    pad = 0.08 * (high - low)
+    top = TOP + 16  # room for the caption above the plot
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - top - BOTTOM
+    x = _scale(0, max(last, 1), LEFT, plot_w)
+    y = _scale(low - pad, high + pad, top, plot_h, flip=True)
+    end_deal, end_llr = path[-1] if path else (0, 0.0)
+    body = [
+        text(LEFT, TOP + 4, f"LLR {end_llr:+.2f} after {end_deal} deal(s)", 12),
+        f'<rect x="{LEFT}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fbfbfb" stroke="#bbb"/>',
+        text(LEFT, HEIGHT - 8, "0", 10),
+        text(LEFT + plot_w, HEIGHT - 8, f"{last} deals", 10, "end"),
+        f'<line x1="{LEFT}" y1="{y(0):.1f}" x2="{LEFT + plot_w}" y2="{y(0):.1f}" stroke="#ddd"/>',
+        text(LEFT - 4, y(0) + 4, "0", 10, "end"),
+    ]
+    for bound, colour_, label, kind in (
+        (upper, "#1a9850", f"H1 at {upper:+.2f}", "upper"),
+        (lower, "#b3261e", f"H0 at {lower:+.2f}", "lower"),
+    ):
+        body.append(
+            f'<line class="bound {kind}" x1="{LEFT}" y1="{y(bound):.1f}" x2="{LEFT + plot_w}" y2="{y(bound):.1f}"'
+            f' stroke="{colour_}" stroke-width="1.5" stroke-dasharray="6 4"/>'
+        )
+        body.append(text(LEFT + plot_w + 8, y(bound) + 4, f"accept {label}", 11, fill=colour_))
+    if path:
+        line = " ".join(f"{x(deal):.1f},{y(llr):.1f}" for deal, llr in path)
+        body.append(f'<polyline class="llr" points="{line}" fill="none" stroke="#2b6cd9" stroke-width="2"/>')
+        body.append(circle(round(x(end_deal), 1), round(y(end_llr), 1), 4, "#2b6cd9"))
+    return document(WIDTH, HEIGHT, body, "log-likelihood ratio after each deal, with the bounds of the test")

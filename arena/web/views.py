@@ -12,8 +12,9 @@ from typing import Any
 
 from arena.match import table_seats
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
-from arena.tournament.report import rows_with_mle
+from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.secrecy import seeds_hidden
+from arena.tournament.solo import solo_rows
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
 PAGE_SIZE = 50
@@ -49,6 +50,7 @@ def _run_dict(run: LadderRun, counts: dict[str, int], last: str | None) -> dict[
         "name": run.name,
         "game": run.game,
         "format": run.format,
+        "title": run_title(run),
         "created": run.created,
         "done": counts.get("done", 0),
         "total": sum(counts.values()),
@@ -109,17 +111,51 @@ def done_seats(store: Store, run_id: int) -> tuple[list[list[SeatLine]], list[in
 def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str, Any]:
     """A ladder page: progress, leaderboard, rating history, head-to-head matrix, faults by kind.
 
-    The leaderboard rows are those of `arena leaderboard --format json` (``report.rows_with_mle``).
+    The leaderboard rows are those of `arena leaderboard --format json` (``report.rows_with_mle``;
+    a solo ladder's are ``solo.solo_rows``, with no rating history: it is not rated).
     """
-    from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
-
     run = find_run(store, run_id)
     store.db.execute("BEGIN")  # one snapshot: the progress shown is that of the results rated
     try:
         live = progress(store, run_id)
         done, seeds = done_seats(store, run.id)
+        test = _comparison(store, run)
     finally:
         store.db.execute("COMMIT")
+    solo = ranked_by_score(run)
+    if solo:
+        rows, history = solo_rows(zip(seeds, done, strict=True)), None  # not rated: no history
+    else:
+        rows, history = _rated(done, seeds, memo)
+    agents = [row["agent"] for row in rows]
+    return {
+        "ladder": live,
+        "rated": len(done),
+        "solo": solo,
+        "leaderboard": rows,
+        "history": {} if history is None else {agent: history.get(agent, []) for agent in agents},
+        "head_to_head": _matrix(done, agents),
+        "faults": _faults(done),
+        "compare": test,
+    }
+
+
+def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
+    """An `arena compare` run's test (``compare.summary``); None for any other run, or where the
+    test's settings cannot be read back."""
+    if run.format != "compare":
+        return None
+    from arena.tournament.compare import summary  # loads the runner: only for a comparison's page
+
+    return summary(store, run)
+
+
+def _rated(
+    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None
+) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, float]]]]:
+    """The rated leaderboard rows and each agent's TrueSkill rating (mu - 3 sigma) along the matches."""
+    from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
+
     stride = max(1, len(done) // CHART_POINTS)
     history: dict[str, list[tuple[int, float]]] = {}
     count = 0
@@ -132,15 +168,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
     rows = rows_with_mle(leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True)))
-    agents = [row["agent"] for row in rows]
-    return {
-        "ladder": live,
-        "rated": len(done),
-        "leaderboard": rows,
-        "history": {agent: history.get(agent, []) for agent in agents},
-        "head_to_head": _matrix(done, agents),
-        "faults": _faults(done),
-    }
+    return rows, history
 
 
 def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
@@ -165,7 +193,8 @@ def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
         ]
         for a in agents
     ]
-    return {"agents": agents, "cells": cells}
+    # met: how often two of these agents sat at one table (never in a solo ladder of one seat)
+    return {"agents": agents, "cells": cells, "met": sum(cell["played"] for row in cells for cell in row) // 2}
 
 
 def _faults(done: list[list[SeatLine]]) -> list[dict[str, Any]]:

@@ -50,9 +50,36 @@ options = { seed = 2 }
 """
 
 
-def arena(*args: str) -> subprocess.CompletedProcess:
-    """Run the `arena` command; fail with its stderr when it fails."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+SOLO = """\
+name = "web-solo"
+game = "zapotec"
+format = "solo"
+players = 1
+matches_per_pairing = 3
+seed = 5
+
+[[agents]]
+name = "random"
+agent = "random"
+options = {{ seed = 1 }}
+
+[[agents]]
+name = "first-option"
+agent = "{first_option}"
+
+[[agents]]
+name = "greedy"
+agent = "greedy"
+"""
+
+# The scripted goofspiel bidder (a test plugin) against random: H1 within a few deals, in seconds.
+COMPARE = ("compare", "prize-bidder", "random", "-g", "goofspiel", "-o", "cards=5", "--elo1", "200")
+TEST_PLUGINS = "examples.games.goofspiel.game,examples.games.goofspiel.agents"
+
+
+def arena(*args: str, **env_extra: str) -> subprocess.CompletedProcess:
+    """Run the `arena` command (with ``env_extra`` in its environment); fail with its stderr when it fails."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
     result = subprocess.run(
         [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240, env=env
     )
@@ -68,6 +95,16 @@ def build_store(folder: Path) -> Path:
     db = folder / "web.db"
     for ladder in ("zapotec.toml", "teotihuacan.toml"):
         arena("run", str(folder / ladder), "--db", str(db), "--quiet", "--jobs", "2")
+    return db
+
+
+def build_contest_store(folder: Path) -> Path:
+    """Play a Zapotec solo ladder (random, first-option and greedy against Cocijobot, 3 deals)
+    and an `arena compare` on goofspiel (``COMPARE``) into ``folder``/contest.db."""
+    (folder / "solo.toml").write_text(SOLO.format(first_option=ROOT / "examples" / "bots" / "first_option.py"))
+    db = folder / "contest.db"
+    arena("run", str(folder / "solo.toml"), "--db", str(db), "--quiet", "--jobs", "2")
+    arena(*COMPARE, "--db", str(db), "--quiet", "--jobs", "2", TLACHTLI_PLUGINS=TEST_PLUGINS)
     return db
 
 

@@ -6,13 +6,22 @@ import json
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
-from arena.tournament.compare import CompareError, deal_outcomes, ladder_record, make_comparison, schedule
+from arena.tournament.compare import (
+    CompareError,
+    deal_outcomes,
+    ladder_record,
+    make_comparison,
+    schedule,
+    stored_comparison,
+)
+from arena.tournament.report import run_title
 from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.sprt import SprtSettings
-from arena.tournament.store import Store, StoredMatch, StoredSeat
+from arena.tournament.store import LadderRun, Store, StoredMatch, StoredSeat
 
 
 def stored(match: ScheduledMatch, results: list[tuple[int, int, str | None]] | None) -> StoredMatch:
@@ -110,6 +119,33 @@ def test_a_stored_comparison_grows_by_whole_deals_and_keeps_what_it_has(tmp_path
         assert store.open_run(ladder_record(comparison), []).id == run.id
         other = make_comparison("grow", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(elo1=20))
         assert ladder_record(other).digest != ladder_record(comparison).digest
+
+
+def test_a_stored_comparison_is_read_back_with_its_test_settings(tmp_path):
+    settings = SprtSettings(elo0=-5, elo1=25, alpha=0.1, beta=0.02)
+    comparison = make_comparison(
+        "", "goofspiel", "v2", "v1", players=3, opponents=["random"], new_options={"x": 1}, settings=settings
+    )
+    older = make_comparison(
+        "older", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(elo1=30.0)  # floats, as from the CLI
+    )
+    unknown = make_comparison("unknown", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(alpha=0.1))
+    with Store(tmp_path / "read.db") as store:
+        run = store.open_run(ladder_record(comparison), [])
+        assert stored_comparison(store, run) == comparison
+        # runs stored before the settings were kept: the defaults and the elo1 of the
+        # description, when the run's digest confirms them; else unknown
+        run = store.open_run(replace(ladder_record(older), sprt=None), [])
+        assert stored_comparison(store, run) == older
+        run = store.open_run(replace(ladder_record(unknown), sprt=None), [])
+        assert stored_comparison(store, run) is None
+
+
+def test_run_title_names_the_game_once():
+    comparison = make_comparison("", "zapotec", "v2", "v1", players=2)
+    run = LadderRun(1, comparison.name, "d", "zapotec", "compare", "arena compare", "now")
+    assert run_title(run) == "compare v2 vs v1 (zapotec, compare)"
+    assert run_title(replace(run, name="solo", format="solo")) == "solo (zapotec, solo)"
 
 
 def test_one_agent_with_two_option_sets_is_two_named_entrants_each_sent_its_options():

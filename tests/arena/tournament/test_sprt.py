@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.tournament.sprt import SprtError, SprtSettings, log_likelihood_ratio, sequential, state
+from arena.tournament.sprt import SprtError, SprtSettings, llr_path, log_likelihood_ratio, sequential, state
 from arena.tournament.stats import score_from_elo
 
 DRAWS = 0.3  # chance that a game is level
@@ -111,6 +111,20 @@ def test_sequential_stops_at_the_first_deal_that_decides():
     assert earlier.verdict is None and decided.deals < 1000
     # resuming the walk after deals already seen to be undecided finds the same deal
     assert sequential(outcomes, 2, SprtSettings(elo0=0, elo1=50), checked=decided.deals - 1) == decided
+
+
+def test_llr_path_follows_the_test_to_the_deal_that_decides():
+    settings = SprtSettings(elo0=0, elo1=50)
+    outcomes = [4, 2, 3, 4, 0, 4] * 200
+    decided = sequential(outcomes, 2, settings)
+    path = llr_path(outcomes, 2, settings, most=1000)
+    assert path[0] == (0, 0.0) and [deal for deal, _ in path] == list(range(decided.deals + 1))
+    assert path[-1] == (decided.deals, decided.llr)
+    assert path[3][1] == log_likelihood_ratio([0, 0, 1, 1, 1], 0, 50)  # after deals 4, 2, 3
+    assert all(settings.lower < llr < settings.upper for _, llr in path[:-1])
+    sparse = llr_path(outcomes, 2, settings, most=10)  # a chart's worth of points, the end kept
+    assert len(sparse) <= 11 and sparse[-1] == path[-1] and set(sparse) <= set(path)
+    assert llr_path([], 2, settings) == [(0, 0.0)]
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,17 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 from starlette.testclient import TestClient  # noqa: E402
 
 from arena.web.app import create_app  # noqa: E402
-from tests.support.web_store import HOSTILE_NAME, arena, build_store, free_port, start_server, stop_server  # noqa: E402
+from tests.support.web_store import (  # noqa: E402
+    COMPARE,
+    HOSTILE_NAME,
+    TEST_PLUGINS,
+    arena,
+    build_contest_store,
+    build_store,
+    free_port,
+    start_server,
+    stop_server,
+)
 
 
 @pytest.fixture(scope="module")
@@ -293,3 +303,75 @@ def test_serve_on_a_busy_port_fails_in_one_line(db):
         )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and f"error: cannot listen on 127.0.0.1:{port}" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def contest(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Zapotec solo ladder and a goofspiel `arena compare` run."""
+    return build_contest_store(tmp_path_factory.mktemp("contest"))
+
+
+def test_solo_ladder_page_ranks_by_margin_without_ratings(contest):
+    client = TestClient(create_app(contest), raise_server_exceptions=False)
+    ladder = ladder_ids(client)["web-solo"]
+    cli = json.loads(arena("leaderboard", "web-solo", "--db", str(contest), "--format", "json").stdout)
+    assert client.get(f"/api/ladders/{ladder}/leaderboard").json() == cli
+    assert [row["rank"] for row in cli] == [1, 2, 3] and "cocijobot" not in {row["agent"] for row in cli}
+    means = [row["mean_margin"] for row in cli]
+    assert means == sorted(means, reverse=True) and "mu" not in cli[0] and "mle" not in cli[0]
+    view = client.get(f"/api/ladders/{ladder}").json()
+    assert view["solo"] is True and view["history"] == {} and view["head_to_head"]["met"] == 0
+    page = client.get(f"/ladders/{ladder}").text
+    assert 'id="solo-note"' in page and "<th>mean margin</th>" in page and "<th>gap above</th>" in page
+    assert "Mean margin over the automaton" in page and 'class="h2h"' not in page
+    chart = page[page.index('aria-label="mean margin over the automaton'):]
+    assert all(f">{row['agent']}</text>" in chart for row in cli) and chart.count("<circle") == 3
+
+
+def test_compare_page_shows_the_verdict_the_llr_path_and_the_interval(contest):
+    client = TestClient(create_app(contest), raise_server_exceptions=False)
+    name = "compare prize-bidder vs random (goofspiel)"
+    ladder = ladder_ids(client)[name]
+    # the same command again only reports the stored (decided) test
+    cli = json.loads(arena(*COMPARE, "--db", str(contest), "--json", TLACHTLI_PLUGINS=TEST_PLUGINS).stdout)
+    assert cli["verdict"] == "H1" and cli["played_now"] == 0
+    test = client.get(f"/api/ladders/{ladder}").json()["compare"]
+    for key in ("new", "old", "design", "deals", "counts", "llr", "lower", "upper", "elo", "elo_low", "elo_high"):
+        assert test[key] == cli[key], key
+    assert test["verdict"] == "H1" and test["verdict_text"].startswith("H1 accepted")
+    assert test["games"] == 2 * test["deals"] and test["matches_done"] >= test["games"]
+    assert test["path"][0] == [0, 0.0] and test["path"][-1] == [test["deals"], test["llr"]]
+    page = client.get(f"/ladders/{ladder}").text
+    assert "H1 accepted: NEW is better than OLD" in page
+    assert page.count('class="bound upper"') == page.count('class="bound lower"') == 1
+    assert 'class="llr"' in page and f"LLR {test['llr']:+.2f}" in page
+    assert f"[{test['elo_low']:+.1f}" in page and f"{test['deals']}</td>" in page
+    # the title names the game once (the run's name already ends with it)
+    assert "compare prize-bidder vs random (goofspiel, compare)" in page and "(goofspiel) (goofspiel" not in page
+    header = arena("leaderboard", name, "--db", str(contest)).stdout.splitlines()[0]
+    assert header.startswith("compare prize-bidder vs random (goofspiel, compare): ")
+    # an ordinary ladder's page has no comparison
+    assert client.get(f"/api/ladders/{ladder_ids(client)['web-solo']}").json()["compare"] is None
+
+
+def test_compare_page_of_a_run_stored_without_its_settings(contest, tmp_path):
+    """Runs stored before the settings were kept: read back from the defaults and the description's
+    elo1 when the digest confirms them, else the page says it cannot show the verdict."""
+    copy = tmp_path / "older.db"
+    shutil.copy(contest, copy)
+    writer = sqlite3.connect(copy)
+    with writer:
+        writer.execute("UPDATE ladders SET config = json_remove(config, '$.sprt') WHERE format = 'compare'")
+    client = TestClient(create_app(copy), raise_server_exceptions=False)
+    ladder = ladder_ids(client)["compare prize-bidder vs random (goofspiel)"]
+    assert client.get(f"/api/ladders/{ladder}").json()["compare"]["elo1"] == 200
+    with writer:
+        writer.execute(
+            "UPDATE ladders SET config = json_set(config, '$.description', '') WHERE format = 'compare'"
+        )
+    writer.close()
+    client = TestClient(create_app(copy), raise_server_exceptions=False)
+    assert client.get(f"/api/ladders/{ladder}").json()["compare"] is None
+    page = client.get(f"/ladders/{ladder}")
+    assert page.status_code == 200 and "test settings cannot be read back" in page.text
+    assert 'id="leaderboard"' in page.text

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.web_store import build_store, free_port, start_server, stop_server
+from tests.support.web_store import build_contest_store, build_store, free_port, start_server, stop_server
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
@@ -34,6 +34,21 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(store: Path):
     port = free_port()
     process = start_server(store, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(process)
+
+
+@pytest.fixture(scope="module")
+def contest_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_contest_store(tmp_path_factory.mktemp("contest"))
+
+
+@pytest.fixture
+def contest_server(contest_store: Path):
+    port = free_port()
+    process = start_server(contest_store, port)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -108,5 +123,50 @@ def test_ladder_page_sorts_and_shows_no_console_error(server, browser, tmp_path)
     assert page.locator("#leaderboard tbody tr:first-child td:nth-child(2)").inner_text() != first
     page.wait_for_timeout(2500)  # one live-update poll
     shot(page, "web-ladder.png", tmp_path)
+    assert page.problems == []
+    page.close()
+
+
+def fits_the_page(page, selector: str) -> None:
+    """Nothing of ``selector`` is cut off: it lies inside the viewport's width, drawn at full size."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+    assert box["width"] >= 700  # the chart's own width (720): not squeezed
+
+
+def test_compare_page_shows_the_verdict_and_the_llr_against_its_bounds(contest_server, browser, tmp_path):
+    page = open_page(browser, contest_server + "/")
+    page.click("text=compare prize-bidder vs random")
+    verdict = page.locator("#verdict")
+    verdict.wait_for()
+    assert verdict.inner_text().startswith("H1 accepted: NEW is better than OLD")
+    chart = page.locator("#llr-chart svg")
+    assert chart.locator("line.bound.upper").count() == 1 and chart.locator("line.bound.lower").count() == 1
+    assert chart.locator("polyline.llr").count() == 1
+    assert "accept H1 at +2.94" in chart.inner_html() and "accept H0 at -2.94" in chart.inner_html()
+    deals = int(page.locator("#deals").inner_text().split()[0])
+    assert f"{deals} deals" in chart.inner_html()
+    assert page.locator("#elo").inner_text().startswith("+")  # NEW - OLD, with its interval
+    assert "95% interval" in page.locator("#elo").inner_text()
+    fits_the_page(page, "#llr-chart svg")
+    shot(page, "web-compare.png", tmp_path)
+    assert page.problems == []
+    page.close()
+
+
+def test_solo_ladder_page_ranks_by_mean_margin(contest_server, browser, tmp_path):
+    page = open_page(browser, contest_server + "/")
+    page.click("text=web-solo")
+    page.locator("#leaderboard").wait_for()
+    headers = page.locator("#leaderboard thead th").all_inner_texts()
+    assert headers[:4] == ["rank", "agent", "mean margin", "margin low"] and "mu" not in headers
+    agents = page.locator("#leaderboard tbody tr td:nth-child(2)").all_inner_texts()
+    assert agents[0] == "greedy" and sorted(agents) == ["first-option", "greedy", "random"]
+    margins = [float(text) for text in page.locator("#leaderboard tbody tr td:nth-child(3)").all_inner_texts()]
+    assert margins == sorted(margins, reverse=True)
+    assert page.locator("#solo-note").is_visible()
+    assert page.locator(".chart svg circle").count() == 3
+    fits_the_page(page, ".chart svg")
+    shot(page, "web-solo.png", tmp_path)
     assert page.problems == []
     page.close()
