@@ -15,12 +15,21 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 from starlette.testclient import TestClient  # noqa: E402
 
 from arena.web.app import create_app  # noqa: E402
-from tests.support.web_store import HOSTILE_NAME, arena, build_store, free_port, start_server, stop_server  # noqa: E402
+from tests.support.web_store import (  # noqa: E402
+    HOSTILE_NAME,
+    WEB_STORE,
+    arena,
+    free_port,
+    start_server,
+    stop_server,
+)
+
+pytestmark = WEB_STORE
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_store(tmp_path_factory.mktemp("web"))
+def db(web_store: Path) -> Path:
+    return web_store
 
 
 @pytest.fixture(scope="module")
