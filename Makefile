@@ -23,8 +23,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m compileall -q engine arena plugins tests > /dev/null
 	touch $(STAMP)
 
+# The suite runs in TEST_WORKERS processes side by side (pytest-xdist); tests that share a costly
+# module fixture stay on one worker (--dist loadgroup, xdist_group marks). docs/testing.md says how
+# to keep a new test safe there. TEST_WORKERS=0 runs it in this one process.
+# PYTHONDONTWRITEBYTECODE is cleared so that pytest keeps its rewritten test modules between runs.
+TEST_WORKERS ?= 4
 test: setup
-	$(PY) -m pytest -q --durations=15
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15
 
 # `arena run` interrupted at random moments many times (tests/arena/tournament/test_stress.py; the suite runs 4 rounds).
 STRESS_ROUNDS ?= 40

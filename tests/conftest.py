@@ -33,6 +33,24 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# Modules that must not run beside themselves under pytest-xdist (`make test`): each of their tests
+# starts a whole Dask cluster (a scheduler and worker processes), and several at once overload a
+# 2-core machine. Each such module runs on one worker, a test at a time, beside the rest.
+ONE_TEST_AT_A_TIME = {"tests/arena/tournament/test_cluster.py": "dask-clusters"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the tests of ``ONE_TEST_AT_A_TIME``'s modules in their xdist group."""
+    for item in items:
+        group = ONE_TEST_AT_A_TIME.get(item.nodeid.split("::")[0])
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+# Per process (each xdist worker has its own): tags never collide between workers.
 _SESSION = uuid.uuid4().hex[:12]
 _COUNTER = itertools.count()
 

@@ -14,6 +14,8 @@ from arena.plugins import discover
 from arena.referee import run_match
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "bots"
+# one worker under xdist: node and the compiled C bot are set up once for the module
+pytestmark = pytest.mark.xdist_group("other-language-bots")
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_NAME = "<script>alert(1)</script>"
+# The modules that share the store (tests/arena/web/conftest.py) run on one worker under xdist.
+WEB_STORE = pytest.mark.xdist_group("web-store")
 
 ZAPOTEC = """\
 name = "web-zapotec"

@@ -35,6 +35,8 @@ def game_variance(elo: float) -> float:
 
 SETTINGS = SprtSettings(elo0=0, elo1=60, alpha=0.05, beta=0.05)
 RUNS = 300
+# one worker under xdist: the simulated runs (the module fixture) are the module's cost
+pytestmark = pytest.mark.xdist_group("sprt-runs")
 
 
 @pytest.fixture(scope="module")

@@ -19,18 +19,19 @@ from tests.support.web_store import (  # noqa: E402
     COMPARE,
     HOSTILE_NAME,
     TEST_PLUGINS,
+    WEB_STORE,
     arena,
-    build_contest_store,
-    build_store,
     free_port,
     start_server,
     stop_server,
 )
 
+pytestmark = WEB_STORE
+
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_store(tmp_path_factory.mktemp("web"))
+def db(web_store: Path) -> Path:
+    return web_store
 
 
 @pytest.fixture(scope="module")
@@ -306,9 +307,9 @@ def test_serve_on_a_busy_port_fails_in_one_line(db):
 
 
 @pytest.fixture(scope="module")
-def contest(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A Zapotec solo ladder and a goofspiel `arena compare` run."""
-    return build_contest_store(tmp_path_factory.mktemp("contest"))
+def contest(contest_store: Path) -> Path:
+    """A Zapotec solo ladder and a goofspiel `arena compare` run (conftest.py)."""
+    return contest_store
 
 
 def test_solo_ladder_page_ranks_by_margin_without_ratings(contest):

@@ -14,20 +14,23 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.web_store import build_contest_store, build_store, free_port, start_server, stop_server
+from tests.support.web_store import WEB_STORE, free_port, start_server, stop_server
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
 )
 CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)"),
+    WEB_STORE,
+]
 
 
 # Processes live for one test (the suite fails a test that leaves one running); the store,
-# which takes longest to build, is shared by the module.
+# which takes longest to build, is shared with test_web.py (conftest.py).
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_store(tmp_path_factory.mktemp("browser"))
+def store(web_store: Path) -> Path:
+    return web_store
 
 
 @pytest.fixture
@@ -38,11 +41,6 @@ def server(store: Path):
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_server(process)
-
-
-@pytest.fixture(scope="module")
-def contest_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_contest_store(tmp_path_factory.mktemp("contest"))
 
 
 @pytest.fixture
