@@ -398,10 +398,12 @@ class Store:
     def open_run(
         self, ladder: Ladder, schedule: Iterable[ScheduledMatch] | None = None, new: bool = False
     ) -> LadderRun:
-        """The run to play ``ladder`` in: its latest run when the content is unchanged, else a new one.
+        """The run to play ``ladder`` in: its latest run (grown to the file as it is now, see
+        ``grow_run``), or a new one when there is none or ``new``.
 
-        An edited ladder under a name already stored is refused unless ``new``: mixing results
-        of two different tournaments under one name would make the table meaningless. A new
+        A ladder file edited in what makes matches comparable is refused unless ``new``: mixing
+        results of two different tournaments under one name would make the table meaningless.
+        A run given its own ``schedule`` (`arena compare`) is refused on any edit. A new
         run stores its whole schedule (the ladder's own unless ``schedule`` is given: an open-ended
         run such as `arena compare` starts empty and grows with ``add_matches``); with ``seed = "secret"`` its base seed is drawn here, at
         random, and kept only in this database (resume and replay read it back from here).

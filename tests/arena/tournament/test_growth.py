@@ -156,3 +156,22 @@ def test_cli_grows_with_ladder_add_hides_retired_rows_unless_all(tmp_path):
     every = json.loads(arena("leaderboard", "--db", db, "-f", "json", "--all").stdout)
     assert {row["agent"] for row in every} == {"a", "b", "c"}
     assert "1 retired (--all shows them)" in arena("leaderboard", "--db", db).stdout.splitlines()[0]
+
+
+def test_a_solo_ladder_grows_on_the_same_deals(tmp_path):
+    registry = discover()
+    head = 'name = "solo"\ngame = "zapotec"\nformat = "solo"\nmatches_per_pairing = {repeats}\nseed = 2\n'
+    def solo(names: str, repeats: int = 2):
+        return parse_ladder(text(names, repeats, head=head).replace("prize-bidder", "greedy"), registry)
+
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(solo("ab"))
+        before = stored(store, run.id)
+        store.open_run(solo("abc", repeats=3))
+        after = stored(store, run.id)
+    assert {key: after[key] for key in before} == before
+    seeds = {}
+    for key, row in after.items():
+        seeds.setdefault(key.split("#")[1], set()).add(row[2])
+    assert sorted(seeds) == ["0/r0", "1/r0", "2/r0"] and all(len(s) == 1 for s in seeds.values())  # every agent, same deals
+    assert len(after) == 3 * 3
