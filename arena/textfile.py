@@ -31,14 +31,13 @@ def read_utf8(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_FILE
         raise TextFileError(f"{path} is a folder, not a {what}") from None
     except OSError as error:
         raise TextFileError(f"cannot read {what} {path}: {error.strerror or error}") from None
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)  # a folder opens too (read-only), but os.fdopen refuses it
         if stat.S_ISDIR(mode):
             raise TextFileError(f"{path} is a folder, not a {what}")
-        if not stat.S_ISREG(mode):
-            raise TextFileError(
-                f"{path} is not a regular file (a device, FIFO or socket); give a {what} file"
-            )
+        raise TextFileError(f"{path} is not a regular file (a device, FIFO or socket); give a {what} file")
+    with os.fdopen(fd, "rb") as handle:
         try:
             data = handle.read(max_bytes + 1)
         except OSError as error:
