@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from typing import IO
 
 CPU_PERIOD_US = 100_000  # the quota's accounting period: 0.1 s
 DEFAULT_CPUS = 1  # cores' worth of CPU time a bot may use at once, by default
@@ -80,22 +81,29 @@ class Freezer:
             os.close(self._fd)
             self._fd = None
         if self._guard is not None:
-            self._guard.stdin.close()  # its signal to thaw (a no-op now) and leave
-            self._guard.wait()
+            self._guard.close()  # its signal to thaw (a no-op now) and leave
             self._guard = None
 
 
-def _thaw_guard(state_file: str) -> subprocess.Popen:
-    """A small process that thaws ``state_file``'s group once its stdin closes: when the freezer
-    is closed, or when the referee, the only holder of the pipe, dies. In its own session, so
-    that a Ctrl-C at the terminal does not end it first."""
-    return subprocess.Popen(
-        ["/bin/sh", "-c", 'cat >/dev/null; echo THAWED > "$0"', state_file],
+def _thaw_guard(state_file: str) -> IO[bytes]:
+    """Start a small process that thaws ``state_file``'s group once its stdin closes: when the
+    freezer is closed, or when the referee, the only holder of the pipe (returned), dies.
+
+    It leaves its parent at once (a background shell whose parent exits), so that it is no
+    descendant of the referee: what kills a stuck referee with all its descendants (the
+    runner's watchdog) would otherwise kill it too, and leave the bots frozen for good. In its
+    own session, so that a Ctrl-C at the terminal does not end it first.
+    """
+    starter = subprocess.Popen(
+        ["/bin/sh", "-c", 'exec 3<&0; { cat <&3 >/dev/null; echo THAWED > "$0"; } &', state_file],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    starter.wait()
+    assert starter.stdin is not None
+    return starter.stdin
 
 
 def thaw_directory(directory: str) -> None:
