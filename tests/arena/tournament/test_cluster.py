@@ -618,6 +618,7 @@ def test_a_pickled_result_is_never_loaded_and_a_worker_that_only_forges_gets_its
     assert run.returncode == 0, run.stderr
     assert "small: 0/2 matches done, 2 aborted, 0 played now" in run.stdout
     assert run.stderr.count("sent a result that cannot be read") == 2 * runner.MAX_FAILURES
+    assert "Traceback" not in run.stderr
     listed = arena("matches", "--db", str(db), "--status", "aborted").stdout
     assert listed.count("sent a result that cannot be read") == 2
     assert failures(db) == [runner.MAX_FAILURES] * 2
