@@ -460,6 +460,9 @@ def connect(target: ClusterTarget | str) -> DaskPool:
     local = None
     address = target.address
     logging.getLogger("distributed").setLevel(logging.ERROR)  # its own errors reach us as exceptions
+    # a worker's reply refused by the decoder (not msgpack) is logged as critical, with a traceback:
+    # DaskPool says so in one line instead
+    logging.getLogger("distributed.protocol.core").setLevel(logging.CRITICAL + 1)
     if target.local:
         local = _local_cluster(dask, LocalCluster, int(address.removeprefix(LOCAL_PREFIX)), target.dashboard)
         client = Client(local)

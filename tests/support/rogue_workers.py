@@ -7,8 +7,9 @@ hostile one. The worker passes the plugin check (its plugins are the honest ones
 
 - ``forge``: plays the match, then makes seat 0 the winner in the reply (scores and ranks);
 - ``other-deal``: plays another deal (seed + 1) and answers with its true record;
-- ``pickle``: answers with an object whose unpickling runs code (it creates the folder named by
-  ``TLACHTLI_ROGUE_MARK``): the submitter must never load it;
+- ``pickle``: answers with a pickle whose loading runs code (it creates the folder named by
+  ``TLACHTLI_ROGUE_MARK``), already serialized, so that it goes out as a pickle whatever
+  encoding the submitter asked for: the submitter must never load it;
 - ``hang``: never answers (until the worker shuts down).
 """
 
@@ -52,8 +53,11 @@ def _other_deal(match, expected) -> bytes:
     return _honest(dataclasses.replace(match, spec=other, seed=other.seed), expected)
 
 
-def _pickle(match, expected) -> RunsCode:
-    return RunsCode(os.environ[MARK_ENV])
+def _pickle(match, expected) -> object:
+    """Already serialized with pickle: Dask passes it on as it is, whatever encoding was asked for."""
+    from distributed.protocol.serialize import Serialized, serialize
+
+    return Serialized(*serialize(RunsCode(os.environ[MARK_ENV]), serializers=["pickle"]))
 
 
 def _hang(match, expected) -> bytes:

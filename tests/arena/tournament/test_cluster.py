@@ -587,7 +587,7 @@ def test_forged_results_are_not_stored_and_their_matches_are_played_again_elsewh
 ):
     """Two rogue workers (a forged winner, another deal's true record) beside an honest one: their
     results are refused, logged, and their matches played again by the honest worker."""
-    ladder, expected, board = small_local
+    ladder, expected, _ = small_local
     for rogue in ("forge", "other-deal"):
         dask_scheduler.add_worker(rogue=rogue)
     dask_scheduler.add_worker()
@@ -597,7 +597,6 @@ def test_forged_results_are_not_stored_and_their_matches_are_played_again_elsewh
     run = arena("run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "-q")
     assert run.returncode == 0, run.stderr
     assert stored(db) == expected  # the same records and seats as the local run: nothing forged
-    assert json.loads(arena("leaderboard", "--db", str(db), "--format", "json").stdout) == board
     warnings = [line for line in run.stderr.splitlines() if line.startswith("warning: Dask worker tls://")]
     assert any("does not check out: its record does not replay" in line for line in warnings), run.stderr
     assert any("does not check out: its record's seed is" in line for line in warnings), run.stderr
@@ -618,6 +617,7 @@ def test_a_pickled_result_is_never_loaded_and_a_worker_that_only_forges_gets_its
     assert run.returncode == 0, run.stderr
     assert "small: 0/2 matches done, 2 aborted, 0 played now" in run.stdout
     assert run.stderr.count("sent a result that cannot be read") == 2 * runner.MAX_FAILURES
+    assert "Traceback" not in run.stderr
     listed = arena("matches", "--db", str(db), "--status", "aborted").stdout
     assert listed.count("sent a result that cannot be read") == 2
     assert failures(db) == [runner.MAX_FAILURES] * 2
