@@ -30,7 +30,7 @@ from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
 from arena.tournament.doctor import check_store
-from arena.tournament.growth import retired_names, without_retired
+from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ladder import LadderError, load_ladder
 from arena.tournament.play import play_ladder
 from arena.tournament.report import (
@@ -56,7 +56,6 @@ from arena.tournament.store import (
     StoreError,
     disk_full,
 )
-from arena.tournament.swiss import mark_uncertain
 
 
 class TableFormat(StrEnum):

@@ -276,3 +276,16 @@ def without_retired(
     for place, row in enumerate(kept, start=1):
         row["rank"] = place
     return kept, len(rows) - len(kept)
+
+
+def mark_uncertain(rows: list[dict[str, Any]], target: float | None) -> list[dict[str, Any]]:
+    """Leaderboard rows with ``uncertain`` set (a swiss ladder's ``target_interval`` given): True
+    where the MLE interval is missing or wider than the target. Rows are returned unchanged
+    when there is no target."""
+    if target is None:
+        return rows
+    marked = []
+    for row in rows:
+        low, high = row.get("mle_low"), row.get("mle_high")
+        marked.append(dict(row, uncertain=low is None or high is None or high - low > target))
+    return marked

@@ -23,7 +23,6 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
-from typing import Any
 
 import trueskill
 
@@ -168,16 +167,3 @@ def _add(total: RunReport, report: RunReport) -> None:
         setattr(total, name, getattr(total, name) + getattr(report, name))
     total.interrupted, total.signal = report.interrupted, report.signal
     total.errors.extend(report.errors)
-
-
-def mark_uncertain(rows: list[dict[str, Any]], target: float | None) -> list[dict[str, Any]]:
-    """Leaderboard rows with ``uncertain`` set (a swiss ladder's ``target_interval`` given): True
-    where the MLE interval is missing or wider than the target. Rows are returned unchanged
-    when there is no target."""
-    if target is None:
-        return rows
-    marked = []
-    for row in rows:
-        low, high = row.get("mle_low"), row.get("mle_high")
-        marked.append(dict(row, uncertain=low is None or high is None or high - low > target))
-    return marked

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from arena.match import table_seats
+from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.secrecy import seeds_hidden
@@ -120,6 +121,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
         live = progress(store, run_id)
         done, seeds = done_seats(store, run.id)
         test = _comparison(store, run)
+        config = store.config(run.id)
     finally:
         store.db.execute("COMMIT")
     solo = ranked_by_score(run)
@@ -127,6 +129,8 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
         rows, history = solo_rows(zip(seeds, done, strict=True)), None  # not rated: no history
     else:
         rows, history = _rated(done, seeds, memo)
+    # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain
+    rows = mark_uncertain(without_retired(rows, retired_names(config))[0], config.get("target_interval"))
     agents = [row["agent"] for row in rows]
     return {
         "ladder": live,
