@@ -36,7 +36,7 @@ def read_utf8(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_FILE
         os.close(fd)  # a folder opens too (read-only), but os.fdopen refuses it
         if stat.S_ISDIR(mode):
             raise TextFileError(f"{path} is a folder, not a {what}")
-        raise TextFileError(f"{path} is not a regular file (a device, FIFO or socket); give a {what} file")
+        raise TextFileError(f"{path} is not a regular file (a device, FIFO or socket): a {what} must be one")
     with os.fdopen(fd, "rb") as handle:
         try:
             data = handle.read(max_bytes + 1)

@@ -18,7 +18,7 @@ import typer
 
 from arena.cli.common import fail, load_registry
 from arena.textfile import TextFileError, read_utf8
-from arena.tournament.ladder import LadderError, parse_ladder
+from arena.tournament.ladder import MAX_LADDER_BYTES, LadderError, parse_ladder
 
 ladder_app = typer.Typer(help="Edit a ladder file: enter agents (see docs/ladders.md).", no_args_is_help=True)
 
@@ -50,7 +50,7 @@ def add(
     Agent options are not taken here: write them in the file (`options = {...}`) if needed.
     """
     try:
-        text = read_utf8(ladder_file, "ladder file")
+        text = read_utf8(ladder_file, "ladder file", MAX_LADDER_BYTES)
     except TextFileError as error:
         raise fail(str(error)) from None
     grown = text + ("" if text.endswith("\n") or not text else "\n") + "".join(map(agents_table, agents))

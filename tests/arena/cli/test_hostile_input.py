@@ -116,6 +116,9 @@ IN_PROCESS = [
     ("compare", [*COMPARE, "--seed", BIG, "--db", "{new_db}"], "--seed"),
     ("compare", [*COMPARE, "--new-option", "d=1979-05-27", "--db", "{new_db}"], "is not allowed here"),
     ("serve", ["serve", "--db", "{deep.json}"], "cannot open"),
+    ("ladder", ["ladder", "add", "{deep.toml}", "random"], "nested more than 32 deep"),
+    ("ladder", ["ladder", "add", "{date.toml}", "random"], "a date at agents[1].options.d"),
+    ("cluster", ["cluster", "init", "/proc/x"], "cannot create /proc/x"),
 ]
 
 # The same, where the old code hung or read until memory ran out: a subprocess under a timeout.
@@ -129,6 +132,9 @@ SUBPROCESS = [
     ("run", ["run", "{fifo}", "--db", "{new_db}"], "not a regular file"),
     ("run", ["run", "/dev/zero", "--db", "{new_db}"], "not a regular file"),
     ("run", ["run", "{huge.toml}", "--db", "{new_db}"], "over 1 MiB"),
+    ("ladder", ["ladder", "add", "{fifo}", "random"], "not a regular file"),
+    ("ladder", ["ladder", "add", "/dev/zero", "random"], "not a regular file"),
+    ("ladder", ["ladder", "add", "{huge.toml}", "random"], "over 1 MiB"),
     ("run", ["run", "{good.toml}", "--db", "{fifo}"], "cannot open"),
     ("run", ["run", "{good.toml}", "--db", "/dev/zero"], "cannot open"),
     ("leaderboard", ["leaderboard", "--db", "{fifo}"], "no database at"),
