@@ -14,6 +14,8 @@ import time
 from fnmatch import fnmatch
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
@@ -127,8 +129,8 @@ def test_arena_play_fails_when_an_agent_could_not_start():
     assert played.stderr.strip().splitlines()[-1].startswith("error: the agent of seat 1 could not start")
 
 
-def shown_commands() -> list[tuple[str, list[str]]]:
-    """Every `arena ...` command of the sh blocks, in order, as (where, argv).
+def shown_commands(docs: list[Path] = DOCS) -> list[tuple[str, list[str]]]:
+    """Every `arena ...` command of the sh blocks of ``docs``, in order, as (where, argv).
 
     Left out: the rest of a block after a step this test cannot take (a `pip install`, which
     tests/arena/cli/test_newbot.py plays out; a cluster address this machine lacks, which
@@ -136,7 +138,7 @@ def shown_commands() -> list[tuple[str, list[str]]]:
     stopped (tests/arena/web/test_web.py starts a real one).
     """
     found = []
-    for path in DOCS:
+    for path in docs:
         for block in blocks(path, "sh"):
             for line in block.replace("\\\n", " ").splitlines():  # a command continued over lines is one
                 if line.startswith("pip install") or "tcp://" in line or "tls://" in line:
@@ -178,12 +180,17 @@ def _done_matches(db: Path) -> int:
         return 0
 
 
-def test_every_command_in_readme_and_docs_runs(tmp_path):
+def test_the_readme_and_docs_show_commands_to_run():
+    assert len(shown_commands()) >= 8
+
+
+# One test a document (each in a folder of its own, its commands in order): they run side by side
+# under pytest-xdist, and none waits for every other document's commands.
+@pytest.mark.parametrize("doc", [path for path in DOCS if shown_commands([path])], ids=lambda path: path.name)
+def test_every_command_in_readme_and_docs_runs(doc, tmp_path):
     for folder in ("examples", "ladders"):
         (tmp_path / folder).symlink_to(ROOT / folder)
-    commands = shown_commands()
-    assert len(commands) >= 8
-    for where, args in commands:
+    for where, args in shown_commands([doc]):
         if args[0] == "run":
             code, shown = run_until_some_done(args, tmp_path)
             assert code in (0, 130), (where, shown)
