@@ -98,6 +98,9 @@ def installation_paths() -> frozenset[str]:
     """The Python installation an agent runs: prefixes, the interpreter's home, site-packages, stdlib."""
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     paths.add(os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))))
+    # the virtual environment the interpreter was started from (its bin/python is a symlink): under
+    # `python -S`, which skips the site module, sys.prefix names the base installation instead
+    paths.add(os.path.dirname(os.path.dirname(os.path.abspath(sys.executable))))
     paths.update(site.getsitepackages())
     if site.ENABLE_USER_SITE:
         paths.add(site.getusersitepackages())

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A protocol bot that attacks the operator's terminal: ``terminal_bot.py``.
 
-Everything it controls carries terminal escapes: its ``ready`` name and version, its stderr (a
+Everything it controls carries terminal escapes (but its ``ready`` name and version, which the
+referee refuses unless printable: arena/wire/protocol.py ``check_ready``): its stderr (a
 clear-screen and a fake result table putting it at rank 1 with no fault, OSC 52 setting the
 clipboard, BEL, carriage returns, C1 controls, a bidi override), and then its fault at decision
 ``agent_options["at"]`` (default 2): ``mode = "error"`` (default in seat 0) gives up with an
@@ -38,7 +39,7 @@ def main() -> int:
     options = hello["agent_options"]
     sys.stderr.write(PAYLOAD + "\n")
     sys.stderr.flush()
-    send({"type": "ready", "name": "terminal\x1b[2J\u202ebot", "version": "1\x1b]52;c;eA==\x07"})
+    send({"type": "ready", "name": "terminal-bot", "version": "1"})  # escapes here: a bad-frame fault
     count = 0
     while True:
         message = read_message(inp)

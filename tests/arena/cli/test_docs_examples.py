@@ -213,13 +213,15 @@ def test_what_the_shown_commands_write_in_the_checkout_is_ignored_by_git():
     written = set()
     for path in [*DOCS, *sorted((ROOT / "examples").rglob("README.md"))]:
         for block in blocks(path, "sh"):
-            for line in block.splitlines():
+            for line in block.replace("\\\n", " ").splitlines():  # a command continued over lines is one
                 words = shlex.split(line, comments=True)
                 for flag in ("--record", "--db", "-o", "--output"):
                     written.update(words[i + 1] for i, word in enumerate(words[:-1]) if word == flag)
                 if words[:2] == ["arena", "new-bot"]:
                     written.add(words[2])
-    assert {"m.json", "my-bot", "bot", "demo.db"} <= written
+                if words[:3] == ["arena", "cluster", "init"]:
+                    written.add(words[3])
+    assert {"m.json", "my-bot", "bot", "demo.db", "cluster-certs"} <= written
     unignored = [name for name in written if "/" not in name and not any(fnmatch(name, p) for p in patterns)]
     assert unignored == []
 
