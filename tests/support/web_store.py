@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -93,7 +94,14 @@ def arena(*args: str, **env_extra: str) -> subprocess.CompletedProcess:
 
 def build_store(folder: Path) -> Path:
     """Play both ladders into ``folder``/web.db and return its path."""
-    bot = ROOT / "tests" / "support" / "html_stderr_bot.py"
+    # A bot sees only its own folder in the sandbox: the HTML bot and the bot it hands over to
+    # are laid side by side, as a bot author ships one.
+    bots = folder / "bots"
+    bots.mkdir()
+    for source in (ROOT / "tests" / "support" / "html_stderr_bot.py", ROOT / "examples" / "bots" / "first_option.py"):
+        shutil.copy2(source, bots / source.name)
+    bots.chmod(0o755)
+    bot = bots / "html_stderr_bot.py"
     (folder / "zapotec.toml").write_text(ZAPOTEC.format(bot=bot))
     (folder / "teotihuacan.toml").write_text(TEOTIHUACAN)
     db = folder / "web.db"
