@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from arena.human import HUMAN, HUMAN_VERSION
 from arena.match import MatchSpec
 from arena.plugins import AgentSpec, PluginError, Registry
 from arena.wire.spawn import agent_start_method
@@ -32,7 +33,7 @@ class SeatPlan:
     seat: int
     agent: str  # as given in the MatchSpec: a plugin name or a path
     argv: tuple[str, ...]
-    kind: str  # "python" (hosted by arena.host) or "external"
+    kind: str  # "python" (hosted by arena.host), "external", or "human" (a person, arena/human.py)
     version: str
     hosted: AgentSpec | None = None  # the plugin agent to fork; None: exec argv
 
@@ -69,7 +70,9 @@ def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> 
 
 
 def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPlan:
-    """Resolve agent ``name`` for ``seat`` into the command that plays it."""
+    """Resolve agent ``name`` for ``seat`` into the command that plays it (``human``: a person, no command)."""
+    if name == HUMAN:
+        return SeatPlan(seat, name, (), "human", HUMAN_VERSION)
     resolved = resolve_agent(name, registry, game_id)
     if isinstance(resolved, str):
         return SeatPlan(seat, name, (resolved,), "external", "?")

@@ -14,12 +14,15 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 
+from arena.human import HumanSeat
 from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import PluginError, Registry, discover
@@ -47,6 +50,8 @@ __all__ = ["MatchSetupError", "Terminated", "play_match", "run_match"]
 # agent is then read without a round through trio's scheduler, a slow one costs at most this.
 LINGER_MS = 1
 
+T = TypeVar("T")
+
 
 def forfeit_rng(seed: int) -> Random:
     """The random policy's generator for forfeited seats, derived from the match seed."""
@@ -58,8 +63,9 @@ class Seat:
     """The referee's view of one agent seat during a match."""
 
     plan: SeatPlan
-    process: AgentProcess
+    process: AgentProcess | HumanSeat
     bank_ms: float
+    move_ms: int  # its clock per decision (a person's may be longer than the match's)
     name: str = "?"
     version: str = "?"
     handshake_ms: float | None = None
@@ -77,6 +83,7 @@ class Match:
         options: dict[str, Any],
         plans: list[SeatPlan],
         sandbox: str = "none",
+        humans: Mapping[int, HumanSeat] | None = None,
     ) -> None:
         self.spec = spec
         self.game = game
@@ -85,8 +92,11 @@ class Match:
         self.rng = forfeit_rng(spec.seed)
         self.next_id = 0
         self.moves: list[dict[str, Any]] = []
+        humans = humans or {}
         self.seats = [
-            Seat(
+            Seat(plan, humans[plan.seat], spec.bank_ms, humans[plan.seat].move_ms)
+            if plan.kind == "human"
+            else Seat(
                 plan,
                 AgentProcess(
                     plan.argv,
@@ -98,6 +108,7 @@ class Match:
                     ponder=spec.ponder,
                 ),
                 spec.bank_ms,
+                spec.move_ms,
             )
             for plan in plans
         ]
@@ -117,7 +128,7 @@ class Match:
         """Start the agent and exchange hello/ready within the handshake clock; faults forfeit."""
         spec = self.spec
         players = spec.table_size
-        clock = {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms}
+        clock = {"move_ms": seat.move_ms, "bank_ms": spec.bank_ms}
         hello = hello_message(self.game.id, self.game.version, seat.plan.seat, players, self.options, clock, agent_options)
         started = time.perf_counter()
         try:
@@ -147,10 +158,9 @@ class Match:
         ``alone``: no other seat is being asked, so the reply may be awaited in a short blocking
         poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
         """
-        spec = self.spec
         seat.process.resume()  # frozen since its last answer unless the match allows pondering
         started = time.perf_counter()
-        allowed_ms = spec.move_ms + seat.bank_ms
+        allowed_ms = seat.move_ms + seat.bank_ms
         try:
             if seat.process.wrote_unasked():
                 try:
@@ -167,7 +177,7 @@ class Match:
                 reply = None
             if reply is None or (time.perf_counter() - started) * 1000 > allowed_ms:
                 raise AgentFault(
-                    "timeout", f"no answer within {spec.move_ms} ms + {seat.bank_ms:.0f} ms bank"
+                    "timeout", f"no answer within {seat.move_ms} ms + {seat.bank_ms:.0f} ms bank"
                 )
             choice = check_reply(reply, decision_id, options)
         except AgentFault as fault:
@@ -175,7 +185,7 @@ class Match:
             await seat.process.kill()
             return None
         elapsed = (time.perf_counter() - started) * 1000
-        seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, elapsed - spec.move_ms))
+        seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, elapsed - seat.move_ms))
         return choice
 
     def decide_message(self, seat: Seat) -> tuple[int, dict[str, Any], int]:
@@ -183,7 +193,7 @@ class Match:
         self.next_id += 1
         index = seat.plan.seat
         message = decide_message(
-            self.next_id, self.state.observation(index), self.state.decision(index), self.spec.move_ms, int(seat.bank_ms)
+            self.next_id, self.state.observation(index), self.state.decision(index), seat.move_ms, int(seat.bank_ms)
         )
         return self.next_id, message, len(message["options"])
 
@@ -267,6 +277,7 @@ class Match:
                     "handshake_ms": None if seat.handshake_ms is None else round(seat.handshake_ms, 3),
                     "stderr": seat.process.stderr_text(),
                 }
+                | ({"move_ms": seat.move_ms} if seat.move_ms != spec.move_ms else {})
                 for seat in self.seats
             ],
             self.moves,
@@ -280,10 +291,21 @@ class Match:
         return MatchOutcome(spec=spec, seats=record_seats(spec, record), record=record)
 
 
-async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
-    """Play one match through agent subprocesses; raises MatchSetupError if it cannot start."""
+async def play_match(
+    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None
+) -> MatchOutcome:
+    """Play one match through agent subprocesses; raises MatchSetupError if it cannot start.
+
+    ``humans``: the seats a person plays (agent ``human``), by seat, each served by a page
+    (arena/web/human_play.py); such a seat cannot be played without one.
+    """
     game, state, options = setup_state(spec, registry)
     plans = [plan_seat(seat, name, registry, game.id) for seat, name in enumerate(spec.agents)]
+    for plan in plans:
+        if plan.kind == "human" and plan.seat not in (humans or {}):
+            raise MatchSetupError(
+                f"agent {plan.agent!r} is a person playing in the browser: only `arena play` can seat it"
+            )
     if spec.agent_options and len(spec.agent_options) != len(spec.agents):
         raise MatchSetupError(
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"
@@ -296,7 +318,7 @@ async def play_match(spec: MatchSpec, registry: Registry) -> MatchOutcome:
         sandbox = choose_sandbox(spec.sandbox)
     except SandboxError as error:
         raise MatchSetupError(str(error)) from None
-    return await Match(spec, game, state, options, plans, sandbox).run()
+    return await Match(spec, game, state, options, plans, sandbox, humans).run()
 
 
 class Terminated(Exception):
@@ -306,10 +328,12 @@ class Terminated(Exception):
         super().__init__(message)
 
 
-async def _play_unless_terminated(spec: MatchSpec, registry: Registry) -> MatchOutcome:
+async def play_unless_terminated(
+    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None
+) -> MatchOutcome:
     """``play_match``, cancelled cleanly (every agent killed) if the process gets SIGTERM."""
     if threading.current_thread() is not threading.main_thread():
-        return await play_match(spec, registry)  # signals can only be caught in the main thread
+        return await play_match(spec, registry, humans)  # signals can only be caught in the main thread
     async with trio.open_nursery() as nursery:
 
         async def watch() -> None:
@@ -318,7 +342,7 @@ async def _play_unless_terminated(spec: MatchSpec, registry: Registry) -> MatchO
                     raise Terminated()
 
         nursery.start_soon(watch)
-        outcome = await play_match(spec, registry)
+        outcome = await play_match(spec, registry, humans)
         nursery.cancel_scope.cancel()
     return outcome
 
@@ -352,8 +376,14 @@ def run_match(spec: MatchSpec, registry: Registry | None = None) -> MatchOutcome
             registry = discover()
         except PluginError as error:
             raise MatchSetupError(str(error)) from None
+    return run_trio(partial(play_unless_terminated, spec, registry))
+
+
+def run_trio(main: Callable[[], Awaitable[T]]) -> T:
+    """``trio.run(main)``, with KeyboardInterrupt, Terminated or a lone error out of trio's
+    exception groups (``run_match``, and `arena play` with a person at the table)."""
     try:
-        return trio.run(_play_unless_terminated, spec, registry)
+        return trio.run(main)
     except BaseExceptionGroup as group:
         error = _single(group)
         if error is group:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import webbrowser
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -30,10 +31,11 @@ from arena.cli.common import (
 from arena.cli.compare import compare
 from arena.cli.tournament import register as register_tournament_commands
 from arena.conformance import CheckReport, check_specs
+from arena.human import DEFAULT_HUMAN_CLOCK_S, HUMAN
 from arena.lineup import MatchSetupError, setup_state
-from arena.match import MatchSpec, SeatResult
+from arena.match import MatchOutcome, MatchSpec, SeatResult
 from arena.newbot import NewBotError, check_name, render, write_package
-from arena.plugins import PluginError
+from arena.plugins import PluginError, Registry
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
 from arena.referee import Terminated, run_match
@@ -166,12 +168,30 @@ def play(
         bool, typer.Option("--json", help="Print one JSON object instead of the table.")
     ] = False,
     sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+    human_clock: Annotated[
+        float,
+        typer.Option(
+            min=1, help="Clock per decision of a `--agent human` seat, in seconds (the bank is --bank-ms)."
+        ),
+    ] = DEFAULT_HUMAN_CLOCK_S,
+    port: Annotated[
+        int,
+        typer.Option(min=0, max=65535, help="Port of the page a `--agent human` plays on (127.0.0.1; 0: any free one)."),
+    ] = 0,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the `--agent human` page in the default browser.")
+    ] = False,
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
+
+    `--agent human` seats you: the command prints the address of a local page (127.0.0.1) where
+    you play that seat in your browser, seeing what a bot in that seat would see.
 
     Example: arena play --game zapotec --agent random --agent examples/bots/first_option.py --seed 7
 
     Example: arena play -g zapotec -a ismcts -O 0:iterations=200 --automaton cocijobot
+
+    Example: arena play -g zapotec -a human --automaton cocijobot --open
     """
     if record is not None:
         check_output_path(record, "--record")
@@ -202,8 +222,11 @@ def play(
     )
     with _match_errors():
         setup_state(spec, registry)  # a bad match fails here, before any process starts
-        with _status(not as_json, f"playing {game} ({', '.join(spec.agents)}), seed {spec.seed}"):
-            outcome = run_match(spec, registry)
+        if HUMAN in spec.agents:
+            outcome = _play_in_browser(spec, registry, round(human_clock * 1000), port, open_browser)
+        else:
+            with _status(not as_json, f"playing {game} ({', '.join(spec.agents)}), seed {spec.seed}"):
+                outcome = run_match(spec, registry)
     # The match is played: an output error from here on must not lose it.
     problem = None
     if record is not None:
@@ -221,6 +244,28 @@ def play(
     unstarted = _unstarted(outcome.record["faults"])
     if unstarted:
         raise fail(unstarted, 1)
+
+
+def _play_in_browser(
+    spec: MatchSpec, registry: Registry, human_ms: int, port: int, open_browser: bool
+) -> MatchOutcome:
+    """``run_match`` with the ``human`` seats played on local pages (arena/web/human_play.py)."""
+    try:  # the web stack loads only when a person plays
+        from arena.web.human_play import human_seats, play_with_humans
+    except ImportError as error:
+        raise fail(f"playing in the browser needs the web extra: pip install -e '.[web]' ({error.name} is missing)") from None
+    seats = human_seats(spec, human_ms)
+
+    def announce(addresses: list[str]) -> None:
+        for seat, address in zip(seats, addresses, strict=True):
+            say(f"seat {seat.seat} (human): open {address}  (clock {human_ms / 1000:g} s a decision; Ctrl-C stops)", err=True)
+            if open_browser:
+                webbrowser.open(address)
+
+    try:
+        return play_with_humans(spec, registry, seats, port, announce)
+    except OSError as error:
+        raise fail(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error} (try another --port)") from None
 
 
 def _unstarted(faults: list[dict]) -> str | None:

@@ -1,0 +1,162 @@
+"""The page where a person plays a seat (`arena play --agent human`): a small Starlette app.
+
+Each human seat has its own secret address ``/play/TOKEN`` (printed by `arena play`). The page
+long-polls ``/play/TOKEN/state`` and posts its clicks to ``/play/TOKEN/choose``. Everything it
+shows comes from the seat's ``HumanSeat`` (arena/human.py), which holds only what the referee
+sent that seat: its own observation and options, drawn by the engine's ``svg`` from a state
+rebuilt with ``Game.from_observation`` and seen as that seat (``viewer``), so whatever that
+rebuild samples for hidden parts is never drawn. The same Host check and security headers as
+`arena serve` (arena/web/app.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any
+
+import trio
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.human import ChoiceRefused, HumanSeat
+from arena.web.app import STATIC, SecurityHeaders
+from arena.web.replay import draw
+from engine.api import Game
+
+POLL_S = 10.0  # how long a state request waits for a change before answering the same again
+BODY_LIMIT = 4096  # bytes of a posted choice
+
+
+class SeatPages:
+    """The handlers, bound to the match's human seats (by token) and its game."""
+
+    def __init__(self, seats: Sequence[HumanSeat], game: Game, names: Sequence[str]) -> None:
+        self.seats = {seat.token: seat for seat in seats}
+        self.game = game
+        self.names = tuple(names)
+        self.templates = Environment(
+            loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(default=True)
+        )
+        self._boards: dict[int, tuple[int, str | None]] = {}  # seat -> (decision id, drawing)
+
+    def seat(self, request: Request) -> HumanSeat:
+        found = self.seats.get(request.path_params["token"])
+        if found is None:
+            raise _NoSeat()
+        return found
+
+    async def page(self, request: Request) -> Response:
+        seat = self.seat(request)
+        tab = seat.claim()
+        html = self.templates.get_template("play.html").render(
+            token=seat.token, tab=tab, seat=seat.seat, game=self.game.id, names=self.names
+        )
+        return HTMLResponse(html, headers={"cache-control": "no-store"})
+
+    async def state(self, request: Request) -> Response:
+        seat = self.seat(request)
+        try:
+            since = int(request.query_params.get("since", "-1"))
+        except ValueError:
+            since = -1
+        await seat.changed_since(since, POLL_S)
+        tab = request.query_params.get("tab")
+        view = self.view(seat, tab)
+        if tab == seat.tab:
+            seat.seen = view["version"]
+        return JSONResponse(view, headers={"cache-control": "no-store"})
+
+    async def choose(self, request: Request) -> Response:
+        seat = self.seat(request)
+        body = await request.body()
+        try:
+            if len(body) > BODY_LIMIT:
+                raise ValueError("too long")
+            posted = json.loads(body)
+            if not isinstance(posted, dict):
+                raise ValueError("not an object")
+        except (ValueError, UnicodeDecodeError):
+            return JSONResponse({"error": 'send one JSON object {"tab", "id", "choice"}'}, status_code=400)
+        try:
+            seat.choose(posted.get("tab"), posted.get("id"), posted.get("choice"))
+        except ChoiceRefused as refused:
+            return JSONResponse({"error": refused.message}, status_code=refused.status)
+        return JSONResponse({"ok": True})
+
+    def view(self, seat: HumanSeat, tab: str | None) -> dict[str, Any]:
+        """What the page shows now: its status, the pending decision, the board, the final table."""
+        view: dict[str, Any] = {"version": seat.version, "seat": seat.seat}
+        if tab != seat.tab:
+            return view | {"status": "taken", "message": "this seat is now played in another tab (the one opened last)"}
+        asked = seat.question
+        view["board"] = self.board(seat)
+        if seat.outcome is not None:
+            return view | {"status": "over", "outcome": seat.outcome, "forfeit": seat.forfeit_note}
+        if seat.stopped:
+            note = f"your seat forfeited: {seat.forfeit_note}" if seat.forfeit_note else "the match was stopped"
+            return view | {"status": "stopped", "message": note}
+        if asked is None:
+            return view | {"status": "waiting"}
+        return view | {
+            "status": "deciding",
+            "id": asked["id"],
+            "kind": asked["kind"],
+            "prompt": asked["prompt"],
+            "options": [
+                {"index": i, "label": str(option.get("label", i)) if isinstance(option, Mapping) else str(option)}
+                for i, option in enumerate(asked["options"])
+            ],
+            "ms_left": max(0, int((seat.deadline - trio.current_time()) * 1000)),
+            "clock": asked["clock"],
+        }
+
+    def board(self, seat: HumanSeat) -> str | None:
+        """The seat's last observation drawn as that seat sees it (kept per decision)."""
+        shown = seat.last_decide
+        if shown is None:
+            return None
+        cached = self._boards.get(seat.seat)
+        if cached is not None and cached[0] == shown["id"]:
+            return cached[1]
+        try:  # the hidden parts sampled here are exactly what the viewer's drawing leaves out
+            state = self.game.from_observation(shown["obs"], Random(0))
+            drawing = draw(state, seat.seat, self.names)
+        except (NotImplementedError, AttributeError, KeyError, ValueError, TypeError):
+            drawing = None  # an engine without from_observation or svg: the options alone
+        self._boards[seat.seat] = (shown["id"], drawing)
+        return drawing
+
+
+class _NoSeat(Exception):
+    """A token that names no seat of this match."""
+
+
+async def _no_seat(request: Request, exc: Exception) -> Response:
+    return Response("no such seat: open the address `arena play` printed\n", status_code=404, media_type="text/plain")
+
+
+def create_seat_app(
+    seats: Sequence[HumanSeat], game: Game, names: Sequence[str], hosts: Sequence[str]
+) -> Starlette:
+    """The seat pages of one match: ``seats`` (the human ones), the table's ``names`` in seat
+    order, answering only requests whose Host is one of ``hosts``."""
+    pages = SeatPages(seats, game, names)
+    app = Starlette(
+        routes=[
+            Route("/play/{token}", pages.page),
+            Route("/play/{token}/state", pages.state),
+            Route("/play/{token}/choose", pages.choose, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={_NoSeat: _no_seat},
+    )
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
+    app.add_middleware(SecurityHeaders)
+    return app
