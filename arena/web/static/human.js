@@ -79,6 +79,7 @@
   }
 
   function show(data) {
+    if (data.version === version) return false; // a long poll that saw no change
     version = data.version;
     if (data.board !== undefined) setBoard(data.board);
     deadline = null;

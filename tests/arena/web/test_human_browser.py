@@ -1,0 +1,120 @@
+"""A person plays a seat through the page `arena play --agent human` serves, in a real browser.
+
+Playwright drives the system's Chromium (never a download), as test_web_browser.py does, and
+skips the same way where either is missing. TLACHTLI_WEB_SHOTS=DIR keeps the screenshot of the
+page mid-game (docs/web.md's).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.plugins import discover
+from arena.record import load_record, replay
+from tests.support.human_play import HumanMatch
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+)
+CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
+
+
+@pytest.fixture
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def open_page(browser, url: str):
+    """A page at ``url`` collecting console errors, page errors and dialogs into ``page.problems``."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
+    page.problems = problems
+    page.goto(url)
+    return page
+
+
+def click_until_the_end(page, rng: random.Random, shot_at: int | None = None, shot: Path | None = None) -> int:
+    """Click one of the offered options (drawn by ``rng``) until the final table shows; the clicks."""
+    clicks = 0
+    ready = page.locator("#options button.choice:enabled, #outcome:not([hidden])").first
+    while True:
+        ready.wait_for(timeout=60_000)
+        if page.locator("#outcome").is_visible():
+            return clicks
+        buttons = page.locator("#options button.choice")
+        count = buttons.count()
+        assert page.locator("#prompt").inner_text().strip()
+        assert page.locator("#board svg").count() == 1  # the seat's board, drawn
+        assert page.locator("#clock").inner_text().startswith("time left for this decision")
+        if shot is not None and clicks == shot_at:
+            page.screenshot(path=str(shot))
+        buttons.nth(rng.randrange(count)).click()
+        clicks += 1
+
+
+@pytest.mark.parametrize(
+    "game, automaton, options",
+    [("zapotec", "cocijobot", []), ("teotihuacan", "teotibot", ["--option", "modules=all"])],
+)
+def test_a_person_plays_a_whole_match_through_the_page(browser, tmp_path, game, automaton, options):
+    record_file = tmp_path / "match.json"
+    args = ["-g", game, "-a", "human", "--automaton", automaton, "--seed", "5", "--record", str(record_file)]
+    match = HumanMatch(args + options)
+    try:
+        page = open_page(browser, match.pages[0])
+        shots = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
+        shots.mkdir(parents=True, exist_ok=True)
+        clicks = click_until_the_end(page, random.Random(5), 12, shots / f"web-play-{game}.png")
+        status, stdout, stderr = match.finish()
+    finally:
+        match.stop()
+    assert status == 0, stderr
+    record = load_record(str(record_file))
+    human = record["agents"][0]
+    assert (human["agent"], human["kind"], human["name"], human["move_ms"]) == ("human", "human", "human", 300_000)
+    assert record["faults"] == []
+    mine = [move for move in record["moves"] if move["seat"] == 0]
+    assert len(mine) == clicks > 10 and {move["by"] for move in mine} == {"agent"}
+    replay(record, discover().game(game))  # the stored match replays to its recorded result
+    score, rank = record["result"]["scores"][0], record["result"]["ranks"][0]
+    assert page.locator("#status").inner_text().startswith(f"match over: you scored {score}, rank {rank}")
+    cells = page.locator("#outcome tbody tr:first-child td").all_inner_texts()
+    assert cells[:4] == ["0", "human", str(score), str(rank)]
+    table = [line.split() for line in stdout.splitlines()]
+    assert ["0", "human", str(score), str(rank)] in table  # arena play's own table says the same
+    assert page.problems == []
+    page.close()
+
+
+def test_a_second_tab_takes_the_seat_over_and_the_first_says_so(browser, tmp_path):
+    match = HumanMatch(["-g", "zapotec", "-a", "human", "-a", "random", "--seed", "2"])
+    try:
+        first = open_page(browser, match.pages[0])
+        first.locator("#options button.choice").first.wait_for()
+        second = open_page(browser, match.pages[0])
+        second.locator("#options button.choice").first.wait_for()
+        sync_api.expect(first.locator("#status")).to_have_text(
+            "this seat is now played in another tab (the one opened last)"
+        )
+        assert first.locator("#options button.choice").count() == 0  # nothing left to click there
+        asked = second.locator("#status").inner_text()
+        assert asked.startswith("your move (decision 1,")
+        second.locator("#options button.choice").first.click()
+        sync_api.expect(second.locator("#status")).not_to_have_text(asked)  # the match went on
+        assert first.problems == [] and second.problems == []
+    finally:
+        match.stop()
