@@ -37,8 +37,13 @@ class HumanMatch:
         self.pages: dict[int, str] = {}
         self._announced = threading.Event()
         self._humans = humans
-        self._reader = threading.Thread(target=self._read_stderr, daemon=True)
-        self._reader.start()
+        self.stdout = ""
+        self._readers = [
+            threading.Thread(target=self._read_stderr, daemon=True),
+            threading.Thread(target=self._read_stdout, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
         if not self._announced.wait(timeout_s):
             self.stop()
             raise AssertionError(f"arena play printed no page address: {''.join(self.stderr_lines)}")
@@ -54,15 +59,20 @@ class HumanMatch:
                     self._announced.set()
         self._announced.set()  # ended without (all) addresses
 
+    def _read_stdout(self) -> None:
+        assert self.process.stdout is not None
+        self.stdout = self.process.stdout.read()
+
     def finish(self, timeout_s: float = 60) -> tuple[int, str, str]:
         """Wait for `arena play` to end: (exit status, stdout, stderr)."""
         try:
-            stdout, _ = self.process.communicate(timeout=timeout_s)
+            self.process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             self.stop()
             raise
-        self._reader.join(5)
-        return self.process.returncode, stdout, "".join(self.stderr_lines)
+        for reader in self._readers:
+            reader.join(5)
+        return self.process.returncode, self.stdout, "".join(self.stderr_lines)
 
     def stop(self) -> None:
         """Interrupt it (as Ctrl-C), then kill it if it does not end."""
@@ -73,7 +83,8 @@ class HumanMatch:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self.process.communicate()
+        for reader in self._readers:
+            reader.join(5)
 
 
 def get_json(url: str, host: str | None = None) -> tuple[int, Any]:

@@ -1,0 +1,179 @@
+"""A person's seat (`arena play --agent human`) without a browser: the referee's side in process,
+the page's requests over HTTP against a real `arena play` (the browser tests are in
+tests/arena/web/test_human_browser.py)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+import trio
+
+from arena.human import HumanSeat
+from arena.match import MatchSpec
+from arena.plugins import discover
+from arena.record import replay
+from arena.referee import MatchSetupError, play_match, run_match
+from tests.support.human_play import ROOT, HumanMatch, get_json, post_json
+
+pytest.importorskip("hypercorn", reason="the web extra is not installed (pip install -e '.[web]')")
+
+
+def tab_of(page_url: str) -> str:
+    """Open the seat's page (as a new tab would) and return the tab id it was given."""
+    status, html = get_json(page_url)
+    assert status == 200
+    return html.split('data-tab="', 1)[1].split('"', 1)[0]
+
+
+def next_state(page: str, tab: str, since: int, wanted: tuple[str, ...]) -> dict[str, Any]:
+    """The page's state once its status is one of ``wanted`` (long polls from version ``since``)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        status, state = get_json(f"{page}/state?tab={tab}&since={since}")
+        assert status == 200, state
+        if state["status"] in wanted:
+            return state
+        since = state["version"]
+    raise AssertionError(f"no {wanted} state within 60 s")
+
+
+def test_the_human_seat_is_asked_its_own_observation_only():
+    """In process: every decision the seat's page gets carries exactly what a bot in that seat
+    is sent (its observation, the options), and the match is recorded like any other."""
+    game = discover().game("zapotec")
+    spec = MatchSpec(game="zapotec", agents=("random", "human"), seed=9)
+    seat = HumanSeat(1, 5_000)
+    asked: list[dict[str, Any]] = []
+
+    async def person() -> None:  # what the page does: answer every pending decision
+        tab = seat.claim()
+        while not seat.stopped:
+            if seat.question is not None:
+                asked.append(seat.question)
+                seat.choose(tab, seat.question["id"], len(asked) % len(seat.question["options"]))
+            await seat.changed_since(seat.version, 1.0)
+
+    async def main():
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(person)
+            return await play_match(spec, discover(), {1: seat})
+
+    outcome = trio.run(main)
+    record = outcome.record
+    assert record["faults"] == [] and record["agents"][1]["kind"] == "human"
+    assert seat.hello is not None and seat.hello["seat"] == 1 and seat.hello["clock"]["move_ms"] == 5_000
+    replay(record, game)  # recorded like any match: it replays
+    expected, moves = [], iter(record["moves"])
+    state = game.setup(2, 9, {})
+    while seats := state.to_act():  # simultaneous seats are all asked before any is applied
+        for index in seats:
+            if index == 1:
+                decision = state.decision(1)
+                expected.append((state.observation(1), decision.prompt, [dict(o) for o in decision.options]))
+        for _ in seats:
+            move = next(moves)
+            state.apply(move["seat"], move["choice"])
+    got = [(json.loads(json.dumps(q["obs"])), q["prompt"], q["options"]) for q in asked]
+    assert got == [(json.loads(json.dumps(o)), p, opts) for o, p, opts in expected] and len(got) > 10
+
+
+def test_a_human_seat_cannot_be_played_without_its_page():
+    with pytest.raises(MatchSetupError, match="only `arena play` can seat it"):
+        run_match(MatchSpec(game="zapotec", agents=("human", "random"), seed=1))
+
+
+def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp_path):
+    record_file = tmp_path / "m.json"
+    match = HumanMatch(["-g", "zapotec", "-a", "human", "-a", "random", "--seed", "4", "--record", str(record_file)])
+    try:
+        page = match.pages[0]
+        first = tab_of(page)
+        state = next_state(page, first, -1, ("deciding",))
+        count, decision = len(state["options"]), state["id"]
+        assert {o["index"] for o in state["options"]} == set(range(count)) and state["board"].startswith("<svg")
+        refusals = [
+            ({"tab": first, "id": decision, "choice": 99}, 400, f"choice 99 is not one of this decision's options (0..{count - 1})"),
+            ({"tab": first, "id": decision, "choice": "0"}, 400, "is not one of this decision's options"),
+            ({"tab": first, "id": decision, "choice": True}, 400, "is not one of this decision's options"),
+            ({"tab": first, "id": decision + 7, "choice": 0}, 409, "that decision is no longer open"),
+            ({"tab": "forged", "id": decision, "choice": 0}, 409, "played in another tab"),
+        ]
+        for body, code, message in refusals:
+            status, answer = post_json(f"{page}/choose", body)
+            assert status == code and message in answer["error"], (body, answer)
+        status, answer = post_json(f"{page}/choose", None, raw=b"{not json")
+        assert status == 400 and "send one JSON object" in answer["error"]
+        token = page.rsplit("/", 1)[1]
+        assert get_json(page.replace(token, "x" + token))[0] == 404  # another token: no seat
+        assert get_json(page, host="evil.example")[0] == 400  # DNS rebinding: refused
+        second = tab_of(page)  # a second tab takes the seat over
+        assert next_state(page, first, -1, ("taken",))["message"].startswith("this seat is now played in another tab")
+        status, answer = post_json(f"{page}/choose", {"tab": first, "id": decision, "choice": 0})
+        assert status == 409 and "another tab" in answer["error"]
+        clicks, since = 0, -1
+        while True:  # the second tab plays the match to its end
+            state = next_state(page, second, since, ("deciding", "over"))
+            since = state["version"]
+            if state["status"] == "over":
+                break
+            assert post_json(f"{page}/choose", {"tab": second, "id": state["id"], "choice": 0})[0] == 200
+            clicks += 1
+        exit_status, stdout, stderr = match.finish()
+    finally:
+        match.stop()
+    assert exit_status == 0, stderr
+    record = json.loads(record_file.read_text())
+    assert record["faults"] == [] and len([m for m in record["moves"] if m["seat"] == 0]) == clicks
+    assert [s["agent"] for s in state["outcome"]["seats"]] == ["human", "random"]
+
+
+@pytest.mark.parametrize("opened", [True, False])
+def test_a_closed_page_forfeits_on_the_human_clock_with_a_clear_line(tmp_path, opened):
+    record_file = tmp_path / "m.json"
+    args = ["-g", "zapotec", "-a", "human", "--automaton", "cocijobot", "--seed", "3", "--human-clock", "1"]
+    match = HumanMatch(args + ["--bank-ms", "0", "--record", str(record_file)])
+    try:
+        if opened:
+            tab = tab_of(match.pages[0])  # then closed: it never answers
+            state = next_state(match.pages[0], tab, -1, ("over",))
+            assert "no choice within 1 s: the page gave no choice" in state["forfeit"]
+        exit_status, stdout, stderr = match.finish()
+    finally:
+        match.stop()
+    where = "the page gave no choice (closed tab?)" if opened else "no page was open for it"
+    assert exit_status == 0, stderr
+    assert f"seat 0 forfeited (timeout, move): human seat: no choice within 1 s: {where}" in stdout
+    fault = json.loads(record_file.read_text())["faults"][0]
+    assert (fault["seat"], fault["fault"], fault["move"]) == (0, "timeout", 0)
+
+
+def test_ctrl_c_while_the_person_thinks_stops_the_match_in_one_line():
+    match = HumanMatch(["-g", "teotihuacan", "-a", "human", "-a", "random", "--seed", "1"])
+    tab = tab_of(match.pages[0])
+    next_state(match.pages[0], tab, -1, ("deciding",))
+    match.process.send_signal(2)
+    exit_status, stdout, stderr = match.finish()
+    assert exit_status == 130 and stderr.strip().splitlines()[-1] == "error: interrupted; every agent process was stopped"
+    assert "Traceback" not in stderr
+
+
+def test_a_busy_port_is_one_error_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "play", "-g", "zapotec", "-a", "human", "-a", "random", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
