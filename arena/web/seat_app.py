@@ -75,6 +75,10 @@ class SeatPages:
 
     async def choose(self, request: Request) -> Response:
         seat = self.seat(request)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            # Another site's page can send text/plain here without asking; JSON needs a CORS
+            # preflight, which this server never grants.
+            return JSONResponse({"error": "post the choice as application/json"}, status_code=415)
         body = await request.body()
         try:
             if len(body) > BODY_LIMIT:

@@ -109,6 +109,9 @@ def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp
             assert status == code and message in answer["error"], (body, answer)
         status, answer = post_json(f"{page}/choose", None, raw=b"{not json")
         assert status == 400 and "send one JSON object" in answer["error"]
+        body = {"tab": first, "id": decision, "choice": 0}
+        status, answer = post_json(f"{page}/choose", body, content_type="text/plain")  # a cross-site form
+        assert status == 415 and "application/json" in answer["error"]
         token = page.rsplit("/", 1)[1]
         assert get_json(page.replace(token, "x" + token))[0] == 404  # another token: no seat
         assert get_json(page, host="evil.example")[0] == 400  # DNS rebinding: refused

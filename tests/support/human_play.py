@@ -93,10 +93,12 @@ def get_json(url: str, host: str | None = None) -> tuple[int, Any]:
     return _answer(request)
 
 
-def post_json(url: str, body: Any, raw: bytes | None = None) -> tuple[int, Any]:
+def post_json(
+    url: str, body: Any, raw: bytes | None = None, content_type: str = "application/json"
+) -> tuple[int, Any]:
     """(status, JSON body or text) of a POST of ``body`` as JSON (or ``raw`` bytes)."""
     data = raw if raw is not None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
+    request = urllib.request.Request(url, data=data, headers={"content-type": content_type})
     return _answer(request)
 
 
