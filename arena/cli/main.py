@@ -105,7 +105,7 @@ def play(
     agent: Annotated[
         list[str],
         typer.Option(
-            "--agent", "-a", help="A plugin agent's name or a path to an executable; once per seat, in order."
+            "--agent", "-a", help="A plugin agent's name or a path to an executable; once per seat, in order; `human`: you, in the browser."
         ),
     ],
     automaton: Annotated[

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from functools import partial
+from typing import Any
 
 import trio
 from hypercorn.config import Config
@@ -47,7 +48,8 @@ def play_with_humans(
     """
     game = registry.game(spec.game)
     names = table_seats(spec.agents, spec.automaton)
-    app = create_seat_app(seats, game, names, served_hosts("127.0.0.1"))
+    # Any: Hypercorn's ASGI type does not spell Starlette's call signature (the same app, typed apart).
+    app: Any = create_seat_app(seats, game, names, served_hosts("127.0.0.1"))
     config = Config()
     config.bind = [f"127.0.0.1:{port}"]
     config.accesslog = None

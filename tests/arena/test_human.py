@@ -180,3 +180,18 @@ def test_a_busy_port_is_one_error_line():
         )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+
+
+def test_two_people_each_get_their_own_page_and_only_their_seat():
+    match = HumanMatch(["-g", "zapotec", "-a", "human", "-a", "human", "--seed", "6"], humans=2)
+    try:
+        assert sorted(match.pages) == [0, 1] and match.pages[0] != match.pages[1]
+        tabs = {seat: tab_of(page) for seat, page in match.pages.items()}
+        states = {seat: next_state(match.pages[seat], tabs[seat], -1, ("deciding",)) for seat in (0, 1)}
+        assert [states[seat]["seat"] for seat in (0, 1)] == [0, 1]  # the pick is simultaneous: both asked
+        # seat 0's page (its tab id) cannot answer for seat 1, whose page it is not
+        body = {"tab": tabs[0], "id": states[1]["id"], "choice": 0}
+        status, answer = post_json(f"{match.pages[1]}/choose", body)
+        assert status == 409 and "another tab" in answer["error"]
+    finally:
+        match.stop()
