@@ -17,6 +17,8 @@ from arena.plugins import AgentSpec, PluginError, Registry
 from arena.wire.spawn import agent_start_method
 from engine.api import BadOptions, Game, State
 
+ONLY_ARENA_PLAY = f"agent {HUMAN!r} is a person playing in the browser: only `arena play` can seat it"
+
 
 class MatchSetupError(ValueError):
     """A match that cannot start: unknown game or agent, wrong seat count, bad options."""
@@ -45,6 +47,8 @@ def host_argv(name: str) -> tuple[str, ...]:
 
 def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> AgentSpec | str:
     """A registered agent's spec, or the absolute path of an executable file; else MatchSetupError."""
+    if name == HUMAN:  # seated by plan_seat, for `arena play` only: not a bot to check or compare
+        raise MatchSetupError(ONLY_ARENA_PLAY)
     if name in registry.agents:
         spec = registry.agents[name]
         if game_id is not None and not spec.plays(game_id):

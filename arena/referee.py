@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import trio
 
 from arena.human import HumanSeat
-from arena.lineup import MatchSetupError, SeatPlan, plan_seat, setup_state
+from arena.lineup import ONLY_ARENA_PLAY, MatchSetupError, SeatPlan, plan_seat, setup_state
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import PluginError, Registry, discover
 from arena.record import build_record, final_ranks, record_seats
@@ -303,9 +303,7 @@ async def play_match(
     plans = [plan_seat(seat, name, registry, game.id) for seat, name in enumerate(spec.agents)]
     for plan in plans:
         if plan.kind == "human" and plan.seat not in (humans or {}):
-            raise MatchSetupError(
-                f"agent {plan.agent!r} is a person playing in the browser: only `arena play` can seat it"
-            )
+            raise MatchSetupError(ONLY_ARENA_PLAY)
     if spec.agent_options and len(spec.agent_options) != len(spec.agents):
         raise MatchSetupError(
             f"agent_options has {len(spec.agent_options)} entries for {len(spec.agents)} agents"

@@ -86,6 +86,12 @@ def test_the_human_seat_is_asked_its_own_observation_only():
 def test_a_human_seat_cannot_be_played_without_its_page():
     with pytest.raises(MatchSetupError, match="only `arena play` can seat it"):
         run_match(MatchSpec(game="zapotec", agents=("human", "random"), seed=1))
+    for command in (["check", "human"], ["compare", "human", "random", "--game", "zapotec"]):
+        done = subprocess.run([sys.executable, "-m", "arena.cli", *command], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == (
+            "error: agent 'human' is a person playing in the browser: only `arena play` can seat it"
+        )
 
 
 def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp_path):
