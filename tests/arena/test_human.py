@@ -145,19 +145,21 @@ def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp
 @pytest.mark.parametrize("opened", [True, False])
 def test_a_closed_page_forfeits_on_the_human_clock_with_a_clear_line(tmp_path, opened):
     record_file = tmp_path / "m.json"
-    args = ["-g", "zapotec", "-a", "human", "--automaton", "cocijobot", "--seed", "3", "--human-clock", "1"]
+    clock = 6 if opened else 1  # long enough, under load, for the page to open before it runs out
+    args = ["-g", "zapotec", "-a", "human", "--automaton", "cocijobot", "--seed", "3", "--human-clock", str(clock)]
     match = HumanMatch(args + ["--bank-ms", "0", "--record", str(record_file)])
     try:
         if opened:
-            tab = tab_of(match.pages[0])  # then closed: it never answers
+            tab = tab_of(match.pages[0])
+            next_state(match.pages[0], tab, -1, ("deciding",))  # shown; then the tab is closed
             state = next_state(match.pages[0], tab, -1, ("over",))
-            assert "no choice within 1 s: the page gave no choice" in state["forfeit"]
+            assert f"no choice within {clock} s: the page gave no choice" in state["forfeit"]
         exit_status, stdout, stderr = match.finish()
     finally:
         match.stop()
     where = "the page gave no choice (closed tab?)" if opened else "no page was open for it"
     assert exit_status == 0, stderr
-    assert f"seat 0 forfeited (timeout, move): human seat: no choice within 1 s: {where}" in stdout
+    assert f"seat 0 forfeited (timeout, move): human seat: no choice within {clock} s: {where}" in stdout
     fault = json.loads(record_file.read_text())["faults"][0]
     assert (fault["seat"], fault["fault"], fault["move"]) == (0, "timeout", 0)
 
