@@ -102,7 +102,12 @@ def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp
         first = tab_of(page)
         state = next_state(page, first, -1, ("deciding",))
         count, decision = len(state["options"]), state["id"]
-        assert {o["index"] for o in state["options"]} == set(range(count)) and state["board"].startswith("<svg")
+        assert {o["index"] for o in state["options"]} == set(range(count))
+        # The board is drawn as seat 0 sees it: its own hand, the other hand face down.
+        dealt = discover().game("zapotec").setup(2, 4, {})  # the first decision: nothing applied yet
+        mine, theirs = (" ".join(str(card) for card in dealt.observation(s)["hand"]) for s in (0, 1))
+        assert f"hand: {mine}" in state["board"] and f"hand: {theirs}" not in state["board"]
+        assert "cards face down" in state["board"]
         refusals = [
             ({"tab": first, "id": decision, "choice": 99}, 400, f"choice 99 is not one of this decision's options (0..{count - 1})"),
             ({"tab": first, "id": decision, "choice": "0"}, 400, "is not one of this decision's options"),
