@@ -55,6 +55,7 @@ class HumanSeat:
         self.outcome: dict[str, Any] | None = None  # the final table for the page (``conclude``)
         self.forfeit_note: str | None = None
         self.stopped = False
+        self.goodbye: dict[str, Any] | None = None  # the referee's ``end``, when the seat finished the match
         self.tab: str | None = None  # the page allowed to answer
         self.pages = 0  # pages opened for this seat
         self.version = 0  # bumped on every change a page must see
@@ -111,6 +112,7 @@ class HumanSeat:
 
     async def finish(self, goodbye: dict[str, Any] | None) -> None:
         """The match ended: the page stops asking for choices."""
+        self.goodbye = goodbye
         await self.kill()
 
     async def kill(self) -> None:

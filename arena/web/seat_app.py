@@ -103,6 +103,8 @@ class SeatPages:
         view["board"] = self.board(seat)
         if seat.outcome is not None:
             return view | {"status": "over", "outcome": seat.outcome, "forfeit": seat.forfeit_note}
+        if seat.goodbye is not None:  # the final table follows as soon as the record is made
+            return view | {"status": "waiting", "message": "the match is over: the final table follows"}
         if seat.stopped:
             note = f"your seat forfeited: {seat.forfeit_note}" if seat.forfeit_note else "the match was stopped"
             return view | {"status": "stopped", "message": note}

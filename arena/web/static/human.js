@@ -91,7 +91,7 @@
       deadline = performance.now() + data.ms_left;
       showOptions(data);
     } else if (data.status === "waiting") {
-      statusLine.textContent = "waiting for the other seats…";
+      statusLine.textContent = data.message || "waiting for the other seats…";
     } else if (data.status === "over") {
       const mine = data.outcome.seats.find((s) => s.seat === data.seat);
       statusLine.textContent = `match over: you scored ${mine.score}, rank ${mine.rank}` +
