@@ -1,8 +1,10 @@
 """The score sheet of each game in Chromium (Playwright): the table's totals are the seats'
-scores, every category row adds up, the chart draws one line per seat inside the window."""
+scores, every category row adds up, the chart draws one line per seat inside the window.
+TLACHTLI_WEB_SHOTS=docs writes docs/web-score-sheet-<game>.png."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -41,7 +43,7 @@ def _number(text: str) -> int:
 
 
 @pytest.mark.parametrize("ladder", ["web-zapotec", "web-teotihuacan"])
-def test_score_sheet_of_each_game(server, browser, ladder):
+def test_score_sheet_of_each_game(server, browser, ladder, tmp_path):
     page = open_page(browser, server + "/")
     page.click(f"text={ladder}")
     page.click("text=matches")
@@ -62,5 +64,8 @@ def test_score_sheet_of_each_game(server, browser, ladder):
     assert chart.locator("polyline").count() == 2
     box = chart.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+    shots = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    page.locator("#score-sheet").screenshot(path=str(shots / f"web-score-sheet-{ladder.removeprefix('web-')}.png"))
     assert page.problems == []
     page.close()
