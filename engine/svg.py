@@ -7,7 +7,9 @@ Content-Security-Policy.
 
 from __future__ import annotations
 
+import math
 from html import escape
+from typing import Any
 
 # One colour per seat (0-3), then the neutral colour.
 SEAT_COLOURS = ("#d9482b", "#2b6cd9", "#e0b422", "#3a9d4a")
@@ -80,14 +82,15 @@ def wrap(content: object, width: float, size: float, mono: bool = False) -> list
 
 
 def text_lines(
-    x: float, y: float, content: object, width: float, size: float = 9, leading: float = 1.25, **extra: object
-) -> tuple[list[str], float]:
+    x: float, y: float, content: object, width: float, size: float = 9, leading: float = 1.25, **extra: Any
+) -> tuple[list[str], int]:
     """``content`` wrapped to ``width`` as text elements, the first baseline at ``y``; with the
-    height the lines take (``leading`` times the size each)."""
+    height the lines take (``leading`` times the size each, rounded up to whole pixels)."""
     mono = extra.get("font_family") == "monospace"
     lines = wrap(content, width, size, mono)
     step = size * leading
-    return [text(x, y + k * step, line, size, **extra) for k, line in enumerate(lines)], step * len(lines)
+    drawn = [text(x, y + k * step, line, size, **extra) for k, line in enumerate(lines)]
+    return drawn, math.ceil(step * len(lines))
 
 
 def fit_size(content: object, width: float, size: float, smallest: float = 7) -> float:

@@ -91,7 +91,7 @@ def _boards(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], i
                 text(wx + 11.5, wy + 16, state.wp[worker], 12, "middle", fill="#fff", font_weight="bold") + "</g>"
             )
             k += 1
-        line_y = y + 86
+        line_y = y + 86.0
         for line in notes[place]:
             drawn, height = text_lines(x + 6, line_y, line, box_w - 12, 9, leading=11 / 9)
             inner += drawn
@@ -142,7 +142,7 @@ def _notes(state, x0: int, y0: int, width: int) -> tuple[list[str], int]:
     if state.nt > ORANGE:
         steps = []
         for pos, (kind, reward) in enumerate(EXP.orange_table):
-            what = " ".join(part for part in (_ORANGE_STEP.get(kind, kind), describe_gain(reward) if reward else "") if part)
+            what = " ".join(part for part in (_ORANGE_STEP.get(str(kind), str(kind)), describe_gain(reward) if reward else "") if part)
             steps.append(f"{pos} {what}")
         tiles = ", ".join(tile_name(t) for t in state.d_temple[-1]) or "-"
         lines.append(f"Orange temple steps: {'; '.join(steps)}. Discovery tiles of step {EXP.orange_major}: {tiles}")
@@ -225,7 +225,7 @@ def _seats(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], in
         label = f"{who}{role}: {state.vp[seat]} VP"
         inner = [rect(x, y0, box_w, 18, seat_colour(seat), seat_colour(seat))]
         inner.append(text(x + 5, y0 + 13, label, fit_size(label, box_w - 10, 12), fill="#fff"))
-        y = y0 + 32
+        y = y0 + 32.0
         for line in contents[seat]:
             drawn, height = text_lines(x + 6, y, line, box_w - 12, 10)
             inner += drawn

@@ -264,12 +264,13 @@ def svg(state: ZapotecState, viewer: int | None = None, names: Sequence[str] = (
     part, map_h = _map(state, 10, y, names)
     body += part
     right_y = y
-    for draw_part in (_pyramids, _sacrifice, _rituals):
-        part, height = (
-            draw_part(state, 560, right_y, names) if draw_part is _pyramids else draw_part(state, 560, right_y)
-        )
+    part, height = _pyramids(state, 560, right_y, names)
+    for drawn_part in (_sacrifice, _rituals):
         body += part
         right_y += height + 22
+        part, height = drawn_part(state, 560, right_y)
+    body += part
+    right_y += height + 22
     y = max(y + map_h, right_y - 16) + 6
     part, height = _market(state, 10, y)
     body += part
