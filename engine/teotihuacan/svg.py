@@ -243,8 +243,8 @@ def _teotibot(state, x0: int, y0: int) -> tuple[list[str], int]:
         for k, pos in enumerate(row):
             x = x0 + (3 - len(row)) * cell_w / 2 + k * cell_w + 2
             y = y0 + 18 + r * (cell_h + 2)
-            sums = "/".join(str(s) for s, p in DICE_POSITION.items() if p == pos) or "-"
-            inner = [text(x + 5, y + 12, f"dice {sums}", 9), text(x + 5, y + 24, TILE_NAMES[state.act_pyr[pos]] or "(empty)", 10)]
+            sums = "/".join(str(s) for s, p in DICE_POSITION.items() if p == pos)
+            inner = [text(x + 5, y + 12, f"dice {sums}" if sums else "no roll picks it", 9), text(x + 5, y + 24, TILE_NAMES[state.act_pyr[pos]] or "(empty)", 10)]
             out.append(box(x, y, cell_w - 4, cell_h, inner, "#eef3fb", "#6a86b8"))
     side_x = x0 + 3 * cell_w + 16
     line = (
