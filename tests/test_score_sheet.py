@@ -27,7 +27,7 @@ TEO_CONFIGS = [
     (1, {"automaton": "teotibot", "modules": "all"}),
 ]
 ZAP_CONFIGS = [(2, {}), (3, {}), (4, {}), (1, {}), (1, {"difficulty": "harder"}), (1, {"difficulty": "easier"})]
-SEEDS = range(3)
+SEEDS = range(10)
 TEO_NAMES = set(PLAY_CATEGORIES) | {"eclipse_avenue", "eclipse_pyramid", "eclipse_masks", "salary"}
 TEO_NAMES |= {"temple_bonus_tiles", "teotibot_final_scoring"}
 
