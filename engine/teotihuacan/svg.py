@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from engine.svg import box, circle, document, fit_size, rect, seat_colour, text, text_lines, title
 
 from . import modules
-from .data import DATA, RESOURCES, TEMPLES
+from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .effects import describe_gain, tile_name
 from .expansion_data import EXP, ORANGE, TEMPLE_NAMES
 from .render import DICE_POSITION, DIRECTION_SIDES, TILE_NAMES, nobles_text
@@ -139,6 +139,15 @@ def _notes(state, x0: int, y0: int, width: int) -> tuple[list[str], int]:
         "Royal tiles (Palace): "
         + "; ".join(f"{number:02d} {_EFFECTS['royal_tiles'].get(number, '?')}" for number in state.royal),
     ]
+    lines.append(
+        "Discovery tiles on the Avenue (steps 3/6/8): "
+        + "; ".join(", ".join(tile_name(t) for t in spot) or "-" for spot in state.d_avenue)
+    )
+    majors = [
+        f"{TEMPLES[t]} {step}: " + (", ".join(tile_name(x) for x in stack) or "-")
+        for (t, step, _), stack in zip(DATA.temple_discovery, state.d_temple, strict=False)
+    ]
+    lines.append("Discovery tiles on the temples' major steps: " + "; ".join(majors))
     if state.nt > ORANGE:
         steps = []
         for pos, (kind, reward) in enumerate(EXP.orange_table):
@@ -171,8 +180,34 @@ def _pyramid(state, x0: int, y0: int) -> tuple[list[str], int]:
         "Legend: each square shows the icon on top: b blue, r red, g green, w white (any colour); "
         "upper case = a coloured square, its icon matched; beige = no tile yet."
     )
-    drawn, height = text_lines(x0 + 8 * cell + 10, top + 10, legend, WIDTH - 10 - (x0 + 8 * cell + 10), 9)
-    return out + drawn, max(16 + 8 * cell + 16, 16 + int(height))
+    side_x = x0 + 8 * cell + 10
+    drawn, height = text_lines(side_x, top + 10, legend, WIDTH - 10 - side_x, 9)
+    out += drawn
+    y = top + height + 10
+    out.append(text(side_x, y + 10, "Pyramid tiles on offer:", 9))
+    for k, tid in enumerate(state.pyr_offer):
+        if tid:  # TL, TR, BR, BL as a 2x2 square
+            icons = DATA.pyramid_tiles[tid]
+            for square, (dx, dy) in enumerate(((0, 0), (1, 0), (1, 1), (0, 1))):
+                out.append(_icon(side_x + k * 30 + dx * 12, y + 16 + dy * 12, icons[square]))
+    y += 48
+    out.append(text(side_x, y + 10, "Decorations on offer:", 9))
+    for k, tid in enumerate(state.deco_offer):
+        if tid:
+            for square, icon in enumerate(DATA.deco_tiles[tid]):
+                out.append(_icon(side_x + k * 30 + square * 12, y + 16, icon))
+    y += 34
+    placed = ", ".join(
+        f"{side} {sum(1 for i in range(4) if state.deco_space[s * 4 + i])}" for s, side in enumerate(SIDES)
+    )
+    drawn, height = text_lines(side_x, y + 10, f"Decorations placed on the sides: {placed}", WIDTH - 10 - side_x, 9)
+    out += drawn
+    return out, max(16 + 8 * cell + 16, y + height - y0)
+
+
+def _icon(x: float, y: float, icon: str) -> str:
+    """One 12-pixel square of a pyramid or decoration tile, in its icon's colour (outlined: coloured)."""
+    return rect(x, y, 12, 12, _ICON_FILL.get(icon.lower(), "#ccc"), "#555", stroke_width=1.5 if icon.isupper() else 0.5)
 
 
 def _technologies(state, x0: int, y0: int) -> tuple[list[str], int]:

@@ -122,7 +122,17 @@ def _sacrifice(state: ZapotecState, x0: int, y0: int) -> tuple[list[str], int]:
         out.append(
             circle(x0 + step * step_w + 6 + 6 * (seat % 3), y0 + 18 + 6 * (seat // 3), 4, seat_colour(seat))
         )
-    return out, 34
+    gains = []
+    for step in range(1, top + 1):
+        parts = [f"{d.sacrifice_vp[step]} VP"] if d.sacrifice_vp[step] else []
+        parts += ["a basic resource"] * d.sacrifice_resource[step]
+        level, gold = d.sacrifice_discount[step]
+        parts += [f"level {level} Trade tiles {gold} gold cheaper"] if gold else []
+        parts += ["a free Ritual disc"] if step == d.free_ritual_step else []
+        if parts:
+            gains.append(f"{step}: {', '.join(parts)}")
+    drawn, height = text_lines(x0, y0 + 42, "Reaching a step gives: " + "; ".join(gains), 380, 8.5)
+    return out + drawn, 36 + height
 
 
 def _rituals(state: ZapotecState, x0: int, y0: int) -> tuple[list[str], int]:
@@ -187,7 +197,9 @@ def _seat(
         chip = f"{name} {state.res[seat][i]}"
         inner.append("<g>" + title(f"{state.res[seat][i]} {name}") + rect(x, y0 + 24, 35, 16, _RESOURCE_FILL[name]))
         inner.append(text(x + 17.5, y0 + 35, chip, fit_size(chip, 33, 9, 6), "middle", fill="#fff") + "</g>")
-    inner.append(text(x0 + 6, y0 + 54, f"houses left {state.houses_left[seat]}, sacrifice step {state.sac[seat]}", 9))
+    pieces = "/".join(str(n) for n in state.pieces[seat])
+    status = f"houses left {state.houses_left[seat]}, sacrifice step {state.sac[seat]}, pyramid pieces L/M/S {pieces}"
+    inner.append(text(x0 + 6, y0 + 54, status, fit_size(status, box_w - 12, 9, 6)))
     y = y0 + 62
     lines: list[str] = []
     if state.solo and seat == 1:
