@@ -8,10 +8,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from arena.web.replay import draw as draw_board
 from engine.teotihuacan.game import GAME as TEOTIHUACAN
 from engine.teotihuacan.svg import svg as teotihuacan_svg
 from engine.zapotec.game import GAME as ZAPOTEC
+from engine.zapotec.svg import _card
 from engine.zapotec.svg import svg as zapotec_svg
+from tests.support.board_positions import SETUPS
+from tests.support.board_positions import positions as seeded_positions
+from tests.support.svg_checks import problems
 
 CASES = [
     (ZAPOTEC, 2, {}, zapotec_svg),
@@ -47,11 +52,16 @@ def test_every_position_draws_as_well_formed_csp_clean_svg(game, players, option
     assert len(set(pictures)) > len(pictures) // 2  # the drawing follows the play
 
 
+def shown_text(picture: str) -> str:
+    """Every text of a drawing, its wrapped lines joined again by spaces."""
+    return " ".join(element.text or "" for element in ET.fromstring(picture).iter("{http://www.w3.org/2000/svg}text"))
+
+
 def test_zapotec_viewer_sees_own_hand_not_the_others():
     state = ZAPOTEC.setup(2, 3, {})
-    hand0 = " ".join(str(card) for card in state.hands[0])
-    hand1 = " ".join(str(card) for card in state.hands[1])
-    referee, seat0 = zapotec_svg(state), zapotec_svg(state, viewer=0)
+    hand0 = ", ".join(_card(state, card) for card in state.hands[0])
+    hand1 = ", ".join(_card(state, card) for card in state.hands[1])
+    referee, seat0 = shown_text(zapotec_svg(state)), shown_text(zapotec_svg(state, viewer=0))
     assert f"hand: {hand0}" in referee and f"hand: {hand1}" in referee
     assert f"hand: {hand0}" in seat0 and f"hand: {hand1}" not in seat0
     assert f"hand: {len(state.hands[1])} cards face down" in seat0
@@ -120,3 +130,31 @@ def test_the_replay_viewer_gives_the_names_to_a_drawing_that_takes_them(tmp_path
 
     State.__module__ = "oldgame.state"
     assert draw(State(), None, ["a", "b"]) == "<svg/>"
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=lambda setup: setup.name)
+def test_no_text_overflows_its_box_and_no_raw_value_is_shown(setup):
+    """Mid-game and final boards of every game set-up (base, expansion modules, solo, 2-4
+    players), as every seat and the referee see them: each text fits its box (its width estimated
+    per character, engine/svg.py) and the picture, and no Python dict or list is shown."""
+    for when, state in seeded_positions(setup):
+        for viewer in (None, *range(setup.players)):
+            found = problems(draw_board(state, viewer, setup.names))
+            assert found == [], f"{setup.name} {when} viewer {viewer}: {found[:5]}"
+
+
+def test_teotihuacan_draws_technologies_the_orange_temple_and_legends():
+    setup = next(s for s in SETUPS if s.name == "teotihuacan-expansion")
+    _, state = next(iter(seeded_positions(setup)))
+    shown = shown_text(teotihuacan_svg(state, names=setup.names))
+    assert "Technologies" in shown and all(f"{number:02d} (" in shown for number in state.tech)
+    assert "orange temple" in shown and "Orange temple steps:" in shown
+    assert "Legend:" in shown and "Royal tiles (Palace):" in shown and "Temple Bonus tiles:" in shown
+
+
+def test_zapotec_draws_the_trade_tile_market_and_a_legend():
+    state = ZAPOTEC.setup(2, 3, {})
+    shown = shown_text(zapotec_svg(state))
+    tiles = [state.data.trade_tiles[t] for row in state.display for t in row]
+    assert all(tile.id in shown and tile.text in shown for tile in tiles)
+    assert "* = its Palace" in shown and "C cornfield" in shown

@@ -36,6 +36,7 @@ from arena.tournament.ratings import RateMemo
 from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, replay_frames
+from arena.web.scoresheet import score_sheet, sheet_chart
 
 LOG = logging.getLogger("arena.web")
 
@@ -251,9 +252,11 @@ class Arena:
         match_id = parse_id(request.path_params["match_id"])
         summary, record, steps, error = self.frames(match_id)
         data = {"match": summary, "steps": len(steps), "replay_error": error, "record": _record_meta(record)}
+        sheet = score_sheet(steps[-1].state, summary["entrants"]) if steps and error is None else None
+        data["score_sheet"] = sheet
         if _api(request):
             return JSONResponse(data)
-        return self.page("match.html", **data)
+        return self.page("match.html", **data, score_chart=Markup(sheet_chart(sheet)) if sheet else None)
 
     def step(self, request: Request) -> Response:
         match_id = parse_id(request.path_params["match_id"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.svg import circle, document, text
+from engine.svg import SEAT_COLOURS, circle, document, text
 
 PALETTE = (
     "#d9482b",
@@ -150,3 +150,50 @@ def llr_chart(path: list[tuple[int, float]], lower: float, upper: float) -> str:
         body.append(f'<polyline class="llr" points="{line}" fill="none" stroke="#2b6cd9" stroke-width="2"/>')
         body.append(circle(round(x(end_deal), 1), round(y(end_llr), 1), 4, "#2b6cd9"))
     return document(WIDTH, HEIGHT, body, "log-likelihood ratio after each deal, with the bounds of the test")
+
+
+def score_chart(timeline: list[dict], names: list[str]) -> str:
+    """Each seat's score after each round or Eclipse (``timeline``: {"after": label, "scores":
+    [...]} in play order), one line per seat in its board colour; Eclipses and the end scoring
+    marked by a dashed line."""
+    if not timeline:
+        return document(WIDTH, 40, [text(10, 24, "no score marks kept", 12)], "score chart: no data")
+    seats = len(timeline[0]["scores"])
+    high = max(max(mark["scores"]) for mark in timeline)
+    low = min(0, min(min(mark["scores"]) for mark in timeline))
+    top, plot_w = TOP + 4, WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - top - BOTTOM - 14
+    x = _scale(0, len(timeline), LEFT, plot_w)  # point k at k + 1: the start (0 VP) at 0
+    y = _scale(low, max(high, low + 1), top, plot_h, flip=True)
+    body = [
+        f'<rect x="{LEFT}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fbfbfb" stroke="#bbb"/>',
+        text(LEFT - 4, y(high) + 4, str(high), 10, "end"),
+        text(LEFT - 4, y(low) + 4, str(low), 10, "end"),
+        text(LEFT, HEIGHT - 8, "start", 10),
+    ]
+    last_label_x = -100.0
+    for k, mark in enumerate(timeline, start=1):
+        label = str(mark["after"])
+        if not label.startswith("round"):
+            body.append(
+                f'<line x1="{x(k):.1f}" y1="{top}" x2="{x(k):.1f}" y2="{top + plot_h}" stroke="#bbb" stroke-dasharray="4 3"/>'
+            )
+        # Every label that fits: the Eclipses and the end always, rounds where there is room.
+        short = label.replace("round ", "r").replace("Eclipse ", "E").replace("end scoring", "end")
+        if not label.startswith("round") or x(k) - last_label_x > 22:
+            body.append(text(x(k), top + plot_h + 14, short, 10, "middle"))
+            last_label_x = x(k)
+    for seat in range(seats):
+        line = f"{x(0):.1f},{y(0):.1f} " + " ".join(
+            f"{x(k):.1f},{y(mark['scores'][seat]):.1f}" for k, mark in enumerate(timeline, start=1)
+        )
+        colour_ = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        body.append(f'<polyline points="{line}" fill="none" stroke="{colour_}" stroke-width="2"/>')
+        final = timeline[-1]["scores"][seat]
+        body.append(f'<rect x="{WIDTH - RIGHT + 12}" y="{TOP + 16 * seat}" width="10" height="10" fill="{colour_}"/>')
+        name = names[seat] if seat < len(names) else f"seat {seat}"
+        body.append(text(WIDTH - RIGHT + 26, TOP + 16 * seat + 9, f"{seat}: {name}"[:18] + f" {final}", 11))
+    eclipses = any(str(mark["after"]).startswith("Eclipse") for mark in timeline)
+    caption = "score after each round (r) and Eclipse (E)" if eclipses else "score after each round (r) and at the end"
+    body.append(text(LEFT + plot_w / 2, HEIGHT - 8, caption, 10, "middle"))
+    return document(WIDTH, HEIGHT, body, "each seat's score after each round")

@@ -93,12 +93,12 @@ def resource_grid(st: TeoCore, seat: int, board: int, borrowed: int = -1) -> Non
         workers.append(borrowed)
     count = min(3, len(workers))
     low = min(st.wp[w] for w in workers)
-    todo = gain(st, seat, DATA.grids[board][count - 1][low - 1])
+    todo = gain(st, seat, DATA.grids[board][count - 1][low - 1], "action_rewards")
     if st.has_tech(seat, 5):
         st.res[seat * 3 + board - 2] += 1  # wood / stone / gold for boards 2 / 3 / 4
     if st.has_tech(seat, 7):
         st.cocoa[seat] += 1
-        st.vp[seat] += 1
+        st.add_vp(seat, 1, "technologies")
     push(st, *todo, *power_up_frames(st, seat, board, count, st.has_tech(seat, 13)))
 
 
@@ -176,10 +176,10 @@ def _alchemy(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.res[seat * 3 + 2] -= tech_price(st, seat, number)
     for other in range(st.n):
         if other != seat and st.tech_marks[pos] >> other & 1:
-            st.vp[other] += DATA.tech_vp_earlier
+            st.add_vp(other, DATA.tech_vp_earlier, "technologies")
     st.tech_marks[pos] |= 1 << seat
     if had3:
-        st.vp[seat] += 3
+        st.add_vp(seat, 3, "technologies")
     todo = [("adv", seat, DATA.tech_columns[pos % 3])]
     if not forfeit:
         todo.extend(power_up_frames(st, seat, 5, 1, had13))
@@ -195,7 +195,7 @@ def empty_noble_spaces(st: TeoCore, row: int) -> list[int]:
 
 def place_building(st: TeoCore, seat: int, row: int, space: int) -> None:
     """The next Building goes on ``space`` of Nobles ``row``: ``seat`` scores its printed VP."""
-    st.vp[seat] += DATA.noble_rows[row][space]
+    st.add_vp(seat, DATA.noble_rows[row][space], "nobles")
     st.nob_taken[row] |= 1 << space
     st.buildings_taken += 1
 
@@ -233,7 +233,7 @@ def _nobles(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.res[seat * 3] -= DATA.noble_cost
     place_building(st, seat, row, empty_noble_spaces(st, row)[0])  # a player takes the leftmost
     if st.has_tech(seat, 3):
-        st.vp[seat] += 3
+        st.add_vp(seat, 3, "technologies")
     fee = [("pay-res", seat, build_extra(st, seat))] if st.mods and build_extra(st, seat) else []
     push(st, *fee, ("avenue", seat), *power_up_frames(st, seat, 6, count, st.has_tech(seat, 13)))
 
@@ -296,11 +296,11 @@ def match(new: str, old: str) -> tuple[int, int]:
     return 1, TEMPLE_OF.get(new, -1)
 
 
-def _score_icons(st: TeoCore, seat: int, new: tuple, old: tuple) -> list[tuple]:
+def _score_icons(st: TeoCore, seat: int, new: tuple, old: tuple, category: str) -> list[tuple]:
     steps = []
     for a, b in zip(new, old, strict=True):
         vp, t = match(a, b)
-        st.vp[seat] += vp
+        st.add_vp(seat, vp, category)
         if t >= 0:
             steps.append(("adv", seat, t))
     return steps
@@ -344,8 +344,8 @@ def place_decoration(st: TeoCore, seat: int, count: int, slot: int, sp: int, ref
     Pyramid track; returns the temple steps. ``refill=False`` leaves the slot empty."""
     tid = st.deco_offer[slot]
     st.res[seat * 3 + 2] -= DATA.deco_cost[count]
-    steps = _score_icons(st, seat, DATA.deco_tiles[tid], covered_icons(st, sp))
-    st.vp[seat] += DATA.deco_vp
+    steps = _score_icons(st, seat, DATA.deco_tiles[tid], covered_icons(st, sp), "decorations")
+    st.add_vp(seat, DATA.deco_vp, "decorations")
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     st.deco_space[sp] = tid
     if refill:
@@ -361,7 +361,7 @@ def _deco(st: TeoCore, frame: Frame, p: Payload) -> None:
     slot, sp = p
     steps = place_decoration(st, seat, count, slot, sp)
     if st.has_tech(seat, 9):
-        st.vp[seat] += 4
+        st.add_vp(seat, 4, "technologies")
     push(st, *steps, *power_up_frames(st, seat, 7, 1, st.has_tech(seat, 13)))
 
 
@@ -525,7 +525,7 @@ def _build_rot(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.res[seat * 3 + 1] -= need_s
     st.res[seat * 3] -= need_w
     squares = DATA.positions[pos].squares
-    steps = _score_icons(st, seat, rotated(tid, p[0]), tuple(st.grid[q] for q in squares))
+    steps = _score_icons(st, seat, rotated(tid, p[0]), tuple(st.grid[q] for q in squares), "pyramid_tiles")
     place_pyramid_tile(st, seat, tid, pos, p[0])
     st.pyr_offer[slot] = 0
     placed += 1
@@ -543,7 +543,7 @@ def place_pyramid_tile(st: TeoCore, seat: int, tid: int, pos: int, rot: int) -> 
     for q, icon in zip(DATA.positions[pos].squares, rotated(tid, rot), strict=True):
         st.grid[q] = icon
     st.pyr_pos[pos] = tid * 4 + rot
-    st.vp[seat] += level_vp(st, level)
+    st.add_vp(seat, level_vp(st, level), "pyramid_tiles")
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     if level == 4:
         # the Pyramid is finished: the light disc jumps to the dark one, the final Eclipse follows
@@ -570,7 +570,7 @@ def _build_end(st: TeoCore, frame: Frame) -> None:
     seat, count = frame[1], frame[2]
     todo = []
     if st.has_tech(seat, 11):
-        st.vp[seat] += 3
+        st.add_vp(seat, 3, "technologies")
     if st.has_tech(seat, 17):
         todo.append(("any-temple", seat))
     todo.extend(power_up_frames(st, seat, 8, count, st.has_tech(seat, 13)))

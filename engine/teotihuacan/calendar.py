@@ -37,6 +37,8 @@ def _end_turn(st: TeoCore, frame: Frame) -> None:
     elif st.pending > 0:
         st.pending -= 1
     nxt = (seat + 1) % n
+    if nxt == st.first:
+        st.mark_vp("round")
     if st.pending == 0:
         st.pending = -1
         push(st, ("eclipse", nxt))
@@ -125,7 +127,8 @@ def _salary(st: TeoCore, frame: Frame, p: Payload) -> None:
 @auto("eclipse-end")
 def _eclipse_end(st: TeoCore, frame: Frame) -> None:
     nxt = frame[1]
-    if is_final(st):
+    final = is_final(st)
+    if final:
         for s in range(st.n):
             if s == st.bot:
                 bonus = teotibot.final_score(st, s, len(bonus_tiles_reached(st, s)))
@@ -134,6 +137,8 @@ def _eclipse_end(st: TeoCore, frame: Frame) -> None:
                 bonus = bonus_score(st, s)
                 st.note(s, f"Seat {s} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
             _score(st, s, "bonus", bonus)
+    st.mark_vp(f"Eclipse {st.eclipses + 1}")
+    if final:
         st.eclipses += 1
         st.over = True
         st.note(-1, "the final Eclipse is scored: the game is over")

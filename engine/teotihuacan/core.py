@@ -62,6 +62,8 @@ LIST_FIELDS = (
     "events",
     "cat_vp",
     "ecl_vp",
+    "sheet_vp",
+    "vp_marks",
     "neutral_draws",
     "act_pyr",
     "dirs",
@@ -105,6 +107,25 @@ SCALAR_FIELDS = (
 COPIED = itemgetter(*COPIED_FIELDS)
 # Score categories kept per seat for Result.details.
 CATEGORIES = ("avenue", "pyramid", "masks", "salary", "bonus")
+# VP gained outside the Eclipse scoring, per seat, booked by ``TeoCore.add_vp`` (``sheet_vp``):
+# with the Eclipse's CATEGORIES they make the score sheet (``Result.details["breakdown"]``).
+PLAY_CATEGORIES = (
+    "temple_rewards",
+    "discovery_tiles",
+    "starting_tiles",
+    "action_rewards",
+    "nobles",
+    "pyramid_tiles",
+    "decorations",
+    "technologies",
+    "royal_tiles",
+    "ascension",
+    "season_tiles",
+    "huitzilopochtli",
+    "xolotl",
+    "teotibot_extras",
+)
+_PLAY_INDEX = {name: k for k, name in enumerate(PLAY_CATEGORIES)}
 
 
 class TeoCore:
@@ -216,7 +237,11 @@ class TeoCore:
         keys = [(self.vp[s], self.cocoa[s], sign * self.order(s)) for s in range(self.n)]
         if self.bot >= 0:  # solo: the player wins only with more VP; a tie is a loss
             keys = [(self.vp[s], s == self.bot) for s in range(self.n)]
-        details = {"per_seat": [self._details(s) for s in range(self.n)]}
+        details = {
+            "per_seat": [self._details(s) for s in range(self.n)],
+            "breakdown": [self.breakdown(s) for s in range(self.n)],
+            "timeline": self.timeline(),
+        }
         return Result(tuple(self.vp), competition_ranks(keys), details)
 
     def _details(self, seat: int) -> dict:
@@ -224,7 +249,45 @@ class TeoCore:
         cats = dict(zip(CATEGORIES, self.cat_vp[seat * k : seat * k + k], strict=True))
         eclipses = self.ecl_vp[seat * 3 : seat * 3 + 3]
         cats["during_play"] = self.vp[seat] - sum(eclipses)
-        return {"vp": self.vp[seat], "cocoa": self.cocoa[seat], "eclipses": eclipses, "categories": cats}
+        return {
+            "vp": self.vp[seat],
+            "cocoa": self.cocoa[seat],
+            "eclipses": eclipses,
+            "categories": cats,
+            "breakdown": self.breakdown(seat),
+        }
+
+    def breakdown(self, seat: int) -> dict[str, int]:
+        """``seat``'s score sheet: category -> VP (non-zero ones), adding up to its VP."""
+        k, m = len(CATEGORIES), len(PLAY_CATEGORIES)
+        play = zip(PLAY_CATEGORIES, self.sheet_vp[seat * m : seat * m + m], strict=True)
+        eclipse = zip(CATEGORIES, self.cat_vp[seat * k : seat * k + k], strict=True)
+        names = {"avenue": "eclipse_avenue", "pyramid": "eclipse_pyramid", "masks": "eclipse_masks"}
+        names["bonus"] = "teotibot_final_scoring" if seat == self.bot else "temple_bonus_tiles"
+        sheet = {name: vp for name, vp in play if vp}
+        sheet.update((names.get(name, name), vp) for name, vp in eclipse if vp)
+        return sheet
+
+    def timeline(self) -> list[dict]:
+        """Every seat's VP after each round and each Eclipse (its salary paid), in play order."""
+        rounds = 0
+        out = []
+        for label, scores in self.vp_marks:
+            if label == "round":
+                rounds += 1
+                label = f"round {rounds}"
+            out.append({"after": label, "scores": list(scores)})
+        return out
+
+    def add_vp(self, seat: int, vp: int, category: str) -> None:
+        """Add ``vp`` (negative: a loss) to ``seat``'s score, booked under ``category`` (one of
+        PLAY_CATEGORIES) for the score sheet."""
+        self.vp[seat] += vp
+        self.sheet_vp[seat * len(PLAY_CATEGORIES) + _PLAY_INDEX[category]] += vp
+
+    def mark_vp(self, label: str) -> None:
+        """Note every seat's VP now, for the score-over-time chart (``timeline``)."""
+        self.vp_marks.append([label, list(self.vp)])  # lists: the observation survives msgpack
 
     # ---- small shared helpers --------------------------------------------------------------
     def order(self, seat: int) -> int:

@@ -25,14 +25,15 @@ INSTANT_KINDS = (
 
 
 # ---- plain gains ---------------------------------------------------------------------------
-def gain(st: TeoCore, seat: int, g: dict) -> list[tuple]:
-    """Apply the immediate part of a gain dict; return the frames its choices need, in order."""
+def gain(st: TeoCore, seat: int, g: dict, source: str = "action_rewards") -> list[tuple]:
+    """Apply the immediate part of a gain dict; return the frames its choices need, in order.
+    Its VP go to the score sheet's category ``source``."""
     out: list[tuple] = []
     for key, amount in g.items():
         if key == "cocoa":
             st.cocoa[seat] += amount
         elif key == "vp":
-            st.vp[seat] += amount
+            st.add_vp(seat, amount, source)
         elif key == "wood":
             st.res[seat * 3] += amount
         elif key == "stone":
@@ -148,7 +149,7 @@ def advance(st: TeoCore, seat: int, t: int, gated: bool = False) -> None:
             push(st, ("major", seat, t, step), *later)
             return
     if reward:
-        push(st, *gain(st, seat, reward), *later)
+        push(st, *gain(st, seat, reward, "temple_rewards"), *later)
     elif later:
         push(st, *later)
 
@@ -190,7 +191,8 @@ def _major(st: TeoCore, frame: Frame, payload: Payload) -> None:
         st.d_temple[k] = without(st.d_temple[k], payload[1])
         claim(st, seat, payload[1])
     else:
-        push(st, *gain(st, seat, DATA.temple_steps[t][step][1] if t != ORANGE else EXP.orange_table[step][1]))
+        reward = DATA.temple_steps[t][step][1] if t != ORANGE else EXP.orange_table[step][1]
+        push(st, *gain(st, seat, reward, "temple_rewards"))
 
 
 def _any_temple_options(st: TeoCore, frame: Frame) -> list[Payload]:
@@ -342,7 +344,7 @@ def _use_tiles(st: TeoCore, frame: Frame, payload: Payload) -> None:
 def use_tile(st: TeoCore, seat: int, tid: int) -> None:
     """Flip an instant tile face down and apply its benefit."""
     st.d_used[tid] = 1
-    push(st, *gain(st, seat, DATA.discoveries[tid].gain))
+    push(st, *gain(st, seat, DATA.discoveries[tid].gain, "discovery_tiles"))
 
 
 def mask_sets(st: TeoCore, seat: int) -> list[int]:
@@ -463,7 +465,7 @@ def _asc_reward(st: TeoCore, frame: Frame, payload: Payload) -> None:
     seat = frame[1]
     kind = payload[0]
     if kind == "vp":
-        st.vp[seat] += 5
+        st.add_vp(seat, 5, "ascension")
     elif kind == "cocoa":
         st.cocoa[seat] += 5
     elif kind == "temple":

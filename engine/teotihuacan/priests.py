@@ -296,7 +296,7 @@ def _xolotl(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "cocoa":
         st.cocoa[seat] -= 1
     else:
-        st.vp[seat] -= 3
+        st.add_vp(seat, -3, "xolotl")
         st.vp_seen[seat] = min(st.vp_seen[seat], st.vp[seat])
     push(st, ("adv-paid", seat, frame[2], frame[3]))
 
@@ -405,7 +405,7 @@ def _watch(st: TeoCore, seat: int, kind: str) -> None:
     """One more VP for every step in which the seat's VP went up. Eclipse scoring books each
     category through ``score_vp`` instead, so its steps are only taken note of."""
     if st.vp[seat] > st.vp_seen[seat] and kind not in ("eclipse", "eclipse-end"):
-        st.vp[seat] += 1
+        st.add_vp(seat, 1, "huitzilopochtli")
     st.vp_seen[seat] = st.vp[seat]
 
 
@@ -548,9 +548,11 @@ def _develop(st: TeoCore, seat: int) -> list | None:
 
 
 def _develop_once(st: TeoCore, seat: int) -> list | None:
-    saved = st.vp[:]
+    saved, sheet = st.vp[:], st.sheet_vp[:]
     todo = _DEVELOP(st, seat)
     st.vp[:] = [v if s == seat else saved[s] for s, v in enumerate(st.vp)]
+    m = len(st.sheet_vp) // st.n  # the others' sheets taken back with their VP
+    st.sheet_vp[:] = [v if k // m == seat else sheet[k] for k, v in enumerate(st.sheet_vp)]
     return todo
 
 

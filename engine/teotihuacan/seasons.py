@@ -92,7 +92,7 @@ def _pyramid_steps(st: TeoCore, seat: int, vp: int) -> int:
 @modules.listener("avenue", M, season="avenue_step_vp")
 def _avenue(st: TeoCore, seat: int) -> list[tuple]:
     if affects(st, seat, "avenue_step_vp"):
-        st.vp[seat] += AVENUE_VP
+        st.add_vp(seat, AVENUE_VP, "season_tiles")
     return []
 
 

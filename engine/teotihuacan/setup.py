@@ -9,7 +9,7 @@ from random import Random
 
 from . import modules, teotibot
 from .calendar import place_neutrals
-from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
+from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, PLAY_CATEGORIES, SCALAR_FIELDS, TeoCore
 from .data import DATA, RESOURCES, TEMPLES
 from .effects import can_claim, claim, claim_label, describe_gain, gain, tile_name
 from .expansion_data import EXP
@@ -102,6 +102,8 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
     st.temple = [0] * (st.nt * n)
     st.cat_vp = [0] * (len(CATEGORIES) * n)
     st.ecl_vp = [0] * (3 * n)
+    st.sheet_vp = [0] * (len(PLAY_CATEGORIES) * n)
+    st.vp_marks = []  # (label, every seat's VP) after each round and Eclipse
     st.wb = [0] * 16
     st.wp = [1] * 16
     st.ws = [-1] * 16
@@ -191,7 +193,7 @@ def _first_game(st: TeoCore) -> None:
             reward = dict(DATA.temple_steps[t][st.temple[s * st.nt + t]][1])
             if "any_resource" in reward:
                 reward = {spec["blue_reward"]: reward.pop("any_resource"), **reward}
-            gain(st, s, reward)
+            gain(st, s, reward, "temple_rewards")
         for k, (board, power) in enumerate(spec["workers"]):
             st.wb[s * 4 + k] = board
             st.wp[s * 4 + k] = power
@@ -333,7 +335,7 @@ def start_tile_benefits(st: TeoCore, seat: int, tiles: list[int]) -> None:
         "green_temple",
         "any_resource",
     ]
-    todo = gain(st, seat, {k: fixed[k] for k in order if k in fixed})
+    todo = gain(st, seat, {k: fixed[k] for k in order if k in fixed}, "starting_tiles")
     push(st, *todo, *later)
 
 

@@ -186,11 +186,11 @@ def _royal(st: TeoCore, frame: Frame) -> None:
     if number == 1:
         st.cocoa[seat] += power + 1
     elif number == 4:
-        st.vp[seat] += 2 * min(st.tech_count(seat), power)
+        st.add_vp(seat, 2 * min(st.tech_count(seat), power), "royal_tiles")
     elif number == 5:
-        st.vp[seat] += 2 * min(st.ptrack[seat], power)
+        st.add_vp(seat, 2 * min(st.ptrack[seat], power), "royal_tiles")
     elif number == 9:
-        st.vp[seat] += min(st.avenue[seat], power + 1)
+        st.add_vp(seat, min(st.avenue[seat], power + 1), "royal_tiles")
     elif number in (2, 6, 8):
         push(st, ("royal-buy", seat, number, power))
     elif number == 3:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from . import rules
 from .data import CATEGORY_OF_PROP, PROPERTIES, SIZES, CocijobotCard
-from .scoring import COCIJOBOT, turn_score
+from .scoring import COCIJOBOT, add_vp, turn_score
 
 if TYPE_CHECKING:
     from .core import ZapotecCore
@@ -89,10 +89,10 @@ def build_houses(state: ZapotecCore, card: CocijobotCard) -> int:
         )
     vp = d.cocijobot["difficulty_vp_per_failed_build"]
     if state.difficulty == "easier" and failures_by_human:
-        state.score[HUMAN] += vp * failures_by_human
+        add_vp(state, HUMAN, vp * failures_by_human, "difficulty")
         state.event(f"Easier game: you gain {vp * failures_by_human} VP", kind="difficulty", seat=HUMAN)
     elif state.difficulty == "harder" and failures:
-        state.score[COCIJOBOT] += vp * failures
+        add_vp(state, COCIJOBOT, vp * failures, "difficulty")
         state.event(f"Harder game: Cocijobot gains {vp * failures} VP", kind="difficulty", seat=COCIJOBOT)
     return len(plan)
 
@@ -128,7 +128,7 @@ def sacrifice(state: ZapotecCore) -> None:
     state.event(f"Cocijobot sacrifices: step {state.sac[COCIJOBOT]}", kind="sacrifice", seat=COCIJOBOT)
     free_tiles = {entry["step"]: entry["level"] for entry in cj["free_trade_tile_on_steps"]}
     for step in reached:
-        state.score[COCIJOBOT] += d.sacrifice_vp[step]
+        add_vp(state, COCIJOBOT, d.sacrifice_vp[step], "sacrifice_steps")
         if step in free_tiles:
             _take_leftmost(state, [free_tiles[step]])
         if step == cj["pyramid_level_on_step"]:

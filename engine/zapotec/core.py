@@ -23,11 +23,11 @@ LIST_FIELDS = (
     "score", "houses_left", "palace", "palace_tile", "sac", "sac_order", "built_pieces",
     "rituals_counted", "picks", "order", "space_tile", "space_owner", "scoring_avail", "pyr_tile",
     "ritual_cards", "bonus", "offer", "deck", "removed", "discard", "cj_deck", "cj_flipped",
-    "cj_tiles", "pending", "events",
+    "cj_tiles", "pending", "events", "marks",
 )  # fmt: skip
 NESTED_FIELDS = (
     "res", "grid", "houses", "tiles_owned", "tiles_down", "bought", "pieces", "pyr_this_round",
-    "hands", "known_hand", "stacks", "display", "pyr_pieces", "ritual_discs", "box",
+    "hands", "known_hand", "stacks", "display", "pyr_pieces", "ritual_discs", "box", "sheet",
 )  # fmt: skip
 
 

@@ -82,6 +82,7 @@ def end_round(state: ZapotecCore) -> None:
         state.step = "over"
         state.current = -1
         return
+    scoring.mark_round(state, f"round {state.round}")
     played = [state.picks[s] for s in range(state.players)]
     state.bonus.extend(state.offer)  # the card left over in the Offer is the next bonus card
     if state.solo:

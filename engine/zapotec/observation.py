@@ -43,6 +43,7 @@ def observe(state: ZapotecCore, seat: int) -> dict[str, Any]:
             {
                 "resources": {name: state.res[s][i] for i, name in enumerate(RESOURCES)},
                 "score": state.score[s],
+                "score_sheet": list(state.sheet[s]),
                 "grid": [_tile_id(state, t) for t in state.grid[s]],
                 "houses": [_space_id(state, i) for i in state.houses[s]],
                 "houses_left": state.houses_left[s],

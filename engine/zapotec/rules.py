@@ -10,6 +10,18 @@ from .data import CATEGORY_OF_PROP, SMALL, TradeTile
 if TYPE_CHECKING:
     from .core import ZapotecCore
 
+# VP gained during play, booked per seat in ``state.sheet`` after one turn-scoring slot per round.
+PLAY_CATEGORIES = ("sacrifice_steps", "difficulty")
+
+
+def add_vp(state: ZapotecCore, seat: int, vp: int, category: str) -> None:
+    """Add ``vp`` to ``seat``'s score, booked for the score sheet under ``category``: one of
+    PLAY_CATEGORIES, or "turn_scoring" (this round's)."""
+    state.score[seat] += vp
+    rounds = state.data.rounds
+    slot = state.round - 1 if category == "turn_scoring" else rounds + PLAY_CATEGORIES.index(category)
+    state.sheet[seat][slot] += vp
+
 
 def can_pay(res: list[int], cost: tuple[int, ...] | list[int]) -> bool:
     """Whether the resources ``res`` cover ``cost``."""
@@ -141,7 +153,7 @@ def free_sacrifice_bonuses(state: ZapotecCore, seat: int, reached: list[int]) ->
     """A player's bonuses for the steps passed: VP now, then queued choices (resource, Ritual)."""
     d = state.data
     for step in reached:
-        state.score[seat] += d.sacrifice_vp[step]
+        add_vp(state, seat, d.sacrifice_vp[step], "sacrifice_steps")
         state.pending.extend(["resource"] * d.sacrifice_resource[step])
         if step == d.free_ritual_step:
             state.pending.append("free-ritual")

@@ -3,23 +3,42 @@ scoring in solo), the final ranking with the Sacrifice-track tie-break."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.api import Result, competition_ranks
 
 from .data import RitualCard
-from .rules import house_count, pyramid_complete
+from .rules import PLAY_CATEGORIES, add_vp, house_count, pyramid_complete
 
 if TYPE_CHECKING:
     from .core import ZapotecCore
 
 COCIJOBOT = 1  # Cocijobot's seat in solo
+def mark_round(state: ZapotecCore, label: str) -> None:
+    """Note every seat's score now, for the score-over-time chart (``timeline``)."""
+    state.marks.append((label, tuple(state.score)))
+
+
+def breakdown(state: ZapotecCore, seat: int) -> dict[str, int]:
+    """``seat``'s score sheet: category -> VP (non-zero ones), adding up to its score."""
+    rounds = state.data.rounds
+    row = state.sheet[seat]
+    sheet = {f"turn_scoring_round_{r + 1}": row[r] for r in range(rounds) if row[r]}
+    sheet.update((name, row[rounds + k]) for k, name in enumerate(PLAY_CATEGORIES) if row[rounds + k])
+    final = state.final[seat] if state.final else {}
+    sheet.update((name, vp) for name, vp in final.items() if name not in ("during_game", "total") and vp)
+    return sheet
+
+
+def timeline(state: ZapotecCore) -> list[dict]:
+    """Every seat's score after each round (turn scoring) and after the end scoring."""
+    return [{"after": label, "scores": list(scores)} for label, scores in state.marks]
 
 
 def turn_score(state: ZapotecCore, seat: int, prop: int) -> int:
     """2 VP per House matching ``prop`` (the Palace counts as two); added to the seat's score."""
     gained = state.data.turn_vp_per_house * house_count(state, seat, prop)
-    state.score[seat] += gained
+    add_vp(state, seat, gained, "turn_scoring")
     return gained
 
 
@@ -116,11 +135,13 @@ def end_scoring(state: ZapotecCore) -> list[dict[str, int]]:
 def end_game(state: ZapotecCore) -> None:
     """Add the end-game points to every seat and keep the breakdown for ``result``."""
     details = [{"during_game": state.score[s], **parts} for s, parts in enumerate(end_scoring(state))]
+    mark_round(state, f"round {state.round}")
     for seat in range(state.seats):
         extra = sum(v for k, v in details[seat].items() if k != "during_game")
         state.score[seat] += extra
         details[seat]["total"] = state.score[seat]
     state.final = details
+    mark_round(state, "end scoring")
     state.event(
         "Final scores: " + ", ".join(f"seat {s} {state.score[s]}" for s in range(state.seats)),
         kind="end",
@@ -137,7 +158,11 @@ def tie_key(state: ZapotecCore, seat: int) -> tuple[int, int, int]:
 def result(state: ZapotecCore) -> Result:
     """The final Result (scores, ranks after tie-breaks, per-seat breakdown)."""
     ranks = competition_ranks([tie_key(state, s) for s in range(state.seats)])
-    details = {"seats": [dict(d) for d in state.final or []]}
+    details: dict[str, Any] = {
+        "seats": [dict(d) for d in state.final or []],
+        "breakdown": [breakdown(state, s) for s in range(state.seats)],
+        "timeline": timeline(state),
+    }
     if state.solo:
         details["automaton_seat"] = COCIJOBOT
     return Result(tuple(state.score), ranks, details)

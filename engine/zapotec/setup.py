@@ -9,6 +9,7 @@ from typing import Any
 from .core import GAME_ID, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS
 from .data import PROPERTIES, RESOURCES, in_play, load
 from .observation import resample
+from .rules import PLAY_CATEGORIES
 from .state import ZapotecState
 
 
@@ -86,6 +87,8 @@ def new_game(players: int, seed: int, options: dict[str, Any], version: str) -> 
     if solo:
         state.res[1] = [0] * 6  # Cocijobot takes no resources
     state.score = [0] * seats
+    state.sheet = [[0] * (d.rounds + len(PLAY_CATEGORIES)) for _ in range(seats)]  # see scoring.add_vp
+    state.marks = []  # (label, every seat's score) after each round
     state.grid = [[-1] * 9 for _ in range(seats)]
     state.houses = [[] for _ in range(seats)]
     state.houses_left = [d.houses] * seats
@@ -165,6 +168,8 @@ def from_observation(obs: dict[str, Any], rng: Random) -> ZapotecState:
     view = obs["seats"]
     state.res = [[v["resources"][name] for name in RESOURCES] for v in view]
     state.score = [v["score"] for v in view]
+    state.sheet = [list(v["score_sheet"]) for v in view]
+    state.marks = []  # the chart's past rounds are not part of a seat's view
     state.grid = [[tile(t) for t in v["grid"]] for v in view]
     state.houses = [[space(i) for i in v["houses"]] for v in view]
     state.houses_left = [v["houses_left"] for v in view]

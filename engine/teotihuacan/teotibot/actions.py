@@ -77,7 +77,7 @@ def build_pyramid(st: TeoCore, seat: int, stone: int) -> list | None:
     rot = st.chance_rng().randrange(4)
     place_pyramid_tile(st, seat, st.pyr_offer[slots[0]], pos, rot)
     take_pyramid(st, slots[0])
-    st.vp[seat] += ACT["construction_extra_vp"]
+    st.add_vp(seat, ACT["construction_extra_vp"], "teotibot_extras")
     st.note(seat, f"Teotibot builds a pyramid tile on level {DATA.positions[pos].level}")
     return [("any-temple", seat)]
 
@@ -99,7 +99,7 @@ def place_decoration(st: TeoCore, seat: int, gold: int) -> list | None:
     _spend(st, seat, 2, gold)
     st.deco_space[spaces[0]] = st.deco_offer[slots[0]]
     take_decoration(st, slots[0])
-    st.vp[seat] += ACT["decoration_vp"]
+    st.add_vp(seat, ACT["decoration_vp"], "teotibot_extras")
     st.ptrack[seat] = min(DATA.pyramid_track_max, st.ptrack[seat] + 1)
     st.note(seat, "Teotibot places a Decoration")
     return [("any-temple", seat)]
@@ -117,7 +117,7 @@ def develop(st: TeoCore, seat: int) -> list | None:
     _spend(st, seat, 2, ACT["alchemy_gold"])
     for other in range(st.n):
         if other != seat and st.tech_marks[pos] >> other & 1:
-            st.vp[other] += DATA.tech_vp_earlier
+            st.add_vp(other, DATA.tech_vp_earlier, "technologies")
     st.tech_marks[pos] |= 1 << seat
     st.note(seat, f"Teotibot develops Technology {st.tech[pos]:02d}")
     return [("adv", seat, DATA.tech_columns[pos % 3])]

@@ -201,7 +201,7 @@ def _bot_done(st: TeoCore, frame: Frame) -> None:
     if st.cocoa[seat] >= BOT["turn"]["cocoa_cash_in"]:
         st.cocoa[seat] -= BOT["turn"]["cocoa_cash_in"]
         vp = max(0, BOT["turn"]["cash_in_vp"] + adjust(st, "teotibot_cash_in_vp"))
-        st.vp[seat] += vp
+        st.add_vp(seat, vp, "teotibot_extras")
         st.note(seat, f"Teotibot cashes in {BOT['turn']['cocoa_cash_in']} cocoa for {vp} VP")
     push(st, ("end-turn", seat))
 

@@ -1,0 +1,60 @@
+"""The score sheet of a finished match: each seat's points by category (the engine's
+``Result.details["breakdown"]``) and its score after each round or Eclipse (``"timeline"``),
+read from the replayed last position, so a record stored before the engines kept them shows
+them too."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from arena.web.charts import score_chart
+from engine.api import State
+
+# Category names that read better spelt out than with their underscores replaced.
+_LABELS = {
+    "eclipse_avenue": "Eclipse: Avenue",
+    "eclipse_pyramid": "Eclipse: Pyramid track",
+    "eclipse_masks": "Eclipse: masks",
+    "salary": "Eclipse: salary not paid",
+    "sacrifice_track": "Sacrifice track (end)",
+    "sacrifice_steps": "Sacrifice track steps",
+    "trade_tiles": "Trade tiles (Cocijobot, end)",
+    "rituals": "Rituals (end)",
+    "pyramids": "Pyramids (end)",
+}
+
+
+def category_label(name: str) -> str:
+    """A category key as a person reads it: "turn_scoring_round_2" -> "Turn scoring round 2"."""
+    return _LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
+def score_sheet(last: State, names: Sequence[str]) -> dict[str, Any] | None:
+    """The sheet of the match ending in ``last`` (None while it is not over, or when the engine
+    keeps no breakdown): ``categories`` in the engine's order with one value per seat, the
+    ``scores``, the ``timeline`` and the seats' ``names``."""
+    if not last.terminal():
+        return None
+    result = last.result()
+    breakdown = result.details.get("breakdown")
+    if not isinstance(breakdown, list) or len(breakdown) != len(result.scores):
+        return None
+    order: list[str] = []
+    for sheet in breakdown:
+        order.extend(name for name in sheet if name not in order)
+    seats = range(len(result.scores))
+    return {
+        "names": [names[s] if s < len(names) else f"seat {s}" for s in seats],
+        "categories": [
+            {"name": name, "label": category_label(name), "points": [int(breakdown[s].get(name, 0)) for s in seats]}
+            for name in order
+        ],
+        "scores": list(result.scores),
+        "timeline": list(result.details.get("timeline") or []),
+    }
+
+
+def sheet_chart(sheet: dict[str, Any]) -> str:
+    """The score-over-time chart of a ``score_sheet``."""
+    return score_chart(sheet["timeline"], sheet["names"])
