@@ -30,6 +30,16 @@ def category_label(name: str) -> str:
     return _LABELS.get(name) or name.replace("_", " ").capitalize()
 
 
+def _sheet_position(name: str, order: list[str]) -> tuple[int, int]:
+    """Where a category stands on the sheet: numbered ones ("turn_scoring_round_3") together, by
+    number, where the first of them appeared; the others where they appeared."""
+    stem, _, number = name.rpartition("_")
+    if stem and number.isdigit():
+        first = next(i for i, other in enumerate(order) if other.rpartition("_")[0] == stem)
+        return first, int(number)
+    return order.index(name), 0
+
+
 def score_sheet(last: State, names: Sequence[str]) -> dict[str, Any] | None:
     """The sheet of the match ending in ``last`` (None while it is not over, or when the engine
     keeps no breakdown): ``categories`` in the engine's order with one value per seat, the
@@ -43,6 +53,7 @@ def score_sheet(last: State, names: Sequence[str]) -> dict[str, Any] | None:
     order: list[str] = []
     for sheet in breakdown:
         order.extend(name for name in sheet if name not in order)
+    order.sort(key=lambda name: _sheet_position(name, order))
     seats = range(len(result.scores))
     return {
         "names": [names[s] if s < len(names) else f"seat {s}" for s in seats],

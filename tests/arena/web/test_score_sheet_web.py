@@ -14,7 +14,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from arena.web.app import create_app  # noqa: E402
 from arena.web.charts import score_chart  # noqa: E402
-from arena.web.scoresheet import category_label  # noqa: E402
+from arena.web.scoresheet import category_label, score_sheet  # noqa: E402
+from engine.api import Result  # noqa: E402
 from tests.support.web_store import HOSTILE_NAME, WEB_STORE  # noqa: E402
 
 pytestmark = WEB_STORE
@@ -71,3 +72,26 @@ def test_score_chart_draws_a_line_per_seat_and_escapes_names():
     assert len(root.findall(f"{ns}polyline")) == 2
     assert "<b>" not in score_chart(timeline, ["<b>x</b>", "two"])
     assert ET.fromstring(score_chart([], [])) is not None
+
+
+def test_numbered_categories_stand_together_in_number_order():
+    # Seat 0 scored nothing in round 2, so the union of the seats' categories met round 3 first.
+    breakdown = [
+        {"turn_scoring_round_3": 6, "turn_scoring_round_4": 6},
+        {"turn_scoring_round_2": 2, "turn_scoring_round_3": 4, "sacrifice_track": 9},
+    ]
+
+    class Last:  # the two calls score_sheet makes of a finished state
+        def terminal(self) -> bool:
+            return True
+
+        def result(self) -> Result:
+            return Result(scores=(12, 15), ranks=(2, 1), details={"breakdown": breakdown, "timeline": []})
+
+    sheet = score_sheet(Last(), ["a", "b"])  # type: ignore[arg-type]  # duck-typed final state
+    assert [row["name"] for row in sheet["categories"]] == [
+        "turn_scoring_round_2",
+        "turn_scoring_round_3",
+        "turn_scoring_round_4",
+        "sacrifice_track",
+    ]
