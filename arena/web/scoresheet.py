@@ -53,7 +53,8 @@ def score_sheet(last: State, names: Sequence[str]) -> dict[str, Any] | None:
     order: list[str] = []
     for sheet in breakdown:
         order.extend(name for name in sheet if name not in order)
-    order.sort(key=lambda name: _sheet_position(name, order))
+    seen = list(order)  # list.sort empties the list it sorts while it runs
+    order.sort(key=lambda name: _sheet_position(name, seen))
     seats = range(len(result.scores))
     return {
         "names": [names[s] if s < len(names) else f"seat {s}" for s in seats],
