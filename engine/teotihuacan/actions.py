@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
-from .effects import gain
+from .effects import gain, technology_vp
 from .expansion_data import EXP
 from .frames import Frame, Payload, auto, choice, push
 
@@ -98,7 +98,7 @@ def resource_grid(st: TeoCore, seat: int, board: int, borrowed: int = -1) -> Non
         st.res[seat * 3 + board - 2] += 1  # wood / stone / gold for boards 2 / 3 / 4
     if st.has_tech(seat, 7):
         st.cocoa[seat] += 1
-        st.vp[seat] += 1
+        technology_vp(st, seat, 1)
     push(st, *todo, *power_up_frames(st, seat, board, count, st.has_tech(seat, 13)))
 
 
@@ -179,7 +179,7 @@ def _alchemy(st: TeoCore, frame: Frame, p: Payload) -> None:
             st.vp[other] += DATA.tech_vp_earlier
     st.tech_marks[pos] |= 1 << seat
     if had3:
-        st.vp[seat] += 3
+        technology_vp(st, seat, 3)
     todo = [("adv", seat, DATA.tech_columns[pos % 3])]
     if not forfeit:
         todo.extend(power_up_frames(st, seat, 5, 1, had13))
@@ -233,7 +233,7 @@ def _nobles(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.res[seat * 3] -= DATA.noble_cost
     place_building(st, seat, row, empty_noble_spaces(st, row)[0])  # a player takes the leftmost
     if st.has_tech(seat, 3):
-        st.vp[seat] += 3
+        technology_vp(st, seat, 3)
     fee = [("pay-res", seat, build_extra(st, seat))] if st.mods and build_extra(st, seat) else []
     push(st, *fee, ("avenue", seat), *power_up_frames(st, seat, 6, count, st.has_tech(seat, 13)))
 
@@ -361,7 +361,7 @@ def _deco(st: TeoCore, frame: Frame, p: Payload) -> None:
     slot, sp = p
     steps = place_decoration(st, seat, count, slot, sp)
     if st.has_tech(seat, 9):
-        st.vp[seat] += 4
+        technology_vp(st, seat, 4)
     push(st, *steps, *power_up_frames(st, seat, 7, 1, st.has_tech(seat, 13)))
 
 
@@ -570,7 +570,7 @@ def _build_end(st: TeoCore, frame: Frame) -> None:
     seat, count = frame[1], frame[2]
     todo = []
     if st.has_tech(seat, 11):
-        st.vp[seat] += 3
+        technology_vp(st, seat, 3)
     if st.has_tech(seat, 17):
         todo.append(("any-temple", seat))
     todo.extend(power_up_frames(st, seat, 8, count, st.has_tech(seat, 13)))

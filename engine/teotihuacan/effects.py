@@ -56,6 +56,12 @@ def gain(st: TeoCore, seat: int, g: dict) -> list[tuple]:
     return out
 
 
+def technology_vp(st: TeoCore, seat: int, vp: int) -> None:
+    """A Technology's "After performing the Main action ... gain N Victory Points": a gain of
+    its own, apart from the action's (Huītzilōpōchtli adds its +1 to each)."""
+    st.vp[seat] += modules.adjust(st, "own_vp", seat, vp) if st.mods else vp
+
+
 def describe_gain(g: dict) -> str:
     """A gain dict as short text: '2 wood, 1 VP'."""
     parts = []

@@ -18,7 +18,7 @@ from .core import TeoCore
 from .data import DATA, RESOURCES
 from .effects import mask_sets, tile_name
 from .expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE, TEMPLE_NAMES
-from .frames import Frame, Payload, choice
+from .frames import Frame, Payload, choice, push
 from .worship import SPACES
 
 M = "height"
@@ -126,6 +126,13 @@ def back_destination(st: TeoCore, board: int, distance: int) -> int:
     return st.place_board[(st.board_place[board] - 1 - distance) % 8 + 1]
 
 
+def back_reaches_palace(st: TeoCore, board: int, distance: int) -> bool:
+    """Whether a move ``distance`` places counter-clockwise from ``board`` lands on or passes
+    the Palace (place 1); leaving the Palace is neither."""
+    place = st.board_place[board]
+    return place > 1 and place - distance <= 1
+
+
 def _back_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = []
     for p in opts:
@@ -139,8 +146,16 @@ def _back_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
 
 @choice("move-back", _back_options, _back_describe)
 def _move_back(st: TeoCore, frame: Frame, p: Payload) -> None:
-    if p[0] == "w":
-        st.wb[p[1]] = back_destination(st, st.wb[p[1]], p[2])  # no action there, no Palace passed
+    """A move (docs/teotihuacan.md, M2 reading 2): no action where it lands, but Technology 01's
+    cocoa onto or past the Palace and the moves' hooks (Teotibot's Metzli)."""
+    if p[0] != "w":
+        return
+    seat, w, distance = frame[1], p[1], p[2]
+    origin = st.wb[w]
+    st.wb[w] = back_destination(st, origin, distance)
+    if back_reaches_palace(st, origin, distance) and st.has_tech(seat, 1):
+        st.cocoa[seat] += 1
+    push(st, *modules.fire(st, "moved", seat, w))
 
 
 # ---- the eight Special Abilities ----------------------------------------------------------------------------

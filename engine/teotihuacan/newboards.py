@@ -15,7 +15,7 @@ from __future__ import annotations
 from . import actions, modules
 from .core import TeoCore
 from .data import DATA
-from .effects import gain
+from .effects import gain, technology_vp
 from .expansion_data import EXP
 from .frames import Frame, Payload, auto, choice, push
 
@@ -109,7 +109,7 @@ def _arch_deco(st: TeoCore, frame: Frame, p: Payload) -> None:
 def _arch_end(st: TeoCore, frame: Frame) -> None:
     seat, count, had13 = frame[1], frame[2], frame[3]
     if st.has_tech(seat, 9):
-        st.vp[seat] += 4  # "after your Decorations (7) Main action": once per action
+        technology_vp(st, seat, 4)  # "after your Decorations (7) Main action": once per action
     push(st, *actions.power_up_frames(st, seat, 7, count, bool(had13)), ("arch-refill", seat))
 
 

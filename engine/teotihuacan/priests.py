@@ -412,6 +412,16 @@ def _watch(st: TeoCore, seat: int, kind: str) -> None:
 WATCHERS.append((_huitz_seats, _watch))
 
 
+@modules.adjuster("own_vp", M, tiles=("huitzilopochtli",))
+def _own_vp(st: TeoCore, seat: int, vp: int) -> int:
+    """A gain of its own earns its own +1; booked as seen, so that the step's watcher counts
+    only the step's other gains."""
+    if priest_of(st, seat) != "huitzilopochtli" or vp <= 0:
+        return vp
+    st.vp_seen[seat] += vp + 1
+    return vp + 1
+
+
 @modules.adjuster("score_vp", M, tiles=("huitzilopochtli",))
 def _score_vp(st: TeoCore, seat: int, vp: int) -> int:
     return vp + 1 if priest_of(st, seat) == "huitzilopochtli" else vp
