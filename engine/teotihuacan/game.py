@@ -10,6 +10,7 @@ from engine.api import BadOptions, validate_options
 
 from . import modules, teotibot
 from .core import GAME_ID
+from .rulebook import for_modules
 from .setup import from_observation, new_game
 from .state import TeoState
 
@@ -102,11 +103,12 @@ class TeotihuacanGame:
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any]) -> TeoState:
         """A new game for ``players`` seats, all chance from ``Random(seed)``."""
-        return new_game(players, seed, self.check_options(players, options), self.version)
+        checked = self.check_options(players, options)
+        return new_game(players, seed, checked, self.version, for_modules(modules.parse(checked["modules"])))
 
     def from_observation(self, observation: dict, rng: Random) -> TeoState:
         """A full state consistent with one seat's observation, hidden parts sampled with rng."""
-        return from_observation(observation, rng)
+        return from_observation(observation, rng, for_modules(observation["public"]["mods"]))
 
 
 GAME = TeotihuacanGame()

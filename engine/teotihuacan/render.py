@@ -94,9 +94,7 @@ def render(st: TeoCore) -> str:
             f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
         )
     if st.mods:
-        for bit, fn in modules.RENDER:
-            if st.mods & bit:
-                lines.extend(fn(st))
+        lines.extend(modules.render_lines(st))
     if st.bot >= 0:
         lines.extend(teotibot_lines(st))
     seats = st.to_act()

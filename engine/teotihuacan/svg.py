@@ -178,7 +178,7 @@ def svg(state, viewer: int | None = None, names: Sequence[str] = ()) -> str:
             body.append(text(10, height + 14 * k, line, 9, font_family="monospace", xml_space="preserve"))
         height += 14 * 5 + 6
     if state.mods:  # the modules' lines of render(): Season tile, ...
-        lines = [line for bit, fn in modules.RENDER if state.mods & bit for line in fn(state)]
+        lines = modules.render_lines(state)
         for k, line in enumerate(lines):
             body.append(
                 text(10, height + 14 * k, line[:160], 9, font_family="monospace", xml_space="preserve")

@@ -8,7 +8,7 @@ import pytest
 
 from engine.teotihuacan import modules
 from engine.teotihuacan.expansion_data import EXP, NOBLES_SPACE, ORANGE
-from engine.teotihuacan.frames import push, run
+from engine.teotihuacan.flow import push, run
 from tests.teotihuacan.util import arrive, blank, choose, give, kind, put, set_tech
 
 PALACE, FOREST, STONE, GOLD, ALCHEMY, NOBLES, DECOR, BUILD = 1, 2, 3, 4, 5, 6, 7, 8

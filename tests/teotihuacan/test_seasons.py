@@ -11,7 +11,7 @@ from engine.teotihuacan import GAME, modules
 from engine.teotihuacan.calendar import salary_due
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP
-from engine.teotihuacan.frames import push, run
+from engine.teotihuacan.flow import push, run
 from engine.teotihuacan.svg import svg
 from tests.teotihuacan.teotibot_util import BOT, solo
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, start_turn

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.teotihuacan.actions import open_positions
 from engine.teotihuacan.data import DATA, WORSHIP_OFFER
-from engine.teotihuacan.frames import push, run
+from engine.teotihuacan.flow import push, run
 from tests.teotihuacan.teotibot_util import (
     ALCHEMY,
     ALCHEMY_B,
