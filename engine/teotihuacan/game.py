@@ -11,7 +11,7 @@ from engine.api import BadOptions, validate_options
 from . import modules, teotibot
 from .core import GAME_ID
 from .rulebook import for_modules
-from .setup import from_observation, new_game
+from .rules.setup import from_observation, new_game
 from .state import TeoState
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {

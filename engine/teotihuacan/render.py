@@ -5,8 +5,8 @@ from __future__ import annotations
 from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
-from .effects import tile_name
 from .expansion_data import TEMPLE_NAMES
+from .rules.effects import tile_name
 from .teotibot.rules import DICE_POSITION, TILE_NAMES
 from .teotibot.rules import SIDES as DIRECTION_SIDES
 

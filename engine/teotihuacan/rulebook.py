@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from . import actions, calendar, effects, height, newboards, priests, seasons, setup, teotibot, turn, worship
+from . import teotibot
 from .data import DATA
 from .hooks import (
     POINTS,
@@ -31,6 +31,8 @@ from .hooks import (
     Watcher,
 )
 from .modules import BIT, MODULES
+from .preclassic import height, newboards, priests, seasons
+from .rules import actions, calendar, effects, setup, turn, worship
 
 # The base rules, every game.
 BASE: tuple[tuple[Part, ...], ...] = (

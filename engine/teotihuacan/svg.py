@@ -16,9 +16,9 @@ from engine.svg import circle, document, rect, seat_colour, text, title
 
 from . import modules
 from .data import DATA, RESOURCES, TEMPLES
-from .effects import tile_name
 from .expansion_data import TEMPLE_NAMES
 from .render import nobles_text
+from .rules.effects import tile_name
 
 WIDTH = 960
 _TEMPLE_FILL = ("#3b6fd1", "#c8402f", "#3a9d4a")

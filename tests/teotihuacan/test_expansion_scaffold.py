@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from engine.api import BadOptions
 from engine.teotihuacan import GAME, modules
-from engine.teotihuacan.actions import level_vp, place_pyramid_tile
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import DATA_FILE, EXP
 from engine.teotihuacan.hooks import Automaton, Choice, adjuster, listener
 from engine.teotihuacan.rulebook import Rulebook, for_modules, module_parts
+from engine.teotihuacan.rules.actions import level_vp, place_pyramid_tile
 
 REFERENCE = (
     Path(__file__).resolve().parents[3] / "shared" / "reference" / "teotihuacan" / "late-preclassic.toml"

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from engine.teotihuacan import GAME, modules
-from engine.teotihuacan.calendar import bonus_tiles_reached, salary_due
 from engine.teotihuacan.data import DATA
-from engine.teotihuacan.effects import can_advance
 from engine.teotihuacan.expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE
 from engine.teotihuacan.flow import push, run
-from engine.teotihuacan.height import ability_options, set_vp
+from engine.teotihuacan.preclassic.height import ability_options, set_vp
+from engine.teotihuacan.rules.calendar import bonus_tiles_reached, salary_due
+from engine.teotihuacan.rules.effects import can_advance
 from tests.teotihuacan.teotibot_util import BOT, WORSHIP, bot_action, solo
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, start_turn
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.teotihuacan.actions import main_possible
 from engine.teotihuacan.expansion_data import EXP
+from engine.teotihuacan.rules.actions import main_possible
 from tests.teotihuacan.teotibot_util import BOT, CONSTRUCTION, DECORATIONS, bot_action, solo
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, refresh, set_tech
 
@@ -89,7 +89,7 @@ def test_architecture_two_decorations_refill_only_after_the_action():
 def test_architecture_virtual_worker_has_the_lowest_power():
     from engine.teotihuacan import modules
     from engine.teotihuacan.hooks import adjuster
-    from engine.teotihuacan.newboards import board_count
+    from engine.teotihuacan.preclassic.newboards import board_count
     from engine.teotihuacan.rulebook import Rulebook, module_parts
 
     st = table()

@@ -8,11 +8,11 @@ from random import Random
 import pytest
 
 from engine.teotihuacan import GAME, modules
-from engine.teotihuacan.calendar import salary_due
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP
 from engine.teotihuacan.flow import push, run
-from engine.teotihuacan.priests import TITLES, TONA
+from engine.teotihuacan.preclassic.priests import TITLES, TONA
+from engine.teotihuacan.rules.calendar import salary_due
 from tests.teotihuacan.teotibot_util import (
     ALCHEMY,
     BOT,

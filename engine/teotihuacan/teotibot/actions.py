@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import modules
-from ..actions import (
+from ..core import TeoCore
+from ..data import DATA
+from ..expansion_data import OFFER_BOARDS_M2, WORSHIP_OFFER_M2
+from ..flow import Frame, push
+from ..hooks import Auto, BotStep, BotTile, Part
+from ..rules.actions import (
     deco_space_open,
     empty_noble_spaces,
     open_positions,
@@ -20,12 +25,7 @@ from ..actions import (
     take_decoration,
     take_pyramid,
 )
-from ..core import TeoCore
-from ..data import DATA
-from ..effects import can_pay, claim, draw_discovery, power_up
-from ..expansion_data import OFFER_BOARDS_M2, WORSHIP_OFFER_M2
-from ..flow import Frame, push
-from ..hooks import Auto, BotStep, BotTile, Part
+from ..rules.effects import can_pay, claim, draw_discovery, power_up
 from .rules import (
     ACT,
     DICE_POSITION,

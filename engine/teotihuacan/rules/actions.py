@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from . import modules
-from .core import TeoCore
-from .data import DATA, RESOURCES, SIDES, TEMPLES
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA, RESOURCES, SIDES, TEMPLES
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
 from .effects import gain, technology_vp
-from .expansion_data import EXP
-from .flow import Frame, Payload, push
-from .hooks import Auto, Choice, Part
 
 BOARD = DATA.board_names
 TEMPLE_OF = {"B": 0, "R": 1, "G": 2}

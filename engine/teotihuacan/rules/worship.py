@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from . import modules, teotibot
-from .core import TeoCore
-from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES
+from .. import modules, teotibot
+from ..core import TeoCore
+from ..data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES
+from ..expansion_data import NOBLES_SPACE, ORANGE, SPACE_BOARD_M2, TEMPLE_NAMES, WORSHIP_OFFER_M2
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
 from .effects import INSTANT_KINDS, can_claim, can_pay, claim, claim_label, draw_discovery, tile_name
-from .expansion_data import NOBLES_SPACE, ORANGE, SPACE_BOARD_M2, TEMPLE_NAMES, WORSHIP_OFFER_M2
-from .flow import Frame, Payload, push
-from .hooks import Auto, Choice, Part
 
 BOARD = DATA.board_names
 SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from random import Random
 
-from . import modules, seasons, turn, worship  # noqa: F401  (seasons first: its cost changes come before ours)
-from .core import TeoCore
-from .data import DATA, RESOURCES
-from .effects import mask_sets, tile_name
-from .expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE, TEMPLE_NAMES
-from .flow import Frame, Payload, push
-from .hooks import Choice, Part, adjuster, each, listener, renderer
-from .worship import SPACES
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA, RESOURCES
+from ..expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE, TEMPLE_NAMES
+from ..flow import Frame, Payload, push
+from ..hooks import Choice, Part, adjuster, each, listener, renderer
+from ..rules import turn, worship
+from ..rules.effects import mask_sets, tile_name
+from ..rules.worship import SPACES
 
 M = "height"
 MODULE_BIT = modules.BIT[M]

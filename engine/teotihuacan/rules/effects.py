@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from . import modules
-from .core import KIND_IDS, TeoCore
-from .data import DATA, MIXES, RESOURCES, TEMPLES
-from .expansion_data import EXP, ORANGE, TEMPLE_NAMES
-from .flow import Frame, Payload, push
-from .hooks import Auto, Choice, Part
+from .. import modules
+from ..core import KIND_IDS, TeoCore
+from ..data import DATA, MIXES, RESOURCES, TEMPLES
+from ..expansion_data import EXP, ORANGE, TEMPLE_NAMES
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
 
 TEMPLE_LETTER = {"b": 0, "r": 1, "g": 2}
 COST_NAMES = ("cocoa", "wood", "stone", "gold")

@@ -8,19 +8,19 @@ from itertools import combinations
 from random import Random
 from typing import TYPE_CHECKING
 
-from . import modules, teotibot
+from .. import modules, teotibot
+from ..core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
+from ..data import DATA, RESOURCES, TEMPLES
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push, run
+from ..hooks import Auto, Choice, Part, Simultaneous
+from ..observation import HIDDEN, resample
+from ..state import TeoState
 from .calendar import place_neutrals
-from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
-from .data import DATA, RESOURCES, TEMPLES
 from .effects import can_claim, claim, claim_label, describe_gain, gain, tile_name
-from .expansion_data import EXP
-from .flow import Frame, Payload, push, run
-from .hooks import Auto, Choice, Part, Simultaneous
-from .observation import HIDDEN, resample
-from .state import TeoState
 
 if TYPE_CHECKING:  # (rulebook.py imports this module for its parts)
-    from .rulebook import Rulebook
+    from ..rulebook import Rulebook
 
 
 def new_game(players: int, seed: int, options: dict, version: str, rules: Rulebook) -> TeoState:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from random import Random
 
-from . import effects, modules
-from .core import TeoCore
-from .data import TEMPLES
-from .expansion_data import EXP
-from .flow import Frame, Payload, push
-from .hooks import Auto, Automaton, Choice, Part, adjuster, each, listener, renderer
+from .. import modules
+from ..core import TeoCore
+from ..data import TEMPLES
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Automaton, Choice, Part, adjuster, each, listener, renderer
+from ..rules import effects
 
 M = "seasons"
 NUMBER = EXP.season_by_id  # id -> tile number

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from random import Random
 
-from . import modules, teotibot
-from .core import CATEGORIES, TeoCore
-from .data import DATA
+from .. import modules, teotibot
+from ..core import CATEGORIES, TeoCore
+from ..data import DATA
+from ..expansion_data import EXP, ORANGE
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
 from .effects import mask_score, mask_sets
-from .expansion_data import EXP, ORANGE
-from .flow import Frame, Payload, push
-from .hooks import Auto, Choice, Part
 
 NCAT = len(CATEGORIES)
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from random import Random
 
-from . import effects, modules, seasons, turn
-from .actions import resource_grid
-from .core import TeoCore
-from .data import DATA
-from .expansion_data import EXP, TEMPLE_NAMES
-from .flow import Frame, Payload, push
-from .hooks import (
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA
+from ..expansion_data import EXP, TEMPLE_NAMES
+from ..flow import Frame, Payload, push
+from ..hooks import (
     Auto,
     Automaton,
     BotStep,
@@ -33,9 +32,12 @@ from .hooks import (
     listener,
     renderer,
 )
-from .setup import start_tile_benefits, start_tile_text
-from .teotibot import actions as bot_actions
-from .teotibot.rules import ascension_reward
+from ..rules import effects, turn
+from ..rules.actions import resource_grid
+from ..rules.setup import start_tile_benefits, start_tile_text
+from ..teotibot import actions as bot_actions
+from ..teotibot.rules import ascension_reward
+from . import seasons
 
 M = "priests"
 

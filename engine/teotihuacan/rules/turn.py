@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from . import actions, modules, worship
-from .core import TeoCore
-from .data import DATA
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA
+from ..flow import Frame, Payload, push
+from ..hooks import Choice, Part
+from . import actions, worship
 from .effects import instant_tiles, tile_name, use_tile
-from .flow import Frame, Payload, push
-from .hooks import Choice, Part
 
 BOARD = DATA.board_names
 MOVES = (1, 2, 3)  # a normal move: 1-3 boards clockwise (a module may change it)

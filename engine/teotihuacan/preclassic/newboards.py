@@ -12,13 +12,14 @@ Teotibot's own Decorations and Construction actions are unchanged.
 
 from __future__ import annotations
 
-from . import actions, modules
-from .core import TeoCore
-from .data import DATA
-from .effects import gain, technology_vp
-from .expansion_data import EXP
-from .flow import Frame, Payload, push
-from .hooks import Auto, Board, Choice, MainRule, Part
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Board, Choice, MainRule, Part
+from ..rules import actions
+from ..rules.effects import gain, technology_vp
 
 TILE_KEYS = ("decorations", "pyramid_tiles", "unlock")
 
