@@ -149,9 +149,9 @@ def teotihuacan_positions(players: int, seeds=range(3), every: int = 5, modules:
 def test_teotihuacan_features_read_what_the_engine_scores(players, modules):
     """The evaluator's own copies of the engine's sums (it reads the public view only) give what
     the engine gives: Temple Bonus tiles, mask sets, salary due."""
-    from engine.teotihuacan.calendar import bonus_score, salary_due
-    from engine.teotihuacan.effects import mask_score
     from engine.teotihuacan.observation import PublicView
+    from engine.teotihuacan.rules.calendar import bonus_score, salary_due
+    from engine.teotihuacan.rules.effects import mask_score
 
     names = teotihuacan_eval.FEATURES
     checked = 0

@@ -13,14 +13,18 @@ the 0-based position and ``last_seat()`` the holder of the Last Player token.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import itemgetter
 from random import Random
-from typing import Self
+from typing import TYPE_CHECKING, Any, Self
 
 from engine.api import Decision, IllegalAction, Result, competition_ranks
 
-from . import frames
 from .data import DATA
+
+if TYPE_CHECKING:  # (the rulebook imports the rules, which import this module)
+    from .rulebook import Rulebook
+from .flow import run
 
 GAME_ID = "teotihuacan"
 
@@ -133,6 +137,88 @@ class TeoCore:
 
     game_id = GAME_ID
     version: str  # the engine version that made it (set by setup)
+    rules: Rulebook  # the rules of its module set (shared by clones)
+    options: dict[str, Any]  # the checked options
+    # -- scalars (SCALAR_FIELDS)
+    n: int  # seats (the automaton's included)
+    first_game: bool
+    draft: bool  # the Starting Tile Draft variant
+    dark_variant: bool  # Dark Eclipse
+    light: int  # the Calendar's light disc position
+    dark: int  # the Calendar's dark disc position
+    eclipses: int  # Eclipses scored
+    pending: int  # the seat whose turn triggered an Eclipse (-1: none)
+    pyramid_done: bool
+    buildings_taken: int
+    over: bool
+    turns: int
+    chance: int  # the seed of the next chance event
+    nt: int  # temples in play (4 with M2's orange temple)
+    first: int  # the seat holding Player Order token 1
+    bot: int  # Teotibot's seat (-1: none)
+    act_aside: int  # Teotibot's set-aside Action tile
+    roll: int  # Teotibot's last dice sum
+    mods: int  # the modules in play (modules.py)
+    season: int  # M3: the active Season tile's number (0: none)
+    # -- lists (LIST_FIELDS; FIXED_FIELDS shared by clones)
+    place_board: list[int]  # place (1-8) -> board
+    board_place: list[int]  # board (1-8) -> place
+    royal: list[int]  # the Palace's Royal tiles
+    tech: list[int]  # the Technology tile at each of the 6 positions
+    tech_marks: list[int]  # per position, bit s: seat s's marker
+    bonus: list[int]  # the Temple Bonus tiles
+    nob_taken: list[int]  # per Nobles row, bit k: a Building on its k-th space
+    wb: list[int]  # per worker slot: its board (0: not in play)
+    wp: list[int]  # per worker slot: its power
+    ws: list[int]  # per worker slot: its Worship space (-1: unlocked)
+    space_occ: list[int]  # per Worship space: the worker locked there (-1: none)
+    cocoa: list[int]
+    res: list[int]  # wood, stone, gold per seat
+    vp: list[int]
+    avenue: list[int]
+    ptrack: list[int]  # the Pyramid track
+    temple: list[int]  # per seat, nt temple steps
+    d_owner: list[int]  # per discovery tile: its owner (-1: none, -2: discarded)
+    d_used: list[int]
+    d_deck: list[int]
+    d_offer: list[int]  # the tiles beside the Worship spaces
+    pyr_pos: list[int]  # per pyramid position: tile * 4 + rotation (-1: empty)
+    grid: list[str]  # the pyramid's icons
+    pyr_offer: list[int]
+    pyr_deck: list[int]
+    deco_space: list[int]
+    deco_offer: list[int]
+    deco_deck: list[int]
+    start_deck: list[int]
+    start_disc: list[int]  # per Starting tile: its discovery tile
+    start_pick: list[Any]  # per seat: the pair of Starting tiles kept (None: not chosen)
+    draft_pool: list[int]
+    stack: list[tuple]  # the frames to run (flow.py)
+    events: list[tuple]  # (seat, kind, text) since setup
+    cat_vp: list[int]  # per seat, VP per score category
+    ecl_vp: list[int]  # per seat, VP of each Eclipse
+    sheet_vp: list[int]  # per seat, VP per PLAY_CATEGORIES entry (add_vp: the score sheet)
+    vp_marks: list[list[Any]]  # [label, every seat's VP] after each round / Eclipse (mark_vp)
+    neutral_draws: list[int]
+    act_pyr: list[int]  # Teotibot's action pyramid
+    dirs: list[int]  # Teotibot's Direction tiles
+    season_deck: list[int]  # M3
+    season_used: list[int]  # M3
+    priest: list[int]  # M1: each seat's kept priest tile (1-based; 0: none or hidden)
+    priest_pick: list[int]  # M1
+    priest_deck: list[int]  # M1
+    ability: list[int]  # M2: per seat, bit i: Special Ability i
+    vp_seen: list[int]  # M1: VP as last seen by Huītzilōpōchtli's watcher
+    # -- lists of lists (NESTED_FIELDS)
+    d_avenue: list[list[int]]
+    d_temple: list[list[int]]
+    start_dealt: list[list[int]]
+    kept: list[list[int]]
+    priest_dealt: list[list[int]]
+    # -- the hooks found per seat (modules.refresh)
+    adjusters: tuple[dict[str, tuple[Callable[..., Any], ...]], ...]
+    listeners: tuple[dict[str, tuple[Callable[..., Any], ...]], ...]
+    watchers: tuple[tuple[Callable[[Any, int, str], None], int], ...]
 
     def __init__(self) -> None:
         self.opts: list | None = None  # cached options of the top choice frame
@@ -161,20 +247,21 @@ class TeoCore:
         if not self.stack:
             return ()
         top = self.stack[-1]
-        if top[0] in frames.SIMULTANEOUS:
-            return frames.SIMULTANEOUS[top[0]](self)
+        pending = self.rules.simultaneous.get(top[0])
+        if pending is not None:
+            return pending(self)
         return (top[1],)
 
     def _options(self, seat: int) -> list:
         top = self.stack[-1] if self.stack else None
-        if top is not None and top[1] == seat and top[0] != "start-pick":
+        if top is not None and top[1] == seat and top[0] != "start-pick" and self.opts is not None:
             return self.opts  # the usual case, without building to_act()
         if seat not in self.to_act():
             raise IllegalAction(f"seat {seat} does not act now; seats to act: {list(self.to_act())}")
         top = self.stack[-1]
-        if top[0] in frames.SIMULTANEOUS:
-            return frames.CHOICE[top[0]].options(self, (top[0], seat))
-        return self.opts
+        if top[0] in self.rules.simultaneous:
+            return self.rules.choice[top[0]].options(self, (top[0], seat))
+        return self.opts or []
 
     def decision(self, seat: int) -> Decision:
         """The decision ``seat`` faces now, options labelled for a person."""
@@ -183,8 +270,8 @@ class TeoCore:
             return cached[1]
         opts = self._options(seat)
         top = self.stack[-1]
-        frame = (top[0], seat) if top[0] in frames.SIMULTANEOUS else top
-        prompt, labels = frames.CHOICE[frame[0]].describe(self, frame, opts)
+        frame = (top[0], seat) if top[0] in self.rules.simultaneous else top
+        prompt, labels = self.rules.choice[frame[0]].describe(self, frame, opts)
         options = tuple({"label": label, "act": list(p)} for label, p in zip(labels, opts, strict=True))
         decision = Decision(frame[0], prompt, options)
         self.dec = (seat, decision)
@@ -201,20 +288,20 @@ class TeoCore:
             raise IllegalAction(f"choice {choice!r} out of range 0..{len(opts) - 1}")
         top = self.stack[-1]
         payload = opts[choice]
-        if top[0] in frames.SIMULTANEOUS:
+        if top[0] in self.rules.simultaneous:
             self.dec = None
-            frames.CHOICE[top[0]].resolve(self, (top[0], seat), payload)
+            self.rules.choice[top[0]].resolve(self, (top[0], seat), payload)
         else:
             cached = self.dec
             if cached is not None and cached[0] == seat:
                 label = cached[1].options[choice]["label"]
             else:  # label the chosen option only (a playout never asked for the others)
-                label = frames.CHOICE[top[0]].describe(self, top, [payload])[1][0]
+                label = self.rules.choice[top[0]].describe(self, top, [payload])[1][0]
             self.dec = None
             self.stack.pop()
             self.events.append((seat, top[0], label))
-            frames.CHOICE[top[0]].resolve(self, top, payload)
-        frames.run(self)
+            self.rules.choice[top[0]].resolve(self, top, payload)
+        run(self)
 
     def agent_seats(self) -> list[int]:
         """Seats played by agents, in player order (the automaton's seat left out)."""
@@ -234,7 +321,7 @@ class TeoCore:
         if not self.over:
             raise IllegalAction("the game is not over yet")
         sign = 1 if self.dark_variant else -1
-        keys = [(self.vp[s], self.cocoa[s], sign * self.order(s)) for s in range(self.n)]
+        keys: list[tuple] = [(self.vp[s], self.cocoa[s], sign * self.order(s)) for s in range(self.n)]
         if self.bot >= 0:  # solo: the player wins only with more VP; a tie is a loss
             keys = [(self.vp[s], s == self.bot) for s in range(self.n)]
         details = {

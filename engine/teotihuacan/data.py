@@ -72,8 +72,8 @@ class Components:
         pu = raw["main_action_grid"]["power_ups"]
         self.power_ups = (0, pu["workers_1"], pu["workers_2"], pu["workers_3"])
         # temples: per temple, per step (0-11): (kind, reward dict)
-        self.temple_steps = []
-        self.temple_discovery = []  # (temple, step, {players: count})
+        temple_steps: list[tuple] = []
+        temple_discovery: list[tuple] = []  # (temple, step, {players: count})
         for t, name in enumerate(TEMPLES):
             steps = []
             for step in raw["temples"][name]["steps"]:
@@ -81,10 +81,10 @@ class Components:
                 steps.append((step["kind"], reward))
                 if "discovery_tiles" in step:
                     counts = {int(k[1:]): v for k, v in step["discovery_tiles"].items()}
-                    self.temple_discovery.append((t, step["step"], counts))
-            self.temple_steps.append(tuple(steps))
-        self.temple_steps = tuple(self.temple_steps)
-        self.temple_discovery = tuple(self.temple_discovery)
+                    temple_discovery.append((t, step["step"], counts))
+            temple_steps.append(tuple(steps))
+        self.temple_steps = tuple(temple_steps)
+        self.temple_discovery = tuple(temple_discovery)
         self.top_step = raw["temples"]["top_step"]
         self.bonus_step = raw["temples"]["bonus_tile_step"]
         av = raw["avenue"]
@@ -130,8 +130,8 @@ class Components:
     def _load_pyramid(self, pyr: dict, tiles: list, track: dict) -> None:
         self.base_grid = "".join(pyr["base_grid"])
         assert len(self.base_grid) == 64, "pyramid base grid must be 8 x 8"
-        positions = []
-        index = {}
+        positions: list[PyramidPosition] = []
+        index: dict[tuple[int, int, int], int] = {}
         for level in (1, 2, 3, 4):
             size = 5 - level
             for r in range(size):
@@ -143,7 +143,7 @@ class Components:
                         (top + 1) * 8 + left + 1,
                         (top + 1) * 8 + left,
                     )
-                    supports = ()
+                    supports: tuple[int, ...] = ()
                     if level > 1:
                         supports = tuple(index[(level - 1, r + dr, c + dc)] for dr in (0, 1) for dc in (0, 1))
                     index[(level, r, c)] = len(positions)

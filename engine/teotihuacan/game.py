@@ -10,7 +10,8 @@ from engine.api import BadOptions, validate_options
 
 from . import modules, teotibot
 from .core import GAME_ID
-from .setup import from_observation, new_game
+from .rulebook import for_modules
+from .rules.setup import from_observation, new_game
 from .state import TeoState
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
@@ -62,8 +63,9 @@ class TeotihuacanGame:
 
     id = GAME_ID
     # 0.2.0: random first player, claim-first Worship, mid-turn tile use; 0.3.0: Teotibot;
-    # 0.4.0: issue 12 (Teotibot's Nobles space and lost any-temple step, Technology 15's discount)
-    version = "0.4.0"
+    # 0.4.0: issue 12 (Teotibot's Nobles space and lost any-temple step, Technology 15's discount);
+    # 0.5.0: issue 34 (Huītzilōpōchtli and the Technologies' VP, the orange temple's 1-2 is a move)
+    version = "0.5.0"
     min_players = 1  # only with the automaton
     max_players = 4
     automata: tuple[str, ...] = ("teotibot",)
@@ -101,11 +103,12 @@ class TeotihuacanGame:
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any]) -> TeoState:
         """A new game for ``players`` seats, all chance from ``Random(seed)``."""
-        return new_game(players, seed, self.check_options(players, options), self.version)
+        checked = self.check_options(players, options)
+        return new_game(players, seed, checked, self.version, for_modules(modules.parse(checked["modules"])))
 
     def from_observation(self, observation: dict, rng: Random) -> TeoState:
         """A full state consistent with one seat's observation, hidden parts sampled with rng."""
-        return from_observation(observation, rng)
+        return from_observation(observation, rng, for_modules(observation["public"]["mods"]))
 
 
 GAME = TeotihuacanGame()

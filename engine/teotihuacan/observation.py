@@ -14,7 +14,7 @@ from random import Random
 from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA
 from .expansion_data import EXP
-from .frames import run
+from .flow import run
 
 HIDDEN = {
     "chance",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
-from .effects import tile_name
 from .expansion_data import TEMPLE_NAMES
+from .rules.effects import tile_name
 from .teotibot.rules import DICE_POSITION, TILE_NAMES
 from .teotibot.rules import SIDES as DIRECTION_SIDES
 
@@ -94,9 +94,7 @@ def render(st: TeoCore) -> str:
             f"pyramid track {st.ptrack[s]}; tiles: {', '.join(tiles) or '-'}"
         )
     if st.mods:
-        for bit, fn in modules.RENDER:
-            if st.mods & bit:
-                lines.extend(fn(st))
+        lines.extend(modules.render_lines(st))
     if st.bot >= 0:
         lines.extend(teotibot_lines(st))
     seats = st.to_act()

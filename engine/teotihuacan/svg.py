@@ -19,9 +19,10 @@ from engine.svg import box, circle, document, fit_size, rect, seat_colour, text,
 
 from . import modules
 from .data import DATA, RESOURCES, SIDES, TEMPLES
-from .effects import describe_gain, tile_name
 from .expansion_data import EXP, ORANGE, TEMPLE_NAMES
+from .preclassic import height as height_module
 from .render import DICE_POSITION, DIRECTION_SIDES, TILE_NAMES, nobles_text
+from .rules.effects import describe_gain, tile_name
 
 WIDTH = 960
 _TEMPLE_FILL = ("#3b6fd1", "#c8402f", "#3a9d4a", "#e08a1e")
@@ -244,7 +245,7 @@ def _seats(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], in
             f"discovery tiles: {', '.join(tiles) or '-'}",
         ]
         if state.nt > ORANGE and seat != state.bot:
-            from .height import ability_text  # only with the expansion's M2 in play
+            ability_text = height_module.ability_text  # only with the expansion's M2 in play
 
             held = [ability_text(i) for i in range(len(EXP.abilities)) if state.ability[seat] >> i & 1]
             lines.append(f"Special Abilities: {'; '.join(held) or '-'}")
@@ -293,8 +294,8 @@ def _teotibot(state, x0: int, y0: int) -> tuple[list[str], int]:
 
 def _module_lines(state, x0: int, y0: int) -> tuple[list[str], int]:
     """The Season tile and the priest tiles (M3, M1) as wrapped text; M2 is drawn in place."""
-    skip = modules.BIT["height"]
-    lines = [line.strip() for bit, fn in modules.RENDER if state.mods & bit and bit != skip for line in fn(state)]
+    hooks = [hook for hook in state.rules.hooks["render"] if hook.fn.__module__ != height_module.__name__]
+    lines = [line.strip() for hook in hooks for line in hook.fn(state)]
     out = []
     y = y0
     for line in lines:

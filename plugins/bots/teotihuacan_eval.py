@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.api import State
-from engine.teotihuacan.calendar import bonus_points
 from engine.teotihuacan.data import DATA
-from engine.teotihuacan.effects import set_sizes
 from engine.teotihuacan.expansion_data import EXP, ORANGE
 from engine.teotihuacan.observation import PublicView
+from engine.teotihuacan.rules.calendar import bonus_points
+from engine.teotihuacan.rules.effects import set_sizes
 
 ECLIPSES = 3
 # Avenue VP per step at an Eclipse falls from 5 to 1 as buildings are taken (components.toml).

@@ -18,6 +18,8 @@ from engine.zapotec import GAME as ZAPOTEC
 
 # The last versions before issue 12's rules corrections.
 BEFORE_ISSUE_12 = [(TEOTIHUACAN, "0.3.0", {}), (ZAPOTEC, "1.1.0", {})]
+# Issue 34's readings of the Late Preclassic changed its games in Teotihuacan 0.5.0.
+BEFORE_ISSUE_34 = [(TEOTIHUACAN, "0.4.0", {"modules": "priests,height"})]
 
 
 def played_record(game, seed: int, options: dict) -> dict:
@@ -51,7 +53,9 @@ def played_record(game, seed: int, options: dict) -> dict:
     }
 
 
-@pytest.mark.parametrize("game,old,options", BEFORE_ISSUE_12, ids=["teotihuacan", "zapotec"])
+@pytest.mark.parametrize(
+    "game,old,options", BEFORE_ISSUE_12 + BEFORE_ISSUE_34, ids=["teotihuacan", "zapotec", "teotihuacan-0.4.0"]
+)
 def test_a_record_of_the_version_before_the_rules_corrections_is_refused(game, old, options):
     record = played_record(game, 5, options)
     assert replay(record, game).terminal()  # the installed version replays its own record

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.teotihuacan.frames import run
+from engine.teotihuacan.flow import run
 from engine.teotihuacan.state import TeoState
 from engine.teotihuacan.teotibot import perform
 from tests.teotihuacan.util import blank

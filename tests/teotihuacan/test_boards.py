@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.teotihuacan.data import DATA
-from engine.teotihuacan.frames import push, run
+from engine.teotihuacan.flow import push, run
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, refresh, start_turn
 
 PALACE, FOREST, STONE, GOLD, ALCHEMY, NOBLES, DECOR, BUILD = 1, 2, 3, 4, 5, 6, 7, 8

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.teotihuacan.frames import run
+from engine.teotihuacan.flow import run
 from tests.teotihuacan.util import blank, choose, kind, own_tile, put, start_turn
 
 FOREST = 2

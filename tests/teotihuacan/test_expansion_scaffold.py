@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
 import tomllib
 from pathlib import Path
+from random import Random
 from types import SimpleNamespace
 
 import pytest
@@ -12,9 +14,11 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from engine.api import BadOptions
 from engine.teotihuacan import GAME, modules
-from engine.teotihuacan.actions import level_vp, place_pyramid_tile
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import DATA_FILE, EXP
+from engine.teotihuacan.hooks import Automaton, Choice, adjuster, listener
+from engine.teotihuacan.rulebook import Rulebook, for_modules, module_parts
+from engine.teotihuacan.rules.actions import level_vp, place_pyramid_tile
 
 REFERENCE = (
     Path(__file__).resolve().parents[3] / "shared" / "reference" / "teotihuacan" / "late-preclassic.toml"
@@ -64,15 +68,24 @@ def test_expert_setup_uses_the_expert_patterns(players, options):
     assert placed != set(DATA.setup_patterns[st.n])
 
 
-def hooked(mods: int, priest: list[int], bot: int = -1, season: int = 0, ability: list[int] | None = None):
-    """The fields the hook dispatch reads, with its hooks found (``modules.refresh``)."""
+def hooked(mods: int, priest: list[int], bot: int = -1, season: int = 0, ability: list[int] | None = None, rules=None):
+    """The fields the hook dispatch reads, with its hooks found (``modules.refresh``); ``rules``:
+    a rulebook (by default the module set's)."""
     n = len(priest)
-    st = SimpleNamespace(mods=mods, priest=priest, bot=bot, n=n, season=season, ability=ability or [0] * n)
+    st = SimpleNamespace(
+        mods=mods,
+        rules=rules or for_modules(mods),
+        priest=priest,
+        bot=bot,
+        n=n,
+        season=season,
+        ability=ability or [0] * n,
+    )
     modules.refresh(st)
     return st
 
 
-def test_hooks_run_only_for_modules_in_play():
+def test_hooks_run_only_where_the_rulebook_has_them():
     calls = []
 
     def adjust(st, seat, value, *args):
@@ -83,21 +96,38 @@ def test_hooks_run_only_for_modules_in_play():
         calls.append(("fire", seat, args))
         return [("frame", seat)]
 
-    fake = 1 << 20  # a module of this test only: no real hook runs beside it
-    modules.ADJUST["salary"].append((fake, adjust))
-    modules.FIRE["temple"].append((fake, listen))
-    modules.registries_changed()
-    try:
-        off = hooked(fake << 1, [0, 0])  # another module in play, not this one
-        assert modules.adjust(off, "salary", 0, 5) == 5 and modules.fire(off, "temple", 0, 1) == []
-        on = hooked(fake, [0, 0])
-        assert modules.adjust(on, "salary", 1, 5, "x") == 6
-        assert modules.fire(on, "temple", 1, 2) == [("frame", 1)]
-        assert calls == [("adjust", 1, ("x",)), ("fire", 1, (2,))]
-    finally:
-        modules.ADJUST["salary"].pop()
-        modules.FIRE["temple"].pop()
-        modules.registries_changed()
+    fake = (adjuster("salary", adjust), listener("temple", listen))  # a module of this test only
+    priests = modules.BIT["priests"]
+    off = hooked(priests, [0, 0])  # the real module set: no such hook
+    assert modules.adjust(off, "salary", 0, 5) == 5 and modules.fire(off, "temple", 0, 1) == []
+    on = hooked(priests, [0, 0], rules=Rulebook([*module_parts(priests), *fake], priests))
+    assert modules.adjust(on, "salary", 1, 5, "x") == 6
+    assert modules.fire(on, "temple", 1, 2) == [("frame", 1)]
+    assert calls == [("adjust", 1, ("x",)), ("fire", 1, (2,))]
+    assert for_modules(priests).hooks["salary"] == off.rules.hooks["salary"]  # the shared one is untouched
+
+
+def test_a_rulebook_refuses_an_unknown_point_a_wrong_kind_and_a_clash():
+    with pytest.raises(ValueError, match="unknown hook point 'salery'"):
+        Rulebook([adjuster("salery", lambda st, seat, v: v)])
+    with pytest.raises(ValueError, match="point 'temple' takes fire hooks, not adjust"):
+        Rulebook([adjuster("temple", lambda st, seat, v: v)])
+    with pytest.raises(ValueError, match="choice frame 'turn' is declared twice"):
+        Rulebook([*module_parts(0), Choice("turn", lambda st, f: [], lambda st, f, o: ("", []), lambda st, f, p: None)])
+    with pytest.raises(ValueError, match="automaton policy 'nosuch' replaces nothing"):
+        Rulebook([Automaton("nosuch", lambda st, f, o: o[0], replaces=True)])
+
+
+def test_importing_the_rules_registers_nothing_and_each_module_set_has_one_rulebook():
+    assert for_modules(0) is for_modules(0) and for_modules(0) is not for_modules(modules.BIT["height"])
+    assert not any(for_modules(0).hooks.values())  # the base game calls no hook
+    assert "move-back" in for_modules(modules.BIT["height"]).choice and "move-back" not in for_modules(0).choice
+    st = GAME.setup(2, 1, {"modules": "height"})
+    assert st.clone().rules is st.rules and st.determinize(0, Random(1)).rules is st.rules
+    assert GAME.from_observation(st.observation(0), Random(2)).rules is st.rules
+    assert pickle.loads(pickle.dumps(st)).rules is st.rules  # pickled by its module set
+    with pytest.raises(TypeError, match="built by hand"):
+        pickle.dumps(Rulebook(module_parts(0)))
 
 
 @pytest.mark.parametrize(
@@ -113,19 +143,15 @@ def test_a_hook_with_a_condition_runs_once_it_holds_and_the_hooks_are_refreshed(
         return gold - 1
 
     # tech_gold: no other hook of this module runs for a seat without a priest tile
-    modules.adjuster("tech_gold", module, **when)(cheaper)
-    try:
-        other_bot_tile = EXP.bot_priests.index("chantico") + 1
-        st = hooked(modules.BIT[module], [0, 0, other_bot_tile], bot=2, season=EXP.season_by_id["avenue_step_vp"])
-        assert modules.adjust(st, "tech_gold", 0, 5) == 5
-        change(st)
-        modules.refresh(st)
-        assert modules.adjust(st, "tech_gold", 0, 5) == 4
-        assert modules.adjust(st, "tech_gold", 1, 5) == (4 if "ability" not in when else 5)  # seat 0's ability
-    finally:
-        modules.ADJUST["tech_gold"].remove((modules.BIT[module], cheaper))
-        del modules.WHEN[cheaper]
-        modules.registries_changed()
+    mods = modules.BIT[module]
+    rules = Rulebook([*module_parts(mods), adjuster("tech_gold", cheaper, **when)], mods)
+    other_bot_tile = EXP.bot_priests.index("chantico") + 1
+    st = hooked(mods, [0, 0, other_bot_tile], bot=2, season=EXP.season_by_id["avenue_step_vp"], rules=rules)
+    assert modules.adjust(st, "tech_gold", 0, 5) == 5
+    change(st)
+    modules.refresh(st)
+    assert modules.adjust(st, "tech_gold", 0, 5) == 4
+    assert modules.adjust(st, "tech_gold", 1, 5) == (4 if "ability" not in when else 5)  # seat 0's ability
 
 
 def test_arena_games_lists_the_options():

@@ -13,7 +13,6 @@ import pytest
 from engine.teotihuacan import GAME, modules
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE
-from engine.teotihuacan.frames import SIMULTANEOUS
 from tests.teotihuacan.test_sweep import check_invariants
 
 BUILT = [m for m in modules.MODULES if m in modules.IMPLEMENTED]
@@ -104,7 +103,7 @@ def play(st, rng: Random, observe_every: int = 0) -> None:
     step = 0
     while st.to_act():
         seat = st.to_act()[0]
-        if observe_every and (step % observe_every == 0 or st.stack[-1][0] in SIMULTANEOUS):
+        if observe_every and (step % observe_every == 0 or st.stack[-1][0] in st.rules.simultaneous):
             check_round_trip(st, step)
         st.apply(seat, rng.randrange(len(st.decision(seat).options)))
         step += 1
@@ -119,7 +118,7 @@ def check_round_trip(st, step: int) -> None:
         assert st.determinize(viewer, Random(step)).observation(viewer) == obs
         rebuilt = GAME.from_observation(obs, Random(step + 1))
         assert rebuilt.observation(viewer) == obs
-        if st.stack[-1][0] not in SIMULTANEOUS:
+        if st.stack[-1][0] not in st.rules.simultaneous:
             seat = st.to_act()[0]
             assert rebuilt.decision(seat) == st.decision(seat)
         elif viewer in st.to_act():  # a hidden simultaneous choice: only one's own is known

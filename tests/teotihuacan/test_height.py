@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.teotihuacan import GAME, frames, modules
-from engine.teotihuacan.calendar import bonus_tiles_reached, salary_due
+from engine.teotihuacan import GAME, modules
 from engine.teotihuacan.data import DATA
-from engine.teotihuacan.effects import can_advance
 from engine.teotihuacan.expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE
-from engine.teotihuacan.frames import push, run
-from engine.teotihuacan.height import ability_options, set_vp
+from engine.teotihuacan.flow import push, run
+from engine.teotihuacan.preclassic.height import ability_options, set_vp
+from engine.teotihuacan.rules.calendar import bonus_tiles_reached, salary_due
+from engine.teotihuacan.rules.effects import can_advance
 from tests.teotihuacan.teotibot_util import BOT, WORSHIP, bot_action, solo
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, start_turn
 
@@ -94,7 +94,7 @@ def test_any_temple_steps_include_orange_for_players_only():
     run(st)
     assert [ORANGE] in acts(st) and "orange temple (step 0 -> 1)" in st.decision(0).options[ORANGE]["label"]
     bot = bot_table()
-    assert frames.CHOICE["any-temple"].options(bot, ("any-temple", BOT)) == [(0,), (1,), (2,)]
+    assert bot.rules.choice["any-temple"].options(bot, ("any-temple", BOT)) == [(0,), (1,), (2,)]
 
 
 # ---- its steps -----------------------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ def test_level_1_resource_boards_cost_one_cocoa_less():
     assert any("paying 0 cocoa" in o["label"] for o in st.decision(0).options)
     put(st, 1, NOBLES)
     put(st, 5, NOBLES)
-    opts = frames.CHOICE["action"].options(st, ("action", 0, 1, -1))
+    opts = st.rules.choice["action"].options(st, ("action", 0, 1, -1))
     assert ("main", 0, 0) not in opts  # Nobles still costs 1 and there is no wood
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.teotihuacan.actions import main_possible
 from engine.teotihuacan.expansion_data import EXP
+from engine.teotihuacan.rules.actions import main_possible
 from tests.teotihuacan.teotibot_util import BOT, CONSTRUCTION, DECORATIONS, bot_action, solo
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, refresh, set_tech
 
@@ -88,21 +88,19 @@ def test_architecture_two_decorations_refill_only_after_the_action():
 
 def test_architecture_virtual_worker_has_the_lowest_power():
     from engine.teotihuacan import modules
-    from engine.teotihuacan.newboards import board_count
+    from engine.teotihuacan.hooks import adjuster
+    from engine.teotihuacan.preclassic.newboards import board_count
+    from engine.teotihuacan.rulebook import Rulebook, module_parts
 
     st = table()
     put(st, 0, DECOR, power=4)
     assert board_count(st, 0, DECOR, 1) == (2, 4)
-    modules.ADJUST["virtual_workers"].append((modules.BIT["architecture"], lambda st, s, v, b: v + 1))
-    modules.registries_changed()
+    extra = adjuster("virtual_workers", lambda st, s, v, b: v + 1)  # a fake module's extra worker
+    st.rules = Rulebook([*module_parts(st.mods), extra], st.mods)
     modules.refresh(st)
-    try:
-        assert board_count(st, 0, DECOR, 0) == (2, 4)
-        put(st, 1, DECOR, power=2)
-        assert board_count(st, 0, DECOR, 0) == (3, 2)
-    finally:
-        modules.ADJUST["virtual_workers"].pop()
-        modules.registries_changed()
+    assert board_count(st, 0, DECOR, 0) == (2, 4)
+    put(st, 1, DECOR, power=2)
+    assert board_count(st, 0, DECOR, 0) == (3, 2)
 
 
 # ---- Development (8) ----------------------------------------------------------------------------------------

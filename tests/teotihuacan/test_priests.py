@@ -7,12 +7,12 @@ from random import Random
 
 import pytest
 
-from engine.teotihuacan import GAME, frames, modules
-from engine.teotihuacan.calendar import salary_due
+from engine.teotihuacan import GAME, modules
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP
-from engine.teotihuacan.frames import push, run
-from engine.teotihuacan.priests import TITLES, TONA
+from engine.teotihuacan.flow import push, run
+from engine.teotihuacan.preclassic.priests import TITLES, TONA
+from engine.teotihuacan.rules.calendar import salary_due
 from tests.teotihuacan.teotibot_util import (
     ALCHEMY,
     BOT,
@@ -53,7 +53,7 @@ def labels(st) -> list[str]:
 def action_offers(st, seat: int, board: int, w: int = 0) -> list[tuple]:
     """The action options worker ``w`` would have on ``board`` (even a single, forced one)."""
     put(st, w, board)
-    return frames.CHOICE["action"].options(st, ("action", seat, w, -1))
+    return st.rules.choice["action"].options(st, ("action", seat, w, -1))
 
 
 # ---- the deal and the hidden simultaneous choice ---------------------------------------------------------
@@ -301,7 +301,7 @@ def test_08_keeps_all_four_starting_tiles_two_now_one_per_eclipse():
     holder = next(s for s in (0, 1) if st.priest[s] == TONA)  # seed 11 deals it (test below)
     assert sorted(st.kept[holder]) == sorted(st.start_dealt[holder]) and len(st.kept[holder]) == 4
     boards = {b for t in st.kept[holder][:2] for b in DATA.starting_tiles[t][0]}
-    trios = frames.CHOICE["start-place"].options(st, ("start-place", holder))
+    trios = st.rules.choice["start-place"].options(st, ("start-place", holder))
     assert trios and all(set(trio) <= boards for trio in trios)  # workers from the two chosen tiles
     later = st.kept[holder][2:]
     st.stack = [("eclipse", 0)]

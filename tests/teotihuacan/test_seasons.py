@@ -8,10 +8,10 @@ from random import Random
 import pytest
 
 from engine.teotihuacan import GAME, modules
-from engine.teotihuacan.calendar import salary_due
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP
-from engine.teotihuacan.frames import push, run
+from engine.teotihuacan.flow import push, run
+from engine.teotihuacan.rules.calendar import salary_due
 from engine.teotihuacan.svg import svg
 from tests.teotihuacan.teotibot_util import BOT, solo
 from tests.teotihuacan.util import acts, arrive, blank, choose, give, kind, put, start_turn
@@ -202,7 +202,7 @@ def test_teotibot_ignores_tiles_1_3_4_7_8():
 
 
 def seasons_affect(st, seat, tile_id):
-    from engine.teotihuacan.seasons import affects
+    from engine.teotihuacan.preclassic.seasons import affects
 
     return affects(st, seat, tile_id)
 

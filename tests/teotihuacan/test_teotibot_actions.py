@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from engine.teotihuacan.actions import open_positions
 from engine.teotihuacan.data import DATA, WORSHIP_OFFER
-from engine.teotihuacan.frames import push, run
+from engine.teotihuacan.flow import push, run
+from engine.teotihuacan.rules.actions import open_positions
 from tests.teotihuacan.teotibot_util import (
     ALCHEMY,
     ALCHEMY_B,

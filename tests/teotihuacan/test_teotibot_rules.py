@@ -8,7 +8,7 @@ import pytest
 from engine.api import BadOptions
 from engine.teotihuacan import GAME
 from engine.teotihuacan.data import DATA
-from engine.teotihuacan.frames import run
+from engine.teotihuacan.flow import run
 from engine.teotihuacan.teotibot import BELOW, DICE_POSITION, TILE_NAMES, shift_pyramid
 from tests.teotihuacan.teotibot_util import BOT, BUILD, DECOR, FOREST, GOLD, SPACE, STONE, bot_res, solo
 from tests.teotihuacan.util import arrive, choose, give, kind, put

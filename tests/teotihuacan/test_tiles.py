@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.teotihuacan.calendar import bonus_score
 from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA, MIXES
-from engine.teotihuacan.effects import mask_score
+from engine.teotihuacan.rules.calendar import bonus_score
+from engine.teotihuacan.rules.effects import mask_score
 from tests.teotihuacan.util import (
     acts,
     arrive,
@@ -558,7 +558,7 @@ def test_tile_flipped_between_two_pyramid_tiles_pays_for_the_second():
 
 
 def test_worship_both_a_tile_won_by_the_ability_may_pay_for_the_worship_tile():
-    from engine.teotihuacan.effects import major_index
+    from engine.teotihuacan.rules.effects import major_index
 
     st = blank(2)
     st.temple[1] = 4  # red step 5 (major) is next: the Forest sidebar's step reaches it

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.teotihuacan import GAME, modules
 from engine.teotihuacan.core import KIND_IDS
 from engine.teotihuacan.data import DATA
-from engine.teotihuacan.frames import run
+from engine.teotihuacan.flow import run
 from engine.teotihuacan.state import TeoState
 
 # First-game layout, clockwise from place 1: Palace, Stone Quarry, Alchemy, Forest,

@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import modules
-from ..actions import (
+from ..core import TeoCore
+from ..data import DATA
+from ..expansion_data import OFFER_BOARDS_M2, WORSHIP_OFFER_M2
+from ..flow import Frame, push
+from ..hooks import Auto, BotStep, BotTile, Part
+from ..rules.actions import (
     deco_space_open,
     empty_noble_spaces,
     open_positions,
@@ -20,11 +25,7 @@ from ..actions import (
     take_decoration,
     take_pyramid,
 )
-from ..core import TeoCore
-from ..data import DATA
-from ..effects import can_pay, claim, draw_discovery, power_up
-from ..expansion_data import OFFER_BOARDS_M2, WORSHIP_OFFER_M2
-from ..frames import Frame, auto, push
+from ..rules.effects import can_pay, claim, draw_discovery, power_up
 from .rules import (
     ACT,
     DICE_POSITION,
@@ -163,17 +164,6 @@ def gather(board: int) -> Step:
     return step
 
 
-BOARD_STEP: dict[int, Step] = {
-    2: gather(2),
-    3: gather(3),
-    4: gather(4),
-    5: develop,
-    6: build_noble,
-    7: decorate,
-    8: construct,
-}
-
-
 # ---- finishing moves ---------------------------------------------------------------------------------------
 def power_and_advance(st: TeoCore, seat: int, w: int, todo: list) -> None:
     """Run the step's frames, then power up ``w`` (Ascension resolved normally), then advance it
@@ -190,12 +180,10 @@ def fallback(st: TeoCore, seat: int) -> None:
         power_and_advance(st, seat, lowest(st, workers), [])
 
 
-@auto("bot-power")
 def _bot_power(st: TeoCore, frame: Frame) -> None:
     power_up(st, frame[1], frame[2])
 
 
-@auto("bot-advance")
 def _bot_advance(st: TeoCore, frame: Frame) -> None:
     w = frame[2]
     if st.ws[w] < 0:
@@ -207,7 +195,7 @@ def board_tile(main: Step, main_board: int, second_board: int) -> Callable:
     """Construction, Decorations and Nobles: the main step, else the resource step, else the fallback."""
 
     def tile(st: TeoCore, seat: int) -> None:
-        for board, step in ((main_board, main), (second_board, BOARD_STEP[second_board])):
+        for board, step in ((main_board, main), (second_board, st.rules.bot_steps[second_board])):
             todo = step(st, seat)
             if todo is not None:
                 workers = st.unlocked_workers(seat, board)
@@ -220,7 +208,7 @@ def board_tile(main: Step, main_board: int, second_board: int) -> Callable:
 
 def alchemy_tile(st: TeoCore, seat: int) -> None:
     """Alchemy: develop, else power up the lowest unlocked worker by two (no advance)."""
-    todo = develop(st, seat)
+    todo = st.rules.bot_steps[5](st, seat)  # develop (a priest tile may change it)
     if todo is not None:
         power_and_advance(st, seat, highest(st, st.unlocked_workers(seat, 5)), todo)
         return
@@ -234,7 +222,7 @@ def mastery_tile(st: TeoCore, seat: int) -> None:
     """Mastery: the action of the board of the highest powered unlocked worker that succeeds."""
     workers = sorted(st.unlocked_workers(seat), key=lambda w: rank_high(st, w), reverse=True)
     for w in workers:
-        step = BOARD_STEP.get(st.wb[w])
+        step = st.rules.bot_steps.get(st.wb[w])
         todo = step(st, seat) if step else None
         if todo is not None:
             power_and_advance(st, seat, w, todo)
@@ -255,6 +243,7 @@ def worship_tile(st: TeoCore, seat: int) -> None:
     board = st.wb[w]
     temple = SIDEBAR_TEMPLE.get(board, -2)  # -2: M2's Nobles (6) space (orange temple)
     extra = adjust(st, "teotibot_worship_steps")
+    todo: list[tuple]
     if temple == -2:  # it never advances on orange: its steps become any-temple steps
         todo = [("any-temple", seat)] * (ACT["worship_steps"] + extra)
     elif temple < 0:
@@ -292,24 +281,12 @@ def mask_tile(st: TeoCore, seat: int) -> None:
     st.note(seat, f"Teotibot collects mask {DATA.discoveries[tid].mask}")
 
 
-TILES: dict[int, Callable] = {
-    1: board_tile(construct, 8, 3),
-    2: board_tile(decorate, 7, 4),
-    3: alchemy_tile,
-    4: board_tile(build_noble, 6, 2),
-    5: mastery_tile,
-    6: worship_tile,
-    7: mask_tile,
-}
-
-
 def perform(st: TeoCore, seat: int, tile: int) -> None:
     """Carry out Action tile ``tile`` for the bot."""
-    TILES[tile](st, seat)
+    st.rules.bot_tiles[tile](st, seat)
 
 
 # ---- the turn ------------------------------------------------------------------------------------------
-@auto("bot-turn")
 def _bot_turn(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     rng = st.chance_rng()
@@ -324,3 +301,25 @@ def _bot_turn(st: TeoCore, frame: Frame) -> None:
         return
     push(st, ("bot-done", seat, pos))
     perform(st, seat, tile)
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    BotStep(2, gather(2)),
+    BotStep(3, gather(3)),
+    BotStep(4, gather(4)),
+    BotStep(5, develop),
+    BotStep(6, build_noble),
+    BotStep(7, decorate),
+    BotStep(8, construct),
+    BotTile(1, board_tile(construct, 8, 3)),
+    BotTile(2, board_tile(decorate, 7, 4)),
+    BotTile(3, alchemy_tile),
+    BotTile(4, board_tile(build_noble, 6, 2)),
+    BotTile(5, mastery_tile),
+    BotTile(6, worship_tile),
+    BotTile(7, mask_tile),
+    Auto("bot-power", _bot_power),
+    Auto("bot-advance", _bot_advance),
+    Auto("bot-turn", _bot_turn),
+)

@@ -3,7 +3,7 @@
 The bot is the last seat (``st.bot``; -1 in a game without it). It never appears in
 ``to_act()``: its turn is the automatic frame ``bot-turn``, and every choice frame of the
 base rules that reaches the bot (temple rewards, Ascension, Avenue tiles) is answered by the
-policies registered here in ``frames.AUTOMATON``. The seven actions and the turn that rolls
+policies listed here in ``PARTS``. The seven actions and the turn that rolls
 for one are in ``actions.py``; this module holds the data, setup, the action pyramid, the
 final scoring and the answers to the base rules' choices.
 """
@@ -18,7 +18,8 @@ from .. import modules
 from ..core import TeoCore
 from ..data import DATA, MIXES, SIDEBAR_SPACE, TEMPLES
 from ..expansion_data import NOBLES_SPACE, SIDEBAR_SPACE_M2
-from ..frames import AUTOMATON, Frame, Payload, auto, push
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Automaton, Part
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "teotibot.toml"
 with DATA_FILE.open("rb") as _handle:
@@ -194,7 +195,6 @@ def shift_pyramid(st: TeoCore, pos: int) -> None:
     st.dirs.append(1 - top)
 
 
-@auto("bot-done")
 def _bot_done(st: TeoCore, frame: Frame) -> None:
     seat, pos = frame[1], frame[2]
     shift_pyramid(st, pos)
@@ -235,19 +235,24 @@ def _any_temple(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     return max(opts, key=lambda p: (st.temple[seat * st.nt + p[0]], -p[0]))
 
 
+def ascension_reward(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
+    """The bot's Ascension reward: the 5 VP."""
+    return ("vp",)
+
+
 def _power_up(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     """A power-up of the bot's choice: its highest powered worker."""
     workers = [p[1] for p in opts if p[0] == "w"]
     return ("w", highest(st, workers))
 
 
-AUTOMATON.update(
-    {
-        "major": lambda st, frame, opts: ("reward",),
-        "avenue-claim": lambda st, frame, opts: ("decline",),
-        "asc-reward": lambda st, frame, opts: ("vp",),
-        "any-res": _least_resources,
-        "any-temple": _any_temple,
-        "power-up": _power_up,
-    }
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Auto("bot-done", _bot_done),
+    Automaton("major", lambda st, frame, opts: ("reward",)),
+    Automaton("avenue-claim", lambda st, frame, opts: ("decline",)),
+    Automaton("asc-reward", ascension_reward),
+    Automaton("any-res", _least_resources),
+    Automaton("any-temple", _any_temple),
+    Automaton("power-up", _power_up),
 )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from . import modules
-from .core import TeoCore
-from .data import DATA, RESOURCES, SIDES, TEMPLES
-from .effects import gain
-from .expansion_data import EXP
-from .frames import Frame, Payload, auto, choice, push
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA, RESOURCES, SIDES, TEMPLES
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
+from .effects import gain, technology_vp
 
 BOARD = DATA.board_names
 TEMPLE_OF = {"B": 0, "R": 1, "G": 2}
@@ -33,7 +34,7 @@ def worker_count(st: TeoCore, seat: int, board: int, extra: int) -> int:
 
 def power_up_frames(st: TeoCore, seat: int, board: int, count: int, had13: bool) -> list[tuple]:
     """One power-up, an optional second one with 3 workers, then Technology 13's offer."""
-    out = [("power-up", seat, board, 0)]
+    out: list[tuple] = [("power-up", seat, board, 0)]
     if DATA.power_ups[count] >= 2:
         out.append(("power-up", seat, board, 1))
     if had13:
@@ -98,7 +99,7 @@ def resource_grid(st: TeoCore, seat: int, board: int, borrowed: int = -1) -> Non
         st.res[seat * 3 + board - 2] += 1  # wood / stone / gold for boards 2 / 3 / 4
     if st.has_tech(seat, 7):
         st.cocoa[seat] += 1
-        st.add_vp(seat, 1, "technologies")
+        technology_vp(st, seat, 1)
     push(st, *todo, *power_up_frames(st, seat, board, count, st.has_tech(seat, 13)))
 
 
@@ -167,7 +168,6 @@ def _alchemy_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[s
     return "Alchemy: develop a Technology", labels
 
 
-@choice("alchemy", _alchemy_options, _alchemy_describe)
 def _alchemy(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, _count = frame[1], frame[2]
     pos, forfeit = p
@@ -179,7 +179,7 @@ def _alchemy(st: TeoCore, frame: Frame, p: Payload) -> None:
             st.add_vp(other, DATA.tech_vp_earlier, "technologies")
     st.tech_marks[pos] |= 1 << seat
     if had3:
-        st.add_vp(seat, 3, "technologies")
+        technology_vp(st, seat, 3)
     todo = [("adv", seat, DATA.tech_columns[pos % 3])]
     if not forfeit:
         todo.extend(power_up_frames(st, seat, 5, 1, had13))
@@ -226,14 +226,13 @@ def _nobles_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     ]
 
 
-@choice("nobles", _nobles_options, _nobles_describe)
 def _nobles(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, count = frame[1], frame[2]
     row = p[0]
     st.res[seat * 3] -= DATA.noble_cost
     place_building(st, seat, row, empty_noble_spaces(st, row)[0])  # a player takes the leftmost
     if st.has_tech(seat, 3):
-        st.add_vp(seat, 3, "technologies")
+        technology_vp(st, seat, 3)
     fee = [("pay-res", seat, build_extra(st, seat))] if st.mods and build_extra(st, seat) else []
     push(st, *fee, ("avenue", seat), *power_up_frames(st, seat, 6, count, st.has_tech(seat, 13)))
 
@@ -355,13 +354,12 @@ def place_decoration(st: TeoCore, seat: int, count: int, slot: int, sp: int, ref
     return steps
 
 
-@choice("deco", _deco_options, _deco_describe)
 def _deco(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, count = frame[1], frame[2]
     slot, sp = p
     steps = place_decoration(st, seat, count, slot, sp)
     if st.has_tech(seat, 9):
-        st.add_vp(seat, 4, "technologies")
+        technology_vp(st, seat, 4)
     push(st, *steps, *power_up_frames(st, seat, 7, 1, st.has_tech(seat, 13)))
 
 
@@ -415,7 +413,7 @@ def build_tiles(st: TeoCore, seat: int, disc: int) -> list[int]:
 
 def _build_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, remaining, placed, disc = frame[1], frame[2], frame[3], frame[4]
-    opts = [("tile", slot) for slot in build_tiles(st, seat, disc)] if remaining else []
+    opts: list[Payload] = [("tile", slot) for slot in build_tiles(st, seat, disc)] if remaining else []
     if placed:
         opts.append(("done",))
     return opts
@@ -434,7 +432,6 @@ def _build_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     return f"{modules.board_name(st, 8)}: choose a pyramid tile ({frame[2]} more allowed)", labels
 
 
-@choice("build", _build_options, _build_describe)
 def _build(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, remaining, placed, disc, count = frame[1:6]
     if p[0] == "done":
@@ -471,7 +468,6 @@ def _pos_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
     return "Construction: where does the tile go?", labels
 
 
-@choice("build-pos", _pos_options, _pos_describe)
 def _build_pos(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, slot, remaining, placed, disc, count = frame[1:7]
     push(st, ("build-rot", seat, slot, p[0], p[1], remaining, placed, disc, count))
@@ -512,7 +508,6 @@ def _rot_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
     return "Construction: how is the tile turned?", labels
 
 
-@choice("build-rot", _rot_options, _rot_describe)
 def _build_rot(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, slot, pos, kind, remaining, placed, disc, count = frame[1:9]
     tid = st.pyr_offer[slot]
@@ -565,12 +560,11 @@ def take_pyramid(st: TeoCore, slot: int) -> None:
     slide_offer(st.pyr_offer, st.pyr_deck)
 
 
-@auto("build-end")
 def _build_end(st: TeoCore, frame: Frame) -> None:
     seat, count = frame[1], frame[2]
     todo = []
     if st.has_tech(seat, 11):
-        st.add_vp(seat, 3, "technologies")
+        technology_vp(st, seat, 3)
     if st.has_tech(seat, 17):
         todo.append(("any-temple", seat))
     todo.extend(power_up_frames(st, seat, 8, count, st.has_tech(seat, 13)))
@@ -578,7 +572,6 @@ def _build_end(st: TeoCore, frame: Frame) -> None:
     push(st, *todo)
 
 
-@auto("refill-pyramid")
 def _refill(st: TeoCore, frame: Frame) -> None:
     if st.bot >= 0:
         slide_offer(st.pyr_offer, st.pyr_deck)  # solo rule: slide left, refill the right end
@@ -603,7 +596,6 @@ def _tech13_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     ]
 
 
-@choice("tech13", _tech13_options, _tech13_describe)
 def _tech13(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "pay":
         st.cocoa[frame[1]] -= 1
@@ -611,3 +603,17 @@ def _tech13(st: TeoCore, frame: Frame, p: Payload) -> None:
 
 
 RESOURCE_NAMES = RESOURCES
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Choice("alchemy", _alchemy_options, _alchemy_describe, _alchemy),
+    Choice("nobles", _nobles_options, _nobles_describe, _nobles),
+    Choice("deco", _deco_options, _deco_describe, _deco),
+    Choice("build", _build_options, _build_describe, _build),
+    Choice("build-pos", _pos_options, _pos_describe, _build_pos),
+    Choice("build-rot", _rot_options, _rot_describe, _build_rot),
+    Auto("build-end", _build_end),
+    Auto("refill-pyramid", _refill),
+    Choice("tech13", _tech13_options, _tech13_describe, _tech13),
+)

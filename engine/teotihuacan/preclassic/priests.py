@@ -12,17 +12,34 @@ from __future__ import annotations
 
 from random import Random
 
-from . import effects, modules, seasons, turn
-from .actions import resource_grid
-from .core import TeoCore
-from .data import DATA
-from .expansion_data import EXP, TEMPLE_NAMES
-from .frames import AUTO, AUTOMATON, SIMULTANEOUS, WATCHERS, Frame, Payload, auto, choice, push
-from .setup import start_tile_benefits, start_tile_text
-from .teotibot import actions as bot_actions
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA
+from ..expansion_data import EXP, TEMPLE_NAMES
+from ..flow import Frame, Payload, push
+from ..hooks import (
+    Auto,
+    Automaton,
+    BotStep,
+    BotTile,
+    Choice,
+    Part,
+    Simultaneous,
+    TurnOption,
+    Watcher,
+    adjuster,
+    each,
+    listener,
+    renderer,
+)
+from ..rules import effects, turn
+from ..rules.actions import resource_grid
+from ..rules.setup import start_tile_benefits, start_tile_text
+from ..teotibot import actions as bot_actions
+from ..teotibot.rules import ascension_reward
+from . import seasons
 
 M = "priests"
-modules.IMPLEMENTED.add(M)
 
 TITLES = {
     "quetzalcoatl": "Quetzalcohuātl",
@@ -98,7 +115,6 @@ def player_tile_text(k: int) -> str:
 
 
 # ---- set-up and the hidden simultaneous choice ---------------------------------------------------
-@modules.on_setup(M)
 def _setup(st: TeoCore, rng: Random) -> None:
     deck = list(range(1, len(EXP.priests) + 1))
     if st.first_game or st.draft:
@@ -117,16 +133,12 @@ def _setup(st: TeoCore, rng: Random) -> None:
     # otherwise the choice follows the hidden Starting-tile pick (_after_starting_tiles)
 
 
-@modules.listener("starting_tiles_chosen", M)
 def _after_starting_tiles(st: TeoCore, seat: int) -> list[tuple]:
     return [("priest-pick", -1)]
 
 
 def _pending(st: TeoCore) -> tuple[int, ...]:
     return tuple(s for s in range(st.n) if s != st.bot and not st.priest_pick[s])
-
-
-SIMULTANEOUS["priest-pick"] = _pending
 
 
 def _pick_options(st: TeoCore, frame: Frame) -> list[Payload]:
@@ -139,7 +151,6 @@ def _pick_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     ]
 
 
-@choice("priest-pick", _pick_options, _pick_describe)
 def _pick(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.priest_pick[frame[1]] = p[0]
     if _pending(st):
@@ -156,7 +167,6 @@ def _pick(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.events.append((-1, "priest-pick", text))
 
 
-@modules.on_render(M)
 def _render(st: TeoCore) -> list[str]:
     parts = []
     for s in range(st.n):
@@ -169,7 +179,6 @@ def _render(st: TeoCore) -> list[str]:
 
 
 # ---- 01 Quetzalcohuātl, 10 Xōchipilli: which discovery tiles may be claimed ----------------------
-@modules.adjuster("may_claim", M, tiles=("quetzalcoatl", "xochipilli"))
 def _may_claim(st: TeoCore, seat: int, ok: bool, tid: int, where: str) -> bool:
     pid = priest_of(st, seat)
     if pid == "quetzalcoatl" and not DATA.discoveries[tid].mask:
@@ -179,7 +188,6 @@ def _may_claim(st: TeoCore, seat: int, ok: bool, tid: int, where: str) -> bool:
     return ok
 
 
-@modules.listener("claim", M, tiles=("quetzalcoatl",))
 def _claimed(st: TeoCore, seat: int, tid: int) -> list[tuple]:
     if priest_of(st, seat) == "quetzalcoatl" and DATA.discoveries[tid].mask:
         return [("any-temple", seat), ("any-res", seat, 1)]
@@ -197,7 +205,6 @@ def _borrowable(st: TeoCore, seat: int, board: int) -> list[int]:
     return out
 
 
-@modules.listener("resource_main", M, tiles=("tlaloc",))
 def _resource_main(st: TeoCore, seat: int, board: int) -> list[tuple]:
     if priest_of(st, seat) == "tlaloc" and _borrowable(st, seat, board):
         return [("tlaloc", seat, board)]
@@ -216,35 +223,29 @@ def _tlaloc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     return f"Tlāloc: treat another player's worker on {DATA.board_names[frame[2]]} as your own?", labels
 
 
-@choice("tlaloc", _tlaloc_options, _tlaloc_describe)
 def _tlaloc(st: TeoCore, frame: Frame, p: Payload) -> None:
     resource_grid(st, frame[1], frame[2], p[1] if p[0] == "w" else -1)
 
 
-@modules.adjuster("build_extra", M, tiles=("tlaloc",))
 def _build_extra(st: TeoCore, seat: int, extra: int) -> int:
     return extra + 1 if priest_of(st, seat) == "tlaloc" else extra
 
 
 # ---- 03 Chalchiuhtlicue, 04 Oxomoco ----------------------------------------------------------------------
-@modules.adjuster("main_cost", M, last=True, tiles=("chalchiuhtlicue",))
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
     # "always exactly 1" wins over the Seasons and the abilities
     return 1 if priest_of(st, seat) == "chalchiuhtlicue" else cost
 
 
-@modules.adjuster("virtual_workers", M, tiles=("oxomoco",))
 def _virtual(st: TeoCore, seat: int, extra: int, board: int) -> int:
     return extra + 1 if board in (6, 7) and priest_of(st, seat) == "oxomoco" else extra
 
 
 # ---- 05 Xipe Totēc, 07 Ehēcatl: unlocking ------------------------------------------------------------------
-@modules.adjuster("worship_fee", M, tiles=("xipe_totec",))
 def _worship_fee(st: TeoCore, seat: int, fee: int, unlock: int, both: int) -> int:
     return 0 if priest_of(st, seat) == "xipe_totec" else fee
 
 
-@modules.adjuster("unlock_cost", M, tiles=("ehecatl", "xipe_totec"))
 def _unlock_cost(st: TeoCore, seat: int, cost: int) -> int:
     pid = priest_of(st, seat)
     if pid == "ehecatl":
@@ -256,12 +257,10 @@ def _unlock_cost(st: TeoCore, seat: int, cost: int) -> int:
 
 
 # ---- 06 Xolotl -------------------------------------------------------------------------------------------------
-@modules.listener("ascend", M, tiles=("xolotl",))
 def _second_reward(st: TeoCore, seat: int, w: int) -> list[tuple]:
     return [("asc-reward", seat)] if priest_of(st, seat) == "xolotl" else []
 
 
-@modules.listener("temple_gate", M, tiles=("xolotl",))
 def _gate(st: TeoCore, seat: int, t: int) -> list[tuple]:
     if priest_of(st, seat) != "xolotl":
         return []
@@ -288,7 +287,6 @@ def _xolotl_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     ]
 
 
-@choice("xolotl", _xolotl_options, _xolotl_describe)
 def _xolotl(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     if p[0] == "forfeit":
@@ -301,7 +299,6 @@ def _xolotl(st: TeoCore, frame: Frame, p: Payload) -> None:
     push(st, ("adv-paid", seat, frame[2], frame[3]))
 
 
-@auto("adv-paid")
 def _adv_paid(st: TeoCore, frame: Frame) -> None:
     seasons._PAID_STEP[0] = bool(frame[3])
     try:
@@ -311,7 +308,6 @@ def _adv_paid(st: TeoCore, frame: Frame) -> None:
 
 
 # ---- 07 Ehēcatl: moves -----------------------------------------------------------------------------------------
-@modules.adjuster("move", M, tiles=("ehecatl",))
 def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
     # one more board (with Season #7's 2-4 this becomes 2-5)
     return (*moves, max(moves) + 1) if priest_of(st, seat) == "ehecatl" else moves
@@ -320,7 +316,6 @@ def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
 EHECATL_COST = 3
 
 
-@modules.adjuster("turn_options", M, tiles=("ehecatl",))
 def _turn_options(st: TeoCore, seat: int, opts: list) -> list:
     if priest_of(st, seat) != "ehecatl" or st.cocoa[seat] < EHECATL_COST:
         return opts
@@ -336,9 +331,6 @@ def _ehecatl_resolve(st: TeoCore, seat: int, p: Payload) -> None:
     push(st, ("ehecatl-to", seat, p[2]))
 
 
-modules.TURN["ehecatl"] = (_ehecatl_label, _ehecatl_resolve)
-
-
 def _to_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [(d,) for d in range(1, 8)]
 
@@ -350,7 +342,6 @@ def _to_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, l
     ]
 
 
-@choice("ehecatl-to", _to_options, _to_describe)
 def _ehecatl_to(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w = frame[1], frame[2]
     origin = st.wb[w]
@@ -358,13 +349,11 @@ def _ehecatl_to(st: TeoCore, frame: Frame, p: Payload) -> None:
     turn.after_move(st, seat, w, origin)
 
 
-@modules.adjuster("collect_cocoa", M, tiles=("ehecatl",))
 def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) -> int:
     return max(0, amount - 1) if priest_of(st, seat) == "ehecatl" else amount
 
 
 # ---- 08 Tōnacāihuātl -------------------------------------------------------------------------------------------
-@modules.on_eclipse_end(M)
 def _later_starting_tile(st: TeoCore) -> None:
     for s in st.agent_seats():
         if priest_of(st, s) == "tonacacihuatl" and len(st.kept[s]) > 1 + st.eclipses:
@@ -381,7 +370,6 @@ def _tona_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     ]
 
 
-@choice("tona-tile", _tona_options, _tona_describe)
 def _tona_tile(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, tid = frame[1], p[0]
     kept, k = st.kept[seat], 1 + st.eclipses
@@ -390,7 +378,6 @@ def _tona_tile(st: TeoCore, frame: Frame, p: Payload) -> None:
     start_tile_benefits(st, seat, [tid])
 
 
-@modules.adjuster("main_wood", M, tiles=("tonacacihuatl",))
 def _main_wood(st: TeoCore, seat: int, wood: int, board: int) -> int:
     return wood + 1 if board in (6, 7, 8) and priest_of(st, seat) == "tonacacihuatl" else wood
 
@@ -409,15 +396,19 @@ def _watch(st: TeoCore, seat: int, kind: str) -> None:
     st.vp_seen[seat] = st.vp[seat]
 
 
-WATCHERS.append((_huitz_seats, _watch))
+def _own_vp(st: TeoCore, seat: int, vp: int) -> int:
+    """A gain of its own earns its own +1; booked as seen, so that the step's watcher counts
+    only the step's other gains."""
+    if priest_of(st, seat) != "huitzilopochtli" or vp <= 0:
+        return vp
+    st.vp_seen[seat] += vp + 1
+    return vp + 1
 
 
-@modules.adjuster("score_vp", M, tiles=("huitzilopochtli",))
 def _score_vp(st: TeoCore, seat: int, vp: int) -> int:
     return vp + 1 if priest_of(st, seat) == "huitzilopochtli" else vp
 
 
-@modules.adjuster("salary", M, tiles=("huitzilopochtli",))
 def _salary(st: TeoCore, seat: int, due: int) -> int:
     if priest_of(st, seat) != "huitzilopochtli":
         return due
@@ -425,23 +416,19 @@ def _salary(st: TeoCore, seat: int, due: int) -> int:
 
 
 # ---- 10 Xōchipilli ---------------------------------------------------------------------------------------------
-@modules.adjuster("tech_gold", M, tiles=("xochipilli",))
 def _tech_gold(st: TeoCore, seat: int, gold: int) -> int:
     return max(0, gold - 1) if priest_of(st, seat) == "xochipilli" else gold
 
 
-@modules.adjuster("alchemy_any_row", M, tiles=("xochipilli",))
 def _any_row(st: TeoCore, seat: int, ok: bool) -> bool:
     return ok or priest_of(st, seat) == "xochipilli"
 
 
-@modules.adjuster("may_worship", M, tiles=("xochipilli",))
 def _may_worship(st: TeoCore, seat: int, ok: bool) -> bool:
     return ok and priest_of(st, seat) != "xochipilli"
 
 
 # ---- Teotibot's tiles ------------------------------------------------------------------------------------------
-@modules.listener("moved", M, bot_tiles=("metzli",))
 def _metzli(st: TeoCore, seat: int, w: int) -> list[tuple]:
     bot = st.bot
     if bot >= 0 and seat != bot and has(st, bot, "metzli") and st.unlocked_workers(bot, st.wb[w]):
@@ -450,7 +437,6 @@ def _metzli(st: TeoCore, seat: int, w: int) -> list[tuple]:
     return []
 
 
-@modules.listener("bot_roll", M, bot_tiles=("tlahuizcalpantecuh",))
 def _bot_roll(st: TeoCore, seat: int, pos: int) -> list[tuple]:
     """S02: on 2-3 or 11-12, pay 2 cocoa: that bottom corner's action, then the other's; the
     first tile is replaced at once, the Direction tiles move only after both."""
@@ -462,27 +448,19 @@ def _bot_roll(st: TeoCore, seat: int, pos: int) -> list[tuple]:
     return [("bot-perform", seat, pos), ("bot-aside", seat, pos), ("bot-perform", seat, other), ("bot-done", seat, other)]
 
 
-@auto("bot-perform")
 def _bot_perform(st: TeoCore, frame: Frame) -> None:
     bot_actions.perform(st, frame[1], st.act_pyr[frame[2]])
 
 
-@auto("bot-aside")
 def _bot_aside(st: TeoCore, frame: Frame) -> None:
     # a bottom-row tile: the set-aside tile takes its place, nothing shifts, no Direction flip
     pos = frame[2]
     st.act_pyr[pos], st.act_aside = st.act_aside, st.act_pyr[pos]
 
 
-_ASC = AUTOMATON["asc-reward"]
-
-
 def _bot_ascension(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     """S03: one step on each temple instead of the 5 VP."""
-    return ("each-temple",) if has(st, frame[1], "itzpapalotl") else _ASC(st, frame, opts)
-
-
-AUTOMATON["asc-reward"] = _bot_ascension
+    return ("each-temple",) if has(st, frame[1], "itzpapalotl") else ascension_reward(st, frame, opts)
 
 
 def _masks(st: TeoCore, seat: int) -> int:
@@ -499,17 +477,14 @@ def _extras(st: TeoCore, seat: int, *steps: tuple) -> None:
     push(st, *todo)
 
 
-_MASK_TILE = bot_actions.TILES[7]
-
-
 def _mask_tile(st: TeoCore, seat: int) -> None:
     """S04: after a mask, 1 stone for a Pyramid tile, then 1 gold for a Decoration; after
     failing, 2 more cocoa."""
     if not has(st, seat, "tezcatlipoca"):
-        _MASK_TILE(st, seat)
+        bot_actions.mask_tile(st, seat)
         return
     before = _masks(st, seat)
-    _MASK_TILE(st, seat)
+    bot_actions.mask_tile(st, seat)
     if _masks(st, seat) > before:
         _extras(st, seat, (bot_actions.build_pyramid, 1), (bot_actions.place_decoration, 1))
     else:
@@ -531,14 +506,11 @@ def _chantico(main, builder):
     return step
 
 
-_DEVELOP = bot_actions.develop
-
-
 def _develop(st: TeoCore, seat: int) -> list | None:
     """S06: the player scores nothing for Technologies they share; with gold left the step runs
     once more."""
     if not has(st, seat, "mictecacihuatl"):
-        return _DEVELOP(st, seat)
+        return bot_actions.develop(st, seat)
     todo = _develop_once(st, seat)
     if todo is not None and st.res[seat * 3 + 2] >= 1:
         again = _develop_once(st, seat)
@@ -549,34 +521,71 @@ def _develop(st: TeoCore, seat: int) -> list | None:
 
 def _develop_once(st: TeoCore, seat: int) -> list | None:
     saved, sheet = st.vp[:], st.sheet_vp[:]
-    todo = _DEVELOP(st, seat)
+    todo = bot_actions.develop(st, seat)
     st.vp[:] = [v if s == seat else saved[s] for s, v in enumerate(st.vp)]
     m = len(st.sheet_vp) // st.n  # the others' sheets taken back with their VP
     st.sheet_vp[:] = [v if k // m == seat else sheet[k] for k, v in enumerate(st.sheet_vp)]
     return todo
 
 
-_ALCHEMY_TILE = bot_actions.TILES[3]
-
-
 def _alchemy_tile(st: TeoCore, seat: int) -> None:
     """S06: a failed Alchemy action also gives 5 cocoa."""
     before = st.tech_count(seat)
-    _ALCHEMY_TILE(st, seat)
+    bot_actions.alchemy_tile(st, seat)  # its develop step is ours (_develop)
     if has(st, seat, "mictecacihuatl") and st.tech_count(seat) == before:
         st.cocoa[seat] += 5
 
 
 _decorate = _chantico(bot_actions.decorate, bot_actions.build_pyramid)
 _construct = _chantico(bot_actions.construct, bot_actions.place_decoration)
-bot_actions.develop = _develop  # the Alchemy tile looks it up at call time
-bot_actions.BOARD_STEP.update({5: _develop, 7: _decorate, 8: _construct})
-bot_actions.TILES.update(
-    {
-        1: bot_actions.board_tile(_construct, 8, 3),
-        2: bot_actions.board_tile(_decorate, 7, 4),
-        3: _alchemy_tile,
-        7: _mask_tile,
-    }
+assert len(EXP.priests) == 10 and len(EXP.bot_priests) < HUITZ
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    each("setup", _setup),
+    Simultaneous("priest-pick", _pending),
+    listener("starting_tiles_chosen", _after_starting_tiles),
+    Choice("priest-pick", _pick_options, _pick_describe, _pick),
+    renderer(_render),
+    adjuster("may_claim", _may_claim, tiles=("quetzalcoatl", "xochipilli")),
+    listener("claim", _claimed, tiles=("quetzalcoatl",)),
+    listener("resource_main", _resource_main, tiles=("tlaloc",)),
+    Choice("tlaloc", _tlaloc_options, _tlaloc_describe, _tlaloc),
+    adjuster("build_extra", _build_extra, tiles=("tlaloc",)),
+    adjuster("main_cost", _main_cost, last=True, tiles=("chalchiuhtlicue",)),
+    adjuster("virtual_workers", _virtual, tiles=("oxomoco",)),
+    adjuster("worship_fee", _worship_fee, tiles=("xipe_totec",)),
+    adjuster("unlock_cost", _unlock_cost, tiles=("ehecatl", "xipe_totec")),
+    listener("ascend", _second_reward, tiles=("xolotl",)),
+    listener("temple_gate", _gate, tiles=("xolotl",)),
+    Choice("xolotl", _xolotl_options, _xolotl_describe, _xolotl),
+    Auto("adv-paid", _adv_paid),
+    adjuster("move", _move, tiles=("ehecatl",)),
+    adjuster("turn_options", _turn_options, tiles=("ehecatl",)),
+    TurnOption("ehecatl", _ehecatl_label, _ehecatl_resolve),
+    Choice("ehecatl-to", _to_options, _to_describe, _ehecatl_to),
+    adjuster("collect_cocoa", _collect, tiles=("ehecatl",)),
+    each("eclipse_end", _later_starting_tile),
+    Choice("tona-tile", _tona_options, _tona_describe, _tona_tile),
+    adjuster("main_wood", _main_wood, tiles=("tonacacihuatl",)),
+    Watcher(_huitz_seats, _watch),
+    adjuster("own_vp", _own_vp, tiles=("huitzilopochtli",)),
+    adjuster("score_vp", _score_vp, tiles=("huitzilopochtli",)),
+    adjuster("salary", _salary, tiles=("huitzilopochtli",)),
+    adjuster("tech_gold", _tech_gold, tiles=("xochipilli",)),
+    adjuster("alchemy_any_row", _any_row, tiles=("xochipilli",)),
+    adjuster("may_worship", _may_worship, tiles=("xochipilli",)),
+    listener("moved", _metzli, bot_tiles=("metzli",)),
+    listener("bot_roll", _bot_roll, bot_tiles=("tlahuizcalpantecuh",)),
+    Auto("bot-perform", _bot_perform),
+    Auto("bot-aside", _bot_aside),
+    Automaton("asc-reward", _bot_ascension, replaces=True),
+    BotStep(5, _develop, replaces=True),
+    BotStep(7, _decorate, replaces=True),
+    BotStep(8, _construct, replaces=True),
+    BotTile(1, bot_actions.board_tile(_construct, 8, 3), replaces=True),
+    BotTile(2, bot_actions.board_tile(_decorate, 7, 4), replaces=True),
+    BotTile(3, _alchemy_tile, replaces=True),
+    BotTile(7, _mask_tile, replaces=True),
 )
-assert "bot-turn" in AUTO and len(EXP.priests) == 10 and len(EXP.bot_priests) < HUITZ

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from . import modules
-from .core import KIND_IDS, TeoCore
-from .data import DATA, MIXES, RESOURCES, TEMPLES
-from .expansion_data import EXP, ORANGE, TEMPLE_NAMES
-from .frames import Frame, Payload, auto, choice, push
+from .. import modules
+from ..core import KIND_IDS, TeoCore
+from ..data import DATA, MIXES, RESOURCES, TEMPLES
+from ..expansion_data import EXP, ORANGE, TEMPLE_NAMES
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
 
 TEMPLE_LETTER = {"b": 0, "r": 1, "g": 2}
 COST_NAMES = ("cocoa", "wood", "stone", "gold")
@@ -57,6 +58,15 @@ def gain(st: TeoCore, seat: int, g: dict, source: str = "action_rewards") -> lis
     return out
 
 
+def technology_vp(st: TeoCore, seat: int, vp: int) -> None:
+    """A Technology's "After performing the Main action ... gain N Victory Points": a gain of
+    its own, apart from the action's (Huītzilōpōchtli adds its +1 to each)."""
+    total = modules.adjust(st, "own_vp", seat, vp) if st.mods else vp
+    st.add_vp(seat, vp, "technologies")
+    if total != vp:  # Huītzilōpōchtli's +1 on the sheet under its own name
+        st.add_vp(seat, total - vp, "huitzilopochtli")
+
+
 def describe_gain(g: dict) -> str:
     """A gain dict as short text: '2 wood, 1 VP'."""
     parts = []
@@ -101,7 +111,6 @@ def _any_res_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[s
     return f"Choose {frame[2]} resource(s) of any kind", [f"take {_mix_text(m)}" for m in opts]
 
 
-@choice("any-res", _any_res_options, _any_res_describe)
 def _any_res(st: TeoCore, frame: Frame, mix: Payload) -> None:
     b = frame[1] * 3
     for i in range(3):
@@ -120,7 +129,6 @@ def can_advance(st: TeoCore, seat: int, t: int) -> bool:
     return True
 
 
-@auto("adv")
 def _advance(st: TeoCore, frame: Frame) -> None:
     advance(st, frame[1], frame[2])
 
@@ -168,7 +176,7 @@ def major_index(t: int, step: int) -> int:
 def _major_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     stack = st.d_temple[major_index(frame[2], frame[3])]
-    opts = [("tile", tid) for tid in sorted(set(stack)) if can_claim(st, seat, tid, "major")]
+    opts: list[Payload] = [("tile", tid) for tid in sorted(set(stack)) if can_claim(st, seat, tid, "major")]
     opts.append(("reward",))
     return opts
 
@@ -183,7 +191,6 @@ def _major_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     return f"{TEMPLE_NAMES[t]} temple step {frame[3]}: a discovery tile or the printed reward", labels
 
 
-@choice("major", _major_options, _major_describe)
 def _major(st: TeoCore, frame: Frame, payload: Payload) -> None:
     seat, t, step = frame[1], frame[2], frame[3]
     if payload[0] == "tile":
@@ -216,13 +223,11 @@ def _any_temple_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tupl
     return "Advance one step on a temple of your choice", labels
 
 
-@choice("any-temple", _any_temple_options, _any_temple_describe)
 def _any_temple(st: TeoCore, frame: Frame, payload: Payload) -> None:
     push(st, ("adv", frame[1], payload[0]))
 
 
 # ---- Avenue of the Dead -------------------------------------------------------------------------
-@auto("avenue")
 def _avenue(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     if st.avenue[seat] >= DATA.avenue_max:
@@ -237,7 +242,7 @@ def _avenue(st: TeoCore, frame: Frame) -> None:
 
 def _avenue_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
-    opts = [
+    opts: list[Payload] = [
         ("tile", tid)
         for tid in sorted(set(st.d_avenue[frame[2]]))
         if can_claim(st, seat, tid, "avenue")
@@ -252,7 +257,6 @@ def _avenue_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     ]
 
 
-@choice("avenue-claim", _avenue_options, _avenue_describe)
 def _avenue_claim(st: TeoCore, frame: Frame, payload: Payload) -> None:
     if payload[0] == "tile":
         st.d_avenue[frame[2]] = without(st.d_avenue[frame[2]], payload[1])
@@ -333,7 +337,6 @@ def _use_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
     ]
 
 
-@choice("use-tiles", _use_options, _use_describe)
 def _use_tiles(st: TeoCore, frame: Frame, payload: Payload) -> None:
     """Mid-turn moment to flip tiles (one claimed a moment ago may be used at once)."""
     if payload[0] == "use":
@@ -359,7 +362,7 @@ def mask_sets(st: TeoCore, seat: int) -> list[int]:
 def set_sizes(counts: list[int]) -> list[int]:
     """Sizes of the mask sets made from ``counts`` (masks held per kind): greedy layers of
     different masks, largest first. Pure, so the bot evaluator can use it on public counts."""
-    sets = []
+    sets: list[int] = []
     layer = 0
     while True:
         size = sum(1 for c in counts if c > layer)
@@ -381,7 +384,7 @@ def mask_score(st: TeoCore, seat: int) -> int:
 def _power_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, board, optional = frame[1], frame[2], frame[3]
     seen = set()
-    opts = []
+    opts: list[Payload] = []
     wp, wb = st.wp, st.wb
     for w in st.unlocked_workers(seat, board):
         key = (wb[w], wp[w])
@@ -405,7 +408,6 @@ def _power_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     return f"Power up one of your workers{where}", labels
 
 
-@choice("power-up", _power_options, _power_describe)
 def _power_up(st: TeoCore, frame: Frame, payload: Payload) -> None:
     if payload[0] == "skip":
         return
@@ -419,7 +421,6 @@ def power_up(st: TeoCore, seat: int, w: int) -> None:
         push(st, ("ascend", seat, w))
 
 
-@auto("ascend")
 def _ascend(st: TeoCore, frame: Frame) -> None:
     seat, w = frame[1], frame[2]
     st.wb[w] = 1  # reborn at power 1 in the Palace's general area
@@ -460,7 +461,6 @@ def _asc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
     return "Ascension: choose a reward", [ASC_LABELS[p[0]] for p in opts]
 
 
-@choice("asc-reward", _asc_options, _asc_describe)
 def _asc_reward(st: TeoCore, frame: Frame, payload: Payload) -> None:
     seat = frame[1]
     kind = payload[0]
@@ -483,3 +483,18 @@ def _asc_reward(st: TeoCore, frame: Frame, payload: Payload) -> None:
                 st.ws[w] = -1
                 break
         st.cocoa[seat] += 2
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Choice("any-res", _any_res_options, _any_res_describe, _any_res),
+    Auto("adv", _advance),
+    Choice("major", _major_options, _major_describe, _major),
+    Choice("any-temple", _any_temple_options, _any_temple_describe, _any_temple),
+    Auto("avenue", _avenue),
+    Choice("avenue-claim", _avenue_options, _avenue_describe, _avenue_claim),
+    Choice("use-tiles", _use_options, _use_describe, _use_tiles),
+    Choice("power-up", _power_options, _power_describe, _power_up),
+    Auto("ascend", _ascend),
+    Choice("asc-reward", _asc_options, _asc_describe, _asc_reward),
+)

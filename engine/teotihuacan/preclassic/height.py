@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from random import Random
 
-from . import modules, seasons, turn, worship  # noqa: F401  (seasons first: its cost changes come before ours)
-from .core import TeoCore
-from .data import DATA, RESOURCES
-from .effects import mask_sets, tile_name
-from .expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE, TEMPLE_NAMES
-from .frames import Frame, Payload, choice
-from .worship import SPACES
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA, RESOURCES
+from ..expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE, TEMPLE_NAMES
+from ..flow import Frame, Payload, push
+from ..hooks import Choice, Part, adjuster, each, listener, renderer
+from ..rules import turn, worship
+from ..rules.effects import mask_sets, tile_name
+from ..rules.worship import SPACES
 
 M = "height"
-modules.IMPLEMENTED.add(M)
 MODULE_BIT = modules.BIT[M]
 ROMAN = {1: "I", 2: "II", 3: "III"}
 BIT = {a.id: 1 << i for i, a in enumerate(EXP.abilities)}
@@ -39,7 +40,6 @@ def ability_text(i: int) -> str:
 
 
 # ---- set-up ---------------------------------------------------------------------------------------------
-@modules.on_setup(M)
 def _setup(st: TeoCore, rng: Random) -> None:
     n, old = st.n, st.nt
     # every seat's worshipper starts on the bottom step of the orange temple too
@@ -54,18 +54,15 @@ def _setup(st: TeoCore, rng: Random) -> None:
     assert len(st.space_occ) == NOBLES_SPACE + 1 and len(st.d_offer) == NOBLES_SLOT + 1
 
 
-@modules.adjuster("worship_spaces", M)
 def _spaces(st: TeoCore, seat: int, spaces: tuple) -> tuple:
     return (*spaces, (NOBLES_SPACE, 6))
 
 
-@modules.on_render(M)
 def _render(st: TeoCore) -> list[str]:
     steps = []
     for pos, (kind, reward) in enumerate(EXP.orange_table):
-        label = {"ability": f"ability {ROMAN.get(EXP.orange_levels.get(pos, 0), '')}", "move_back": "1-2"}.get(
-            kind, kind
-        )
+        labels = {"ability": f"ability {ROMAN.get(EXP.orange_levels.get(pos, 0), '')}", "move_back": "1-2"}
+        label = labels.get(kind, kind) if kind else ""
         steps.append(f"{pos} {label}" + (f" {reward}" if reward else ""))
     markers = ", ".join(f"seat {s} {st.temple[s * st.nt + ORANGE]}" for s in range(st.n))
     tiles = ", ".join(tile_name(t) for t in st.d_temple[-1]) or "-"
@@ -83,7 +80,6 @@ def _render(st: TeoCore) -> list[str]:
 
 
 # ---- the orange temple's own steps ------------------------------------------------------------------------
-@modules.listener("orange_step", M)
 def _orange_step(st: TeoCore, seat: int, step: int) -> list[tuple]:
     kind = EXP.orange_table[step][0]
     if kind == "ability":
@@ -109,7 +105,6 @@ def _ability_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[s
     ]
 
 
-@choice("ability", _ability_options, _ability_describe)
 def _ability(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.ability[frame[1]] |= 1 << p[0]
     modules.refresh(st)  # the ability's hooks run from now on
@@ -126,6 +121,13 @@ def back_destination(st: TeoCore, board: int, distance: int) -> int:
     return st.place_board[(st.board_place[board] - 1 - distance) % 8 + 1]
 
 
+def back_reaches_palace(st: TeoCore, board: int, distance: int) -> bool:
+    """Whether a move ``distance`` places counter-clockwise from ``board`` lands on or passes
+    the Palace (place 1); leaving the Palace is neither."""
+    place = st.board_place[board]
+    return place > 1 and place - distance <= 1
+
+
 def _back_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = []
     for p in opts:
@@ -137,27 +139,31 @@ def _back_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     return "Orange temple 1-2: move one of your unlocked workers 1 or 2 boards backwards?", labels
 
 
-@choice("move-back", _back_options, _back_describe)
 def _move_back(st: TeoCore, frame: Frame, p: Payload) -> None:
-    if p[0] == "w":
-        st.wb[p[1]] = back_destination(st, st.wb[p[1]], p[2])  # no action there, no Palace passed
+    """A move (docs/teotihuacan.md, M2 reading 2): no action where it lands, but Technology 01's
+    cocoa onto or past the Palace and the moves' hooks (Teotibot's Metzli)."""
+    if p[0] != "w":
+        return
+    seat, w, distance = frame[1], p[1], p[2]
+    origin = st.wb[w]
+    st.wb[w] = back_destination(st, origin, distance)
+    if back_reaches_palace(st, origin, distance) and st.has_tech(seat, 1):
+        st.cocoa[seat] += 1
+    push(st, *modules.fire(st, "moved", seat, w))
 
 
 # ---- the eight Special Abilities ----------------------------------------------------------------------------
-@modules.adjuster("main_cost", M, ability="resource_boards_cocoa_minus_1")
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
     if board in (2, 3, 4) and has_ability(st, seat, "resource_boards_cocoa_minus_1"):
         return max(0, cost - 1)
     return cost
 
 
-@modules.adjuster("worship_fee", M, ability="worship_both_free")
 def _worship_fee(st: TeoCore, seat: int, fee: int, unlock: int, both: int) -> int:
     # "choose both options at no cocoa cost": the fee for both, not the unlock
     return fee - both if has_ability(st, seat, "worship_both_free") else fee
 
 
-@modules.adjuster("virtual_workers", M, ability="decorations_extra_worker")
 def _virtual(st: TeoCore, seat: int, extra: int, board: int) -> int:
     return extra + 1 if board == 7 and has_ability(st, seat, "decorations_extra_worker") else extra
 
@@ -167,7 +173,6 @@ def _shortfall(st: TeoCore, seat: int, tid: int) -> list[int]:
     return [max(0, cost[1 + r] - st.res[seat * 3 + r]) for r in range(3)]
 
 
-@modules.adjuster("can_pay_claim", M, ability="discovery_plus_resource")
 def _can_pay(st: TeoCore, seat: int, ok: bool, tid: int) -> bool:
     if ok or not has_ability(st, seat, "discovery_plus_resource"):
         return ok
@@ -175,7 +180,6 @@ def _can_pay(st: TeoCore, seat: int, ok: bool, tid: int) -> bool:
     return st.cocoa[seat] >= DATA.discoveries[tid].cost[0] and sum(_shortfall(st, seat, tid)) <= 1
 
 
-@modules.listener("claim", M, ability="discovery_plus_resource")
 def _claim(st: TeoCore, seat: int, tid: int) -> list[tuple]:
     if not has_ability(st, seat, "discovery_plus_resource"):
         return []
@@ -187,7 +191,6 @@ def _claim(st: TeoCore, seat: int, tid: int) -> list[tuple]:
     return [("any-res", seat, 1)]
 
 
-@modules.listener("ascend", M, ability="new_worker_power_2")
 def _new_worker(st: TeoCore, seat: int, w: int) -> list[tuple]:
     if has_ability(st, seat, "new_worker_power_2"):
         st.wp[w] = 2
@@ -197,12 +200,10 @@ def _new_worker(st: TeoCore, seat: int, w: int) -> list[tuple]:
 AVENUE_BONUS = 2
 
 
-@modules.adjuster("eclipse_avenue", M, ability="avenue_plus_2")
 def _avenue(st: TeoCore, seat: int, position: int) -> int:
     return position + AVENUE_BONUS if has_ability(st, seat, "avenue_plus_2") else position
 
 
-@modules.adjuster("salary", M, last=True, ability="no_salary")
 def _salary(st: TeoCore, seat: int, due: int) -> int:
     return 0 if has_ability(st, seat, "no_salary") else due
 
@@ -212,7 +213,6 @@ def set_vp(size: int) -> int:
     return DATA.mask_set_vp[size] if size < len(DATA.mask_set_vp) else EXP.mask_set_extra[size]
 
 
-@modules.adjuster("eclipse_masks", M, ability="mask_set_plus_1")
 def _masks(st: TeoCore, seat: int, vp: int) -> int:
     if not has_ability(st, seat, "mask_set_plus_1"):
         return vp
@@ -223,7 +223,6 @@ def _masks(st: TeoCore, seat: int, vp: int) -> int:
 
 
 # ---- Teotibot -------------------------------------------------------------------------------------------------
-@modules.on_eclipse_start(M)
 def _bot_marker(st: TeoCore) -> None:
     """At the start of each Eclipse Teotibot marks the ability the solo rules name (levels ignored)."""
     if st.bot < 0:
@@ -237,3 +236,24 @@ def _bot_marker(st: TeoCore) -> None:
 
 assert not EXP.teotibot_advances_on_orange and TEMPLE_NAMES[ORANGE] == "orange"
 assert worship.SIDEBAR_TEMPLE[6] == ORANGE and len(SPACES) == NOBLES_SPACE
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    each("setup", _setup),
+    adjuster("worship_spaces", _spaces),
+    renderer(_render),
+    listener("orange_step", _orange_step),
+    Choice("ability", _ability_options, _ability_describe, _ability),
+    Choice("move-back", _back_options, _back_describe, _move_back),
+    adjuster("main_cost", _main_cost, ability="resource_boards_cocoa_minus_1"),
+    adjuster("worship_fee", _worship_fee, ability="worship_both_free"),
+    adjuster("virtual_workers", _virtual, ability="decorations_extra_worker"),
+    adjuster("can_pay_claim", _can_pay, ability="discovery_plus_resource"),
+    listener("claim", _claim, ability="discovery_plus_resource"),
+    listener("ascend", _new_worker, ability="new_worker_power_2"),
+    adjuster("eclipse_avenue", _avenue, ability="avenue_plus_2"),
+    adjuster("salary", _salary, last=True, ability="no_salary"),
+    adjuster("eclipse_masks", _masks, ability="mask_set_plus_1"),
+    each("eclipse_start", _bot_marker),
+)

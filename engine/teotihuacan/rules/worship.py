@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from . import modules, teotibot
-from .core import TeoCore
-from .data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES
+from .. import modules, teotibot
+from ..core import TeoCore
+from ..data import DATA, MIXES, RESOURCES, SPACE_BOARD, TEMPLES
+from ..expansion_data import NOBLES_SPACE, ORANGE, SPACE_BOARD_M2, TEMPLE_NAMES, WORSHIP_OFFER_M2
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
 from .effects import INSTANT_KINDS, can_claim, can_pay, claim, claim_label, draw_discovery, tile_name
-from .expansion_data import NOBLES_SPACE, ORANGE, SPACE_BOARD_M2, TEMPLE_NAMES, WORSHIP_OFFER_M2
-from .frames import Frame, Payload, auto, choice, push
 
 BOARD = DATA.board_names
 SIDEBAR_TEMPLE = {b: (TEMPLES.index(t) if t != "any" else -1) for b, t in DATA.worship_temple.items()}
@@ -110,7 +111,6 @@ def _mode_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     return f"Worship on {modules.board_name(st, board)}: ability, discovery tile or both", labels
 
 
-@choice("worship-mode", _mode_options, _mode_describe)
 def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, s = frame[1], frame[2], frame[3]
     mode, use_free = p
@@ -129,7 +129,7 @@ def _worship_mode(st: TeoCore, frame: Frame, p: Payload) -> None:
         st.ws[occ] = -1
     st.ws[w] = s
     st.space_occ[s] = w
-    todo = []
+    todo: list[tuple] = []
     if mode in ("discovery", "claim-first"):
         take_offer(st, seat, board)
     if mode == "claim-first":
@@ -173,14 +173,12 @@ def _claim_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     ]
 
 
-@choice("worship-claim", _claim_options, _claim_describe)
 def _worship_claim(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "claim":
         take_offer(st, frame[1], frame[2])
 
 
 # ---- Royal tiles ------------------------------------------------------------------------------------
-@auto("royal")
 def _royal(st: TeoCore, frame: Frame) -> None:
     seat, number, power = frame[1], frame[2], frame[3]
     if number == 1:
@@ -220,7 +218,6 @@ def _buy_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
     ]
 
 
-@choice("royal-buy", _buy_options, _buy_describe)
 def _royal_buy(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, number = frame[1], frame[2]
     k = p[0]
@@ -250,7 +247,6 @@ def _sell_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     ]
 
 
-@choice("royal-sell", _sell_options, _sell_describe)
 def _royal_sell(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, k = frame[1], p[0]
     st.cocoa[seat] += 2 * k
@@ -268,7 +264,6 @@ def _pay_res_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[s
     ]
 
 
-@choice("pay-res", _pay_res_options, _pay_res_describe)
 def _pay_res(st: TeoCore, frame: Frame, mix: Payload) -> None:
     b = frame[1] * 3
     for i in range(3):
@@ -277,7 +272,7 @@ def _pay_res(st: TeoCore, frame: Frame, mix: Payload) -> None:
 
 def _trade_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
-    opts = [("no",)]
+    opts: list[Payload] = [("no",)]
     if st.cocoa[seat] >= 1:
         opts.extend(("pay", r) for r in range(3) if st.res[seat * 3 + r])
     return opts
@@ -291,7 +286,6 @@ def _trade_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     ]
 
 
-@choice("royal-trade", _trade_options, _trade_describe)
 def _royal_trade(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "no":
         return
@@ -299,3 +293,15 @@ def _royal_trade(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.cocoa[seat] -= 1
     st.res[seat * 3 + p[1]] -= 1
     push(st, ("any-res", seat, frame[2]))
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Choice("worship-mode", _mode_options, _mode_describe, _worship_mode),
+    Choice("worship-claim", _claim_options, _claim_describe, _worship_claim),
+    Auto("royal", _royal),
+    Choice("royal-buy", _buy_options, _buy_describe, _royal_buy),
+    Choice("royal-sell", _sell_options, _sell_describe, _royal_sell),
+    Choice("pay-res", _pay_res_options, _pay_res_describe, _pay_res),
+    Choice("royal-trade", _trade_options, _trade_describe, _royal_trade),
+)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from random import Random
 
-from . import effects, modules
-from .core import TeoCore
-from .data import TEMPLES
-from .expansion_data import EXP
-from .frames import AUTOMATON, Frame, Payload, auto, choice, push
+from .. import modules
+from ..core import TeoCore
+from ..data import TEMPLES
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Automaton, Choice, Part, adjuster, each, listener, renderer
+from ..rules import effects
 
 M = "seasons"
 NUMBER = EXP.season_by_id  # id -> tile number
@@ -27,7 +29,6 @@ SEASON5_COST = 2
 AVENUE_VP = 2
 PYRAMID_STEP_VP = (5, 4, 3)
 
-modules.IMPLEMENTED.add(M)
 
 
 def affects(st: TeoCore, seat: int, tile_id: str) -> bool:
@@ -45,7 +46,6 @@ def season_text(number: int) -> str:
 
 
 # ---- set-up and the change after each Eclipse ---------------------------------------------------
-@modules.on_setup(M)
 def _setup(st: TeoCore, rng: Random) -> None:
     deck = sorted(EXP.seasons)
     rng.shuffle(deck)
@@ -55,7 +55,6 @@ def _setup(st: TeoCore, rng: Random) -> None:
     st.note(-1, f"the first Season: {season_text(st.season)}")
 
 
-@modules.on_eclipse_end(M)
 def _next_season(st: TeoCore) -> None:
     st.season_used.append(st.season)
     st.season = st.season_deck.pop()
@@ -63,7 +62,6 @@ def _next_season(st: TeoCore) -> None:
     st.note(-1, f"a new Season: {season_text(st.season)}")
 
 
-@modules.on_render(M)
 def _render(st: TeoCore) -> list[str]:
     used = ", ".join(f"#{n}" for n in st.season_used) or "none"
     return [
@@ -73,7 +71,6 @@ def _render(st: TeoCore) -> list[str]:
 
 
 # ---- #1 cheap salary, #6 Pyramid track 5/4/3 ------------------------------------------------------
-@modules.adjuster("salary", M, season="cheap_salary")
 def _salary(st: TeoCore, seat: int, due: int) -> int:
     if not affects(st, seat, "cheap_salary"):
         return due
@@ -81,7 +78,6 @@ def _salary(st: TeoCore, seat: int, due: int) -> int:
     return len(workers) + sum(1 for w in workers if st.wp[w] >= 5)
 
 
-@modules.adjuster("pyramid_step_vp", M, season="pyramid_track_5_4_3")
 def _pyramid_steps(st: TeoCore, seat: int, vp: int) -> int:
     if not affects(st, seat, "pyramid_track_5_4_3"):
         return vp
@@ -89,7 +85,6 @@ def _pyramid_steps(st: TeoCore, seat: int, vp: int) -> int:
 
 
 # ---- #2 Avenue steps score 2 VP ---------------------------------------------------------------------
-@modules.listener("avenue", M, season="avenue_step_vp")
 def _avenue(st: TeoCore, seat: int) -> list[tuple]:
     if affects(st, seat, "avenue_step_vp"):
         st.add_vp(seat, AVENUE_VP, "season_tiles")
@@ -102,21 +97,18 @@ def _own_others(st: TeoCore, seat: int, board: int, exclude: tuple) -> bool:
     return any(wb[w] == board and ws[w] < 0 and w not in exclude for w in range(seat * 4, seat * 4 + 4))
 
 
-@modules.adjuster("main_cost", M, season="ignore_own_colour")
 def _main_cost(st: TeoCore, seat: int, cost: int, board: int, exclude: tuple) -> int:
     if affects(st, seat, "ignore_own_colour") and _own_others(st, seat, board, exclude):
         return cost - 1
     return cost
 
 
-@modules.adjuster("collect_cocoa", M, season="ignore_own_colour")
 def _collect(st: TeoCore, seat: int, amount: int, board: int, exclude: tuple) -> int:
     if affects(st, seat, "ignore_own_colour") and _own_others(st, seat, board, exclude):
         return amount - 1
     return amount
 
 
-@modules.adjuster("move", M, season="move_2_to_4")
 def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
     # every distance one further: 1-3 becomes 2-4 (and a priest's 1-4 becomes 2-5)
     if not affects(st, seat, "move_2_to_4"):
@@ -125,7 +117,6 @@ def _move(st: TeoCore, seat: int, moves: tuple) -> tuple:
 
 
 # ---- #3 the Ascended worker placed on any board -------------------------------------------------------
-@modules.listener("ascend", M, season="ascension_free_placement")
 def _ascend(st: TeoCore, seat: int, w: int) -> list[tuple]:
     return [("season-place", seat, w)] if affects(st, seat, "ascension_free_placement") else []
 
@@ -145,7 +136,6 @@ def _place_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     return "Season tile #3: place your Ascended worker on an Action Board of your choice", labels
 
 
-@choice("season-place", _place_options, _place_describe)
 def _place(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.wb[frame[2]] = st.place_board[p[0]]
 
@@ -154,7 +144,6 @@ def _place(st: TeoCore, frame: Frame, p: Payload) -> None:
 _PAID_STEP = [False]  # True while #5's own step is taken (synchronously, inside _season5_adv)
 
 
-@modules.listener("temple", M, season="paid_second_temple")
 def _temple(st: TeoCore, seat: int, t: int) -> list[tuple]:
     if _PAID_STEP[0]:
         return []  # the paid step does not offer #5 again
@@ -183,14 +172,12 @@ def _s5_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, l
     return "Season tile #5: pay 2 cocoa to advance on a different temple?", labels
 
 
-@choice("season5", _s5_options, _s5_describe)
 def _season5(st: TeoCore, frame: Frame, p: Payload) -> None:
     if p[0] == "pay":
         st.cocoa[frame[1]] -= SEASON5_COST
         push(st, ("season5-adv", frame[1], p[1]))
 
 
-@auto("season5-adv")
 def _season5_adv(st: TeoCore, frame: Frame) -> None:
     _PAID_STEP[0] = True
     try:
@@ -207,8 +194,27 @@ def _bot_season5(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     return max(pays, key=lambda p: (st.temple[seat * st.nt + p[1]], -p[1]))
 
 
-AUTOMATON["season5"] = _bot_season5
 
 # The rule text names tiles by number: the data's numbering must keep them where it says.
 assert NUMBER["move_2_to_4"] == 7, "Ehecatl calls the 2-4 movement tile #07"
 assert EXP.seasons[5].teotibot == "uses_if_able" and NUMBER["paid_second_temple"] == 5
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Automaton("season5", _bot_season5),
+    each("setup", _setup),
+    each("eclipse_end", _next_season),
+    renderer(_render),
+    adjuster("salary", _salary, season="cheap_salary"),
+    adjuster("pyramid_step_vp", _pyramid_steps, season="pyramid_track_5_4_3"),
+    listener("avenue", _avenue, season="avenue_step_vp"),
+    adjuster("main_cost", _main_cost, season="ignore_own_colour"),
+    adjuster("collect_cocoa", _collect, season="ignore_own_colour"),
+    adjuster("move", _move, season="move_2_to_4"),
+    listener("ascend", _ascend, season="ascension_free_placement"),
+    Choice("season-place", _place_options, _place_describe, _place),
+    listener("temple", _temple, season="paid_second_temple"),
+    Choice("season5", _s5_options, _s5_describe, _season5),
+    Auto("season5-adv", _season5_adv),
+)

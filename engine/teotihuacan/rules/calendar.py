@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from random import Random
 
-from . import modules, teotibot
-from .core import CATEGORIES, TeoCore
-from .data import DATA
+from .. import modules, teotibot
+from ..core import CATEGORIES, TeoCore
+from ..data import DATA
+from ..expansion_data import EXP, ORANGE
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Choice, Part
 from .effects import mask_score, mask_sets
-from .expansion_data import EXP, ORANGE
-from .frames import Frame, Payload, auto, choice, push
 
 NCAT = len(CATEGORIES)
 
@@ -23,7 +24,6 @@ def _score(st: TeoCore, seat: int, category: str, vp: int) -> None:
     st.ecl_vp[seat * 3 + min(st.eclipses, 2)] += vp
 
 
-@auto("end-turn")
 def _end_turn(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     n = st.n
@@ -51,11 +51,10 @@ def is_final(st: TeoCore) -> bool:
     return st.eclipses >= 2 or st.pyramid_done
 
 
-@auto("eclipse")
 def _eclipse(st: TeoCore, frame: Frame) -> None:
     nxt = frame[1]
     if st.mods:
-        modules.run_all(st, modules.ECLIPSE_START)
+        modules.run_all(st, "eclipse_start")
     e = min(st.eclipses, 2)
     number = DATA.building_numbers[st.buildings_taken]
     lead = max(st.ptrack)
@@ -93,7 +92,7 @@ def salary_due(st: TeoCore, seat: int) -> int:
 def _salary_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     due = salary_due(st, seat)
-    opts = [("pay", k) for k in range(min(due, st.cocoa[seat]), -1, -1)]
+    opts: list[Payload] = [("pay", k) for k in range(min(due, st.cocoa[seat]), -1, -1)]
     if st.holds(seat, "free_payment"):
         opts.insert(0, ("tile",))
     return opts
@@ -112,7 +111,6 @@ def _salary_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     return f"Eclipse salary: {due} cocoa due", labels
 
 
-@choice("salary", _salary_options, _salary_describe)
 def _salary(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     if p[0] == "tile":
@@ -124,7 +122,6 @@ def _salary(st: TeoCore, frame: Frame, p: Payload) -> None:
     _score(st, seat, "salary", -loss)
 
 
-@auto("eclipse-end")
 def _eclipse_end(st: TeoCore, frame: Frame) -> None:
     nxt = frame[1]
     final = is_final(st)
@@ -149,7 +146,7 @@ def _eclipse_end(st: TeoCore, frame: Frame) -> None:
     place_neutrals(st, list(range(1, 19)), st.chance_rng())
     push(st, st.turn_frame(nxt))
     if st.mods:  # e.g. the next Season tile (frames a hook pushes run before the turn)
-        modules.run_all(st, modules.ECLIPSE_END)
+        modules.run_all(st, "eclipse_end")
 
 
 def bonus_tiles_reached(st: TeoCore, seat: int) -> list[int]:
@@ -219,3 +216,12 @@ def place_neutrals(st: TeoCore, pool: list[int], rng: Random) -> None:
             st.wp[w] = 1
             st.ws[w] = -1
         st.neutral_draws.extend(drawn)
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Auto("end-turn", _end_turn),
+    Auto("eclipse", _eclipse),
+    Choice("salary", _salary_options, _salary_describe, _salary),
+    Auto("eclipse-end", _eclipse_end),
+)

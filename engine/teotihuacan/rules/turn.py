@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from . import actions, modules, worship
-from .core import TeoCore
-from .data import DATA
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA
+from ..flow import Frame, Payload, push
+from ..hooks import Choice, Part
+from . import actions, worship
 from .effects import instant_tiles, tile_name, use_tile
-from .frames import Frame, Payload, choice, push
 
 BOARD = DATA.board_names
 MOVES = (1, 2, 3)  # a normal move: 1-3 boards clockwise (a module may change it)
@@ -80,7 +82,7 @@ def worker_text(st: TeoCore, w: int) -> str:
 def _turn_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     moves = modules.adjust(st, "move", seat, MOVES) if st.mods else MOVES
-    opts = [("move", w, d) for w in distinct_workers(st, seat) for d in moves]
+    opts: list[Payload] = [("move", w, d) for w in distinct_workers(st, seat) for d in moves]
     if opts:
         tid = st.holds(seat, "move_anywhere")
         if tid:
@@ -90,7 +92,7 @@ def _turn_options(st: TeoCore, frame: Frame) -> list[Payload]:
             opts.append(("unlock-pay",))
         opts.append(("unlock-free",))
     opts.extend(("use", tid) for tid in instant_tiles(st, seat))
-    if st.mods:  # a module's own ways to take the turn: ("mod", name, ...), see modules.TURN
+    if st.mods:  # a module's own ways to take the turn: ("mod", name, ...), see hooks.TurnOption
         opts = modules.adjust(st, "turn_options", seat, opts)
     return opts
 
@@ -105,7 +107,7 @@ def _turn_label(st: TeoCore, seat: int, p: Payload) -> str:
     if kind == "unlock-pay":
         return f"pay {unlock_price(st, seat)} cocoa to unlock all your workers (then take your turn)"
     if kind == "mod":
-        return modules.TURN[p[1]][0](st, p)
+        return st.rules.turn[p[1]].label(st, p)
     if kind == "unlock-free":
         return "unlock all your workers for free (this is your whole turn)"
     return f"use discovery tile: {tile_name(p[1])}"
@@ -115,7 +117,6 @@ def _turn_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     return f"Seat {frame[1]}: your turn", [_turn_label(st, frame[1], p) for p in opts]
 
 
-@choice("turn", _turn_options, _turn_describe)
 def _turn(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     kind = p[0]
@@ -130,7 +131,7 @@ def _turn(st: TeoCore, frame: Frame, p: Payload) -> None:
         unlock_all(st, seat)
         push(st, ("turn", seat))
     elif kind == "mod":
-        modules.TURN[p[1]][1](st, seat, p)
+        st.rules.turn[p[1]].resolve(st, seat, p)
     elif kind == "unlock-free":
         unlock_all(st, seat)
         push(st, ("end-turn", seat))
@@ -159,7 +160,6 @@ def _anywhere_w_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tupl
     return "Move-anywhere tile: which worker?", [worker_text(st, w) for (w,) in opts]
 
 
-@choice("anywhere-w", _anywhere_w_options, _anywhere_w_describe)
 def _anywhere_w(st: TeoCore, frame: Frame, p: Payload) -> None:
     push(st, ("anywhere-d", frame[1], frame[2], p[0]))
 
@@ -175,7 +175,6 @@ def _anywhere_d_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tupl
     ]
 
 
-@choice("anywhere-d", _anywhere_d_options, _anywhere_d_describe)
 def _anywhere_d(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, tid, w = frame[1], frame[2], frame[3]
     st.d_used[tid] = 1
@@ -187,7 +186,7 @@ def _anywhere_d(st: TeoCore, frame: Frame, p: Payload) -> None:
 def _double_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, w, origin = frame[1], frame[2], frame[3]
     seen = set()
-    opts = [("no",)]
+    opts: list[Payload] = [("no",)]
     for x in st.unlocked_workers(seat, origin):
         if x != w and st.wp[x] not in seen:
             seen.add(st.wp[x])
@@ -202,7 +201,6 @@ def _double_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     ]
 
 
-@choice("double", _double_options, _double_describe)
 def _double(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, origin, tid = frame[1], frame[2], frame[3], frame[4]
     if p[0] == "no":
@@ -233,7 +231,7 @@ def cocoa_gain(st: TeoCore, seat: int, board: int, w: int, w2: int) -> int:
 def _action_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat, w, w2 = frame[1], frame[2], frame[3]
     board = st.wb[w]
-    opts = [("cocoa",)]
+    opts: list[Payload] = [("cocoa",)]
     free = st.holds(seat, "free_payment")
     worship_ok = None  # asked only on a board with a Worship space (a priest may forbid it)
     for s, b in worship.spaces(st):
@@ -292,7 +290,6 @@ def _action_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     return f"Choose the action on {board}", [_action_label(st, frame, p) for p in opts]
 
 
-@choice("action", _action_options, _action_describe)
 def _action(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, w, w2 = frame[1], frame[2], frame[3]
     board = st.wb[w]
@@ -318,7 +315,7 @@ def _action(st: TeoCore, frame: Frame, p: Payload) -> None:
 # ---- end of the turn ---------------------------------------------------------------------------------
 def _end_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
-    opts = [("end",)]
+    opts: list[Payload] = [("end",)]
     opts.extend(("use", tid) for tid in instant_tiles(st, seat))
     if _locked(st, seat) and _can_pay_unlock(st, seat):
         opts.append(("unlock-pay",))
@@ -337,7 +334,6 @@ def _end_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
     return "Anything else before your turn ends?", labels
 
 
-@choice("end-options", _end_options, _end_describe)
 def _end(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     if p[0] == "end":
@@ -348,3 +344,14 @@ def _end(st: TeoCore, frame: Frame, p: Payload) -> None:
     else:
         st.cocoa[seat] -= unlock_price(st, seat)
         unlock_all(st, seat)
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Choice("turn", _turn_options, _turn_describe, _turn),
+    Choice("anywhere-w", _anywhere_w_options, _anywhere_w_describe, _anywhere_w),
+    Choice("anywhere-d", _anywhere_d_options, _anywhere_d_describe, _anywhere_d),
+    Choice("double", _double_options, _double_describe, _double),
+    Choice("action", _action_options, _action_describe, _action),
+    Choice("end-options", _end_options, _end_describe, _end),
+)

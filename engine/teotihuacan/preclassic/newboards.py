@@ -12,17 +12,16 @@ Teotibot's own Decorations and Construction actions are unchanged.
 
 from __future__ import annotations
 
-from . import actions, modules
-from .core import TeoCore
-from .data import DATA
-from .effects import gain
-from .expansion_data import EXP
-from .frames import Frame, Payload, auto, choice, push
+from .. import modules
+from ..core import TeoCore
+from ..data import DATA
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push
+from ..hooks import Auto, Board, Choice, MainRule, Part
+from ..rules import actions
+from ..rules.effects import gain, technology_vp
 
-ARCH, DEV = "architecture", "development"
 TILE_KEYS = ("decorations", "pyramid_tiles", "unlock")
-
-modules.IMPLEMENTED.update((ARCH, DEV))
 
 
 def board_count(st: TeoCore, seat: int, board: int, extra: int) -> tuple[int, int]:
@@ -94,7 +93,6 @@ def _arch_deco_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple
     return f"Architecture: pay {cost} gold per Decoration ({frame[3]} more allowed)", labels
 
 
-@choice("arch-deco", _arch_deco_options, _arch_deco_describe)
 def _arch_deco(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, count, remaining, placed = frame[1:5]
     if p[0] == "done":
@@ -105,15 +103,13 @@ def _arch_deco(st: TeoCore, frame: Frame, p: Payload) -> None:
     push(st, *steps, *more)
 
 
-@auto("arch-end")
 def _arch_end(st: TeoCore, frame: Frame) -> None:
     seat, count, had13 = frame[1], frame[2], frame[3]
     if st.has_tech(seat, 9):
-        st.add_vp(seat, 4, "decorations")  # "after your Decorations (7) Main action": once per action
+        technology_vp(st, seat, 4)  # "after your Decorations (7) Main action": once per action
     push(st, *actions.power_up_frames(st, seat, 7, count, bool(had13)), ("arch-refill", seat))
 
 
-@auto("arch-refill")
 def _arch_refill(st: TeoCore, frame: Frame) -> None:
     if st.bot >= 0:
         actions.slide_offer(st.deco_offer, st.deco_deck)  # solo rule: slide left, refill the end
@@ -156,12 +152,18 @@ def _unlock_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[st
     ]
 
 
-@choice("free-unlock", _unlock_options, _unlock_describe)
 def _free_unlock(st: TeoCore, frame: Frame, p: Payload) -> None:
     w = p[0]
     st.space_occ[st.ws[w]] = -1
     st.ws[w] = -1
 
 
-modules.replace_board(7, ARCH, modules.MainRule("Architecture", _arch_possible, _arch_start))
-modules.replace_board(8, DEV, modules.MainRule("Development", _dev_possible, _dev_start))
+# The parts of M4 and M5 (rulebook.py), and the free unlock both boards' cells may give.
+ARCHITECTURE: tuple[Part, ...] = (
+    Board(7, MainRule("Architecture", _arch_possible, _arch_start)),
+    Choice("arch-deco", _arch_deco_options, _arch_deco_describe, _arch_deco),
+    Auto("arch-end", _arch_end),
+    Auto("arch-refill", _arch_refill),
+)
+DEVELOPMENT: tuple[Part, ...] = (Board(8, MainRule("Development", _dev_possible, _dev_start)),)
+EITHER: tuple[Part, ...] = (Choice("free-unlock", _unlock_options, _unlock_describe, _free_unlock),)

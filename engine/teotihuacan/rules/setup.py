@@ -6,22 +6,29 @@ from __future__ import annotations
 
 from itertools import combinations
 from random import Random
+from typing import TYPE_CHECKING
 
-from . import modules, teotibot
+from .. import modules, teotibot
+from ..core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, PLAY_CATEGORIES, SCALAR_FIELDS, TeoCore
+from ..data import DATA, RESOURCES, TEMPLES
+from ..expansion_data import EXP
+from ..flow import Frame, Payload, push, run
+from ..hooks import Auto, Choice, Part, Simultaneous
+from ..observation import HIDDEN, resample
+from ..state import TeoState
 from .calendar import place_neutrals
-from .core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, PLAY_CATEGORIES, SCALAR_FIELDS, TeoCore
-from .data import DATA, RESOURCES, TEMPLES
 from .effects import can_claim, claim, claim_label, describe_gain, gain, tile_name
-from .expansion_data import EXP
-from .frames import SIMULTANEOUS, Frame, Payload, auto, choice, push, run
-from .observation import HIDDEN, resample
-from .state import TeoState
+
+if TYPE_CHECKING:  # (rulebook.py imports this module for its parts)
+    from ..rulebook import Rulebook
 
 
-def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
-    """A new game after setup, waiting for the first decision; ``version`` is the engine's."""
+def new_game(players: int, seed: int, options: dict, version: str, rules: Rulebook) -> TeoState:
+    """A new game after setup, waiting for the first decision; ``version`` is the engine's,
+    ``rules`` the rulebook of the options' module set."""
     st = TeoState()
     st.version = version
+    st.rules = rules
     solo = options.get("automaton") == "teotibot"
     n = st.n = players + (1 if solo else 0)  # the automaton takes the seat after the agents
     st.bot = players if solo else -1
@@ -139,7 +146,7 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
         place_neutrals(st, st.start_deck, rng)
         push(st, ("start-pick", -1))
     if st.mods:  # module set-up steps (they may insert frames under the base set-up's)
-        modules.run_all(st, modules.SETUP, rng)
+        modules.run_all(st, "setup", rng)
         modules.refresh(st)  # the first Season tile, Teotibot's priest tile
     st.chance = rng.getrandbits(64)
     run(st)
@@ -149,6 +156,8 @@ def new_game(players: int, seed: int, options: dict, version: str) -> TeoState:
 def _expansion_fields(st: TeoCore, n: int, options: dict) -> None:
     """The Late Preclassic state fields, empty in the base game (modules.py fills them)."""
     st.mods = modules.parse(options.get("modules"))
+    if st.rules.mods != st.mods:
+        raise ValueError(f"the rulebook is for modules {st.rules.mods}, the options name {st.mods}")
     st.season = 0  # M3: the active Season tile's number (0: none)
     st.season_deck = []  # M3: face-down Season tiles (order hidden)
     st.season_used = []  # M3: Season tiles already replaced (public)
@@ -227,10 +236,8 @@ def _pick_pending(st: TeoCore) -> tuple[int, ...]:
     return tuple(s for s in range(st.n) if st.start_pick[s] is None and s != st.bot)
 
 
-SIMULTANEOUS["start-pick"] = _pick_pending
 
 
-@choice("start-pick", _pick_options, _pick_describe)
 def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     st.start_pick[seat] = p
@@ -254,13 +261,11 @@ def _draft_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     return "Draft a Starting tile", [start_tile_text(st, tid) for (tid,) in opts]
 
 
-@choice("draft", _draft_options, _draft_describe)
 def _draft(st: TeoCore, frame: Frame, p: Payload) -> None:
     st.draft_pool.remove(p[0])
     st.kept[frame[1]] = [*st.kept[frame[1]], p[0]]  # replaced, not changed in place: clones share it
 
 
-@auto("start-resolve")
 def _start_resolve(st: TeoCore, frame: Frame) -> None:
     kept = {tid for tiles in st.kept for tid in tiles}
     returned = False
@@ -294,7 +299,6 @@ def _place_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
     ]
 
 
-@choice("start-place", _place_options, _place_describe)
 def _start_place(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     for k, board in enumerate(p):
@@ -302,7 +306,6 @@ def _start_place(st: TeoCore, frame: Frame, p: Payload) -> None:
         st.wp[seat * 4 + k] = 1
 
 
-@auto("start-benefits")
 def _start_benefits(st: TeoCore, frame: Frame) -> None:
     """Benefits in a fixed order: resources, Avenue, temples, technology, choices, tiles."""
     start_tile_benefits(st, frame[1], st.kept[frame[1]][:2])  # a priest may keep two more
@@ -339,7 +342,6 @@ def start_tile_benefits(st: TeoCore, seat: int, tiles: list[int]) -> None:
     push(st, *todo, *later)
 
 
-@auto("tech-free")
 def _tech_free(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     for pos in sorted(range(6), key=lambda p: st.tech[p]):
@@ -363,7 +365,6 @@ def _disc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
     ]
 
 
-@choice("start-disc", _disc_options, _disc_describe)
 def _start_disc(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, tid = frame[1], frame[2]
     if p[0] == "claim":
@@ -374,9 +375,11 @@ def _start_disc(st: TeoCore, frame: Frame, p: Payload) -> None:
 
 
 # ---- a state from an observation ----------------------------------------------------------------------
-def from_observation(obs: dict, rng: Random) -> TeoState:
-    """A full state whose observation for ``obs['seat']`` equals ``obs``."""
+def from_observation(obs: dict, rng: Random, rules: Rulebook) -> TeoState:
+    """A full state whose observation for ``obs['seat']`` equals ``obs``, playing by ``rules``
+    (the rulebook of the observation's module set)."""
     st = TeoState()
+    st.rules = rules
     seat = obs["seat"]
     public = obs["public"]
     for name in SCALAR_FIELDS:
@@ -417,3 +420,16 @@ def from_observation(obs: dict, rng: Random) -> TeoState:
     modules.refresh(st)
     resample(st, seat, rng)
     return st
+
+
+# The parts this file adds to a rulebook (rulebook.py), in the order their hooks run.
+PARTS: tuple[Part, ...] = (
+    Simultaneous("start-pick", _pick_pending),
+    Choice("start-pick", _pick_options, _pick_describe, _start_pick),
+    Choice("draft", _draft_options, _draft_describe, _draft),
+    Auto("start-resolve", _start_resolve),
+    Choice("start-place", _place_options, _place_describe, _start_place),
+    Auto("start-benefits", _start_benefits),
+    Auto("tech-free", _tech_free),
+    Choice("start-disc", _disc_options, _disc_describe, _start_disc),
+)
