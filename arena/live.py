@@ -135,9 +135,12 @@ def tournament_live_folder(db: str) -> Path | None:
     return live_folder(db)
 
 
-def remove_folder_if_empty(folder: Path) -> None:
-    """Delete ``folder`` once it holds nothing (no match is running)."""
+def remove_live_folder(folder: Path) -> None:
+    """Delete ``folder`` and the live files left in it (a run stopped with matches in flight:
+    they are pending again). Only the store's one runner writes there (``Store.claim_writer``)."""
     try:
+        for path in folder.glob("*.jsonl"):
+            remove_quietly(path)
         folder.rmdir()
     except OSError:
         pass

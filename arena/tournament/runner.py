@@ -57,7 +57,7 @@ from rich.text import Text
 from arena.live import (
     live_file,
     make_private_folder,
-    remove_folder_if_empty,
+    remove_live_folder,
     remove_quietly,
     tournament_live_folder,
 )
@@ -593,7 +593,7 @@ def run_pending(
             # whatever was handed out and not stored goes back to pending, to be played next time
             _put_back(store, matches)
             if live is not None:
-                remove_folder_if_empty(live)
+                remove_live_folder(live)
             report.seconds = time.perf_counter() - started
     return report
 

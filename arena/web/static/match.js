@@ -162,7 +162,7 @@
   }
 
   function grow(count) {
-    const following = current >= steps - 1;  // at the newest step: stay there as the game goes on
+    const following = wanted >= steps - 1;  // at the newest step: stay there as the game goes on
     steps = count;
     slider.max = Math.max(0, steps - 1);
     $("where").textContent = where(current);
@@ -210,8 +210,8 @@
       },
       onEnd: () => {
         // Played to the end: the page of the finished match (agents, faults, result), at the same step.
-        const following = current >= steps - 1;
-        history.replaceState(null, "", following ? "#step=end" : `#step=${current}`);
+        const following = wanted >= steps - 1;  // (wanted: the step asked for last, maybe still loading)
+        history.replaceState(null, "", following ? "#step=end" : `#step=${wanted}`);
         location.reload();
       },
     });
