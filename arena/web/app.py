@@ -474,14 +474,27 @@ def create_app(
         Route("/api/ladders/{run_id}/progress", arena.progress),
         Route("/ladders/{run_id}/matches", arena.matches),
         Route("/api/ladders/{run_id}/matches", arena.matches),
-        Route("/matches/{match_id}", arena.match),
-        Route("/api/matches/{match_id}", arena.match),
-        Route("/api/matches/{match_id}/steps/{step}", arena.step),
-        Route("/api/matches/{match_id}/moves", arena.moves),
+        *match_routes(arena),
         Route("/agents/{name:path}", arena.agent),
         Route("/api/agents/{name:path}", arena.agent),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    return build_app(arena, routes, hosts)
+
+
+def match_routes(arena: Arena) -> list[Route]:
+    """The routes of one match's page and its JSON (the viewer's steps, the move list)."""
+    return [
+        Route("/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}/steps/{step}", arena.step),
+        Route("/api/matches/{match_id}/moves", arena.moves),
+    ]
+
+
+def build_app(arena: Arena, routes: list[Route | Mount], hosts: Sequence[str] | None) -> Starlette:
+    """The ASGI app serving ``routes`` of ``arena``: its error pages, security headers and, with
+    ``hosts``, the Host check (see ``create_app``)."""
     app = Starlette(
         routes=routes,
         exception_handlers={views.NotFound: not_found, HTTPException: not_found, Exception: server_error},

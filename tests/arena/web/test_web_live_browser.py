@@ -3,17 +3,23 @@ the bot's info text and the move list (grouped by round, clickable, keyboard lef
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.arena.web.test_web_live import running_match
 from tests.support.info_agents import HOSTILE_INFO
-from tests.support.live_ladder import start_ladder, stop_ladder, wait_for
-from tests.support.web_store import free_port, start_server, stop_server
+from tests.support.live_ladder import PLUGIN, get_json, start_ladder, stop_ladder, wait_for
+from tests.support.web_store import ROOT, free_port, start_server, stop_server
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
@@ -105,3 +111,52 @@ def test_a_live_match_is_followed_to_its_end_with_info_and_move_list(browser, tm
         if server is not None:
             stop_server(server)
         stop_ladder(ladder)
+
+
+def test_arena_play_watch_serves_the_match_as_it_is_played(browser, tmp_path):
+    port = free_port()
+    record = tmp_path / "record.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env["TLACHTLI_PLUGINS"] = ",".join(filter(None, [os.environ.get("TLACHTLI_PLUGINS"), PLUGIN]))
+    command = [sys.executable, "-m", "arena.cli", "play", "-g", "zapotec", "-a", "talker", "-a", "random",
+               "-O", "0:delay_ms=250", "--seed", "3", "--record", str(record), "--watch", "--watch-port", str(port)]  # fmt: skip
+    play = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        home = f"http://127.0.0.1:{port}"
+        wait_for("the watch page", lambda: answers(home + "/api/matches/1/moves"), timeout=60)
+        assert get_json(home + "/api/matches/1/moves")["live"] is True
+        # Loopback only, and only under its own names (a rebinding page's Host is refused).
+        request = urllib.request.Request(home + "/matches/1", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError, match="400"):
+            urllib.request.urlopen(request, timeout=10)
+        page = open_page(browser, home + "/")  # redirects to the match
+        expect = sync_api.expect
+        expect(page.locator("#live-status")).to_be_visible()
+        expect(page.locator("#move-list li.move").nth(2)).to_be_attached(timeout=60_000)
+        expect(page.get_by_role("heading", name="Agents")).to_be_visible(timeout=120_000)
+        assert "ladder" not in page.locator("main p").first.inner_text()  # no ladder to link to
+        total = page.locator("#move-list li.move").count()
+        saved = json.loads(record.read_text())
+        assert total == len(saved["moves"]) + 1
+        expect(page.locator("#where")).to_have_text(f"step {total - 1} of {total - 1}")
+        assert page.locator("#move-list li.move .bot-info").first.inner_text().startswith("thinking #1")
+        assert page.problems == []
+        page.close()
+        assert play.poll() is None  # the page stays up after the end
+        play.send_signal(signal.SIGTERM)
+        out, err = play.communicate(timeout=30)
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.communicate()
+    assert play.returncode == 0, err
+    assert f"watch the match at {home}/matches/1" in err and "its page stays at" in err
+    assert "talker" in out and "Traceback" not in err
+
+
+def answers(url: str) -> bool:
+    try:
+        get_json(url)
+    except OSError:
+        return False
+    return True
