@@ -98,6 +98,7 @@ class Arena:
         self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
         self._replays: OrderedDict[int, tuple] = OrderedDict()  # match id -> _frames(), latest last
         self._live: dict[int, tuple[list[Frame], str | None]] = {}  # running match -> its frames so far
+        self._live_locks: dict[int, threading.Lock] = {}  # one per running match: one replay extends it
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -182,6 +183,7 @@ class Arena:
         if found[1] is not None:
             with self._lock:
                 self._live.pop(match_id, None)
+                self._live_locks.pop(match_id, None)
                 self._replays[match_id] = found
                 while len(self._replays) > REPLAYS_KEPT:
                     self._replays.popitem(last=False)
@@ -220,6 +222,8 @@ class Arena:
         """The frames of a running match so far, extended by the moves of ``live`` (its live
         record: None before its first step is written, and after its file is gone)."""
         with self._lock:
+            match_lock = self._live_locks.setdefault(match_id, threading.Lock())
+        with match_lock:  # (not the arena's lock: other pages are served meanwhile)
             frames, error = self._live.get(match_id, ([], None))
             if live is not None and error is None and len(live["moves"]) >= len(frames):
                 frames = list(frames)  # a request in flight keeps the list it was given
@@ -227,7 +231,8 @@ class Arena:
                     error = extend_frames(frames, live, self.registry().game(live["game"]), summary["entrants"])
                 except PluginError as problem:
                     error = str(problem)
-                self._live[match_id] = (frames, error)
+                with self._lock:
+                    self._live[match_id] = (frames, error)
             return frames, error
 
     # -- pages -----------------------------------------------------------------------------------

@@ -69,3 +69,24 @@ def test_a_live_file_that_cannot_be_written_does_not_stop_the_match(tmp_path):
     spec = MatchSpec(game="zapotec", agents=("random", "random"), seed=2)
     outcome = run_match(spec, live=str(tmp_path / "no" / "such" / "folder.jsonl"))
     assert outcome.record["result"]["scores"]
+
+
+def test_frames_extended_move_by_move_equal_the_finished_replay():
+    from arena.web.replay import extend_frames, replay_frames
+    from engine.teotihuacan import GAME
+
+    record = run_match(MatchSpec(game="teotihuacan", agents=("random", "random"), seed=3)).record
+    finished, error = replay_frames(record, GAME, ("a", "b"))
+    assert error is None
+    frames: list = []
+    for count in (0, 1, 50, len(record["moves"])):  # as a follower's polls see it grow
+        assert extend_frames(frames, dict(record, moves=record["moves"][:count]), GAME, ("a", "b")) is None
+        assert len(frames) == count + 1
+    assert [frame.info for frame in frames] == [frame.info for frame in finished]
+    phases = list(dict.fromkeys(frame.info["phase"] for frame in frames))
+    assert phases == ["until Eclipse 1", "until Eclipse 2", "until Eclipse 3"]
+    # A move the engine refuses stops the extension with the reason.
+    seat = record["moves"][3]["seat"]
+    bad = dict(record, moves=record["moves"][:3] + [{"seat": seat, "choice": 999, "ms": 1, "by": "agent"}])
+    cut: list = []
+    assert "out of range" in (extend_frames(cut, bad, GAME) or "") and len(cut) == 4
