@@ -97,7 +97,8 @@ class Arena:
         self._lock = threading.Lock()
         self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
         self._replays: OrderedDict[int, tuple] = OrderedDict()  # match id -> _frames(), latest last
-        self._live: dict[int, tuple[list[Frame], str | None]] = {}  # running match -> its frames so far
+        # running match -> (its live record's start, its frames so far, the replay's problem)
+        self._live: dict[int, tuple[Any, list[Frame], str | None]] = {}
         self._live_locks: dict[int, threading.Lock] = {}  # one per running match: one replay extends it
 
     # -- plumbing ----------------------------------------------------------------------------
@@ -206,6 +207,8 @@ class Arena:
         summary, record, live = self.source(match_id)
         if record is None:
             if not summary.get("live"):
+                with self._lock:  # not played (any more): its next attempt starts afresh
+                    self._live.pop(match_id, None)
                 return summary, None, [], None
             frames, problem = self._follow(match_id, summary, live)
             return summary, None, frames, problem
@@ -224,7 +227,9 @@ class Arena:
         with self._lock:
             match_lock = self._live_locks.setdefault(match_id, threading.Lock())
         with match_lock:  # (not the arena's lock: other pages are served meanwhile)
-            frames, error = self._live.get(match_id, ([], None))
+            started, frames, error = self._live.get(match_id, (None, [], None))
+            if live is not None and (live.get("started") != started or len(live["moves"]) + 1 < len(frames)):
+                started, frames, error = live.get("started"), [], None  # played again since (a new attempt)
             if live is not None and error is None and len(live["moves"]) >= len(frames):
                 frames = list(frames)  # a request in flight keeps the list it was given
                 try:
@@ -232,7 +237,7 @@ class Arena:
                 except PluginError as problem:
                     error = str(problem)
                 with self._lock:
-                    self._live[match_id] = (frames, error)
+                    self._live[match_id] = (started, frames, error)
             return frames, error
 
     # -- pages -----------------------------------------------------------------------------------
