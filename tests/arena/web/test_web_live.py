@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import subprocess
+import sys
 
 from starlette.testclient import TestClient
 
@@ -87,3 +90,16 @@ def test_a_seat_view_shows_only_its_own_bots_info(tmp_path):
         assert all(infos) if shown else not any(infos)  # another bot's info may tell its hand
         step = next(move["step"] for move in moves if move["seat"] == 0 and move["step"])
         assert bool(client.get(f"/api/matches/1/steps/{step}{query}").json()["info"]["bot_info"]) is shown
+
+
+def test_arena_play_watch_refuses_a_busy_port_in_one_line():
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "play", "-g", "zapotec", "-a", "random", "-a", "random",
+             "--watch", "--watch-port", str(port)],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: --watch cannot listen on 127.0.0.1:{port}: Address already in use")
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
