@@ -73,7 +73,7 @@ def test_a_live_match_is_followed_to_its_end_with_info_and_move_list(browser, tm
         seen = moves.count()
         expect(moves.nth(seen + 1)).to_be_attached(timeout=60_000)
         expect(page.locator("#move-list li.current")).to_have_count(1)
-        shot(page, "web-live.png", tmp_path)
+        shot(page, "web-live-followed.png", tmp_path)
         # Played to the end: the page turns into the finished match's, at its last step.
         expect(page.get_by_role("heading", name="Agents")).to_be_visible(timeout=120_000)
         expect(page.locator("#live-status")).to_have_count(0)
