@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -81,3 +83,15 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = 120, every: f
 def get_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as response:
         return json.loads(response.read())
+
+
+def running_match(db: Path) -> int | None:
+    """The id of the match `arena run` is playing in ``db``, if any."""
+    if not db.exists():
+        return None
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as connection:
+            row = connection.execute("SELECT id FROM matches WHERE status = 'running'").fetchone()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import socket
-import sqlite3
 import subprocess
 import sys
 
@@ -12,19 +11,7 @@ from starlette.testclient import TestClient
 
 from arena.live import live_folder
 from arena.web.app import create_app
-from tests.support.live_ladder import start_ladder, stop_ladder, wait_for
-
-
-def running_match(db) -> int | None:
-    """The id of the match `arena run` is playing, if any."""
-    if not db.exists():
-        return None
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
-            row = connection.execute("SELECT id FROM matches WHERE status = 'running'").fetchone()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
+from tests.support.live_ladder import running_match, start_ladder, stop_ladder, wait_for
 
 
 def test_a_running_match_is_followed_to_its_end(tmp_path):

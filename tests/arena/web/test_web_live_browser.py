@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.arena.web.test_web_live import running_match
 from tests.support.info_agents import HOSTILE_INFO
-from tests.support.live_ladder import PLUGIN, get_json, start_ladder, stop_ladder, wait_for
+from tests.support.live_ladder import PLUGIN, get_json, running_match, start_ladder, stop_ladder, wait_for
 from tests.support.web_store import ROOT, free_port, start_server, stop_server
 
 sync_api = pytest.importorskip(
