@@ -23,16 +23,49 @@ class Agent:
 
     name: str = "agent"
     version: str = "0"
+    _info: str | None = None  # set by ``explain`` during ``act``, taken with the answer
 
     def setup(self, hello: dict[str, Any]) -> None:
         """Called once before the first decision."""
 
-    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
-        """Return the index of the chosen option in ``decision["options"]``."""
+    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int | Answer:
+        """Return the index of the chosen option in ``decision["options"]``, or an ``Answer``
+        (the index with a short ``info`` text shown beside the move: an evaluation, a plan)."""
         raise NotImplementedError
 
     def end(self, result: dict[str, Any]) -> None:
         """Called once when the match is over (``result`` holds scores and ranks)."""
+
+    def explain(self, info: str) -> None:
+        """Attach a short ``info`` text (an evaluation, visits, a plan) to the answer ``act`` is
+        making: it is stored with the move and shown beside it on the match page (as
+        ``Answer.info``; docs/protocol.md)."""
+        self._info = info
+
+    def take_info(self) -> str | None:
+        """The info text ``explain`` attached to the answer just made, forgotten once taken."""
+        info, self._info = self._info, None
+        return info
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A choice with the bot's own view of it: ``info`` is a short text (an evaluation, visits, a
+    principal variation) stored with the move in the record and shown beside it on the match
+    page; the referee keeps its first 2048 characters, control characters escaped."""
+
+    choice: int
+    info: str = ""
+
+
+def split_answer(agent: Any, answer: Any) -> tuple[Any, str | None]:
+    """(choice, info) of what ``agent.act`` returned: an ``Answer``, or a bare choice with the
+    text the agent gave ``explain`` while deciding, if any."""
+    take = getattr(agent, "take_info", None)
+    explained = take() if callable(take) else None
+    if isinstance(answer, Answer):
+        return answer.choice, answer.info
+    return answer, explained
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.agent import Agent
+from arena.agent import Agent, split_answer
 from arena.wire import protocol
 from engine.api import Game, State
 
@@ -61,7 +61,7 @@ def play_in_process(
             break
         seat = seats[0]  # simultaneous seats one after another, as engine.playout does
         message = decide_message(state, seat, step)
-        reply = protocol.act_message(step, agents[seat].act(message["obs"], message))
+        reply = protocol.act_message(step, *split_answer(agents[seat], agents[seat].act(message["obs"], message)))
         state.apply(seat, protocol.check_reply(reply, step, len(message["options"])))
     else:
         raise RuntimeError(f"{game.id}: game did not end within {max_steps} decisions")

@@ -45,6 +45,27 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
+def record_header(
+    spec: MatchSpec, game: Game, options: Mapping[str, Any], agents: list[dict[str, Any]], started: float
+) -> dict[str, Any]:
+    """Every field of a record known before the first move (a live record starts with it)."""
+    return {
+        "format": RECORD_FORMAT,
+        "record_version": RECORD_VERSION,
+        "game": game.id,
+        "game_version": game.version,
+        "seed": spec.seed,
+        "players": len(spec.agents),
+        "automaton": spec.automaton,
+        "options": _jsonable(options),
+        "clock": {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms, "handshake_ms": spec.handshake_ms},
+        "limits": {"memory_mb": spec.memory_mb, "cpu_seconds": spec.cpu_seconds},
+        "agents": _jsonable(agents),  # agent options may hold TOML dates
+        "started": datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
+        "spec": _jsonable(spec.to_dict()),
+    }
+
+
 def build_record(
     spec: MatchSpec,
     game: Game,
@@ -59,18 +80,9 @@ def build_record(
     duration_ms: float,
 ) -> dict[str, Any]:
     """The record of a finished match (see docs/records.md); ``options`` as given to ``Game.setup``."""
-    return {
-        "format": RECORD_FORMAT,
-        "record_version": RECORD_VERSION,
-        "game": game.id,
-        "game_version": game.version,
-        "seed": spec.seed,
-        "players": len(spec.agents),
-        "automaton": spec.automaton,
-        "options": _jsonable(options),
-        "clock": {"move_ms": spec.move_ms, "bank_ms": spec.bank_ms, "handshake_ms": spec.handshake_ms},
-        "limits": {"memory_mb": spec.memory_mb, "cpu_seconds": spec.cpu_seconds},
-        "agents": _jsonable(agents),  # agent options may hold TOML dates
+    header = record_header(spec, game, options, agents, started)
+    spec_data, started_text = header.pop("spec"), header.pop("started")  # kept last, as records always had them
+    return header | {
         "moves": moves,
         "faults": faults,
         "result": {
@@ -79,9 +91,9 @@ def build_record(
             "engine_ranks": list(result.ranks),
             "details": _jsonable(result.details),
         },
-        "started": datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
+        "started": started_text,
         "duration_ms": round(duration_ms, 3),
-        "spec": _jsonable(spec.to_dict()),
+        "spec": spec_data,
     }
 
 

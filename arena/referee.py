@@ -24,9 +24,10 @@ import trio
 
 from arena.human import HumanSeat
 from arena.lineup import ONLY_ARENA_PLAY, MatchSetupError, SeatPlan, plan_seat, setup_state
+from arena.live import LiveWriter
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import PluginError, Registry, discover
-from arena.record import build_record, final_ranks, record_seats
+from arena.record import build_record, final_ranks, record_header, record_seats
 from arena.wire.connection import AgentProcess, DeadlineExceeded
 from arena.wire.faults import AgentFault
 from arena.wire.protocol import (
@@ -37,6 +38,7 @@ from arena.wire.protocol import (
     check_reply,
     decide_message,
     hello_message,
+    reply_info,
     unsolicited,
 )
 from arena.wire.sandbox import SandboxError, choose_sandbox
@@ -70,6 +72,7 @@ class Seat:
     version: str = "?"
     handshake_ms: float | None = None
     fault: dict[str, Any] | None = None
+    info: str | None = None  # the `info` text of its last answer (docs/protocol.md)
 
 
 class Match:
@@ -84,8 +87,10 @@ class Match:
         plans: list[SeatPlan],
         sandbox: str = "none",
         humans: Mapping[int, HumanSeat] | None = None,
+        live: LiveWriter | None = None,
     ) -> None:
         self.spec = spec
+        self.live = live  # where each step goes as it is played (arena/live.py), if anywhere
         self.game = game
         self.state = state
         self.options = options  # as given to Game.setup (the automaton included)
@@ -123,6 +128,8 @@ class Match:
                 "phase": phase,
                 "move": len(self.moves),
             }
+            if self.live is not None:
+                self.live.fault(seat.fault)
 
     async def handshake(self, seat: Seat, nursery: trio.Nursery, agent_options: dict[str, Any]) -> None:
         """Start the agent and exchange hello/ready within the handshake clock; faults forfeit."""
@@ -159,6 +166,7 @@ class Match:
         poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
         """
         seat.process.resume()  # frozen since its last answer unless the match allows pondering
+        seat.info = None
         started = time.perf_counter()
         allowed_ms = seat.move_ms + seat.bank_ms
         try:
@@ -180,6 +188,7 @@ class Match:
                     "timeout", f"no answer within {seat.move_ms} ms + {seat.bank_ms:.0f} ms bank"
                 )
             choice = check_reply(reply, decision_id, options)
+            seat.info = reply_info(reply)
         except AgentFault as fault:
             self.forfeit(seat, fault, "move")
             await seat.process.kill()
@@ -232,7 +241,31 @@ class Match:
                     f"{self.game.id}: seat {index}'s options changed while applying a simultaneous decision"
                 )
             self.state.apply(index, choice)
-            self.moves.append({"seat": index, "choice": choice, "ms": round(ms, 3), "by": by})
+            move: dict[str, Any] = {"seat": index, "choice": choice, "ms": round(ms, 3), "by": by}
+            info = self.seats[index].info if by == "agent" else None
+            if info:
+                move["info"] = info
+            self.moves.append(move)
+            if self.live is not None:
+                self.live.move(move)
+
+    def agent_entries(self) -> list[dict[str, Any]]:
+        """The record's ``agents`` entries (their stderr excepted: it is read at the end)."""
+        spec = self.spec
+        return [
+            {
+                "seat": seat.plan.seat,
+                "agent": seat.plan.agent,
+                "display": spec.display_names[seat.plan.seat] if spec.display_names else seat.plan.agent,
+                "options": dict(spec.agent_options[seat.plan.seat]) if spec.agent_options else {},
+                "kind": seat.plan.kind,
+                "name": seat.name,
+                "version": seat.version if seat.version != "?" else seat.plan.version,
+                "handshake_ms": None if seat.handshake_ms is None else round(seat.handshake_ms, 3),
+            }
+            | ({"move_ms": seat.move_ms} if seat.move_ms != spec.move_ms else {})
+            for seat in self.seats
+        ]
 
     async def run(self) -> MatchOutcome:
         """The whole match: handshake, decisions until the end, goodbye; every process reaped."""
@@ -244,6 +277,8 @@ class Match:
                     for seat in self.seats:
                         options = spec.agent_options[seat.plan.seat] if spec.agent_options else {}
                         shakes.start_soon(self.handshake, seat, nursery, dict(options))
+                if self.live is not None:
+                    self.live.start(record_header(spec, self.game, self.options, self.agent_entries(), started))
                 while to_act := self.state.to_act():
                     await self.play_turn(to_act)
                 result = self.state.result()
@@ -261,25 +296,13 @@ class Match:
             finally:
                 for seat in self.seats:  # every path, including cancellation (Ctrl-C)
                     await seat.process.kill()
+                if self.live is not None:
+                    self.live.close()
         record = build_record(
             spec,
             self.game,
             self.options,
-            [
-                {
-                    "seat": seat.plan.seat,
-                    "agent": seat.plan.agent,
-                    "display": spec.display_names[seat.plan.seat] if spec.display_names else seat.plan.agent,
-                    "options": dict(spec.agent_options[seat.plan.seat]) if spec.agent_options else {},
-                    "kind": seat.plan.kind,
-                    "name": seat.name,
-                    "version": seat.version if seat.version != "?" else seat.plan.version,
-                    "handshake_ms": None if seat.handshake_ms is None else round(seat.handshake_ms, 3),
-                    "stderr": seat.process.stderr_text(),
-                }
-                | ({"move_ms": seat.move_ms} if seat.move_ms != spec.move_ms else {})
-                for seat in self.seats
-            ],
+            [entry | {"stderr": seat.process.stderr_text()} for entry, seat in zip(self.agent_entries(), self.seats, strict=True)],
             self.moves,
             [seat.fault for seat in self.seats if seat.fault],
             result,
@@ -292,12 +315,13 @@ class Match:
 
 
 async def play_match(
-    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None
+    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None, live: str | None = None
 ) -> MatchOutcome:
     """Play one match through agent subprocesses; raises MatchSetupError if it cannot start.
 
     ``humans``: the seats a person plays (agent ``human``), by seat, each served by a page
     (arena/web/human_play.py); such a seat cannot be played without one.
+    ``live``: a file to append each step to as it is played (arena/live.py), for followers.
     """
     game, state, options = setup_state(spec, registry)
     plans = [plan_seat(seat, name, registry, game.id) for seat, name in enumerate(spec.agents)]
@@ -316,7 +340,7 @@ async def play_match(
         sandbox = choose_sandbox(spec.sandbox)
     except SandboxError as error:
         raise MatchSetupError(str(error)) from None
-    return await Match(spec, game, state, options, plans, sandbox, humans).run()
+    return await Match(spec, game, state, options, plans, sandbox, humans, LiveWriter(live) if live else None).run()
 
 
 class Terminated(Exception):
@@ -327,11 +351,11 @@ class Terminated(Exception):
 
 
 async def play_unless_terminated(
-    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None
+    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None, live: str | None = None
 ) -> MatchOutcome:
     """``play_match``, cancelled cleanly (every agent killed) if the process gets SIGTERM."""
     if threading.current_thread() is not threading.main_thread():
-        return await play_match(spec, registry, humans)  # signals can only be caught in the main thread
+        return await play_match(spec, registry, humans, live)  # signals can only be caught in the main thread
     async with trio.open_nursery() as nursery:
 
         async def watch() -> None:
@@ -340,7 +364,7 @@ async def play_unless_terminated(
                     raise Terminated()
 
         nursery.start_soon(watch)
-        outcome = await play_match(spec, registry, humans)
+        outcome = await play_match(spec, registry, humans, live)
         nursery.cancel_scope.cancel()
     return outcome
 
@@ -363,8 +387,9 @@ def _single(group: BaseExceptionGroup) -> BaseException:
     return leaves[0] if len(leaves) == 1 else group
 
 
-def run_match(spec: MatchSpec, registry: Registry | None = None) -> MatchOutcome:
-    """Synchronous ``play_match`` (runs trio); discovers the plugins when ``registry`` is None.
+def run_match(spec: MatchSpec, registry: Registry | None = None, live: str | None = None) -> MatchOutcome:
+    """Synchronous ``play_match`` (runs trio); discovers the plugins when ``registry`` is None;
+    ``live``: the live file of ``play_match``.
 
     Ctrl-C raises KeyboardInterrupt and SIGTERM raises Terminated, both after every agent
     process was killed.
@@ -374,7 +399,7 @@ def run_match(spec: MatchSpec, registry: Registry | None = None) -> MatchOutcome
             registry = discover()
         except PluginError as error:
             raise MatchSetupError(str(error)) from None
-    return run_trio(partial(play_unless_terminated, spec, registry))
+    return run_trio(partial(play_unless_terminated, spec, registry, None, live))
 
 
 def run_trio(main: Callable[[], Awaitable[T]]) -> T:

@@ -6,10 +6,10 @@ import json
 import random
 import webbrowser
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -42,6 +42,9 @@ from arena.referee import Terminated, run_match
 from arena.web.serve import serve
 from arena.wire.cgroups import DEFAULT_CPUS
 from engine.api import State
+
+if TYPE_CHECKING:
+    from arena.web.watch import Watch
 
 app = typer.Typer(
     help="Tlachtli arena: run bots against each other on board-game rules engines.",
@@ -181,6 +184,17 @@ def play(
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the `--agent human` page in the default browser.")
     ] = False,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Serve a page following the match as it is played (on 127.0.0.1 only; its address is "
+            "printed), kept up after the end until Ctrl-C.",
+        ),
+    ] = False,
+    watch_port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port of the --watch page (0: any free one).")
+    ] = 0,
 ) -> None:
     """Play one match and print each seat's agent, score, rank and fault.
 
@@ -222,11 +236,28 @@ def play(
     )
     with _match_errors():
         setup_state(spec, registry)  # a bad match fails here, before any process starts
-        if HUMAN in spec.agents:
+    if HUMAN in spec.agents:
+        if watch:
+            raise fail("--watch is for matches of bots: a `--agent human` seat follows the match on its own page")
+        with _match_errors():
             outcome = _play_in_browser(spec, registry, round(human_clock * 1000), port, open_browser)
-        else:
+        _report_play(outcome, spec, game, record, as_json)
+        return
+    with ExitStack() as stack:
+        watcher = stack.enter_context(_watching(spec, registry, watch_port)) if watch else None
+        with _match_errors():
             with _status(not as_json, f"playing {game} ({', '.join(spec.agents)}), seed {spec.seed}"):
-                outcome = run_match(spec, registry)
+                outcome = run_match(spec, registry, str(watcher.live) if watcher else None)
+        if watcher is not None:
+            watcher.finish(outcome)
+        _report_play(outcome, spec, game, record, as_json)
+        if watcher is not None:
+            say(f"the match is over; its page stays at {watcher.url} until Ctrl-C", err=True)
+            watcher.wait()
+
+
+def _report_play(outcome: MatchOutcome, spec: MatchSpec, game: str, record: Path | None, as_json: bool) -> None:
+    """Print a played match's result (and save its record); the error line if something failed."""
     # The match is played: an output error from here on must not lose it.
     problem = None
     if record is not None:
@@ -266,6 +297,25 @@ def _play_in_browser(
         return play_with_humans(spec, registry, seats, port, announce)
     except OSError as error:
         raise fail(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error} (try another --port)") from None
+
+
+@contextmanager
+def _watching(spec: MatchSpec, registry: Registry, port: int) -> Iterator[Watch]:
+    """The --watch page of ``spec``'s match, served while inside (its address printed on stderr)."""
+    try:  # the web stack loads only for --watch
+        from arena.web.watch import Watch
+    except ImportError as error:
+        raise fail(f"--watch needs the web extra: pip install -e '.[web]' ({error.name} is missing)") from None
+    try:
+        watcher = Watch(spec, registry, port)
+    except OSError as error:
+        raise fail(f"--watch cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
+    try:
+        watcher.start()
+        say(f"watch the match at {watcher.url}", err=True)
+        yield watcher
+    finally:
+        watcher.close()
 
 
 def _unstarted(faults: list[dict]) -> str | None:

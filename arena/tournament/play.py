@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from arena.live import tournament_live_folder
 from arena.tournament.formats import FORMATS
 from arena.tournament.ladder import Ladder
 from arena.tournament.runner import RunReport, _Pool, _Stop, default_jobs, run_pending
@@ -111,7 +112,7 @@ def _play_adaptive(
     done_before = store.counts(run.id)["done"]
     workers = jobs or ladder.concurrency or default_jobs()
     started: list[bool] = []
-    local = None if cluster else _KeptPool(_Pool(workers))
+    local = None if cluster else _KeptPool(_Pool(workers, tournament_live_folder(store.path)))
 
     def play_round(pending: list) -> RunReport:
         if on_start is not None and not started:

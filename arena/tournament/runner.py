@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Protocol
 
 import psutil
@@ -53,6 +54,13 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from arena.live import (
+    live_file,
+    make_private_folder,
+    remove_live_folder,
+    remove_quietly,
+    tournament_live_folder,
+)
 from arena.match import MatchSpec
 from arena.plugins import Registry, discover
 from arena.tournament.schedule import deal_key, take_next
@@ -97,8 +105,9 @@ class RunReport:
 # -- worker side -------------------------------------------------------------------------------
 
 
-def play(spec: MatchSpec, registry: Registry) -> tuple:
-    """Play one match: a worker's reply, ``("done", outcome, seconds)`` or ``("error", text)``.
+def play(spec: MatchSpec, registry: Registry, live: str | None = None) -> tuple:
+    """Play one match: a worker's reply, ``("done", outcome, seconds)`` or ``("error", text)``;
+    ``live``: the file its steps go to as they are played (arena/live.py).
 
     The one thing every worker does, local or a Dask task. ``Terminated`` (SIGTERM) passes through.
     """
@@ -106,7 +115,7 @@ def play(spec: MatchSpec, registry: Registry) -> tuple:
 
     started = time.perf_counter()
     try:
-        return ("done", run_match(spec, registry), time.perf_counter() - started)
+        return ("done", run_match(spec, registry, live), time.perf_counter() - started)
     except Terminated:
         raise
     except Exception as error:  # the referee refused or broke: the parent reports it
@@ -129,14 +138,15 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     registry = discover()
     while True:
         try:
-            spec = conn.recv()
+            task = conn.recv()
         except (EOFError, OSError):  # the parent is gone
             return
-        if spec is None:
+        if task is None:
             return
+        spec, live = task
         conn.send(("started",))  # the watchdog counts from here: worker start-up is not the match's
         try:
-            reply = play(spec, registry)
+            reply = play(spec, registry, live)
         except Terminated:
             return
         conn.send(reply)
@@ -234,11 +244,12 @@ class _Worker:
         assert self.process.pid is not None
         return self.process.pid
 
-    def hand(self, match: StoredMatch) -> None:
-        """Send it a match; the watchdog starts when it says it has begun (see ``_Pool.events``)."""
+    def hand(self, match: StoredMatch, live: str | None = None) -> None:
+        """Send it a match (and the live file it plays it into); the watchdog starts when it says
+        it has begun (see ``_Pool.events``)."""
         self.match = match
         self.deadline = math.inf
-        self.conn.send(match.spec)
+        self.conn.send((match.spec, live))
 
     def signal(self, signum: int) -> None:
         try:
@@ -270,8 +281,9 @@ class _Pool:
     and the parent replaces it.
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, live: Path | None = None) -> None:
         self.size = size
+        self.live = live  # the folder of the matches' live files (arena/live.py); None: not followed
         self.context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite
         self.workers: list[_Worker] = []
         self._lost: list[tuple[StoredMatch, tuple]] = []  # losses noticed while handing out
@@ -282,8 +294,12 @@ class _Pool:
     def hand(self, match: StoredMatch) -> None:
         worker = self.idle()
         assert worker is not None, "hand() without room"
+        live = None
+        if self.live is not None:
+            make_private_folder(self.live)
+            live = str(live_file(self.live, match.id))
         try:
-            worker.hand(match)
+            worker.hand(match, live)
         except OSError:  # it died before taking the match
             self._lose(worker, _death(worker), self._lost)
 
@@ -487,7 +503,8 @@ def run_pending(
         return report
     console = console or Console(stderr=True)
     started = time.perf_counter()
-    pool = pool or _Pool(max(1, min(jobs, len(matches))))
+    live = tournament_live_folder(store.path)
+    pool = pool or _Pool(max(1, min(jobs, len(matches))), live)
     queue = list(matches)
     queue.reverse()  # pop() from the end hands matches out in schedule order
     stop = _Stop()
@@ -505,6 +522,13 @@ def run_pending(
                 def collect(match: StoredMatch, reply: tuple) -> None:
                     if reply[0] == "stop":
                         raise PoolStopped(reply[1])
+                    try:
+                        _collect(match, reply)
+                    finally:
+                        if live is not None and reply[0] != "recovered":  # stored, or to be played again
+                            remove_quietly(live_file(live, match.id))
+
+                def _collect(match: StoredMatch, reply: tuple) -> None:
                     if reply[0] == "lost":
                         lost(match, *reply[1:])
                     elif reply[0] == "recovered":  # counted like a loss, but its outcome follows
@@ -568,6 +592,8 @@ def run_pending(
             pool.close()  # an exception on the way: no worker outlives the run
             # whatever was handed out and not stored goes back to pending, to be played next time
             _put_back(store, matches)
+            if live is not None:
+                remove_live_folder(live)
             report.seconds = time.perf_counter() - started
     return report
 

@@ -30,12 +30,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from arena.live import live_file, live_folder, read_live
 from arena.plugins import PluginError, Registry, discover
 from arena.textsafe import printable
 from arena.tournament.ratings import RateMemo
 from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
-from arena.web.replay import Frame, draw, replay_frames
+from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart
 
 LOG = logging.getLogger("arena.web")
@@ -97,6 +98,9 @@ class Arena:
         self._lock = threading.Lock()
         self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
         self._replays: OrderedDict[int, tuple] = OrderedDict()  # match id -> _frames(), latest last
+        # running match -> (its live record's start, its frames so far, the replay's problem)
+        self._live: dict[int, tuple[Any, list[Frame], str | None]] = {}
+        self._live_locks: dict[int, threading.Lock] = {}  # one per running match: one replay extends it
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -180,24 +184,62 @@ class Arena:
         found = self._frames(match_id)
         if found[1] is not None:
             with self._lock:
+                self._live.pop(match_id, None)
+                self._live_locks.pop(match_id, None)
                 self._replays[match_id] = found
                 while len(self._replays) > REPLAYS_KEPT:
                     self._replays.popitem(last=False)
         return found
 
-    def _frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
-        """A match, its record and its replayed frames."""
+    def source(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]:
+        """A match's summary, its record (None until it is done, or while its ladder's deals are
+        hidden) and, while it is played and may be shown, its live record (arena/live.py)."""
         with self.store() as store:
             match, record = views.stored_match(store, match_id)
-            summary = views.match_summary(match, views.deals_hidden(store, match.ladder_id))
+            hidden = views.deals_hidden(store, match.ladder_id)
+            summary = views.match_summary(match, hidden)
+        # A running match shows what its finished page would: nothing while the deals are secret.
+        summary["live"] = record is None and match.status == "running" and not hidden
+        live = read_live(live_file(live_folder(self.db), match_id)) if summary["live"] else None
+        return summary, record, live
+
+    def _frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
+        """A match, its record and its replayed frames (a running match's: those played so far)."""
+        summary, record, live = self.source(match_id)
         if record is None:
-            return summary, None, [], None
+            if not summary.get("live"):
+                with self._lock:  # not played (any more): its next attempt starts afresh
+                    self._live.pop(match_id, None)
+                return summary, None, [], None
+            frames, problem = self._follow(match_id, summary, live)
+            return summary, None, frames, problem
         try:
             game = self.registry().game(record["game"])
         except PluginError as error:
             return summary, record, [], str(error)
         steps, error = replay_frames(record, game, summary["entrants"])
         return summary, record, steps, error
+
+    def _follow(
+        self, match_id: int, summary: dict[str, Any], live: dict[str, Any] | None
+    ) -> tuple[list[Frame], str | None]:
+        """The frames of a running match so far, extended by the moves of ``live`` (its live
+        record: None before its first step is written, and after its file is gone)."""
+        with self._lock:
+            match_lock = self._live_locks.setdefault(match_id, threading.Lock())
+        with match_lock:  # (not the arena's lock: other pages are served meanwhile)
+            started, frames, error = self._live.get(match_id, (None, [], None))
+            if live is not None and (live.get("started") != started or len(live["moves"]) + 1 < len(frames)):
+                started, frames, error = live.get("started"), [], None  # played again since (a new attempt)
+            if live is not None and error is None and len(live["moves"]) >= len(frames):
+                frames = list(frames)  # a request in flight keeps the list it was given
+                try:
+                    error = extend_frames(frames, live, self.registry().game(live["game"]), summary["entrants"])
+                except PluginError as problem:
+                    error = str(problem)
+                with self._lock:
+                    self._live[match_id] = (started, frames, error)
+            return frames, error
 
     # -- pages -----------------------------------------------------------------------------------
 
@@ -254,6 +296,7 @@ class Arena:
         data = {"match": summary, "steps": len(steps), "replay_error": error, "record": _record_meta(record)}
         sheet = score_sheet(steps[-1].state, summary["entrants"]) if steps and error is None else None
         data["score_sheet"] = sheet
+        data["live"] = bool(summary.get("live"))  # played now: the page follows it (static/live.js)
         if _api(request):
             return JSONResponse(data)
         return self.page("match.html", **data, score_chart=Markup(sheet_chart(sheet)) if sheet else None)
@@ -272,7 +315,7 @@ class Arena:
             "step": index,
             "steps": len(steps),
             "viewer": viewer,
-            "info": frame.info,
+            "info": frame.info | {"bot_info": _bot_info(frame.info, viewer)},
             "svg": picture,
         }
         if picture is None:
@@ -284,6 +327,25 @@ class Arena:
                 raise views.NotFound(f"no seat {viewer} in match {match_id}") from None
         return Json(body)
 
+    def moves(self, request: Request) -> Response:
+        """The move list from step ``after`` on (each step's seat, label, phase and the bot's info
+        text), and whether the match is still played (``live``): what static/live.js polls."""
+        match_id = parse_id(request.path_params["match_id"])
+        after_text = request.query_params.get("after", "0")
+        after = parse_id(after_text) if after_text else 0
+        seat_text = request.query_params.get("seat", "")
+        viewer = parse_id(seat_text) if seat_text else None
+        summary, _, frames, error = self.frames(match_id)
+        return Json(
+            {
+                "status": summary["status"],
+                "live": bool(summary.get("live")),
+                "steps": len(frames),
+                "error": error,
+                "moves": [_move_line(frame.info, viewer) for frame in frames[after:]],
+            }
+        )
+
     def agent(self, request: Request) -> Response:
         name = request.path_params["name"]
         with self.store() as store:
@@ -291,6 +353,20 @@ class Arena:
         if _api(request):
             return JSONResponse(data)
         return self.page("agent.html", data=data)
+
+
+def _bot_info(info: dict[str, Any], viewer: int | None) -> str:
+    """A step's bot info text as ``viewer`` may see it: a seat's view shows its own seat's only
+    (another bot's info may tell its hidden holdings); everything to the referee's view."""
+    if viewer is not None and info.get("seat") != viewer:
+        return ""
+    return str(info.get("bot_info") or "")
+
+
+def _move_line(info: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """One entry of the move list (``moves``)."""
+    line = {key: info.get(key) for key in ("step", "seat", "agent", "label", "phase", "by")}
+    return line | {"info": _bot_info(info, viewer)}
 
 
 def _progress_key(progress: dict[str, Any]) -> tuple:
@@ -411,13 +487,27 @@ def create_app(
         Route("/api/ladders/{run_id}/progress", arena.progress),
         Route("/ladders/{run_id}/matches", arena.matches),
         Route("/api/ladders/{run_id}/matches", arena.matches),
-        Route("/matches/{match_id}", arena.match),
-        Route("/api/matches/{match_id}", arena.match),
-        Route("/api/matches/{match_id}/steps/{step}", arena.step),
+        *match_routes(arena),
         Route("/agents/{name:path}", arena.agent),
         Route("/api/agents/{name:path}", arena.agent),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    return build_app(arena, routes, hosts)
+
+
+def match_routes(arena: Arena) -> list[Route]:
+    """The routes of one match's page and its JSON (the viewer's steps, the move list)."""
+    return [
+        Route("/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}", arena.match),
+        Route("/api/matches/{match_id}/steps/{step}", arena.step),
+        Route("/api/matches/{match_id}/moves", arena.moves),
+    ]
+
+
+def build_app(arena: Arena, routes: list[Route | Mount], hosts: Sequence[str] | None) -> Starlette:
+    """The ASGI app serving ``routes`` of ``arena``: its error pages, security headers and, with
+    ``hosts``, the Host check (see ``create_app``)."""
     app = Starlette(
         routes=routes,
         exception_handlers={views.NotFound: not_found, HTTPException: not_found, Exception: server_error},

@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
+from arena.textsafe import printable
 from arena.wire.faults import AgentFault
 
 PROTOCOL_VERSION = 1
@@ -22,6 +23,8 @@ HEADER = struct.Struct(">I")
 AGENT_FRAME_LIMIT = 1 << 20  # the referee's limit on a frame from an agent (1 MiB)
 REFEREE_FRAME_LIMIT = 64 << 20  # the host's limit on a frame from the referee (observations)
 READY_TEXT_LIMIT = 64  # characters of an agent's `ready` name and version (copied into every record)
+INFO_LIMIT = 2048  # characters of an `act`'s info text kept in the record; the rest is cut off
+INFO_CUT = " [...]"  # ends an info text that was cut
 
 # type -> {field: allowed python types}. Every field is required and no other field is allowed.
 _INT = (int,)
@@ -55,6 +58,8 @@ AGENT_MESSAGES: dict[str, dict[str, tuple[type, ...]]] = {
     "act": {"id": _INT, "choice": _INT},
     "error": {"message": _STR},
 }
+# Fields a message may leave out (typed like the required ones when present).
+OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {"act": {"info": _STR}}
 
 
 class ProtocolError(AgentFault):
@@ -137,10 +142,12 @@ def check_message(message: dict[str, Any], schema: Mapping[str, Mapping[str, tup
         raise ProtocolError(
             "unknown-type", f"unknown message type {kind!r}; expected one of {', '.join(schema)}"
         )
-    extra = sorted(set(message) - set(fields) - {"type"})
+    optional = OPTIONAL_FIELDS.get(kind, {}) if schema is AGENT_MESSAGES else {}
+    extra = sorted(set(message) - set(fields) - set(optional) - {"type"})
     if extra:
         raise ProtocolError("bad-frame", f"{kind!r} message has unknown field {extra[0]!r}")
-    for name, types in fields.items():
+    present = {key: types for key, types in optional.items() if key in message}
+    for name, types in {**fields, **present}.items():
         if name not in message:
             raise ProtocolError("bad-frame", f"{kind!r} message lacks field {name!r}")
         value = message[name]
@@ -207,8 +214,9 @@ def write_frame(stream: BinaryIO, message: Mapping[str, Any]) -> None:
 # -- session rules: one place for the referee (wire bots) and in-process play (Python bots) ----
 
 
-def act_message(message_id: int, choice: Any) -> dict[str, Any]:
-    """The ``act`` a Python agent's return value becomes (arena.host, arena.inprocess).
+def act_message(message_id: int, choice: Any, info: str | None = None) -> dict[str, Any]:
+    """The ``act`` a Python agent's return value becomes (arena.host, arena.inprocess), with the
+    agent's ``info`` text when it gave one.
 
     Only an int (or an int-like such as numpy's, never a bool) is an index; anything else is
     carried as it came (or its repr, when msgpack cannot carry it), so ``check_reply`` refuses it
@@ -218,7 +226,23 @@ def act_message(message_id: int, choice: Any) -> dict[str, Any]:
         choice = operator.index(choice)
     elif choice is not None and not isinstance(choice, bool | float | str | bytes):
         choice = repr(choice)[:100]
-    return {"type": "act", "id": message_id, "choice": choice}
+    message = {"type": "act", "id": message_id, "choice": choice}
+    if info is not None:
+        message["info"] = info if isinstance(info, str) else repr(info)[:100]
+    return message
+
+
+def reply_info(reply: dict[str, Any]) -> str | None:
+    """The ``info`` text of a checked ``act``, as the record keeps it: its first INFO_LIMIT
+    characters, every control or format character escaped (arena/textsafe.py), INFO_CUT appended
+    when it was longer; None when it sent none (or an empty one)."""
+    info = reply.get("info")
+    if not info:
+        return None
+    text = printable(info[:INFO_LIMIT])
+    if len(info) > INFO_LIMIT or len(text) > INFO_LIMIT:
+        text = text[:INFO_LIMIT] + INFO_CUT
+    return text
 
 
 def check_ready(ready: dict[str, Any]) -> tuple[str, str]:

@@ -54,7 +54,10 @@ class GreedyAgent(Agent):
             self.mismatches += 1
             return self.rng.randrange(count)
         values = [self.value_of(state, choice) for choice in range(count)]
-        return max(range(count), key=lambda i: (values[i], -i))
+        best = max(range(count), key=lambda i: (values[i], -i))
+        others = [value for i, value in enumerate(values) if i != best]
+        self.explain(f"value {values[best]:.3f}, next best {max(others):.3f} ({count} options)")
+        return best
 
     def value_of(self, state: State, choice: int) -> float:
         """This seat's reward after ``choice`` and the rest of its turn played greedily."""

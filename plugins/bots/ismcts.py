@@ -71,6 +71,21 @@ def option_keys(seat: int, options) -> list[tuple]:
     return keys
 
 
+def search_info(root: Node, chosen: tuple, length: int = 4) -> str:
+    """The info text of a search (shown beside the move): the chosen move's visits and mean
+    reward, and the principal variation (the most visited line) from it."""
+    child = root.children.get(chosen)
+    if child is None or not child.visits:
+        return "no visits"
+    total = sum(node.visits for node in root.children.values())
+    line, node = [str(chosen[1])], child
+    while node.children and len(line) < length:
+        key, node = max(node.children.items(), key=lambda item: item[1].visits)
+        line.append(f"s{key[0]} {key[1]}")
+    mean = child.reward / child.visits
+    return f"visits {child.visits}/{total}, reward {mean:.3f}; PV: " + " > ".join(line)
+
+
 def default_depth(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int:
     """The playout cut-off the evaluator asks for in this match: its ``rivals_depth`` when other
     agents decide too (an automaton's seat, named in the options, does not count), else its ``depth``."""
@@ -173,6 +188,8 @@ class ISMCTSAgent(Agent):
             range(len(keys)), key=lambda i: (root.children[keys[i]].visits if keys[i] in root.children else -1, -i)
         )
         self.root, self.last_key, self.last_id = root, keys[choice], decision.get("id")
+        if len(options) > 1:
+            self.explain(search_info(root, keys[choice]))
         return choice
 
     def next_root(self, decision_id: int | None) -> Node:

@@ -1,16 +1,20 @@
 // The replay viewer: fetch one step at a time from /api/matches/ID/steps/N?seat=S and show its
-// board (SVG drawn by the engine on the server), move, options, log, clocks and faults.
+// board (SVG drawn by the engine on the server), move, options, log, clocks and faults; beside
+// it the move list (grouped by round / Eclipse, the bot's info text with each move). A match
+// being played is followed as it goes (static/live.js) and shown whole once it ends.
 // Everything from bots or records goes in through textContent, never as markup.
 "use strict";
 (function () {
   const viewer = document.getElementById("viewer");
   if (!viewer) return;
   const match = viewer.dataset.match;
-  const steps = Number(viewer.dataset.steps);
+  const live = viewer.dataset.live === "1";
+  let steps = Number(viewer.dataset.steps);
   const $ = (id) => document.getElementById(id);
-  const slider = $("slider"), seat = $("seat"), play = $("play");
+  const slider = $("slider"), seat = $("seat"), play = $("play"), list = $("move-list");
   const cache = new Map();
-  let current = 0, timer = null, wanted = 0;
+  const entries = new Map();  // step -> its <li> in the move list
+  let current = 0, timer = null, wanted = 0, lastPhase = null, follower = null;
 
   function item(parent, tag, text, cls) {
     const node = document.createElement(tag);
@@ -31,6 +35,10 @@
     return cache.get(key);
   }
 
+  function where(step) {
+    return `step ${step} of ${Math.max(0, steps - 1)}` + (live ? " (live)" : "");
+  }
+
   function show(data) {
     const info = data.info;
     const boardBox = $("board");
@@ -40,7 +48,7 @@
       boardBox.textContent = "";
       item(boardBox, "pre", data.text || "");
     }
-    $("where").textContent = `step ${data.step} of ${steps - 1}`;
+    $("where").textContent = where(data.step);
     slider.value = data.step;
     if (data.step === 0) {
       $("move").textContent = "Setup";
@@ -50,6 +58,7 @@
       $("move").textContent = `Move ${info.step}: seat ${info.seat} (${info.agent}) chose ${info.label}${by}, ${info.ms ?? "?"} ms`;
       $("prompt").textContent = `${info.decision.kind}: ${info.decision.prompt} (${info.decision.count} options)`;
     }
+    $("bot-info").textContent = info.bot_info || "-";
     const options = $("options");
     options.textContent = "";
     for (const option of info.options || []) {
@@ -68,9 +77,57 @@
     }
     $("obs-box").hidden = data.observation === undefined;
     $("observation").textContent = data.observation === undefined ? "" : JSON.stringify(data.observation, null, 1);
+    highlight(data.step);
   }
 
+  function highlight(step) {
+    for (const node of list.querySelectorAll("li.current")) node.classList.remove("current");
+    const entry = entries.get(step);
+    if (!entry) return;
+    entry.classList.add("current");
+    entry.setAttribute("aria-current", "step");
+    const box = list.getBoundingClientRect(), at = entry.getBoundingClientRect();
+    if (at.top < box.top || at.bottom > box.bottom) list.scrollTop += at.top - box.top - box.height / 2;
+  }
+
+  // -- the move list --------------------------------------------------------------------------
+
+  function addMoves(moves) {
+    for (const move of moves) {
+      if (entries.has(move.step)) continue;
+      if (move.phase !== lastPhase) {
+        item(list, "li", move.phase || "Moves", "phase");
+        lastPhase = move.phase;
+      }
+      const li = document.createElement("li");
+      li.className = "move";
+      li.dataset.step = move.step;
+      const link = item(li, "a", move.step === 0 ? "0. setup" : `${move.step}. seat ${move.seat}: ${move.label}`);
+      link.href = `#step=${move.step}`;
+      link.title = move.step === 0 ? "the position after setup" : `${move.agent}${move.by === "random" ? " (random policy)" : ""}`;
+      if (move.info) item(li, "span", move.info, "bot-info");
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        go(move.step);
+      });
+      list.appendChild(li);
+      entries.set(move.step, li);
+    }
+    highlight(current);
+  }
+
+  async function reloadMoves() {
+    const data = await TlachtliLive.moves(match, 0, seat.value);
+    list.textContent = "";
+    entries.clear();
+    lastPhase = null;
+    addMoves(data.moves);
+  }
+
+  // -- stepping -------------------------------------------------------------------------------
+
   async function go(step) {
+    if (steps === 0) return;
     step = Math.max(0, Math.min(steps - 1, step));
     wanted = step;
     try {
@@ -78,7 +135,8 @@
       if (wanted !== step) return;  // a later request superseded this one
       current = step;
       show(data);
-      load(Math.min(steps - 1, step + 1)).catch(() => {});  // warm the next step
+      history.replaceState(null, "", `#step=${step}`);
+      if (step + 1 < steps) load(step + 1).catch(() => {});  // warm the next step
     } catch (error) {
       $("where").textContent = String(error);
       stop();
@@ -95,9 +153,20 @@
     if (timer !== null) return stop();
     play.textContent = "⏸ pause";
     timer = setInterval(() => {
-      if (current >= steps - 1) return stop();
+      if (current >= steps - 1) {
+        if (!live) stop();
+        return;  // live: wait for the next move
+      }
       go(current + 1);
     }, 500);
+  }
+
+  function grow(count) {
+    const following = wanted >= steps - 1;  // at the newest step: stay there as the game goes on
+    steps = count;
+    slider.max = Math.max(0, steps - 1);
+    $("where").textContent = where(current);
+    if (following && timer === null) go(steps - 1);
   }
 
   $("first").addEventListener("click", () => go(0));
@@ -106,7 +175,10 @@
   $("last").addEventListener("click", () => go(steps - 1));
   play.addEventListener("click", toggle);
   slider.addEventListener("input", () => go(Number(slider.value)));
-  seat.addEventListener("change", () => go(current));
+  seat.addEventListener("change", () => {
+    go(current);
+    reloadMoves().catch(() => {});
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) {
       if (event.target !== slider) return;
@@ -117,5 +189,35 @@
       moves[event.key]();
     }
   });
-  go(0);
+
+  // #step=N opens step N (#step=end the last one); a live match opens at its newest step.
+  const fromHash = /^#step=(\d+|end)$/.exec(location.hash);
+  const startAt = (count) => (!fromHash ? (live ? count - 1 : 0) : fromHash[1] === "end" ? count - 1 : Number(fromHash[1]));
+  const start = startAt(steps);
+  if (live) {
+    let first = true;
+    follower = TlachtliLive.follow(match, {
+      seat: () => seat.value,
+      onMoves: (data) => {
+        addMoves(data.moves);
+        const status = $("live-status");
+        if (status) status.textContent = "Live: this match is being played; the page follows it.";
+        if (!first) return grow(data.steps);
+        first = false;
+        steps = data.steps;
+        slider.max = Math.max(0, steps - 1);
+        go(startAt(steps));
+      },
+      onEnd: () => {
+        // Played to the end: the page of the finished match (agents, faults, result), at the same step.
+        const following = wanted >= steps - 1;  // (wanted: the step asked for last, maybe still loading)
+        history.replaceState(null, "", following ? "#step=end" : `#step=${wanted}`);
+        location.reload();
+      },
+    });
+  } else {
+    reloadMoves().catch((error) => { $("where").textContent = String(error); });
+    go(start);
+  }
+  window.addEventListener("beforeunload", () => { if (follower) follower.stop(); });
 })();

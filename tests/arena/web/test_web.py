@@ -224,7 +224,11 @@ def test_pages_follow_a_store_that_changes_under_them(db, tmp_path):
         assert (live["done"], live["counts"].get("running")) == (1, 1)
         assert {row["matches"] for row in client.get(f"/api/ladders/{ladder}/leaderboard").json()} == {1}
         assert "1 running" in client.get(f"/ladders/{ladder}/board").text
-        assert "not been played yet" in client.get(f"/matches/{last}").text
+        # Running, with no live file yet: the page says it waits for the first step (and follows it).
+        assert "waiting for its first step" in client.get(f"/matches/{last}").text
+        assert client.get(f"/api/matches/{last}/moves").json() | {"moves": []} == {
+            "status": "running", "live": True, "steps": 0, "error": None, "moves": []
+        }
     finally:
         writer.close()
     shutil.copy(db, copy)  # the match is played again: its page shows it at once

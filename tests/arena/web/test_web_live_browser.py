@@ -1,0 +1,161 @@
+"""A match followed live in a real browser (Playwright + the system's Chromium), to its end, with
+the bot's info text and the move list (grouped by round, clickable, keyboard left/right)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.info_agents import HOSTILE_INFO
+from tests.support.live_ladder import PLUGIN, get_json, running_match, start_ladder, stop_ladder, wait_for
+from tests.support.web_store import ROOT, free_port, start_server, stop_server
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+)
+CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
+
+
+@pytest.fixture
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def open_page(browser, url: str):
+    """A page at ``url`` collecting console errors, page errors and dialogs into ``page.problems``."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
+    page.problems = problems
+    page.goto(url)
+    return page
+
+
+def shot(page, name: str, tmp_path: Path) -> None:
+    target = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
+    target.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target / name), full_page=False)
+
+
+def test_a_live_match_is_followed_to_its_end_with_info_and_move_list(browser, tmp_path):
+    ladder, db = start_ladder(tmp_path, delay_ms=300, info="hostile")
+    server = None
+    try:
+        match = wait_for("a running match", lambda: running_match(db))
+        port = free_port()
+        server = start_server(db, port)
+        page = open_page(browser, f"http://127.0.0.1:{port}/matches/{match}")
+        expect = sync_api.expect
+        expect(page.locator("#live-status")).to_be_visible()
+        expect(page.locator("#where")).to_contain_text("(live)")
+        moves = page.locator("#move-list li.move")
+        # Followed as it is played: the list grows, the newest step stays shown and highlighted.
+        expect(moves.nth(2)).to_be_attached(timeout=60_000)
+        seen = moves.count()
+        expect(moves.nth(seen + 1)).to_be_attached(timeout=60_000)
+        expect(page.locator("#move-list li.current")).to_have_count(1)
+        shot(page, "web-live-followed.png", tmp_path)
+        # Played to the end: the page turns into the finished match's, at its last step.
+        expect(page.get_by_role("heading", name="Agents")).to_be_visible(timeout=120_000)
+        expect(page.locator("#live-status")).to_have_count(0)
+        total = moves.count()
+        expect(page.locator("#where")).to_have_text(f"step {total - 1} of {total - 1}")
+        assert page.locator("#move-list li.current").get_attribute("data-step") == str(total - 1)
+
+        # The move list: grouped by round, clickable, keyboard left/right.
+        phases = page.locator("#move-list li.phase").all_inner_texts()
+        assert phases[:2] == ["Round 1", "Round 2"] and len(phases) == len(set(phases))
+        talker = page.locator("#move-list li.move:has(.bot-info)")
+        assert talker.count() > 10
+        entry = talker.nth(3)
+        step = int(entry.get_attribute("data-step"))
+        entry.locator("a").click()
+        expect(page.locator("#where")).to_have_text(f"step {step} of {total - 1}")
+        expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step))
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step + 1))
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step - 1))
+        page.keyboard.press("ArrowRight")
+
+        # The bot's info: beside the move, as text (the markup and escapes it sent are inert).
+        info = page.locator("#bot-info")
+        expect(info).to_contain_text('<img src=x onerror="alert(3)">')
+        assert "\\x1b[2J" in info.inner_text() and "\\u202e" in info.inner_text()
+        assert page.locator("#move-list img, .bot-info-box img, .bot-info-box b").count() == 0
+        assert HOSTILE_INFO[:10] in talker.nth(0).locator(".bot-info").inner_text()
+        assert re.match(r"^\d+\. seat 0: ", entry.locator("a").inner_text())
+        assert page.problems == []
+        page.close()
+    finally:
+        if server is not None:
+            stop_server(server)
+        stop_ladder(ladder)
+
+
+def test_arena_play_watch_serves_the_match_as_it_is_played(browser, tmp_path):
+    port = free_port()
+    record = tmp_path / "record.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env["TLACHTLI_PLUGINS"] = ",".join(filter(None, [os.environ.get("TLACHTLI_PLUGINS"), PLUGIN]))
+    command = [sys.executable, "-m", "arena.cli", "play", "-g", "zapotec", "-a", "talker", "-a", "random",
+               "-O", "0:delay_ms=250", "--seed", "3", "--record", str(record), "--watch", "--watch-port", str(port)]  # fmt: skip
+    play = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        home = f"http://127.0.0.1:{port}"
+        wait_for("the watch page", lambda: answers(home + "/api/matches/1/moves"), timeout=60)
+        assert get_json(home + "/api/matches/1/moves")["live"] is True
+        # Loopback only, and only under its own names (a rebinding page's Host is refused).
+        request = urllib.request.Request(home + "/matches/1", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError, match="400"):
+            urllib.request.urlopen(request, timeout=10)
+        page = open_page(browser, home + "/")  # redirects to the match
+        expect = sync_api.expect
+        expect(page.locator("#live-status")).to_be_visible()
+        expect(page.locator("#move-list li.move").nth(2)).to_be_attached(timeout=60_000)
+        expect(page.get_by_role("heading", name="Agents")).to_be_visible(timeout=120_000)
+        assert "ladder" not in page.locator("main p").first.inner_text()  # no ladder to link to
+        total = page.locator("#move-list li.move").count()
+        saved = json.loads(record.read_text())
+        assert total == len(saved["moves"]) + 1
+        expect(page.locator("#where")).to_have_text(f"step {total - 1} of {total - 1}")
+        assert page.locator("#move-list li.move .bot-info").first.inner_text().startswith("thinking #1")
+        assert page.problems == []
+        page.close()
+        assert play.poll() is None  # the page stays up after the end
+        play.send_signal(signal.SIGTERM)
+        out, err = play.communicate(timeout=30)
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.communicate()
+    assert play.returncode == 0, err
+    assert f"watch the match at {home}/matches/1" in err and "its page stays at" in err
+    assert "talker" in out and "Traceback" not in err
+
+
+def answers(url: str) -> bool:
+    try:
+        get_json(url)
+    except OSError:
+        return False
+    return True
