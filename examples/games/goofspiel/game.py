@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from arena.plugins import hookimpl
+from arena.bot import hookimpl
 from engine.api import Decision, IllegalAction, Result, competition_ranks, validate_options
 
 
