@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 import struct
 from collections.abc import Mapping
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal, TypedDict
 
 import msgpack
 
@@ -55,6 +55,81 @@ AGENT_MESSAGES: dict[str, dict[str, tuple[type, ...]]] = {
     "act": {"id": _INT, "choice": _INT},
     "error": {"message": _STR},
 }
+
+
+# The messages as types (what the tables above check at run time; tests/arena/wire/test_protocol.py
+# keeps the two in step). A message read from the wire is a plain dict until check_message passed it.
+
+
+class HelloClock(TypedDict):
+    """The clock a ``hello`` announces: ``move_ms`` per decision, a ``bank_ms`` bank for the game."""
+
+    move_ms: int
+    bank_ms: int
+
+
+class DecideClock(TypedDict):
+    """The clock of one ``decide``: ``move_ms`` for it, then ``bank_ms_left`` of the bank."""
+
+    move_ms: int
+    bank_ms_left: int
+
+
+class HelloMessage(TypedDict):
+    """referee -> agent, first: the match the agent is about to play."""
+
+    type: Literal["hello"]
+    protocol: int
+    game: str
+    game_version: str
+    seat: int
+    players: int
+    options: dict[str, Any]
+    clock: HelloClock
+    agent_options: dict[str, Any]
+
+
+class DecideMessage(TypedDict):
+    """referee -> agent: decision ``id``, what the seat sees (``obs``) and the legal ``options``."""
+
+    type: Literal["decide"]
+    id: int
+    obs: dict[str, Any]
+    kind: str
+    prompt: str
+    options: list[dict[str, Any]]
+    clock: DecideClock
+
+
+class EndMessage(TypedDict):
+    """referee -> agent, last: ``result`` holds ``scores`` and ``ranks``, ``reason`` why it ended."""
+
+    type: Literal["end"]
+    result: dict[str, Any]
+    reason: str
+
+
+class ErrorMessage(TypedDict):
+    """Either side: something went wrong, in words."""
+
+    type: Literal["error"]
+    message: str
+
+
+class ReadyMessage(TypedDict):
+    """agent -> referee, after ``hello``: its name and version (copied into the record)."""
+
+    type: Literal["ready"]
+    name: str
+    version: str
+
+
+class ActMessage(TypedDict):
+    """agent -> referee: the index of the chosen option of decision ``id``."""
+
+    type: Literal["act"]
+    id: int
+    choice: int
 
 
 class ProtocolError(AgentFault):
@@ -274,7 +349,7 @@ def hello_message(
     options: Mapping[str, Any],
     clock: Mapping[str, int],
     agent_options: dict,
-) -> dict[str, Any]:
+) -> HelloMessage:
     """The referee's ``hello`` to ``seat`` (``players`` counts the automaton's seat too)."""
     return {
         "type": "hello",
@@ -291,7 +366,7 @@ def hello_message(
 
 def decide_message(
     message_id: int, obs: Any, decision: Any, move_ms: int, bank_ms_left: int
-) -> dict[str, Any]:
+) -> DecideMessage:
     """The referee's ``decide``: a seat's observation ``obs`` and its current ``decision``.
 
     ``decision`` is the engine's Decision (kind, prompt, options); the wire needs no more of the engine.
