@@ -195,8 +195,8 @@ class Arena:
             game = self.registry().game(record["game"])
         except PluginError as error:
             return summary, record, [], str(error)
-        steps, error = replay_frames(record, game, summary["entrants"])
-        return summary, record, steps, error
+        steps, failure = replay_frames(record, game, summary["entrants"])
+        return summary, record, steps, failure
 
     # -- pages -----------------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ scoring in solo), the final ranking with the Sacrifice-track tie-break."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.api import Result, competition_ranks
 
@@ -137,7 +137,7 @@ def tie_key(state: ZapotecCore, seat: int) -> tuple[int, int, int]:
 def result(state: ZapotecCore) -> Result:
     """The final Result (scores, ranks after tie-breaks, per-seat breakdown)."""
     ranks = competition_ranks([tie_key(state, s) for s in range(state.seats)])
-    details = {"seats": [dict(d) for d in state.final or []]}
+    details: dict[str, Any] = {"seats": [dict(d) for d in state.final or []]}
     if state.solo:
         details["automaton_seat"] = COCIJOBOT
     return Result(tuple(state.score), ranks, details)

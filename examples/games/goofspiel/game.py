@@ -55,7 +55,7 @@ class GoofspielState:
 
     def _resolve(self) -> None:
         prize = self.prizes[self.round]
-        top = max(self.bids)
+        top = max(bid for bid in self.bids if bid is not None)  # every seat has bid by now
         winners = [seat for seat, bid in enumerate(self.bids) if bid == top]
         if len(winners) == 1:
             self.scores[winners[0]] += prize
