@@ -32,7 +32,11 @@ def arena_imports(source: str, filename: str) -> list[str]:
             names = [node.module]
         else:
             continue
-        found += [name for name in names if name.split(".")[0] in PROJECT_PACKAGES and name.split(".")[0] != "engine"]
+        found += [
+            name
+            for name in names
+            if name.split(".")[0] in PROJECT_PACKAGES and name.split(".")[0] != "engine"
+        ]
     return found
 
 
@@ -50,8 +54,12 @@ def template_sources() -> dict[str, str]:
 
 def test_the_examples_and_the_template_are_found():
     # Guards the test below against passing on nothing (a moved folder, a renamed template).
-    assert {"examples/games/goofspiel/agents.py", "examples/games/goofspiel/game.py"} <= set(example_sources())
-    assert {"template surface_check/__init__.py", "template tests/test_surface_check.py"} == set(template_sources())
+    assert {"examples/games/goofspiel/agents.py", "examples/games/goofspiel/game.py"} <= set(
+        example_sources()
+    )
+    assert {"template surface_check/__init__.py", "template tests/test_surface_check.py"} == set(
+        template_sources()
+    )
 
 
 @pytest.mark.parametrize("name", sorted({**example_sources(), **template_sources()}))
