@@ -353,7 +353,7 @@ class _Pool:
         found: dict[int, _Worker] = {id(waiting[thing]): waiting[thing] for thing in ready}
         events: list[tuple[_Worker, PlayReply | None]] = []
         for worker in found.values():
-            while True:  # every reply waiting in the pipe ("started", then maybe the outcome)
+            while True:  # every reply waiting in the pipe (Started, then maybe the outcome)
                 try:
                     if not worker.conn.poll():
                         if not worker.process.is_alive():
