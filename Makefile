@@ -53,4 +53,4 @@ lint: setup
 	$(VENV)/bin/mypy arena engine plugins examples
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache demo.db*
+	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .mypy_cache demo.db*
