@@ -2,12 +2,15 @@
 
 ``arena.host`` speaks the wire protocol on a bot's behalf and calls ``setup(hello)``,
 ``act(observation, decision)`` and ``end(result)`` with the protocol's messages as plain dicts
-(docs/protocol.md). ``Hello.from_wire`` and ``Decision.from_wire`` read the same messages as
+(docs/protocol.md). ``Hello.from_wire`` and ``DecisionView.from_wire`` read the same messages as
 frozen, typed objects, for bots that prefer ``decision.options[0].label`` to dict lookups.
+(``DecisionView`` is the agent's view of a ``decide`` message; ``engine.api.Decision`` is the
+engine's decision it was made from.) Bot authors import all of this from ``arena.bot``.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -96,7 +99,7 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Decision:
+class DecisionView:
     """A ``decide`` message, typed: what to decide (``kind``, ``prompt``), among which ``options``.
 
     ``observation`` is everything the seat may know now (game specific: see the game's docs),
@@ -111,7 +114,7 @@ class Decision:
     observation: Mapping[str, Any]
 
     @classmethod
-    def from_wire(cls, decide: Mapping[str, Any]) -> Decision:
+    def from_wire(cls, decide: Mapping[str, Any]) -> DecisionView:
         """The typed view of a ``decide`` message (the ``decision`` argument of ``Agent.act``)."""
         options = tuple(
             Option(i, str(raw.get("label", "")), MappingProxyType(dict(raw)))
@@ -161,3 +164,15 @@ class Hello:
             clock_bank_ms=hello["clock"]["bank_ms"],
             agent_options=MappingProxyType(dict(hello["agent_options"])),
         )
+
+
+def __getattr__(name: str) -> Any:
+    """``arena.agent.Decision``, the view's old name, still works for bots written before the rename."""
+    if name == "Decision":
+        warnings.warn(
+            "arena.agent.Decision is now arena.bot.DecisionView (engine.api.Decision is the engine's)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return DecisionView
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -138,7 +138,7 @@ def check_specs(
         game_ids = [g for g in sorted(registry.games) if not claimed_games or g in claimed_games]
     if not game_ids:
         raise MatchSetupError(f"agent {agent!r} claims games {list(claimed_games)}, none of them installed")
-    specs = []
+    specs: list[tuple[MatchSpec, int]] = []
     for gid in game_ids:
         game = registry.game(gid)
         counts = claimed_players or tuple(range(game.min_players, game.max_players + 1))

@@ -73,7 +73,9 @@ class EngineObservation(spaces.Space):
 class TlachtliAEC(AECEnv):
     """One game, its agent seats as PettingZoo agents (see the module's docstring)."""
 
-    metadata = {"name": "tlachtli_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "tlachtli_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    agent_selection: str  # (pettingzoo has no type hints: its attributes are declared here)
+    infos: dict[str, dict[str, Any]]
 
     def __init__(
         self,

@@ -1,3 +1,5 @@
+# The hook specs below have no body (pluggy calls the plugins' implementations, never a spec):
+# mypy: disable-error-code="empty-body"
 """What a Tlachtli plugin is written against: the hook markers, the specs it returns, every hook.
 
 The shape of pytest's and datasette's ``hookspecs``: a plugin module marks functions named after
@@ -28,7 +30,7 @@ class PluginError(RuntimeError):
 class AgentSpec:
     """An agent a plugin offers.
 
-    Exactly one of ``factory`` (a callable returning an ``arena.agent.Agent``, hosted by
+    Exactly one of ``factory`` (a callable returning an ``arena.bot.Agent``, hosted by
     ``arena.host``) and ``argv`` (an external executable speaking the wire protocol) is set.
     ``games`` is empty when the agent plays any game. ``source`` is filled in by discovery.
     """

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 import trio
@@ -69,8 +70,9 @@ class HumanSeat:
     async def start(self, nursery: trio.Nursery) -> None:
         """Nothing to spawn: the person's page is served by the match's web server."""
 
-    async def send(self, message: dict[str, Any], deadline: float = math.inf) -> None:
+    async def send(self, message: Mapping[str, Any], deadline: float = math.inf) -> None:
         """Take a referee message: the hello (answered ``ready``), a decision, or the end."""
+        message = dict(message)  # kept as sent, and typed as the page reads it
         kind = message.get("type")
         if kind == "hello":
             self.hello = message

@@ -1,7 +1,7 @@
 """``arena new-bot``: write a ready bot package from the templates in arena/templates/newbot/.
 
 The package holds a pyproject with the ``tlachtli`` entry point, the agent (a random starting
-point written with the typed view of arena/agent.py), a test playing it against ``random`` in
+point written against ``arena.bot``, the bot author's one module), a test playing it against ``random`` in
 process, and a README. ``pip install -e`` makes it visible in ``arena agents`` and it passes
 ``arena check`` as written.
 """

@@ -12,6 +12,7 @@ import importlib.metadata
 import os
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import pluggy
 
@@ -180,7 +181,8 @@ def discover(extra_plugins: dict[str, object] | None = None, games: bool = True)
 
 def _call(impl: pluggy.HookImpl, source: str, hook: str) -> list:
     try:
-        return list(impl.function() or [])
+        produced: Any = impl.function()  # pluggy types a hook's return as object; list() checks it
+        return list(produced or [])
     except Exception as error:
         raise PluginError(f"plugin {source}: {hook}() raised {_one_line(error)}") from error
 

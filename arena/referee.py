@@ -32,6 +32,7 @@ from arena.wire.connection import AgentProcess, DeadlineExceeded
 from arena.wire.faults import AgentFault
 from arena.wire.protocol import (
     AGENT_MESSAGES,
+    DecideMessage,
     ProtocolError,
     check_message,
     check_ready,
@@ -158,7 +159,7 @@ class Match:
             await seat.process.kill()
 
     async def ask(
-        self, seat: Seat, decision_id: int, message: dict[str, Any], options: int, alone: bool = False
+        self, seat: Seat, decision_id: int, message: DecideMessage, options: int, alone: bool = False
     ) -> int | None:
         """One decision from ``seat``'s agent under its clock; None when it faulted (forfeit).
 
@@ -197,7 +198,7 @@ class Match:
         seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, elapsed - seat.move_ms))
         return choice
 
-    def decide_message(self, seat: Seat) -> tuple[int, dict[str, Any], int]:
+    def decide_message(self, seat: Seat) -> tuple[int, DecideMessage, int]:
         """(id, decide message, number of options) for ``seat``'s current decision."""
         self.next_id += 1
         index = seat.plan.seat
@@ -408,7 +409,7 @@ def run_trio(main: Callable[[], Awaitable[T]]) -> T:
     try:
         return trio.run(main)
     except BaseExceptionGroup as group:
-        error = _single(group)
-        if error is group:
+        single = _single(group)
+        if single is group:
             raise
-        raise error from group
+        raise single from group

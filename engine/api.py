@@ -111,7 +111,7 @@ def validate_options(schema: Mapping[str, Mapping[str, Any]], options: Mapping[s
         raise BadOptions(
             f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(schema)) or 'none'}"
         )
-    checked = {}
+    checked: dict[str, Any] = {}
     for name, spec in schema.items():
         value = options.get(name, spec.get("default"))
         kind = spec["type"]
@@ -131,7 +131,7 @@ def validate_options(schema: Mapping[str, Mapping[str, Any]], options: Mapping[s
     return checked
 
 
-def competition_ranks(keys: Sequence[Sequence[Any]]) -> tuple[int, ...]:
+def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
     """Ranks (1 = best) from per-seat sort keys, higher key better; equal keys share a rank."""
     ranks = []
     for key in keys:

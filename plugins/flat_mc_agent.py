@@ -90,6 +90,7 @@ class FlatMonteCarloAgent(Agent):
 
     def sample(self, observation: dict[str, Any], count: int) -> State | None:
         """A state drawn from ``observation``, or None when its decision is not the one asked."""
+        assert self.game is not None  # act() checked setup() came first
         state = self.game.from_observation(observation, self.rng)
         if self.seat not in state.to_act() or len(state.decision(self.seat).options) != count:
             return None

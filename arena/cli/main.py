@@ -88,10 +88,10 @@ def games(
         typer.echo(tabulate(rows, headers=["option", "type", "default", "meaning"]))
         return
     rows = []
-    for game_id, game in sorted(registry.games.items()):
-        players = f"{game.min_players}-{game.max_players}"
+    for game_id, found in sorted(registry.games.items()):
+        players = f"{found.min_players}-{found.max_players}"
         rows.append(
-            [game_id, game.version, players, ", ".join(game.automata) or "-", registry.game_sources[game_id]]
+            [game_id, found.version, players, ", ".join(found.automata) or "-", registry.game_sources[game_id]]
         )
     typer.echo(tabulate(rows, headers=["game", "version", "players", "automata", "plugin"]))
 

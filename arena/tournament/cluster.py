@@ -50,6 +50,7 @@ from typing import Any
 from arena.match import MatchSpec
 from arena.plugins import PluginError, Registry, discover
 from arena.tournament import runner
+from arena.tournament.replies import Cancelled, Done, Failed, Lost, Recovered, Refused, Reply, Stop, Unchecked
 from arena.tournament.runner import WatchedWorker
 from arena.tournament.store import StoredMatch
 from arena.tournament.verify import ResultRejected, checked_outcome, decode_reply, encode_reply
@@ -125,7 +126,8 @@ def _watched_worker() -> WatchedWorker:
     if worker is None:
         # Dask's nanny starts its worker as a daemonic process, which multiprocessing forbids to have
         # children; ours need no such care: each dies with the thread that started it (die_with_parent)
-        multiprocessing.current_process()._config.pop("daemon", None)
+        # (_config is private, not in the stubs: multiprocessing has no public way to say this)
+        multiprocessing.current_process()._config.pop("daemon", None)  # type: ignore[attr-defined]
         worker = _watched.worker = WatchedWorker()
         _all_watched.append(worker)
     return worker
@@ -148,7 +150,7 @@ def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> bytes:
     worker = get_worker()
     difference = differences(expected, _local_versions())
     if difference:
-        return encode_reply(("refused", refusal(worker.address, difference)))
+        return encode_reply(Refused(refusal(worker.address, difference)))
     key = worker.get_current_task()
 
     def cancelled() -> bool:
@@ -156,7 +158,7 @@ def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> bytes:
         return task is None or task.state == "cancelled" or worker.status.name in ("closing", "closed")
 
     reply = _watched_worker().play(match, cancelled)
-    return encode_reply(("cancelled",) if reply is None else reply)
+    return encode_reply(Cancelled() if reply is None else reply)
 
 
 # -- submitting side ---------------------------------------------------------------------------
@@ -304,7 +306,7 @@ class DaskPool:
     def in_flight(self) -> int:
         return len(self._tasks)
 
-    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+    def events(self, timeout: float) -> list[tuple[StoredMatch, Reply]]:
         try:
             finished = [self._done.get(timeout=timeout)]
         except queue.Empty:
@@ -317,49 +319,45 @@ class DaskPool:
             if task is not None:  # else cancelled by us
                 found += [(task.match, reply) for reply in self._replies(future, task.match)]
         found += self._overdue()
-        found.sort(key=lambda event: event[1][0] == "stop")  # store the others first
+        found.sort(key=lambda event: isinstance(event[1], Stop))  # store the others first
         return found
 
-    def _replies(self, future: Any, match: StoredMatch) -> list[tuple]:
+    def _replies(self, future: Any, match: StoredMatch) -> list[Reply]:
         """A finished task's result as a runner reply (see ``arena.tournament.runner.Pool``), after a
-        ``("recovered", ...)`` one if Dask played it again after losing a worker."""
+        ``Recovered`` one if Dask played it again after losing a worker."""
         from distributed import KilledWorker  # dask loads only where a cluster is used: start-up time
 
         lost = self._losses.pop(future.key, [])
         if future.status == "error" and isinstance(error := future.exception(), KilledWorker):
             times = max(len(lost), error.allowed_failures + 1)
-            return [
-                (
-                    "lost",
-                    f"{times} Dask workers died playing it (last: {error.last_worker.address})",
-                    True,
-                    times,
-                )
-            ]
+            return [Lost(f"{times} Dask workers died playing it (last: {error.last_worker.address})", True, times)]
         reply = self._reply(future, match)
-        if lost and reply[0] != "stop":
-            return [("recovered", f"Dask worker {lost[-1]} died playing it", len(lost)), reply]
+        if lost and not isinstance(reply, Stop):
+            return [Recovered(f"Dask worker {lost[-1]} died playing it", len(lost)), reply]
         return [reply]
 
-    def _reply(self, future: Any, match: StoredMatch) -> tuple:
+    def _reply(self, future: Any, match: StoredMatch) -> Reply:
         """A finished task's result as a runner reply, a finished match's outcome checked by replay."""
         if future.status == "finished":
             try:
                 reply = decode_reply(future.result())
-                if reply[0] == "done":
-                    reply = ("done", checked_outcome(match.spec, reply[1], self.registry), reply[2])
+                if isinstance(reply, Unchecked):
+                    return Done(checked_outcome(match.spec, reply.record, self.registry), reply.seconds)
             except ResultRejected as error:
                 what = f"sent a result that does not check out: {error}"
                 return self._distrust(self._holder(future), match, what)
             except Exception as error:  # refused by the decoder (not plain data), or its worker just died
                 what = f"sent a result that cannot be read ({_first_line(error)})"
                 return self._distrust(self._holder(future), match, what)
-            return ("stop", reply[1]) if reply[0] == "refused" else reply
+            if isinstance(reply, Refused):
+                return Stop(reply.reason)
+            if isinstance(reply, Cancelled):  # a task we cancel is never read: someone else cancelled it
+                return Failed("its Dask task was cancelled on the cluster")
+            return reply
         if future.status == "error":
-            error = future.exception()
-            return ("error", f"{type(error).__name__}: {error}")
-        return (
-            "stop",
+            raised = future.exception()
+            return Failed(f"{type(raised).__name__}: {raised}")
+        return Stop(
             f"lost the Dask scheduler at {self.address} (task {future.status}); "
             "unfinished matches stay pending: run the same command again to resume",
         )
@@ -371,15 +369,15 @@ class DaskPool:
         except Exception:  # the scheduler is gone
             return None
 
-    def _distrust(self, worker: str | None, match: StoredMatch, what: str) -> tuple:
+    def _distrust(self, worker: str | None, match: StoredMatch, what: str) -> Lost:
         """A failed attempt of ``match`` by ``worker``, which gets no more tasks while others are left."""
         who = f"Dask worker {worker}" if worker else "the Dask cluster"
         if worker:
             self._distrusted.add(worker)
         print(f"warning: {who} {what}; match {match.idx} ({match.key}) is played again", file=sys.stderr)
-        return ("lost", f"{who} {what}", True, 1)
+        return Lost(f"{who} {what}", True, 1)
 
-    def _overdue(self) -> list[tuple[StoredMatch, tuple]]:
+    def _overdue(self) -> list[tuple[StoredMatch, Reply]]:
         """Tasks held past ``hold_seconds``: cancelled, and their matches handed back to be played again."""
         now = time.monotonic()
         late = [key for key, task in self._tasks.items() if now > task.deadline]
@@ -389,17 +387,17 @@ class DaskPool:
             running = {key: worker for worker, keys in self.client.processing().items() for key in keys}
         except Exception:  # the scheduler is gone: the futures say so
             running = {}
-        found = []
+        found: list[tuple[StoredMatch, Reply]] = []
         for key in late:
             task = self._tasks.pop(key)
-            _quietly(lambda future=task.future: self.client.cancel([future]))
+            _quietly(functools.partial(self.client.cancel, [task.future]))
             bound = f"its clocks' worst case ({hold_seconds(task.match.spec):.0f} s)"
             worker = running.get(key)
             what = f"held it past {bound}" if worker else f"did not play it within {bound}"
             found.append((task.match, self._distrust(worker, task.match, what)))
         return found
 
-    def stop(self, stop: Any, collect: Callable[[StoredMatch, tuple], None]) -> None:
+    def stop(self, stop: Any, collect: Callable[[StoredMatch, Reply], None]) -> None:
         """Keep what already finished; cancel the rest: a task playing its match sees the cancellation
         and stops it as a local worker does on Ctrl-C (its referee ends its agents)."""
         for match, reply in self.events(0):

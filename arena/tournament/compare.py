@@ -221,8 +221,8 @@ def deal_outcomes(comparison: Comparison, matches: Sequence[StoredMatch]) -> lis
     per_deal = c.matches_per_deal
     outcomes: list[int] = []
     for deal in range(len(matches) // per_deal):
-        group = [done.get(deal * per_deal + i) for i in range(per_deal)]
-        if any(match is None for match in group):
+        group = [done[idx] for idx in range(deal * per_deal, (deal + 1) * per_deal) if idx in done]
+        if len(group) < per_deal:
             break
         if c.paired:
             pairs = zip(group[::2], group[1::2], strict=True)

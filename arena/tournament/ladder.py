@@ -113,7 +113,7 @@ class Ladder:
     @property
     def match_count(self) -> int:
         """How many matches the schedule holds: groups x seat rotations x matches_per_pairing."""
-        groups = FORMATS[self.format].group_count(len(self.entrants), self.players)
+        groups = FORMATS[self.format].count_groups(len(self.entrants), self.players)
         return groups * self.players * self.matches_per_pairing
 
     def entrant(self, name: str) -> Entrant:
@@ -229,9 +229,9 @@ class _Validator:
         try:
             options = validate_options(game.option_schema(), data.get("options", {}))
         except BadOptions as error:
-            key = re.search(r"option '([^']+)'", str(error))
+            found = re.search(r"option '([^']+)'", str(error))
             raise self.fail(
-                ("options", key.group(1)) if key else ("options",), f"[options]: {error}"
+                ("options", found.group(1)) if found else ("options",), f"[options]: {error}"
             ) from None
         self.try_setup(game, players, options, automaton)
         clock = data.get("clock", {})
@@ -367,7 +367,7 @@ class _Validator:
                     path, f"agents[{index}] is missing the key 'agent' (a plugin agent or a path)"
                 )
             agent = self.resolve_agent(entry["agent"], game_id, players, (*path, "agent"))
-            name = entry.get("name", entry["agent"])
+            name: str = entry["name"] if "name" in entry else entry["agent"]  # strings: check_keys
             if any(other.name == name for other in entrants):
                 raise self.fail(
                     (*path, "name" if "name" in entry else "agent"),
@@ -428,7 +428,7 @@ def _find_exact(lines: Sequence[str], path: list[str | int]) -> int | None:
                 array_counts[name] = array_counts.get(name, -1) + 1
                 table = [*name.split("."), array_counts[name]]
             else:
-                table = name.split(".")
+                table = [*name.split(".")]
             if table == path:
                 return number
             continue

@@ -16,7 +16,8 @@ from rich.console import Console
 from arena.live import tournament_live_folder
 from arena.tournament.formats import FORMATS
 from arena.tournament.ladder import Ladder
-from arena.tournament.runner import RunReport, _Pool, _Stop, default_jobs, run_pending
+from arena.tournament.replies import Reply
+from arena.tournament.runner import Pool, RunReport, _Pool, _Stop, default_jobs, run_pending
 from arena.tournament.store import LadderRun, Store, StoredMatch
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def _play_adaptive(
     ladder: Ladder,
     jobs: int | None,
     progress: bool,
-    cluster: str | None,
+    cluster: str | ClusterTarget | None,
     console: Console | None,
     on_start: Callable[[], None] | None,
 ) -> RunSummary:
@@ -118,7 +119,7 @@ def _play_adaptive(
         if on_start is not None and not started:
             on_start()
             started.append(True)
-        pool = local
+        pool: Pool | None = local
         if cluster:
             from arena.tournament.cluster import connect
 
@@ -163,10 +164,10 @@ class _KeptPool:
     def in_flight(self) -> int:
         return self.pool.in_flight()
 
-    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+    def events(self, timeout: float) -> list[tuple[StoredMatch, Reply]]:
         return self.pool.events(timeout)
 
-    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, tuple], None]) -> None:
+    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, Reply], None]) -> None:
         if stop.count or self.pool.in_flight():
             self.pool.stop(stop, collect)
 

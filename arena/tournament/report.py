@@ -103,9 +103,11 @@ def rows_with_mle(
     no rated match); ``rank`` is the place in the chosen order.
     """
     empty = {"mle": None, "mle_low": None, "mle_high": None}
-    joined = [{**row.as_dict(), **(fits[row.agent].as_dict() if row.agent in fits else empty)} for row in rows]
+    joined: list[dict[str, Any]] = [
+        {**row.as_dict(), **(fits[row.agent].as_dict() if row.agent in fits else empty)} for row in rows
+    ]
     if method == "mle":
-        joined.sort(key=lambda row: (row["mle"] is None, -(row["mle"] or 0.0), row["agent"]))
+        joined.sort(key=lambda row: (row["mle"] is None, -float(row["mle"] or 0.0), row["agent"]))
     for place, row in enumerate(joined, start=1):
         row["rank"] = place
     return joined
@@ -171,10 +173,10 @@ def head_to_heads(store: Store, a: str, b: str, ladder: str | None = None) -> li
                 f"agents: {', '.join(sorted(known)) or 'none'}"
             )
     found = [(run, _compare(store, run, a, b)) for run in latest]
-    met = [(run, h2h) for run, h2h in found if h2h.matches]
-    if not met:
+    met_anywhere = [(run, h2h) for run, h2h in found if h2h.matches]
+    if not met_anywhere:
         raise ReportError(f"{a!r} and {b!r} never sat in the same finished match in any ladder in {store.path}")
-    return met
+    return met_anywhere
 
 
 def _elsewhere(store: Store, a: str, b: str, skip: LadderRun) -> str:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import psutil
 from rich.console import Console
@@ -63,6 +63,17 @@ from arena.live import (
 )
 from arena.match import MatchSpec
 from arena.plugins import Registry, discover
+from arena.tournament.replies import (
+    Done,
+    Failed,
+    Lost,
+    PlayReply,
+    Recovered,
+    Reply,
+    Started,
+    Stop,
+    WorkerReply,
+)
 from arena.tournament.schedule import deal_key, take_next
 from arena.tournament.store import DiskFullError, Store, StoredMatch, StoreError
 from arena.wire.limits import die_with_parent
@@ -105,8 +116,8 @@ class RunReport:
 # -- worker side -------------------------------------------------------------------------------
 
 
-def play(spec: MatchSpec, registry: Registry, live: str | None = None) -> tuple:
-    """Play one match: a worker's reply, ``("done", outcome, seconds)`` or ``("error", text)``;
+def play(spec: MatchSpec, registry: Registry, live: str | None = None) -> PlayReply:
+    """Play one match: a worker's reply, ``Done`` (outcome, seconds) or ``Failed`` (why);
     ``live``: the file its steps go to as they are played (arena/live.py).
 
     The one thing every worker does, local or a Dask task. ``Terminated`` (SIGTERM) passes through.
@@ -115,11 +126,11 @@ def play(spec: MatchSpec, registry: Registry, live: str | None = None) -> tuple:
 
     started = time.perf_counter()
     try:
-        return ("done", run_match(spec, registry, live), time.perf_counter() - started)
+        return Done(run_match(spec, registry, live), time.perf_counter() - started)
     except Terminated:
         raise
     except Exception as error:  # the referee refused or broke: the parent reports it
-        return ("error", f"{type(error).__name__}: {error}")
+        return Failed(f"{type(error).__name__}: {error}")
 
 
 def _worker_main(conn: Connection, parent_pid: int) -> None:
@@ -144,7 +155,7 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
         if task is None:
             return
         spec, live = task
-        conn.send(("started",))  # the watchdog counts from here: worker start-up is not the match's
+        conn.send(Started())  # the watchdog counts from here: worker start-up is not the match's
         try:
             reply = play(spec, registry, live)
         except Terminated:
@@ -201,11 +212,10 @@ class PoolStopped(Exception):
 class Pool(Protocol):
     """What ``run_pending`` needs of the workers that play its matches.
 
-    A reply is what ``play`` returns, or ``("lost", reason, began, times)``: the match's worker was
-    lost ``times`` times (``began``: after the match had started), or ``("recovered", reason,
-    times)``: it was lost ``times`` times but the pool played the match again itself (a Dask
-    cluster), its outcome follows, or ``("stop", text)``: the pool cannot go on (``run_pending``
-    stops the run with ``text`` as its error).
+    A reply (arena/tournament/replies.py) is what ``play`` returns (``Done``, ``Failed``), or
+    ``Lost``: the match's worker was lost, or ``Recovered``: it was lost but the pool played the
+    match again itself (a Dask cluster), its outcome follows, or ``Stop``: the pool cannot go on
+    (``run_pending`` stops the run with its reason as the error).
     """
 
     size: int  # matches it plays at once
@@ -219,10 +229,10 @@ class Pool(Protocol):
     def in_flight(self) -> int:
         """Matches handed and not yet answered."""
 
-    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+    def events(self, timeout: float) -> list[tuple[StoredMatch, Reply]]:
         """Wait up to ``timeout`` s; each match answered since, with its reply."""
 
-    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, tuple], None]) -> None:
+    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, Reply], None]) -> None:
         """End every match in flight (Ctrl-C, SIGTERM, the end), passing on replies that still arrive."""
 
     def close(self) -> None:
@@ -286,7 +296,7 @@ class _Pool:
         self.live = live  # the folder of the matches' live files (arena/live.py); None: not followed
         self.context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite
         self.workers: list[_Worker] = []
-        self._lost: list[tuple[StoredMatch, tuple]] = []  # losses noticed while handing out
+        self._lost: list[tuple[StoredMatch, Reply]] = []  # losses noticed while handing out
 
     def has_room(self) -> bool:
         return any(worker.match is None for worker in self.workers) or len(self.workers) < self.size
@@ -306,7 +316,7 @@ class _Pool:
     def in_flight(self) -> int:
         return len(self.busy())
 
-    def events(self, timeout: float) -> list[tuple[StoredMatch, tuple]]:
+    def events(self, timeout: float) -> list[tuple[StoredMatch, Reply]]:
         found, self._lost = self._lost, []
         for worker, reply in self._replies(0 if found else timeout):
             if reply is None:
@@ -318,12 +328,12 @@ class _Pool:
             self._lose(worker, reason, found)
         return found
 
-    def _lose(self, worker: _Worker, reason: str, found: list[tuple[StoredMatch, tuple]]) -> None:
+    def _lose(self, worker: _Worker, reason: str, found: list[tuple[StoredMatch, Reply]]) -> None:
         """Kill a lost worker; its match, if any, is reported lost (``began``: after it started)."""
         match, began = worker.match, worker.deadline < math.inf
         self.drop(worker)
         if match is not None:
-            found.append((match, ("lost", reason, began, 1)))
+            found.append((match, Lost(reason, began, 1)))
 
     def start_worker(self) -> _Worker:
         ours, theirs = self.context.Pipe()
@@ -351,15 +361,15 @@ class _Pool:
         worker.kill()
         self.workers.remove(worker)
 
-    def _replies(self, timeout: float) -> list[tuple[_Worker, tuple | None]]:
+    def _replies(self, timeout: float) -> list[tuple[_Worker, PlayReply | None]]:
         """Wait up to ``timeout`` s; each worker that answered (its reply) or died (None)."""
-        waiting = {worker.conn: worker for worker in self.workers}
+        waiting: dict[Any, _Worker] = {worker.conn: worker for worker in self.workers}  # pipes, sentinels
         waiting.update({worker.process.sentinel: worker for worker in self.workers})
         ready = mp_connection.wait(list(waiting), timeout)
         found: dict[int, _Worker] = {id(waiting[thing]): waiting[thing] for thing in ready}
-        events = []
+        events: list[tuple[_Worker, PlayReply | None]] = []
         for worker in found.values():
-            while True:  # every reply waiting in the pipe ("started", then maybe the outcome)
+            while True:  # every reply waiting in the pipe (Started, then maybe the outcome)
                 try:
                     if not worker.conn.poll():
                         if not worker.process.is_alive():
@@ -369,8 +379,9 @@ class _Pool:
                 except (EOFError, OSError):
                     events.append((worker, None))
                     break
-                if reply[0] == "started" and worker.match is not None:
-                    worker.deadline = time.monotonic() + watchdog_seconds(worker.match.spec)
+                if isinstance(reply, Started):
+                    if worker.match is not None:
+                        worker.deadline = time.monotonic() + watchdog_seconds(worker.match.spec)
                 else:
                     events.append((worker, reply))
         return events
@@ -400,7 +411,7 @@ class _Pool:
                 found.append((worker, f"no result within the watchdog's {bound:.0f} s"))
         return found
 
-    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, tuple], None]) -> None:
+    def stop(self, stop: _Stop, collect: Callable[[StoredMatch, Reply], None]) -> None:
         """Stop every worker: SIGTERM (the referee kills its agents), wait up to STOP_GRACE_S for them
         to leave, passing on outcomes that still arrive, then kill what is left. A repeated
         Ctrl-C or SIGTERM cuts the wait short.
@@ -431,12 +442,13 @@ class WatchedWorker:
     def __init__(self) -> None:
         self._pool = _Pool(1)
 
-    def play(self, match: StoredMatch, cancelled: Callable[[], bool]) -> tuple | None:
-        """``match``'s reply (``play``'s, or ``("lost", reason, began, 1)`` if the watchdog ended its
+    def play(self, match: StoredMatch, cancelled: Callable[[], bool]) -> WorkerReply | None:
+        """``match``'s reply (``play``'s, or ``Lost`` if the watchdog ended its
         worker), or None once ``cancelled()`` is true (the match is stopped as on Ctrl-C)."""
         self._pool.hand(match)
         while True:
             for _, reply in self._pool.events(POLL_S):
+                assert isinstance(reply, Done | Failed | Lost)  # all a local pool reports
                 return reply
             if cancelled():
                 self._pool.stop(_Stop(), lambda match, reply: None)
@@ -519,23 +531,25 @@ def run_pending(
                     label, total=total or len(matches), completed=done_before, done_before=done_before
                 )
 
-                def collect(match: StoredMatch, reply: tuple) -> None:
-                    if reply[0] == "stop":
-                        raise PoolStopped(reply[1])
+                def collect(match: StoredMatch, reply: Reply) -> None:
                     try:
                         _collect(match, reply)
                     finally:
-                        if live is not None and reply[0] != "recovered":  # stored, or to be played again
+                        if live is not None and not isinstance(reply, Recovered | Stop):  # stored, or to be played again
                             remove_quietly(live_file(live, match.id))
 
-                def _collect(match: StoredMatch, reply: tuple) -> None:
-                    if reply[0] == "lost":
-                        lost(match, *reply[1:])
-                    elif reply[0] == "recovered":  # counted like a loss, but its outcome follows
-                        report.lost_workers += reply[2]
-                        store.count_recovered_losses(match.id, reply[2])
-                    elif _store_reply(store, match, reply, report):
-                        progress.advance(task)
+                def _collect(match: StoredMatch, reply: Reply) -> None:
+                    match reply:
+                        case Stop(reason):
+                            raise PoolStopped(reason)
+                        case Lost(reason, began, times):
+                            lost(match, reason, began, times)
+                        case Recovered(_, times):  # counted like a loss, but its outcome follows
+                            report.lost_workers += times
+                            store.count_recovered_losses(match.id, times)
+                        case Done() | Failed():
+                            if _store_reply(store, match, reply, report):
+                                progress.advance(task)
 
                 def lost(match: StoredMatch, reason: str, began: bool, times: int) -> None:
                     if not began:  # died starting up: not the match's fault, but a broken setup stops the run
@@ -569,7 +583,7 @@ def run_pending(
                             pool.hand(match)
                         # a short timeout: the signal handler only counts, the loop notices it
                         for match, reply in pool.events(POLL_S):
-                            if reply[0] != "recovered":  # that match's outcome is still to come
+                            if not isinstance(reply, Recovered):  # that match's outcome is still to come
                                 playing.pop(match.id, None)
                             collect(match, reply)
                 except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
@@ -579,9 +593,9 @@ def run_pending(
                 report.interrupted = stop.count > 0
                 report.signal = stop.signum
 
-                def late(match: StoredMatch, reply: tuple) -> None:
+                def late(match: StoredMatch, reply: Reply) -> None:
                     """An outcome arriving while the workers stop: stored if the store still can."""
-                    if reply[0] != "stop":
+                    if not isinstance(reply, Stop):
                         try:
                             collect(match, reply)
                         except DiskFullError:
@@ -623,20 +637,19 @@ def _death(worker: _Worker) -> str:
     return f"its worker process exited with status {code}"
 
 
-def _store_reply(store: Store, match: StoredMatch, reply: tuple, report: RunReport) -> bool:
+def _store_reply(store: Store, match: StoredMatch, reply: Done | Failed, report: RunReport) -> bool:
     """Store a worker's reply for ``match`` (or note its error); True if an outcome was stored."""
-    if reply[0] == "done":
-        _, outcome, seconds = reply
+    if isinstance(reply, Done):
         try:
-            store.record_outcome(match, outcome, seconds)
+            store.record_outcome(match, reply.outcome, reply.seconds)
         except DiskFullError:
             raise  # not this match's fault: the run stops (run_pending)
         except (StoreError, sqlite3.Error) as error:
-            reply = ("error", f"{type(error).__name__}: {error}")
+            reply = Failed(f"{type(error).__name__}: {error}")
         else:
             report.played += 1
             return True
     store.mark_pending([match.id])  # played again next time (a match already done stays done)
     report.failed += 1
-    report.errors.append(f"match {match.idx} ({match.key}): {reply[1]}")
+    report.errors.append(f"match {match.idx} ({match.key}): {reply.error}")
     return False

@@ -14,7 +14,7 @@ from typing import Protocol, TypeVar
 
 from arena.match import MatchSpec, table_seats
 from arena.tournament.formats import FORMATS
-from arena.tournament.ladder import Entrant, Ladder
+from arena.tournament.ladder import Ladder
 
 
 class _HasSpec(Protocol):
@@ -23,6 +23,7 @@ class _HasSpec(Protocol):
 
 
 M = TypeVar("M", bound=_HasSpec)  # a scheduled or stored match
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def match_seed(base_seed: int, group: Sequence[str], repeat: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 1  # 31 bits
 
 
-def rotations(group: Sequence[Entrant]) -> Iterator[tuple[Entrant, ...]]:
+def rotations(group: Sequence[T]) -> Iterator[tuple[T, ...]]:
     """The cyclic seat rotations of ``group``: each member sits once in each seat."""
     for shift in range(len(group)):
         yield tuple(group[shift:]) + tuple(group[:shift])
@@ -72,7 +73,7 @@ def iter_schedule(ladder: Ladder, base_seed: int | None = None) -> Iterator[Sche
     base = ladder.seed if base_seed is None else base_seed
     index = 0
     fmt = FORMATS[ladder.format]
-    groups = fmt.groups(ladder.entrants, ladder.players, ladder.challenger)
+    groups = fmt.meeting_groups(ladder.entrants, ladder.players, ladder.challenger)
     for repeat in range(ladder.matches_per_pairing):
         for group in groups:
             names = [entrant.name for entrant in group]

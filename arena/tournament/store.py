@@ -440,6 +440,7 @@ class Store:
             )
             if schedule is None and not FORMATS[ladder.format].adaptive:
                 schedule = iter_schedule(played_ladder(ladder, first_roster(ladder)), base_seed)
+            assert cursor.lastrowid is not None  # an INSERT sets it
             _insert_matches(db, cursor.lastrowid, schedule or ())
         run = self.latest_run(ladder.name)
         assert run is not None

@@ -13,29 +13,49 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import astuple
 from typing import Any
 
 from arena.lineup import setup_state
 from arena.match import MatchOutcome, MatchSpec
 from arena.plugins import Registry
 from arena.record import RECORD_FORMAT, RECORD_VERSION, ReplayError, _jsonable, record_seats, replay
+from arena.tournament.replies import (
+    Cancelled,
+    DecodedReply,
+    Done,
+    Failed,
+    Lost,
+    Refused,
+    TaskReply,
+    Unchecked,
+)
 
 
 class ResultRejected(ValueError):
     """A reply that is malformed, or a result that is not the scheduled match's: the message says why."""
 
 
-def encode_reply(reply: tuple) -> bytes:
-    """A worker's reply (``arena.tournament.runner.play``'s, or a watchdog's ``("lost", ...)``) as JSON bytes."""
-    if reply[0] == "done":
-        _, outcome, seconds = reply
-        return json.dumps({"reply": "done", "record": outcome.record, "seconds": seconds}).encode()
-    return json.dumps({"reply": reply[0], "details": list(reply[1:])}).encode()
+# The JSON name of each reply but Done; its fields travel in order as "details", checked by type.
+_KINDS: dict[str, type[Failed | Lost | Refused | Cancelled]] = {
+    "error": Failed, "refused": Refused, "cancelled": Cancelled, "lost": Lost,
+}  # fmt: skip
+_SHAPES: dict[str, tuple[type, ...]] = {
+    "error": (str,), "refused": (str,), "cancelled": (), "lost": (str, bool, int),
+}  # fmt: skip
 
 
-def decode_reply(data: Any) -> tuple:
-    """What ``encode_reply`` wrote, as a runner reply; a finished match's ``("done", record, seconds)``
-    carries its record unchecked (see ``checked_outcome``). ResultRejected if it is not such a reply."""
+def encode_reply(reply: TaskReply) -> bytes:
+    """A worker's reply (``arena.tournament.runner.play``'s, or a watchdog's ``Lost``) as JSON bytes."""
+    if isinstance(reply, Done):
+        return json.dumps({"reply": "done", "record": reply.outcome.record, "seconds": reply.seconds}).encode()
+    kind = next(name for name, cls in _KINDS.items() if isinstance(reply, cls))
+    return json.dumps({"reply": kind, "details": list(astuple(reply))}).encode()
+
+
+def decode_reply(data: Any) -> DecodedReply:
+    """What ``encode_reply`` wrote, as a runner reply; a finished match comes back ``Unchecked``:
+    its record is checked by ``checked_outcome``. ResultRejected if it is not such a reply."""
     if not isinstance(data, bytes):
         raise ResultRejected(f"its reply is a {type(data).__name__}, not the JSON bytes a worker sends")
     try:
@@ -48,13 +68,10 @@ def decode_reply(data: Any) -> tuple:
         seconds = message.get("seconds")
         if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not math.isfinite(seconds):
             raise ResultRejected(f"its reply gives the match's time as {seconds!r:.40}")
-        return ("done", message.get("record"), max(0.0, float(seconds)))
-    shapes: dict[str, tuple[type, ...]] = {
-        "error": (str,), "refused": (str,), "cancelled": (), "lost": (str, bool, int),
-    }  # fmt: skip
-    if kind in shapes and isinstance(details, list) and len(details) == len(shapes[kind]):
-        if all(isinstance(value, kind_of) for value, kind_of in zip(details, shapes[kind], strict=True)):
-            return (kind, *details)
+        return Unchecked(message.get("record"), max(0.0, float(seconds)))
+    if kind in _SHAPES and isinstance(details, list) and len(details) == len(_SHAPES[kind]):
+        if all(isinstance(value, kind_of) for value, kind_of in zip(details, _SHAPES[kind], strict=True)):
+            return _KINDS[kind](*details)
     raise ResultRejected(f"its reply is not one a worker sends: {data[:80]!r}")
 
 

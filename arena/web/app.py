@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.live import live_file, live_folder, read_live
@@ -217,8 +217,8 @@ class Arena:
             game = self.registry().game(record["game"])
         except PluginError as error:
             return summary, record, [], str(error)
-        steps, error = replay_frames(record, game, summary["entrants"])
-        return summary, record, steps, error
+        steps, failure = replay_frames(record, game, summary["entrants"])
+        return summary, record, steps, failure
 
     def _follow(
         self, match_id: int, summary: dict[str, Any], live: dict[str, Any] | None
@@ -505,7 +505,7 @@ def match_routes(arena: Arena) -> list[Route]:
     ]
 
 
-def build_app(arena: Arena, routes: list[Route | Mount], hosts: Sequence[str] | None) -> Starlette:
+def build_app(arena: Arena, routes: Sequence[BaseRoute], hosts: Sequence[str] | None) -> Starlette:
     """The ASGI app serving ``routes`` of ``arena``: its error pages, security headers and, with
     ``hosts``, the Host check (see ``create_app``)."""
     app = Starlette(

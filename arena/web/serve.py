@@ -6,12 +6,15 @@ import signal
 import threading
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
 from arena.cli.common import fail, load_registry
 from arena.tournament.store import DEFAULT_DB, Store, StoreError
+
+if TYPE_CHECKING:
+    from hypercorn.typing import ASGIFramework
 
 
 def serve(
@@ -70,7 +73,9 @@ def serve(
                 return
 
     try:
-        trio.run(partial(hypercorn_serve, app, config, shutdown_trigger=stop_on_signal))
+        # Starlette's and hypercorn's hints spell the same ASGI callable differently: the cast says so.
+        asgi = cast("ASGIFramework", app)
+        trio.run(partial(hypercorn_serve, asgi, config, shutdown_trigger=stop_on_signal))
     except KeyboardInterrupt:
         pass  # Ctrl-C before the signal receiver was in place
     except (OSError, ExceptionGroup) as error:  # trio's nursery wraps a failed bind in a group

@@ -186,7 +186,7 @@ def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
                 if i != j and a.agent != b.agent:
                     met[a.agent, b.agent] += 1
                     ahead[a.agent, b.agent] += ranks[i] < ranks[j]
-    cells = [
+    cells: list[list[dict[str, Any]]] = [
         [
             {
                 "played": met[a, b],
@@ -214,7 +214,8 @@ def match_list(
     hidden = deals_hidden(store, run_id)
     if hidden:
         seed = None  # no oracle for guessing a secret deal
-    where, params = "ladder_id = ?", [run_id]
+    where = "ladder_id = ?"
+    params: list[Any] = [run_id]
     if agent:
         where += " AND id IN (SELECT match_id FROM seats WHERE agent = ?)"
         params.append(agent)

@@ -15,7 +15,7 @@ import math
 import os
 import select
 import signal
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import trio
@@ -205,7 +205,7 @@ class AgentProcess:
         dropped = self._stderr_total - len(self._stderr_tail)
         return f"[{dropped} earlier bytes dropped]\n{text}" if dropped else text
 
-    async def send(self, message: dict[str, Any], deadline: float = math.inf) -> None:
+    async def send(self, message: Mapping[str, Any], deadline: float = math.inf) -> None:
         """Send one message by trio time ``deadline`` (else DeadlineExceeded); a dead agent raises its fault."""
         assert self.process is not None and self.process.stdin is not None
         data = encode(message)

@@ -116,7 +116,9 @@ def _sweep_stale() -> None:
     # the freezer first: its processes, killed and thawed there, leave the other groups empty
     for controller in ("freezer",) + _CONTROLLERS + ("cpu",):
         parent = _own_cgroup(controller)
-        for name in os.listdir(parent) if parent else ():
+        if parent is None:
+            continue
+        for name in os.listdir(parent):
             if owner_gone(name, "tlachtli-"):
                 _remove_cgroup(os.path.join(parent, name))
 

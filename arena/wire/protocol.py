@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 import struct
 from collections.abc import Mapping
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal, NotRequired, TypedDict
 
 import msgpack
 
@@ -60,6 +60,82 @@ AGENT_MESSAGES: dict[str, dict[str, tuple[type, ...]]] = {
 }
 # Fields a message may leave out (typed like the required ones when present).
 OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {"act": {"info": _STR}}
+
+
+# The messages as types (what the tables above check at run time; tests/arena/wire/test_protocol.py
+# keeps the two in step). A message read from the wire is a plain dict until check_message passed it.
+
+
+class HelloClock(TypedDict):
+    """The clock a ``hello`` announces: ``move_ms`` per decision, a ``bank_ms`` bank for the game."""
+
+    move_ms: int
+    bank_ms: int
+
+
+class DecideClock(TypedDict):
+    """The clock of one ``decide``: ``move_ms`` for it, then ``bank_ms_left`` of the bank."""
+
+    move_ms: int
+    bank_ms_left: int
+
+
+class HelloMessage(TypedDict):
+    """referee -> agent, first: the match the agent is about to play."""
+
+    type: Literal["hello"]
+    protocol: int
+    game: str
+    game_version: str
+    seat: int
+    players: int
+    options: dict[str, Any]
+    clock: HelloClock
+    agent_options: dict[str, Any]
+
+
+class DecideMessage(TypedDict):
+    """referee -> agent: decision ``id``, what the seat sees (``obs``) and the legal ``options``."""
+
+    type: Literal["decide"]
+    id: int
+    obs: dict[str, Any]
+    kind: str
+    prompt: str
+    options: list[dict[str, Any]]
+    clock: DecideClock
+
+
+class EndMessage(TypedDict):
+    """referee -> agent, last: ``result`` holds ``scores`` and ``ranks``, ``reason`` why it ended."""
+
+    type: Literal["end"]
+    result: dict[str, Any]
+    reason: str
+
+
+class ErrorMessage(TypedDict):
+    """Either side: something went wrong, in words."""
+
+    type: Literal["error"]
+    message: str
+
+
+class ReadyMessage(TypedDict):
+    """agent -> referee, after ``hello``: its name and version (copied into the record)."""
+
+    type: Literal["ready"]
+    name: str
+    version: str
+
+
+class ActMessage(TypedDict):
+    """agent -> referee: the index of the chosen option of decision ``id``."""
+
+    type: Literal["act"]
+    id: int
+    choice: int
+    info: NotRequired[str]  # the bot's own view of its move (OPTIONAL_FIELDS)
 
 
 class ProtocolError(AgentFault):
@@ -214,7 +290,7 @@ def write_frame(stream: BinaryIO, message: Mapping[str, Any]) -> None:
 # -- session rules: one place for the referee (wire bots) and in-process play (Python bots) ----
 
 
-def act_message(message_id: int, choice: Any, info: str | None = None) -> dict[str, Any]:
+def act_message(message_id: int, choice: Any, info: str | None = None) -> ActMessage:
     """The ``act`` a Python agent's return value becomes (arena.host, arena.inprocess), with the
     agent's ``info`` text when it gave one.
 
@@ -226,7 +302,7 @@ def act_message(message_id: int, choice: Any, info: str | None = None) -> dict[s
         choice = operator.index(choice)
     elif choice is not None and not isinstance(choice, bool | float | str | bytes):
         choice = repr(choice)[:100]
-    message = {"type": "act", "id": message_id, "choice": choice}
+    message: ActMessage = {"type": "act", "id": message_id, "choice": choice}
     if info is not None:
         message["info"] = info if isinstance(info, str) else repr(info)[:100]
     return message
@@ -298,7 +374,7 @@ def hello_message(
     options: Mapping[str, Any],
     clock: Mapping[str, int],
     agent_options: dict,
-) -> dict[str, Any]:
+) -> HelloMessage:
     """The referee's ``hello`` to ``seat`` (``players`` counts the automaton's seat too)."""
     return {
         "type": "hello",
@@ -315,7 +391,7 @@ def hello_message(
 
 def decide_message(
     message_id: int, obs: Any, decision: Any, move_ms: int, bank_ms_left: int
-) -> dict[str, Any]:
+) -> DecideMessage:
     """The referee's ``decide``: a seat's observation ``obs`` and its current ``decision``.
 
     ``decision`` is the engine's Decision (kind, prompt, options); the wire needs no more of the engine.

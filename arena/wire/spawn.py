@@ -240,7 +240,7 @@ def _close(fds: list[int]) -> None:
 def _child(
     run: Callable[[], int],
     stdio: tuple[int, int, int],
-    mask: set[signal.Signals],
+    mask: set[int | signal.Signals],
     referee: int,
     prepare: Callable[[], None],
     cwd: str | None,

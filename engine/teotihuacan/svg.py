@@ -198,10 +198,10 @@ def _pyramid(state, x0: int, y0: int) -> tuple[list[str], int]:
             for square, icon in enumerate(DATA.deco_tiles[tid]):
                 out.append(_icon(side_x + k * 30 + square * 12, y + 16, icon))
     y += 34
-    placed = ", ".join(
+    on_sides = ", ".join(
         f"{side} {sum(1 for i in range(4) if state.deco_space[s * 4 + i])}" for s, side in enumerate(SIDES)
     )
-    drawn, height = text_lines(side_x, y + 10, f"Decorations placed on the sides: {placed}", WIDTH - 10 - side_x, 9)
+    drawn, height = text_lines(side_x, y + 10, f"Decorations placed on the sides: {on_sides}", WIDTH - 10 - side_x, 9)
     out += drawn
     return out, max(16 + 8 * cell + 16, y + height - y0)
 

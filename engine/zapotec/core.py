@@ -5,6 +5,7 @@ upward."""
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any, Self
 
 from engine.api import Decision
@@ -41,6 +42,73 @@ class ZapotecCore:
 
     game_id = GAME_ID
     __slots__ = SCALAR_FIELDS + LIST_FIELDS + NESTED_FIELDS + ("rng", "_cache")
+
+    # The fields' types (annotations only: the slots above hold the values; setup.py fills them).
+    # Scalars
+    data: ZapotecData
+    options: dict[str, Any]
+    players: int  # agent seats
+    seats: int  # players, plus Cocijobot's seat in solo
+    solo: bool
+    difficulty: str
+    round: int
+    step: str
+    current: int
+    turn_pos: int
+    sac_clock: int
+    cj_card: int
+    cj_pyramid: int
+    sel_space: int
+    sel_tile: int
+    sel_trade: int
+    final: list[dict[str, int]] | None  # per seat, once the game is scored
+    in_play: tuple[bool, ...]  # per board space
+    version: str
+    rng: Random
+    # Lists (per seat, per space, or piles of card and tile indices)
+    score: list[int]
+    houses_left: list[int]
+    palace: list[int]
+    palace_tile: list[int]
+    sac: list[int]
+    sac_order: list[int]
+    built_pieces: list[int]
+    rituals_counted: list[int]
+    picks: list[int]
+    order: list[int]
+    space_tile: list[int]
+    space_owner: list[int]
+    scoring_avail: list[int]
+    pyr_tile: list[int]
+    ritual_cards: list[int]
+    bonus: list[int]
+    offer: list[int]
+    deck: list[int]
+    removed: list[int]
+    discard: list[int]
+    cj_deck: list[int]
+    cj_flipped: list[int]
+    cj_tiles: list[int]
+    pending: list[str]
+    events: list[dict[str, Any]]
+    # Lists of lists
+    res: list[list[int]]
+    grid: list[list[int]]
+    houses: list[list[int]]
+    tiles_owned: list[list[int]]
+    tiles_down: list[list[int]]
+    bought: list[list[int]]
+    pieces: list[list[int]]
+    pyr_this_round: list[list[int]]
+    hands: list[list[int]]
+    known_hand: list[list[int]]
+    stacks: list[list[int]]
+    display: list[list[int]]
+    pyr_pieces: list[list[int]]
+    ritual_discs: list[list[int]]
+    box: list[list[int]]
+    sheet: list[list[int]]  # per seat, VP per turn-scoring round then per category (rules.add_vp)
+    marks: list[tuple[str, tuple[int, ...]]]  # (label, every seat's score) after each round (the chart)
 
     def __init__(self) -> None:
         self._cache: tuple[int, Decision] | None = None

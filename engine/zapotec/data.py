@@ -126,14 +126,14 @@ class ZapotecData:
     palace_houses: int  # how many Houses the Palace counts as in all scoring
     turn_vp_per_house: int
     houses: int
-    pyramid_pieces: tuple[int, int, int]
+    pyramid_pieces: tuple[int, ...]  # per piece size (3)
     pyramid_spaces: int
     pyramid_cost: tuple[int, ...]
     pyramid_vp_per_house: int
     pyramid_completion_bonus: int
     starting_resources: tuple[int, ...]
-    grid_rows: tuple[int, int, int]
-    grid_columns: tuple[int, int, int]
+    grid_rows: tuple[int, ...]  # 3 rows
+    grid_columns: tuple[int, ...]  # 3 columns
     grid_advanced: tuple[int, ...]  # per cell (row*3+col): resource index or -1
     action_cards: dict  # number -> ActionCard
     card_setup: dict  # players (1-4) -> dict

@@ -4,7 +4,7 @@ trusts the option it is given (it came from ``decision``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.api import Decision
 
@@ -162,7 +162,7 @@ def _pyramid_options(state: ZapotecCore, seat: int) -> list[dict]:
     d = state.data
     if not rules.can_pay(state.res[seat], d.pyramid_cost):
         return []
-    options = []
+    options: list[dict[str, Any]] = []
     largest = rules.largest_piece(state, seat)
     if largest < 0:
         return options
@@ -195,6 +195,7 @@ def _pyramid_options(state: ZapotecCore, seat: int) -> list[dict]:
 
 def _pending_decision(state: ZapotecCore, seat: int) -> Decision:
     item = state.pending[0]
+    options: tuple[dict[str, Any], ...]
     if item == "resource":
         options = tuple(
             {"label": f"Take 1 {RESOURCES[r]}", "action": "take", "resource": RESOURCES[r]} for r in BASIC

@@ -6,6 +6,8 @@ Any plugin may offer evaluators through the ``tlachtli_evaluators`` hook (arena/
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.plugins import EvaluatorSpec, PluginError, hookimpl, plugin_manager
 
 # Evaluators found so far, by game id; None = discovery ran.
@@ -19,7 +21,8 @@ def collect_evaluators() -> dict[str, EvaluatorSpec]:
     found: dict[str, EvaluatorSpec] = {}
     manager = plugin_manager()
     for impl in manager.hook.tlachtli_evaluators.get_hookimpls():
-        for spec in impl.function() or []:
+        specs: Any = impl.function()  # pluggy types a hook's return as object
+        for spec in specs or []:
             if not isinstance(spec, EvaluatorSpec):
                 raise PluginError(f"plugin {impl.plugin_name}: tlachtli_evaluators returned {spec!r}")
             if spec.game in found:

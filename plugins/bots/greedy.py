@@ -77,6 +77,7 @@ class GreedyAgent(Agent):
         return self.reward(after)
 
     def reward(self, state: State) -> float:
+        assert self.evaluator is not None  # setup() refuses a game without one
         scores = state.result().scores if state.terminal() else self.evaluator.evaluate(state)
         return seat_reward(scores, self.seat, self.evaluator.scale)
 

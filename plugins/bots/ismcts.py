@@ -62,7 +62,8 @@ class Node:
 
 def option_keys(seat: int, options) -> list[tuple]:
     """A key per option that names it across samples: its label (plus its rank among equal labels)."""
-    keys, seen = [], {}
+    keys: list[tuple] = []
+    seen: dict[str, int] = {}
     for option in options:
         label = option.get("label", "")
         count = seen.get(label, 0)
@@ -195,6 +196,7 @@ class ISMCTSAgent(Agent):
     def next_root(self, decision_id: int | None) -> Node:
         """The previous choice's subtree when nobody decided since (see the module docstring)."""
         if self.reuse and self.root is not None and decision_id is not None and decision_id == (self.last_id or 0) + 1:
+            assert self.last_key is not None  # set with root
             child = self.root.children.get(self.last_key)
             if child is not None:
                 self.reused += 1
@@ -203,15 +205,17 @@ class ISMCTSAgent(Agent):
 
     def search(self, root: Node, observation: dict, count: int, started: float, clock: dict) -> None:
         """Run iterations from ``root`` until the iteration budget or the time is spent."""
-        budget_ms = self.time_ms
+        budget_ms: float | None = self.time_ms
         if budget_ms is None and self.iterations is None:
             budget_ms = think_ms(clock)
         deadline = None if budget_ms is None else started + budget_ms / 1000
         done = 0
+        assert self.game is not None  # act() checked setup() came first
         while True:
             state = self.game.from_observation(observation, self.rng)
             if self.seat in state.to_act() and len(state.decision(self.seat).options) == count:
                 if self.reward == "gain" and self.centres is None:
+                    assert self.evaluator is not None  # setup() refuses "gain" without one
                     values = self.evaluator.evaluate(state)
                     self.centres = [seat_margin(values, seat) for seat in range(len(values))]
                 self.iterate(root, state)
@@ -280,6 +284,7 @@ class ISMCTSAgent(Agent):
             if not seats:
                 return list(state.result().scores)
             if self.depth and steps >= self.depth:
+                assert self.evaluator is not None  # setup() refuses a depth without one
                 return list(self.evaluator.evaluate(state))
             seat = seats[0]
             count = option_count(state, seat)
@@ -294,6 +299,7 @@ class ISMCTSAgent(Agent):
         """The best of a few random options for ``seat`` by the evaluator, one step ahead."""
         candidates = self.rng.sample(range(count), min(GUIDED_SAMPLE, count))
         best, best_value = candidates[0], -math.inf
+        assert self.evaluator is not None  # setup() refuses policy "evaluator" without one
         for choice in candidates:
             after = state.clone()
             after.apply(seat, choice)

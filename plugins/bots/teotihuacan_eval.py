@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.api import State
+from engine.teotihuacan.core import TeoCore
 from engine.teotihuacan.data import DATA
 from engine.teotihuacan.expansion_data import EXP, ORANGE
 from engine.teotihuacan.observation import PublicView
@@ -148,7 +148,7 @@ TEOTIBOT = {
 # END FITTED
 
 
-def evaluate(state: State) -> list[float]:
+def evaluate(state: TeoCore) -> list[float]:
     """Estimated final score of every seat (Teotibot's included), from what every seat sees."""
     return evaluate_public(PublicView(state))
 
@@ -289,7 +289,7 @@ V1_PYRAMID_STEP = 3.0
 V1_POWER = 1.2  # per power point above 1, over a whole game
 
 
-def evaluate_v1(state: State) -> list[float]:
+def evaluate_v1(state: TeoCore) -> list[float]:
     """The first evaluator: VP plus hand-weighted holdings (not used by the bots)."""
     public = PublicView(state)
     if public["over"]:

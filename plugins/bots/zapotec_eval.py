@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from random import Random
 
-from engine.api import State
 from engine.zapotec import GAME
+from engine.zapotec.core import ZapotecCore
 from engine.zapotec.data import RESOURCES as RESOURCE_NAMES
 from engine.zapotec.rules import house_count, pyramid_complete
 from engine.zapotec.scoring import COCIJOBOT as BOT_SEAT
@@ -114,7 +114,7 @@ _PLAYER_W = tuple(PLAYER[name] for name in FEATURES)
 _BOT_W = tuple(COCIJOBOT[name] for name in FEATURES)
 
 
-def evaluate(state: State) -> list[float]:
+def evaluate(state: ZapotecCore) -> list[float]:
     """Estimated final score of every seat (Cocijobot's included), from what every seat sees."""
     if state.final is not None:
         return [float(state.score[s]) for s in range(state.seats)]
@@ -131,17 +131,17 @@ def evaluate_observation(observation: dict) -> list[float]:
     return evaluate(GAME.from_observation(observation, Random(0)))
 
 
-def end_points(state: State) -> list[int]:
+def end_points(state: ZapotecCore) -> list[int]:
     """The VP each seat's end scoring would add if the game ended now (what end_game adds)."""
     return [sum(parts.values()) for parts in end_scoring(state)]
 
 
-def if_ended_now(state: State) -> list[int]:
+def if_ended_now(state: ZapotecCore) -> list[int]:
     """Each seat's final score if the game ended now: the part ``features`` does not forecast."""
     return [score + added for score, added in zip(state.score, end_points(state), strict=True)]
 
 
-def turn_to_score(state: State, seat: int) -> bool:
+def turn_to_score(state: ZapotecCore, seat: int) -> bool:
     """Whether ``seat``'s turn this round is still to score (it scores at the turn's end)."""
     if state.step == "pick" or seat not in state.order:
         return True
@@ -151,7 +151,7 @@ def turn_to_score(state: State, seat: int) -> bool:
     return position > state.turn_pos
 
 
-def open_pieces(state: State) -> list[int]:
+def open_pieces(state: ZapotecCore) -> list[int]:
     """Per seat, its pieces in Pyramids not yet complete."""
     counts = [0] * state.seats
     for pyramid, pieces in enumerate(state.pyr_pieces):
@@ -161,7 +161,7 @@ def open_pieces(state: State) -> list[int]:
     return counts
 
 
-def features(state: State) -> list[list[float]]:
+def features(state: ZapotecCore) -> list[list[float]]:
     """One row of ``FEATURES`` per seat (public parts of the state only)."""
     d = state.data
     extra_palace = d.palace_houses - 1
@@ -219,7 +219,7 @@ _V1_BY_RESOURCE = {"wood": "basic", "brick": "basic", "stone": "basic", "corn": 
 _V1_RESOURCES = tuple(V1_WEIGHTS[_V1_BY_RESOURCE[name]] for name in RESOURCE_NAMES)
 
 
-def evaluate_v1(state: State) -> list[float]:
+def evaluate_v1(state: ZapotecCore) -> list[float]:
     """The first evaluator: the end scoring now plus hand-weighted holdings (not used by the bots)."""
     if state.final is not None:
         return [float(state.score[s]) for s in range(state.seats)]

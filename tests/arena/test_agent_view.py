@@ -1,4 +1,4 @@
-"""The typed view of the protocol messages a Python bot receives (arena.agent.Decision, Hello)."""
+"""The typed view of the protocol messages a Python bot receives (arena.agent.DecisionView, Hello)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from arena.agent import Agent, Decision, Hello
+from arena.agent import Agent, DecisionView, Hello
 from arena.inprocess import decide_message, hello_message, play_in_process
 from examples.games.goofspiel.game import GAME as GOOFSPIEL
 from plugins.random_agent import RandomAgent
@@ -15,7 +15,7 @@ from plugins.random_agent import RandomAgent
 def test_decision_reads_a_decide_message():
     state = GOOFSPIEL.setup(2, 7, {"cards": 3})
     message = decide_message(state, 1, 5)
-    decision = Decision.from_wire(message)
+    decision = DecisionView.from_wire(message)
     assert (decision.id, decision.kind) == (5, "bid")
     assert decision.prompt == message["prompt"]
     assert [o.label for o in decision.options] == ["bid 1", "bid 2", "bid 3"]
@@ -29,7 +29,7 @@ def test_decision_reads_a_decide_message():
 
 
 def test_the_view_is_read_only():
-    decision = Decision.from_wire(decide_message(GOOFSPIEL.setup(2, 1, {"cards": 2}), 0, 1))
+    decision = DecisionView.from_wire(decide_message(GOOFSPIEL.setup(2, 1, {"cards": 2}), 0, 1))
     with pytest.raises(dataclasses.FrozenInstanceError):
         decision.kind = "other"  # type: ignore[misc]
     with pytest.raises(TypeError):
@@ -49,7 +49,7 @@ class HighestBid(Agent):
     """Written against the typed view: always bids its highest card."""
 
     def act(self, observation, decision):
-        view = Decision.from_wire(decision)
+        view = DecisionView.from_wire(decision)
         return max(view.options, key=lambda option: option["card"]).index
 
 

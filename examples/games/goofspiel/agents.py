@@ -8,8 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.bot import Agent, AgentSpec, hookimpl
 
 
 class PrizeBidder(Agent):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from arena.plugins import hookimpl
+from arena.bot import hookimpl
 from engine.api import Decision, IllegalAction, Result, competition_ranks, validate_options
 
 
@@ -55,7 +55,7 @@ class GoofspielState:
 
     def _resolve(self) -> None:
         prize = self.prizes[self.round]
-        top = max(self.bids)
+        top = max(bid for bid in self.bids if bid is not None)  # every seat has bid by now
         winners = [seat for seat, bid in enumerate(self.bids) if bid == top]
         if len(winners) == 1:
             self.scores[winners[0]] += prize

@@ -25,6 +25,7 @@ from arena.plugins import discover
 from arena.tournament import cluster, runner
 from arena.tournament.cluster_security import client_security, write_certificates
 from arena.tournament.ladder import parse_ladder
+from arena.tournament.replies import Refused, Unchecked
 from arena.tournament.store import Store, StoredMatch
 from arena.tournament.verify import checked_outcome, decode_reply
 from tests.support import rogue_workers
@@ -308,12 +309,13 @@ def test_a_worker_with_other_plugins_is_refused_naming_it_and_the_difference(tmp
         reply = decode_reply(
             client.submit(cluster.play_on_worker, match, here, pure=False).result(timeout=60)
         )
-        assert reply[0] == "refused" and "agent 'prize-bidder' is missing there" in reply[1]
+        assert isinstance(reply, Refused) and "agent 'prize-bidder' is missing there" in reply.reason
         there = next(iter(client.run(cluster._local_versions).values()))
         done = decode_reply(
             client.submit(cluster.play_on_worker, match, there, pure=False).result(timeout=60)
         )
-        assert done[0] == "done" and checked_outcome(spec, done[1], discover()).seats[0].agent == "random"
+        assert isinstance(done, Unchecked)
+        assert checked_outcome(spec, done.record, discover()).seats[0].agent == "random"
 
 
 def match_processes(worker_pid: int) -> list[psutil.Process]:

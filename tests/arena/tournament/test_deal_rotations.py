@@ -17,6 +17,7 @@ import pytest
 from arena.plugins import discover
 from arena.tournament import runner
 from arena.tournament.ladder import parse_ladder
+from arena.tournament.replies import Recovered
 from arena.tournament.schedule import deal_key, make_schedule, take_next
 from arena.tournament.store import Store
 from arena.wire.sandbox import bwrap_works
@@ -62,7 +63,7 @@ class RecordingPool(runner._Pool):
     def events(self, timeout: float):
         found = super().events(timeout)
         for match, reply in found:
-            if reply[0] != "recovered":
+            if not isinstance(reply, Recovered):
                 self.out.pop(match.id, None)
         return found
 

@@ -13,6 +13,7 @@ import pytest
 from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import run_match
+from arena.tournament.replies import Cancelled, Done, Failed, Lost, Refused, Unchecked
 from arena.tournament.verify import ResultRejected, checked_outcome, decode_reply, encode_reply
 
 SPEC = MatchSpec(
@@ -37,9 +38,9 @@ def played():
 
 def test_an_honest_reply_round_trips_to_the_same_outcome(played):
     outcome, registry = played
-    kind, record, seconds = decode_reply(encode_reply(("done", outcome, 1.5)))
-    assert (kind, seconds) == ("done", 1.5)
-    assert checked_outcome(SPEC, record, registry) == outcome
+    reply = decode_reply(encode_reply(Done(outcome, 1.5)))
+    assert isinstance(reply, Unchecked) and reply.seconds == 1.5
+    assert checked_outcome(SPEC, reply.record, registry) == outcome
 
 
 def _forged(record: dict, change) -> dict:
@@ -112,9 +113,16 @@ def test_a_reply_that_is_not_plain_data_of_a_known_shape_is_rejected(data, capsy
 
 def test_every_reply_a_worker_sends_decodes():
     for reply in [
-        ("error", "boom"),
-        ("refused", "other plugins"),
-        ("cancelled",),
-        ("lost", "killed", True, 1),
+        Failed("boom"),
+        Refused("other plugins"),
+        Cancelled(),
+        Lost("killed", True, 1),
     ]:
         assert decode_reply(encode_reply(reply)) == reply
+
+
+def test_the_replies_keep_their_json_names():
+    # Workers and submitters of different versions read each other's bytes: the names are the format.
+    assert json.loads(encode_reply(Lost("killed", True, 2))) == {"reply": "lost", "details": ["killed", True, 2]}
+    assert json.loads(encode_reply(Failed("boom"))) == {"reply": "error", "details": ["boom"]}
+    assert json.loads(encode_reply(Cancelled())) == {"reply": "cancelled", "details": []}
