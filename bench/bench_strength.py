@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import typer
+
 from arena.agent import Agent
 from arena.cli.common import parse_agent_settings
 from arena.inprocess import play_in_process
@@ -281,7 +283,8 @@ def run(plan: Plan, deals: range, workers: int, save_to: Path | None, paired_wit
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0], epilog="Deals are seeds: the same deals in two runs are paired."
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        epilog="Deals are seeds: the same deals in two runs are paired.",
     )
     parser.add_argument(
         "--games", type=int, default=10, help="deals per pairing (head to head: 2 games each)"
@@ -303,7 +306,7 @@ def main(argv: list[str] | None = None) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a game option, e.g. expansion=...",
+        help="a game option, e.g. modules=all (Teotihuacan's expansion)",
     )
     parser.add_argument(
         "--flatmc-playouts", type=int, help="flatmc's playouts (default: 16 Teotihuacan, 160 Zapotec)"
@@ -324,9 +327,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be at least 1")
     budget = {"time_ms": args.time_ms} if args.time_ms else {"iterations": args.iterations}
-    ismcts = {**budget, **parse_agent_settings(args.ismcts_option, "--ismcts-option")}
-    greedy = parse_agent_settings(args.greedy_option, "--greedy-option")
-    game_options = parse_agent_settings(args.game_option, "--game-option")
+    try:  # a malformed KEY=VALUE: parse_agent_settings has printed its one-line error
+        ismcts = {**budget, **parse_agent_settings(args.ismcts_option, "--ismcts-option")}
+        greedy = parse_agent_settings(args.greedy_option, "--greedy-option")
+        game_options = parse_agent_settings(args.game_option, "--game-option")
+    except typer.Exit as stop:
+        raise SystemExit(stop.exit_code) from None
     deals = range(args.first_deal, args.first_deal + args.games)
     pairings = args.pairing or PAIRINGS
     if (args.save or args.paired_with) and len(pairings) * len(args.game or GAMES) > 1:

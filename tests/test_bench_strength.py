@@ -79,3 +79,10 @@ def test_paired_with_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["--game", "zapotec", "--pairing", "greedy-random", "--paired-with", str(bad)])
     assert str(stopped.value).startswith("error: --paired-with")
+
+
+def test_a_malformed_option_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--greedy-option", "samples"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.startswith("error: --greedy-option 'samples': write it as key=value")
