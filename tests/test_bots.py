@@ -126,34 +126,6 @@ def test_bad_ismcts_options_are_refused_with_their_name(options, word):
         ISMCTSAgent().setup(hello_message(ZAPOTEC, 0, 2, {}, options))
 
 
-def test_a_bad_greedy_plies_is_refused_with_its_name():
-    with pytest.raises(ValueError, match="plies"):
-        GreedyAgent().setup(hello_message(ZAPOTEC, 0, 1, {"automaton": "cocijobot"}, {"plies": 0}))
-
-
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
-def test_greedy_with_two_plies_values_an_option_at_its_best_follow_up(game):
-    """Trying every next own decision of the turn can only find a follow-up at least as good as
-    greedy's own (2 players: a turn ends when the other seat is asked, within greedy's step limit)."""
-    state = game.setup(2, 11, {})
-    agent = GreedyAgent()
-    agent.setup(hello_message(game, 0, 2, {}, {"seed": 3}))
-    rng = Random(5)
-    compared = deeper = 0
-    for _ in range(80):
-        if state.terminal():
-            break
-        seat = state.to_act()[0]
-        count = len(state.decision(seat).options)
-        for choice in range(count if seat == 0 else 0):
-            one, two = agent.value_of(state, choice, 1), agent.value_of(state, choice, 2)
-            assert two >= one - 1e-9
-            compared += 1
-            deeper += two > one + 1e-9
-        state.apply(seat, rng.randrange(count))
-    assert compared > 50 and deeper > 0  # and the second ply does find better follow-ups
-
-
 def test_a_game_without_evaluator_is_refused_clearly_by_greedy():
     with pytest.raises(ValueError, match="no evaluator"):
         GreedyAgent().setup({"game": "goofspiel", "seat": 0, "agent_options": {}})

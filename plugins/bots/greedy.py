@@ -4,9 +4,7 @@ Each decision samples one full state from the observation, then for every option
 the rest of the agent's turn (its further decisions until another seat is asked, at most
 ``TURN_STEPS``) by taking, at each of those later decisions, the option the evaluator likes best
 right after it. The option whose turn ends best for this seat (margin over the best other seat,
-by the evaluator) is chosen; ties go to the lowest index. With ``plies`` = 2, every option of
-the agent's next decision in the same turn is tried too (each then played out greedily), and an
-option is worth its best follow-up.
+by the evaluator) is chosen; ties go to the lowest index.
 """
 
 from __future__ import annotations
@@ -19,15 +17,13 @@ from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from plugins.flat_mc_agent import find_game
 
-from .clock import positive_int
 from .evaluators import find_evaluator, seat_reward
 
 TURN_STEPS = 12  # a Teotihuacan turn is a chain of a few small decisions
 
 
 class GreedyAgent(Agent):
-    """One-turn lookahead by evaluator (see the module docstring). Options: ``seed`` (default the
-    seat), ``plies`` (own decisions of the turn tried exhaustively before the greedy rest; default 1)."""
+    """One-turn lookahead by evaluator (see the module docstring). Option: ``seed`` (default the seat)."""
 
     name = "greedy"
     version = "1"
@@ -37,14 +33,11 @@ class GreedyAgent(Agent):
         self.seat = 0
         self.game: Game | None = None
         self.evaluator: EvaluatorSpec | None = None
-        self.plies = 1
         self.mismatches = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.seat = hello.get("seat", 0)
-        options = hello.get("agent_options", {})
-        self.rng = Random(options.get("seed", self.seat))
-        self.plies = positive_int(options, "plies", "greedy", 1) or 1
+        self.rng = Random(hello.get("agent_options", {}).get("seed", self.seat))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
         if self.evaluator is None:
@@ -60,17 +53,13 @@ class GreedyAgent(Agent):
         if self.seat not in state.to_act() or len(state.decision(self.seat).options) != count:
             self.mismatches += 1
             return self.rng.randrange(count)
-        values = [self.value_of(state, choice, self.plies) for choice in range(count)]
+        values = [self.value_of(state, choice) for choice in range(count)]
         return max(range(count), key=lambda i: (values[i], -i))
 
-    def value_of(self, state: State, choice: int, plies: int = 1) -> float:
-        """This seat's reward after ``choice`` and the rest of its turn played greedily; with
-        ``plies`` > 1, the best over every option of its next decision in the turn (recursively)."""
+    def value_of(self, state: State, choice: int) -> float:
+        """This seat's reward after ``choice`` and the rest of its turn played greedily."""
         after = state.clone()
         after.apply(self.seat, choice)
-        if plies > 1 and after.to_act() == (self.seat,):
-            count = len(after.decision(self.seat).options)
-            return max(self.value_of(after, follow, plies - 1) for follow in range(count))
         for _ in range(TURN_STEPS):
             if after.to_act() != (self.seat,):
                 break
