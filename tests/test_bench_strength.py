@@ -1,0 +1,88 @@
+"""bench/bench_strength.py: its statistics on hand-computed cases, and paired, parallel deals that replay."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from bench.bench_strength import (
+    DealResult,
+    Plan,
+    main,
+    mean_and_error,
+    paired_difference,
+    play_all,
+    summary,
+    wilson,
+)
+
+
+def test_wilson_interval_matches_hand_computed_values() -> None:
+    # 0 of 10: centre = half = (1.96^2 / 20) / (1 + 1.96^2 / 10) = 0.13877
+    assert wilson(0, 10) == pytest.approx((0.0, 0.27754), abs=1e-5)
+    # 5 of 10: 0.5 -+ 1.96 * sqrt(0.025 + 1.96^2 / 400) / 1.38416 = 0.5 -+ 0.26341
+    assert wilson(5, 10) == pytest.approx((0.23659, 0.76341), abs=1e-5)
+    # 10 of 10 mirrors 0 of 10; a tie counts half (4.5 of 9 = one half)
+    assert wilson(10, 10) == pytest.approx((1 - 0.27754, 1.0), abs=1e-5)
+    assert wilson(4.5, 9)[0] == pytest.approx(1 - wilson(4.5, 9)[1])
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_mean_and_standard_error() -> None:
+    # sample variance of 1, 2, 3, 4 is 5/3; standard error sqrt(5/3 / 4)
+    mean, error = mean_and_error([1, 2, 3, 4])
+    assert mean == 2.5
+    assert error == pytest.approx(math.sqrt(5 / 12))
+    assert mean_and_error([7.0])[0] == 7.0 and math.isnan(mean_and_error([7.0])[1])
+    assert all(math.isnan(x) for x in mean_and_error([]))
+
+
+def test_paired_difference_compares_deals_both_runs_played() -> None:
+    new = {0: [10.0, -2.0], 1: [4.0], 2: [7.0]}  # deal 0: two seatings, mean 4
+    old = {0: [0.0, 0.0], 1: [1.0], 3: [5.0]}
+    # deals 0 and 1 only: differences 4 and 3
+    assert paired_difference(new, old) == pytest.approx((3.5, 0.5, 2))
+
+
+def test_summary_counts_ties_half_and_errors_over_deals() -> None:
+    results = [DealResult(0, [(1.0, 6), (0.5, 0)]), DealResult(1, [(0.0, -4), (1.0, 2)])]
+    line = summary("x", results, 4.0)
+    # 2.5 of 4; per-deal margins 3 and -1: mean +1.0, s.e. 2.0
+    assert "2.5/4 = 62%" in line
+    assert "mean margin +1.0 (s.e. 2.0)" in line
+    assert "1.0 s/game" in line
+
+
+def test_deals_replay_and_workers_change_nothing() -> None:
+    """A deal is a seed: the same deals in one process or in two give the same games."""
+    plan = Plan("greedy-random", "zapotec", {}, {}, 160)
+    alone = play_all(plan, range(3, 5), workers=1)
+    spread = play_all(plan, range(3, 5), workers=2)
+    assert [(d.deal, d.games) for d in alone] == [(d.deal, d.games) for d in spread]
+    assert [len(d.games) for d in alone] == [2, 2]  # both seatings
+
+
+def test_save_and_paired_with(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "run.json"
+    args = ["--game", "zapotec", "--pairing", "greedy-random", "--games", "1", "--first-deal", "7"]
+    main([*args, "--save", str(saved)])
+    main([*args, "--paired-with", str(saved)])
+    out = capsys.readouterr().out
+    assert "+0.0 VP a deal (s.e. nan) over 1 deals" in out
+
+
+def test_paired_with_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json")
+    with pytest.raises(SystemExit) as stopped:
+        main(["--game", "zapotec", "--pairing", "greedy-random", "--paired-with", str(bad)])
+    assert str(stopped.value).startswith("error: --paired-with")
+
+
+def test_a_malformed_option_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--greedy-option", "samples"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.startswith("error: --greedy-option 'samples': write it as key=value")
