@@ -12,7 +12,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from tabulate import tabulate
 
 from arena.cli.cluster import cluster_app
@@ -29,17 +28,17 @@ from arena.cli.common import (
 )
 from arena.cli.compare import compare
 from arena.cli.tournament import register as register_tournament_commands
-from arena.conformance import CheckReport, check_specs
-from arena.lineup import MatchSetupError, setup_state
 from arena.match import MatchSpec, SeatResult
 from arena.newbot import NewBotError, check_name, render, write_package
 from arena.plugins import PluginError
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
-from arena.referee import Terminated, run_match
 from arena.web.serve import serve
 from arena.wire.cgroups import DEFAULT_CPUS
 from engine.api import State
+
+# What plays matches (trio, the referee, the agents' start-up) is imported by the commands that
+# play: every `arena` process imports this module, and many only read or refuse their input.
 
 app = typer.Typer(
     help="Tlachtli arena: run bots against each other on board-game rules engines.",
@@ -173,6 +172,9 @@ def play(
 
     Example: arena play -g zapotec -a ismcts -O 0:iterations=200 --automaton cocijobot
     """
+    from arena.lineup import setup_state
+    from arena.referee import run_match
+
     if record is not None:
         check_output_path(record, "--record")
     registry = load_registry()
@@ -235,6 +237,9 @@ def _unstarted(faults: list[dict]) -> str | None:
 @contextmanager
 def _match_errors() -> Iterator[None]:
     """Turn a refused match, Ctrl-C or SIGTERM into one error line and the usual exit status."""
+    from arena.lineup import MatchSetupError
+    from arena.referee import Terminated
+
     try:
         yield
     except MatchSetupError as error:
@@ -305,6 +310,12 @@ def check(
     Reports handshake and per-move times, protocol errors and forfeits with their cause, and
     ends with PASS or FAIL (exit status 1).
     """
+    from rich.progress import Progress
+
+    from arena.conformance import CheckReport, check_specs
+    from arena.lineup import MatchSetupError
+    from arena.referee import run_match
+
     registry = load_registry()
     use_sandbox(sandbox)
     try:
