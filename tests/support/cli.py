@@ -57,3 +57,24 @@ def _exit_status(done: SystemExit, err: io.StringIO) -> int:
         return done.code
     print(done.code, file=err)
     return 1
+
+
+# Commands that play in worker processes of their own (multiprocessing, Dask): real processes.
+PLAYS_IN_WORKERS = frozenset({"run", "compare"})
+
+
+def arena(
+    *args: str, cwd: Path | str | None = None, env: dict[str, str] | None = None, timeout: float = 240
+) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS``: in this process where that is the same (``arena_in_process``); as a real
+    process for a command in ``PLAYS_IN_WORKERS`` or one given an environment of its own."""
+    if env is None and args and args[0] not in PLAYS_IN_WORKERS:
+        return arena_in_process(*args, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )
