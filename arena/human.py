@@ -22,11 +22,10 @@ from typing import Any
 
 import trio
 
+from arena.match import DEFAULT_HUMAN_CLOCK_S, HUMAN, HUMAN_VERSION
 from arena.wire.faults import AgentFault
 
-HUMAN = "human"  # the agent name that seats a person (`arena play --agent human`)
-HUMAN_VERSION = "1"  # the version a human seat gives in its ``ready``
-DEFAULT_HUMAN_CLOCK_S = 300  # a person's clock per decision (`--human-clock`)
+__all__ = ["DEFAULT_HUMAN_CLOCK_S", "HUMAN", "HUMAN_VERSION", "ChoiceRefused", "HumanSeat"]
 
 
 class ChoiceRefused(Exception):

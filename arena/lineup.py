@@ -11,8 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from arena.human import HUMAN, HUMAN_VERSION
-from arena.match import MatchSpec
+from arena.match import HUMAN, HUMAN_VERSION, MatchSpec
 from arena.plugins import AgentSpec, PluginError, Registry
 from arena.wire.spawn import agent_start_method
 from engine.api import BadOptions, Game, State

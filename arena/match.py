@@ -12,6 +12,11 @@ from typing import Any
 
 from arena.wire.cgroups import DEFAULT_CPUS
 
+# A person at the table (arena/human.py); here, where every command can read them without trio.
+HUMAN = "human"  # the agent name that seats a person (`arena play --agent human`)
+HUMAN_VERSION = "1"  # the version a human seat gives in its ``ready``
+DEFAULT_HUMAN_CLOCK_S = 300  # a person's clock per decision (`--human-clock`)
+
 
 def table_seats(agents: Sequence[str], automaton: str | None) -> tuple[str, ...]:
     """Every seat of a table in seat order: the agents' seats, then the automaton's seat, if any.

@@ -5,29 +5,20 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arena.cli.common import fail, load_registry, parse_agent_settings, parse_options
-from arena.lineup import MatchSetupError, resolve_agent, setup_state
 from arena.plugins import PluginError
 from arena.textfile import INT64
-from arena.tournament.compare import (
-    VERDICTS,
-    CompareError,
-    Comparison,
-    ladder_record,
-    make_comparison,
-    play,
-    result,
-    schedule,
-)
-from arena.tournament.runner import default_jobs
-from arena.tournament.sprt import SprtError, SprtSettings, SprtState
 from arena.tournament.store import DEFAULT_DB, LadderRun, Store, StoreError
+
+# The comparison's machinery (trio, the runner, rich's progress) is imported by the command
+# itself: every `arena` process imports this module, most never compare.
+if TYPE_CHECKING:
+    from arena.tournament.compare import Comparison
+    from arena.tournament.sprt import SprtState
 
 INTERRUPTED = "interrupted: finished matches are stored; run the same command again to resume"
 
@@ -98,6 +89,11 @@ def compare(
 
     Example: arena compare ismcts ismcts -g zapotec --new-option iterations=200 --old-option iterations=100
     """
+    from arena.lineup import MatchSetupError, resolve_agent, setup_state
+    from arena.tournament.compare import CompareError, make_comparison, play, schedule
+    from arena.tournament.runner import default_jobs
+    from arena.tournament.sprt import SprtError, SprtSettings
+
     if not INT64[0] <= seed <= INT64[1]:  # it is stored: SQLite's integers are 64-bit
         raise fail(f"--seed {seed} is out of range: give an integer within -2**63 .. 2**63-1")
     registry = load_registry()
@@ -153,6 +149,8 @@ def compare(
 
 def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> LadderRun:
     """The stored run of this comparison: the one to resume, or a new one."""
+    from arena.tournament.compare import ladder_record
+
     ladder = ladder_record(comparison)
     latest = store.latest_run(ladder.name)
     if latest is not None and latest.digest != ladder.digest and not new_run:
@@ -171,6 +169,9 @@ class _Display:
     """A progress bar over deals with the running LLR and Elo; plain lines when not on a terminal."""
 
     def __init__(self, quiet: bool, max_deals: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
         self.console = Console(stderr=True)
         self.quiet = quiet
         self.progress = Progress(
@@ -212,6 +213,8 @@ def _elo_text(state: SprtState) -> str:
 def _print_result(
     comparison: Comparison, state: SprtState, max_deals: int, played: int, as_json: bool
 ) -> None:
+    from arena.tournament.compare import VERDICTS, result
+
     c = comparison
     design = "paired" if c.paired else "head-to-head (pentanomial)"
     if as_json:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from tabulate import tabulate
 
 from arena.cli.cluster import cluster_app
@@ -30,21 +29,21 @@ from arena.cli.common import (
 )
 from arena.cli.compare import compare
 from arena.cli.tournament import register as register_tournament_commands
-from arena.conformance import CheckReport, check_specs
-from arena.human import DEFAULT_HUMAN_CLOCK_S, HUMAN
-from arena.lineup import MatchSetupError, setup_state
-from arena.match import MatchOutcome, MatchSpec, SeatResult
+from arena.match import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
 from arena.newbot import NewBotError, check_name, render, write_package
 from arena.plugins import PluginError, Registry
 from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
-from arena.referee import Terminated, run_match
 from arena.web.serve import serve
 from arena.wire.cgroups import DEFAULT_CPUS
 from engine.api import State
 
 if TYPE_CHECKING:
+    from arena.match import MatchOutcome
     from arena.web.watch import Watch
+
+# What plays matches (trio, the referee, the agents' start-up) is imported by the commands that
+# play: every `arena` process imports this module, and many only read or refuse their input.
 
 app = typer.Typer(
     help="Tlachtli arena: run bots against each other on board-game rules engines.",
@@ -207,6 +206,9 @@ def play(
 
     Example: arena play -g zapotec -a human --automaton cocijobot --open
     """
+    from arena.lineup import setup_state
+    from arena.referee import run_match
+
     if record is not None:
         check_output_path(record, "--record")
     registry = load_registry()
@@ -330,6 +332,9 @@ def _unstarted(faults: list[dict]) -> str | None:
 @contextmanager
 def _match_errors() -> Iterator[None]:
     """Turn a refused match, Ctrl-C or SIGTERM into one error line and the usual exit status."""
+    from arena.lineup import MatchSetupError
+    from arena.referee import Terminated
+
     try:
         yield
     except MatchSetupError as error:
@@ -400,6 +405,12 @@ def check(
     Reports handshake and per-move times, protocol errors and forfeits with their cause, and
     ends with PASS or FAIL (exit status 1).
     """
+    from rich.progress import Progress
+
+    from arena.conformance import CheckReport, check_specs
+    from arena.lineup import MatchSetupError
+    from arena.referee import run_match
+
     registry = load_registry()
     use_sandbox(sandbox)
     try:

@@ -28,11 +28,9 @@ from arena.cli.common import load_registry as _registry
 from arena.cli.ladder_file import ladder_app
 from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
-from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
 from arena.tournament.doctor import check_store
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ladder import LadderError, load_ladder
-from arena.tournament.play import play_ladder
 from arena.tournament.report import (
     EXPORT_FIELDS,
     ReportError,
@@ -44,7 +42,6 @@ from arena.tournament.report import (
     resolve_run,
     run_title,
 )
-from arena.tournament.runner import MAX_FAILURES
 from arena.tournament.secrecy import seeds_hidden
 from arena.tournament.store import (
     DAMAGED_HINT,
@@ -197,6 +194,12 @@ def run(
     worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
     aborted and the ladder goes on (see docs/ladders.md).
     """
+    # Here, not at the top: the runner and the cluster's match checks (trio, psutil, multiprocessing)
+    # are only needed to play, and every `arena` process imports this module.
+    from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
+    from arena.tournament.play import play_ladder
+    from arena.tournament.runner import MAX_FAILURES
+
     if jobs is not None and cluster is not None:
         raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")
     target = None

@@ -7,11 +7,11 @@ tests/conftest.py, is built on them).
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 from arena.record import replay
 from examples.games.goofspiel.game import GAME
+from tests.support import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_OPTION = str(ROOT / "examples" / "bots" / "first_option.py")
@@ -70,10 +70,7 @@ def eventually_empty(probe, seconds: float = 5.0) -> list[int]:
     A process sent SIGKILL dies when the kernel next schedules it, a moment after the referee
     returned; a leftover is one still there long after.
     """
-    deadline = time.monotonic() + seconds
-    while (found := probe()) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return found
+    return processes.eventually_empty(probe, seconds)
 
 
 

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.support import cli
 from tests.support.processes import processes_tagged
 
 LADDER = """\
@@ -48,9 +49,7 @@ def write_ladder(tmp_path: Path, repeats: int, tag: str = "t", pace_ms: int = 0)
 
 
 def arena(*args: str, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, env=env, timeout=240
-    )
+    result = cli.arena(*args, env=env)  # the read commands in this process: tests/support/cli.py
     if check:
         assert result.returncode == 0, result.stderr
     return result

@@ -19,12 +19,17 @@ from arena.wire.protocol import ProtocolError
 from examples.games.goofspiel.game import GAME
 from plugins.random_agent import RandomAgent
 from tests.support.agent_processes import ROUNDS, check_replays
+from tests.support.cli import arena_in_process
 from tests.support.faulty_agents import HostedFault
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """``arena ARGS`` in this process (what it prints is the subject here); ``run``, which plays in
+    worker processes of its own, as a real process."""
+    if args[0] != "run":
+        return arena_in_process(*args, cwd=cwd)
     return subprocess.run(
         [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=240
     )

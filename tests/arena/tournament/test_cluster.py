@@ -47,7 +47,7 @@ LADDER = """\
 name = "eq"
 game = "goofspiel"
 players = 2
-matches_per_pairing = 2
+matches_per_pairing = 1
 seed = 3
 [options]
 cards = 6
@@ -113,9 +113,9 @@ def test_a_cluster_run_stores_the_same_matches_and_leaderboard_as_a_local_run(tm
     assert arena("run", str(ladder), "--db", str(local), "--jobs", "2", "-q").returncode == 0
     run = arena("run", str(ladder), "--db", str(dask), "--cluster", "local:2", "-q")
     assert run.returncode == 0, run.stderr
-    assert "eq: 12/12 matches done, 12 played now" in run.stdout and "with cluster local:2" in run.stdout
+    assert "eq: 6/6 matches done, 6 played now" in run.stdout and "with cluster local:2" in run.stdout
     expected = stored(local)
-    assert len(expected) == 12 and all(len(m["records"]) == 1 for m in expected.values())
+    assert len(expected) == 6 and all(len(m["records"]) == 1 for m in expected.values())
     assert stored(dask) == expected
     boards = [arena("leaderboard", "--db", str(db), "--format", "json").stdout for db in (local, dask)]
     assert json.loads(boards[0]) == json.loads(boards[1])
@@ -422,7 +422,7 @@ def test_an_unreachable_scheduler_is_one_clear_line_and_loses_nothing(tmp_path, 
     # the ladder waits, whole, for a rerun
     connection = sqlite3.connect(db)
     assert connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall() == [
-        ("pending", 12)
+        ("pending", 6)
     ]
     connection.close()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from dataclasses import replace
 
 import pytest
@@ -22,6 +21,7 @@ from arena.tournament.report import run_title
 from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.sprt import SprtSettings
 from arena.tournament.store import LadderRun, Store, StoredMatch, StoredSeat
+from tests.support import cli
 
 
 def stored(match: ScheduledMatch, results: list[tuple[int, int, str | None]] | None) -> StoredMatch:
@@ -200,9 +200,7 @@ def test_comparisons_that_cannot_be_played_are_refused(arguments, message):
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240
-    )
+    return cli.arena(*args)  # the read commands in this process: tests/support/cli.py
 
 
 def test_compare_accepts_h1_for_the_scripted_bidder_stores_its_matches_and_resumes(tmp_path):
@@ -247,7 +245,7 @@ def test_compare_accepts_h1_for_the_scripted_bidder_stores_its_matches_and_resum
     ],
 )
 def test_compare_refuses_bad_input_with_one_line(tmp_path, args, message):
-    result = arena("compare", *args, "--db", str(tmp_path / "x.db"))
+    result = cli.arena_in_process("compare", *args, "--db", str(tmp_path / "x.db"))  # refused before any worker
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr

@@ -4,10 +4,11 @@ one table each; a clear line when they never met), `arena matches` when nothing 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support import cli
 
 LADDER = """
 name = "{name}"
@@ -26,9 +27,7 @@ def ladder(name: str, *agents: str) -> str:
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=240
-    )
+    return cli.arena(*args, cwd=cwd)  # the read commands in this process: tests/support/cli.py
 
 
 ROOT = Path(__file__).resolve().parents[3]

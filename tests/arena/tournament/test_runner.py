@@ -7,7 +7,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 
@@ -17,15 +16,14 @@ from arena.plugins import discover
 from arena.tournament import runner
 from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store
+from tests.support import cli
 from tests.support.ladder_runs import SLOW, attack_ladder, statuses
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
 from tests.support.referee_attackers import first_to_claim
 
 
 def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240
-    )
+    return cli.arena(*args)  # the read commands in this process: tests/support/cli.py
 
 
 @pytest.mark.parametrize(("attacker", "how"), [("referee-killer", "SIGKILL"), ("referee-stopper", "SIGSTOP")])
