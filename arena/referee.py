@@ -37,6 +37,7 @@ from arena.wire.protocol import (
     unsolicited,
 )
 from arena.wire.sandbox import SandboxError, choose_sandbox
+from arena.wire.zygote import release as release_zygotes
 from engine.api import Game, State
 from engine.playout import random_choice
 
@@ -96,6 +97,7 @@ class Match:
                     sandbox=sandbox,
                     cpus=spec.cpus,
                     ponder=spec.ponder,
+                    plugin=plan.agent if plan.kind == "python" else None,
                 ),
                 spec.bank_ms,
             )
@@ -251,6 +253,7 @@ class Match:
             finally:
                 for seat in self.seats:  # every path, including cancellation (Ctrl-C)
                     await seat.process.kill()
+                release_zygotes()  # unless this process keeps them warm (a runner's worker)
         record = build_record(
             spec,
             self.game,

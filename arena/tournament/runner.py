@@ -124,22 +124,25 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(signal.SIGTERM, parent_pid)
-    from arena.referee import Terminated  # here: the parent never needs trio
+    # here: the parent never needs trio; the zygotes (arena/wire/zygote.py) last as long as the worker
+    from arena.referee import Terminated
+    from arena.wire.zygote import kept_warm
 
     registry = discover()
-    while True:
-        try:
-            spec = conn.recv()
-        except (EOFError, OSError):  # the parent is gone
-            return
-        if spec is None:
-            return
-        conn.send(("started",))  # the watchdog counts from here: worker start-up is not the match's
-        try:
-            reply = play(spec, registry)
-        except Terminated:
-            return
-        conn.send(reply)
+    with kept_warm():
+        while True:
+            try:
+                spec = conn.recv()
+            except (EOFError, OSError):  # the parent is gone
+                return
+            if spec is None:
+                return
+            conn.send(("started",))  # the watchdog counts from here: worker start-up is not the match's
+            try:
+                reply = play(spec, registry)
+            except Terminated:
+                return
+            conn.send(reply)
 
 
 # -- parent side -------------------------------------------------------------------------------

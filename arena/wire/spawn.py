@@ -30,8 +30,8 @@ from arena.host import claim_stdio, host_agent
 from arena.plugins import AgentSpec
 from arena.wire.limits import die_with_parent, set_rlimits
 
-START_ENV = "TLACHTLI_AGENT_START"  # "exec" (the default) or "fork" (trusted bots, no sandbox)
-START_METHODS = ("fork", "exec")
+START_ENV = "TLACHTLI_AGENT_START"  # "exec" (the default), "zygote" or "fork" (trusted bots, no sandbox)
+START_METHODS = ("fork", "exec", "zygote")
 # Signals blocked in the referee around fork(), so that the child never runs a handler it
 # inherited (trio's, the runner's) before resetting them.
 # A wait status meaning "exited with 255": what is recorded for a child reaped by someone else.
@@ -57,9 +57,9 @@ def agent_start_method() -> str:
     """
     wanted = os.environ.get(START_ENV, "").strip().lower()
     if wanted and wanted not in START_METHODS:
-        raise ValueError(f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork'")
+        raise ValueError(f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork' (or 'zygote': warm sandboxed starts)")
     if wanted != "fork":
-        return "exec"
+        return wanted or "exec"
     if not fork_supported():
         raise ValueError(f"{START_ENV}=fork: this system cannot fork agents (needs Linux 5.3+); use 'exec'")
     return "fork"
