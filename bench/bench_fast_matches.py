@@ -102,9 +102,10 @@ def in_process() -> dict[str, list[float]]:
 
 def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tuple[float, sqlite3.Connection]:
     """Wall seconds of ``arena run`` over a fresh ladder of ``matches`` matches; its store."""
-    ladder = folder / f"fast-{matches}-{jobs}.toml"
+    run = f"fast-{matches}-{jobs}-{env[START_ENV]}"
+    ladder = folder / f"{run}.toml"
     ladder.write_text(LADDER.format(matches=matches, pairs=matches // 2))
-    db = folder / f"fast-{matches}-{jobs}.db"
+    db = folder / f"{run}.db"
     arena = [sys.executable, "-m", "arena.cli", "run", str(ladder), "--db", str(db), "--jobs", str(jobs), "-q"]
     started = time.perf_counter()
     subprocess.run(arena, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
