@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 import msgpack
+import msgspec
 
 from arena.wire.faults import AgentFault
 
@@ -69,9 +70,15 @@ class PeerClosed(Exception):
         self.partial = partial
 
 
+# msgspec writes the bytes msgpack.packb(use_bin_type=True) does, about 3x faster: a Zapotec
+# `decide` (~1.9 KB) is ~60 us instead of ~180 us (bench/bench_fast_matches.py). Decoding stays
+# msgpack's: its errors are the faults' details.
+_ENCODER = msgspec.msgpack.Encoder()
+
+
 def encode(message: Mapping[str, Any]) -> bytes:
     """One frame holding ``message`` (a map with str keys and msgpack-able values)."""
-    body = msgpack.packb(message, use_bin_type=True)
+    body = _ENCODER.encode(message)
     return HEADER.pack(len(body)) + body
 
 

@@ -196,12 +196,6 @@ class ZygoteChild:
         self._status.close()
         os.close(self._pidfd)
 
-    def send_signal(self, signum: int) -> None:
-        """Signal it through its pidfd (never another process that took its pid)."""
-        if self._returncode is None:
-            with contextlib.suppress(ProcessLookupError, OSError):
-                signal.pidfd_send_signal(self._pidfd, signum)
-
     async def wait(self) -> int:
         """Wait for it to end, without blocking trio; its exit status."""
         async with self._wait_lock:  # one waiter on the socket at a time, as trio requires
