@@ -12,7 +12,7 @@ One Zapotec 2-player match between two `random` bots, measured side by side in o
   goodbye, kill and clean-up), and the runner and store (the rest of the marginal wall).
 ``TLACHTLI_AGENT_START`` chooses how Python agents start (see docs/security.md): the rows give
 each start method this machine runs. ``python bench/bench_fast_matches.py ladder`` also times a
-ladder of 1,000 matches with ``--jobs 2`` (a few minutes).
+ladder of 1,000 matches with ``--jobs 2``, with the fastest start method (a few minutes).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
+
+import msgpack
 
 from arena.inprocess import decide_message, play_in_process
 from arena.wire.protocol import act_message, decode_body, encode
@@ -68,7 +70,7 @@ def spread(values: list[float]) -> str:
 
 def in_process() -> dict[str, list[float]]:
     """Per match, ms: the whole in-process match, the referee's per-decision work, the frames."""
-    walls, referee, frames, decisions = [], [], [], []
+    walls, referee, frames, frames_msgpack, decisions = [], [], [], [], []
     for seed in range(IN_PROCESS_MATCHES):
         started = time.perf_counter()
         state = play_in_process(GAME, [RandomAgent(), RandomAgent()], seed, agent_options=[{"seed": 1}, {"seed": 2}])
@@ -78,7 +80,7 @@ def in_process() -> dict[str, list[float]]:
         agents = [RandomAgent(), RandomAgent()]
         for seat, agent in enumerate(agents):
             agent.setup({"agent_options": {"seed": seat + 1}, "seat": seat, "players": 2})
-        work = wire = 0.0
+        work = wire = wire_msgpack = 0.0
         steps = 0
         while seats := state.to_act():
             seat = seats[0]
@@ -89,6 +91,9 @@ def in_process() -> dict[str, list[float]]:
             tick = time.perf_counter()
             received = decode_body(encode(message)[4:], deep=False)
             wire += time.perf_counter() - tick
+            tick = time.perf_counter()  # the frame as it was encoded before msgspec
+            decode_body(msgpack.packb(message, use_bin_type=True), deep=False)
+            wire_msgpack += time.perf_counter() - tick
             act = act_message(steps, agents[seat].act(received["obs"], received))
             tick = time.perf_counter()
             decode_body(encode(act)[4:], deep=False)
@@ -96,8 +101,9 @@ def in_process() -> dict[str, list[float]]:
             state.apply(seat, act["choice"])
         referee.append(work * 1000)
         frames.append(wire * 1000)
+        frames_msgpack.append(wire_msgpack * 1000)
         decisions.append(steps)
-    return {"wall": walls, "referee": referee, "frames": frames, "decisions": decisions}
+    return {"wall": walls, "referee": referee, "frames": frames, "msgpack": frames_msgpack, "decisions": decisions}
 
 
 def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tuple[float, sqlite3.Connection]:
@@ -131,7 +137,8 @@ def main() -> None:
     local = in_process()
     in_wall = statistics.median(local["wall"])
     print(f"in process: match {spread(local['wall'])} ms; {statistics.median(local['decisions']):.0f} decisions")
-    print(f"  referee per-decision work {spread(local['referee'])} ms/match; frames {spread(local['frames'])} ms/match")
+    print(f"  referee per-decision work {spread(local['referee'])} ms/match")
+    print(f"  frames {spread(local['frames'])} ms/match (decide encoded by msgpack: {spread(local['msgpack'])})")
     with tempfile.TemporaryDirectory(prefix="bench-fast-") as folder:
         for method in start_methods():
             env = dict(os.environ, **{START_ENV: method})
@@ -145,7 +152,7 @@ def main() -> None:
             print(f"  worker's play {spread(parts['worker'])} ms; runner and store ~{rest:.1f} ms")
             pair, _ = arena_run(Path(folder), LONG, 2, env)
             print(f"arena run --jobs 2, start {method}: {LONG / pair:.1f} matches/s ({LONG} matches in {pair:.1f} s)")
-            if sys.argv[1:2] == ["ladder"]:
+            if sys.argv[1:2] == ["ladder"] and method == start_methods()[-1]:
                 thousand, _ = arena_run(Path(folder), 1000, 2, env)
                 print(f"  1,000-match ladder, --jobs 2: {thousand:.0f} s ({1000 / thousand:.1f} matches/s)")
 
