@@ -31,6 +31,7 @@ from pathlib import Path
 import msgpack
 
 from arena.inprocess import decide_message, play_in_process
+from arena.wire.limits import _own_cgroup
 from arena.wire.protocol import act_message, decode_body, encode
 from arena.wire.spawn import START_ENV
 from arena.wire.zygote import zygote_supported
@@ -38,7 +39,7 @@ from engine.zapotec import GAME
 from plugins.random_agent import RandomAgent
 
 IN_PROCESS_MATCHES = 40
-SHORT, LONG = 4, 36  # ladder sizes whose difference gives arena run's per-match wall
+SHORT, LONG = 4, 24  # ladder sizes whose difference gives arena run's per-match wall (and CPU)
 LADDER = """
 name = "fast-{matches}"
 game = "zapotec"
@@ -70,11 +71,12 @@ def spread(values: list[float]) -> str:
 
 def in_process() -> dict[str, list[float]]:
     """Per match, ms: the whole in-process match, the referee's per-decision work, the frames."""
-    walls, referee, frames, frames_msgpack, decisions = [], [], [], [], []
+    walls, cpus, referee, frames, frames_msgpack, decisions = [], [], [], [], [], []
     for seed in range(IN_PROCESS_MATCHES):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         state = play_in_process(GAME, [RandomAgent(), RandomAgent()], seed, agent_options=[{"seed": 1}, {"seed": 2}])
         walls.append((time.perf_counter() - started) * 1000)
+        cpus.append((time.process_time() - cpu) * 1000)
         # replay the same game, timing the referee's side of each decision apart
         state = GAME.setup(2, seed, {})
         agents = [RandomAgent(), RandomAgent()]
@@ -103,19 +105,50 @@ def in_process() -> dict[str, list[float]]:
         frames.append(wire * 1000)
         frames_msgpack.append(wire_msgpack * 1000)
         decisions.append(steps)
-    return {"wall": walls, "referee": referee, "frames": frames, "msgpack": frames_msgpack, "decisions": decisions}
+    return {"wall": walls, "cpu": cpus, "referee": referee, "frames": frames, "msgpack": frames_msgpack, "decisions": decisions}
 
 
-def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tuple[float, sqlite3.Connection]:
-    """Wall seconds of ``arena run`` over a fresh ladder of ``matches`` matches; its store."""
+class CpuMeter:
+    """CPU seconds used by a command and everything it starts, agents included: a cpuacct cgroup
+    of its own (the agents' groups nest in it), where this runs as root with cgroup v1."""
+
+    def __init__(self) -> None:
+        parent = _own_cgroup("cpuacct") if os.geteuid() == 0 else None
+        self.directory = os.path.join(parent, f"bench-fast-{os.getpid()}") if parent else None
+        if self.directory:
+            os.makedirs(self.directory, exist_ok=True)
+
+    def enter(self) -> None:
+        """In the command's process before exec."""
+        if self.directory:
+            with open(os.path.join(self.directory, "cgroup.procs"), "w") as procs:
+                procs.write("0")
+
+    def seconds(self) -> float | None:
+        if not self.directory:
+            return None
+        with open(os.path.join(self.directory, "cpuacct.usage")) as usage:
+            return int(usage.read()) / 1e9
+
+    def close(self) -> None:
+        if self.directory:
+            os.rmdir(self.directory)
+
+
+def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tuple[float, float | None, sqlite3.Connection]:
+    """Wall and CPU seconds of ``arena run`` over a fresh ladder of ``matches`` matches; its store."""
     run = f"fast-{matches}-{jobs}-{env[START_ENV]}"
     ladder = folder / f"{run}.toml"
     ladder.write_text(LADDER.format(matches=matches, pairs=matches // 2))
     db = folder / f"{run}.db"
     arena = [sys.executable, "-m", "arena.cli", "run", str(ladder), "--db", str(db), "--jobs", str(jobs), "-q"]
+    meter = CpuMeter()
     started = time.perf_counter()
-    subprocess.run(arena, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
-    return time.perf_counter() - started, sqlite3.connect(db)
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    subprocess.run(arena, check=True, env=env, cwd=folder, preexec_fn=meter.enter, **quiet)
+    wall, cpu = time.perf_counter() - started, meter.seconds()
+    meter.close()
+    return wall, cpu, sqlite3.connect(db)
 
 
 def stored_parts(db: sqlite3.Connection) -> dict[str, list[float]]:
@@ -135,25 +168,30 @@ def start_methods() -> list[str]:
 
 def main() -> None:
     local = in_process()
-    in_wall = statistics.median(local["wall"])
-    print(f"in process: match {spread(local['wall'])} ms; {statistics.median(local['decisions']):.0f} decisions")
+    in_wall, in_cpu = statistics.median(local["wall"]), statistics.median(local["cpu"])
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"in process: match {spread(local['wall'])} ms wall, {spread(local['cpu'])} ms CPU; ", end="")
+    print(f"{statistics.median(local['decisions']):.0f} decisions")
     print(f"  referee per-decision work {spread(local['referee'])} ms/match")
     print(f"  frames {spread(local['frames'])} ms/match (decide encoded by msgpack: {spread(local['msgpack'])})")
     with tempfile.TemporaryDirectory(prefix="bench-fast-") as folder:
         for method in start_methods():
             env = dict(os.environ, **{START_ENV: method})
-            short, _ = arena_run(Path(folder), SHORT, 1, env)
-            long, db = arena_run(Path(folder), LONG, 1, env)
+            short, short_cpu, _ = arena_run(Path(folder), SHORT, 1, env)
+            long, long_cpu, db = arena_run(Path(folder), LONG, 1, env)
             per_match = (long - short) / (LONG - SHORT) * 1000
             parts = stored_parts(db)
-            print(f"arena run --jobs 1, start {method}: {per_match:.1f} ms/match = {per_match / in_wall:.0f}x in process")
+            print(f"arena run --jobs 1, start {method}: {per_match:.1f} ms/match wall = {per_match / in_wall:.0f}x in process")
+            if short_cpu is not None and long_cpu is not None:
+                cpu = (long_cpu - short_cpu) / (LONG - SHORT) * 1000
+                print(f"  CPU, every process: {cpu:.1f} ms/match = {cpu / in_cpu:.0f}x in process")
             print(f"  agents' start (both) {spread(parts['start'])} ms; referee's match {spread(parts['match'])} ms;")
             rest = per_match - statistics.median(parts["worker"])
             print(f"  worker's play {spread(parts['worker'])} ms; runner and store ~{rest:.1f} ms")
-            pair, _ = arena_run(Path(folder), LONG, 2, env)
+            pair, _, _ = arena_run(Path(folder), LONG, 2, env)
             print(f"arena run --jobs 2, start {method}: {LONG / pair:.1f} matches/s ({LONG} matches in {pair:.1f} s)")
             if sys.argv[1:2] == ["ladder"] and method == start_methods()[-1]:
-                thousand, _ = arena_run(Path(folder), 1000, 2, env)
+                thousand, _, _ = arena_run(Path(folder), 1000, 2, env)
                 print(f"  1,000-match ladder, --jobs 2: {thousand:.0f} s ({1000 / thousand:.1f} matches/s)")
 
 
