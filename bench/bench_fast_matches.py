@@ -104,7 +104,7 @@ def in_process() -> dict[str, list[float]]:
         referee.append(work * 1000)
         frames.append(wire * 1000)
         frames_msgpack.append(wire_msgpack * 1000)
-        decisions.append(steps)
+        decisions.append(float(steps))
     return {"wall": walls, "cpu": cpus, "referee": referee, "frames": frames, "msgpack": frames_msgpack, "decisions": decisions}
 
 
@@ -144,8 +144,8 @@ def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tup
     arena = [sys.executable, "-m", "arena.cli", "run", str(ladder), "--db", str(db), "--jobs", str(jobs), "-q"]
     meter = CpuMeter()
     started = time.perf_counter()
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    subprocess.run(arena, check=True, env=env, cwd=folder, preexec_fn=meter.enter, **quiet)
+    quiet = subprocess.DEVNULL
+    subprocess.run(arena, check=True, env=env, cwd=folder, preexec_fn=meter.enter, stdout=quiet, stderr=quiet)
     wall, cpu = time.perf_counter() - started, meter.seconds()
     meter.close()
     return wall, cpu, sqlite3.connect(db)

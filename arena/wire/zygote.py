@@ -327,7 +327,7 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
             os.close(fd)
     except OSError:
         os._exit(1)
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    mask = {signal.Signals(signum) for signum in signal.pthread_sigmask(signal.SIG_BLOCK, [])}
 
     def enter_sandbox() -> None:
         _own_namespaces()
