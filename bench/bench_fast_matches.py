@@ -125,14 +125,23 @@ class CpuMeter:
                 procs.write("0")
 
     def seconds(self) -> float | None:
+        """Once every process of the command has ended (a zygote, a thaw guard may linger briefly)."""
         if not self.directory:
             return None
+        for _ in range(500):
+            with open(os.path.join(self.directory, "cgroup.procs")) as procs:
+                if not procs.read().strip():
+                    break
+            time.sleep(0.01)
         with open(os.path.join(self.directory, "cpuacct.usage")) as usage:
             return int(usage.read()) / 1e9
 
     def close(self) -> None:
         if self.directory:
-            os.rmdir(self.directory)
+            try:
+                os.rmdir(self.directory)
+            except OSError:  # still busy: the next run's sweep of stale groups does not know it
+                print(f"bench: could not remove {self.directory}", file=sys.stderr)
 
 
 def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tuple[float, float | None, sqlite3.Connection]:
