@@ -10,6 +10,8 @@ Python agents are exec'd as ``python -m arena.host NAME`` (inside the sandbox, a
 a fresh process holds nothing of the referee's. ``TLACHTLI_AGENT_START=fork`` forks them from the
 referee instead, without a sandbox: ~70-80 ms of CPU faster per agent, but the child inherits the
 referee's memory (the match state, every seat's hidden cards), so only for bots you trust.
+``TLACHTLI_AGENT_START=zygote`` (the default of ``arena run``'s workers) forks sandboxed ones from
+a zygote that holds no match (arena/wire/zygote.py), where it can run.
 """
 
 from __future__ import annotations

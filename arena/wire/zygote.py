@@ -116,6 +116,7 @@ class Zygote:
         """A new child playing plugin agent ``agent``, in ``jail``'s uid and ``cgroup``; OSError if impossible."""
         ours: list[int] = []  # stdin's write end, stdout's and stderr's read ends
         theirs: list[int] = []  # the child's: stdin, stdout, stderr, status, cgroup files
+        status: socket.socket | None = None
         try:
             for direction in range(3):
                 read, write = os.pipe2(os.O_CLOEXEC)
@@ -130,6 +131,8 @@ class Zygote:
         except OSError:
             for fd in ours:
                 os.close(fd)
+            if status is not None:
+                status.close()
             raise
         finally:
             for fd in theirs:

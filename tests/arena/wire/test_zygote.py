@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
+import subprocess
+import sys
 import uuid
 
 import pytest
 
 from arena.match import MatchSpec
 from arena.referee import run_match
+from arena.tournament.store import decode_record
 from arena.wire import zygote
 from arena.wire.sandbox import SANDBOX_ENV, SEAT_UID_BASE
 from arena.wire.spawn import START_ENV
@@ -101,3 +105,38 @@ def test_the_zygote_ends_with_the_match_unless_kept_warm(spawned):
         match({"phase": "inspect"})
         assert list(zygote._zygotes.values()) == [spawned[-1]] and spawned[-1].alive()
     assert zygote._zygotes == {} and not spawned[-1].alive()
+
+
+LADDER = """
+name = "warm"
+game = "goofspiel"
+players = 2
+format = "round-robin"
+matches_per_pairing = 1
+seed = 1
+[[agents]]
+name = "inspector"
+agent = "note"
+options = { phase = "inspect" }
+[[agents]]
+name = "other"
+agent = "random"
+"""
+
+
+@pytest.mark.parametrize("start", [None, "exec"], ids=["default", "exec"])
+def test_arena_run_forks_its_python_agents_from_a_zygote_unless_told_to_exec(tmp_path, monkeypatch, start):
+    if start is None:
+        monkeypatch.delenv(START_ENV)
+    else:
+        monkeypatch.setenv(START_ENV, start)
+    (tmp_path / "warm.toml").write_text(LADDER)
+    arena = [sys.executable, "-m", "arena.cli", "run", "warm.toml", "--db", "warm.db", "--jobs", "1", "-q"]
+    subprocess.run(arena, check=True, cwd=tmp_path, capture_output=True)
+    with sqlite3.connect(tmp_path / "warm.db") as db:
+        records = [decode_record(data) for (data,) in db.execute("SELECT data FROM records")]
+    assert len(records) == 2
+    for record in records:
+        seat = next(agent["seat"] for agent in record["agents"] if agent["agent"] == "note")
+        alone = "FACT: pids=1\n" in record["agents"][seat]["stderr"]  # the first process of its namespace
+        assert alone == (start is None), record["agents"][seat]["stderr"]
