@@ -130,7 +130,7 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     from arena.wire.zygote import kept_warm
 
     # Sandboxed Python agents start warm, forked from this worker's zygote, where it can run
-    # (root with bubblewrap; docs/security.md): as isolated as exec'd ones, ~10x less CPU a match.
+    # (root with bubblewrap; docs/security.md): as isolated as exec'd ones, ~1/6 of the CPU a match.
     os.environ.setdefault(START_ENV, "zygote")
     registry = discover()
     with kept_warm():
