@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import gc
 import json
 import os
@@ -65,6 +66,7 @@ _LAST_CAPABILITY = 63
 _CAPABILITY_VERSION_3 = 0x20080522
 
 
+@functools.cache  # asked for every agent: the filter is built to check it
 def zygote_supported() -> bool:
     """Whether agents can start from a zygote here: root (seat uids), bubblewrap, the seccomp filter."""
     return os.geteuid() == 0 and bwrap_works() and seccomp.program() is not None and hasattr(os, "pidfd_open")
