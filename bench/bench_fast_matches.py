@@ -28,8 +28,6 @@ import time
 import zlib
 from pathlib import Path
 
-import msgpack
-
 from arena.inprocess import decide_message, play_in_process
 from arena.wire.limits import _own_cgroup
 from arena.wire.protocol import act_message, decode_body, encode
@@ -72,7 +70,7 @@ def spread(values: list[float]) -> str:
 def in_process() -> dict[str, list[float]]:
     """Per match, ms: the whole in-process match (wall and CPU), the referee's per-decision work
     and the frames (CPU: a loaded machine stretches wall time, not CPU time)."""
-    walls, cpus, referee, frames, frames_msgpack, decisions = [], [], [], [], [], []
+    walls, cpus, referee, frames, decisions = [], [], [], [], []
     for seed in range(IN_PROCESS_MATCHES):
         started, cpu = time.perf_counter(), time.process_time()
         state = play_in_process(GAME, [RandomAgent(), RandomAgent()], seed, agent_options=[{"seed": 1}, {"seed": 2}])
@@ -83,7 +81,7 @@ def in_process() -> dict[str, list[float]]:
         agents = [RandomAgent(), RandomAgent()]
         for seat, agent in enumerate(agents):
             agent.setup({"agent_options": {"seed": seat + 1}, "seat": seat, "players": 2})
-        work = wire = wire_msgpack = 0.0
+        work = wire = 0.0
         steps = 0
         while seats := state.to_act():
             seat = seats[0]
@@ -94,9 +92,6 @@ def in_process() -> dict[str, list[float]]:
             tick = time.process_time()
             received = decode_body(encode(message)[4:], deep=False)
             wire += time.process_time() - tick
-            tick = time.process_time()  # the frame as it was encoded before msgspec
-            decode_body(msgpack.packb(message, use_bin_type=True), deep=False)
-            wire_msgpack += time.process_time() - tick
             act = act_message(steps, agents[seat].act(received["obs"], received))
             tick = time.process_time()
             decode_body(encode(act)[4:], deep=False)
@@ -104,9 +99,8 @@ def in_process() -> dict[str, list[float]]:
             state.apply(seat, act["choice"])
         referee.append(work * 1000)
         frames.append(wire * 1000)
-        frames_msgpack.append(wire_msgpack * 1000)
         decisions.append(float(steps))
-    return {"wall": walls, "cpu": cpus, "referee": referee, "frames": frames, "msgpack": frames_msgpack, "decisions": decisions}
+    return {"wall": walls, "cpu": cpus, "referee": referee, "frames": frames, "decisions": decisions}
 
 
 class CpuMeter:
@@ -183,7 +177,7 @@ def main() -> None:
     print(f"in process: match {spread(local['wall'])} ms wall, {spread(local['cpu'])} ms CPU; ", end="")
     print(f"{statistics.median(local['decisions']):.0f} decisions")
     print(f"  referee per-decision work {spread(local['referee'])} ms CPU/match")
-    print(f"  frames {spread(local['frames'])} ms CPU/match (decide encoded by msgpack: {spread(local['msgpack'])})")
+    print(f"  frames {spread(local['frames'])} ms CPU/match (encoding and decoding every decide and act)")
     with tempfile.TemporaryDirectory(prefix="bench-fast-") as folder:
         for method in start_methods():
             env = dict(os.environ, **{START_ENV: method})
