@@ -24,6 +24,7 @@ from arena.agent import Agent
 from arena.plugins import AgentSpec, hookimpl
 
 NOTES: list[str] = []  # a module global: changed in one match's child, seen by the next?
+KEEPERS: list[int] = []  # its own socket keepers: spared by the signals it sends
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.shmat.restype = ctypes.c_void_p
 IPC_CREAT, SHM_SIZE = 0o1000, 4096
@@ -76,7 +77,8 @@ class Channels:
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         server.bind(_socket_name(self.tag))
         server.listen(8)
-        if os.fork() == 0:  # a keeper: answers anyone who connects
+        keeper = os.fork()
+        if keeper == 0:  # a keeper: answers anyone who connects
             try:
                 os.setsid()
                 for fd in (0, 1, 2):
@@ -85,6 +87,7 @@ class Channels:
                     server.accept()[0].close()
             finally:
                 os._exit(0)
+        KEEPERS.append(keeper)
         server.close()
 
     def look_socket(self) -> bool:
@@ -117,7 +120,7 @@ class Channels:
 
     # the zygote or any earlier process: signals, ptrace
     def leave_signals(self) -> None:
-        for pid in _other_pids():
+        for pid in set(_other_pids()) - set(KEEPERS):
             for signum in (signal.SIGUSR1, signal.SIGSTOP):
                 try:
                     os.kill(pid, signum)
