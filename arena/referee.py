@@ -3,7 +3,7 @@
 ``play_match`` starts every agent (own process group, optional limits), shakes hands, then asks
 the seats in ``to_act()`` for their choices (simultaneous seats concurrently) under a per-move
 clock and a per-game time bank (a seat is charged only from its ``decide`` to its ``act``, and,
-unless the match allows pondering, frozen from its ``act`` to its next ``decide``), applies them,
+unless the match allows pondering, frozen while any other seat is asked), applies them,
 sends ``end`` and reaps every process. A seat that faults (see arena/wire/faults.py) forfeits:
 the random policy plays it to the end and it is ranked last. Every match yields a record (arena/record.py) from which ``arena replay`` re-runs
 the game.
@@ -43,6 +43,7 @@ from arena.wire.protocol import (
     unsolicited,
 )
 from arena.wire.sandbox import SandboxError, choose_sandbox
+from arena.wire.zygote import release as release_zygotes
 from engine.api import Game, State
 from engine.playout import random_choice
 
@@ -112,6 +113,7 @@ class Match:
                     sandbox=sandbox,
                     cpus=spec.cpus,
                     ponder=spec.ponder,
+                    plugin=plan.agent if plan.kind == "python" else None,
                 ),
                 spec.bank_ms,
                 spec.move_ms,
@@ -181,7 +183,8 @@ class Match:
                 deadline = trio.current_time() + allowed_ms / 1000
                 await seat.process.send(message, deadline)
                 reply = await seat.process.receive(deadline, LINGER_MS if alone else 0.0)
-                seat.process.pause()  # its turn is over: it may not use the others' turns
+                if not alone:
+                    seat.process.pause()  # others still decide: it may not use their time
             except DeadlineExceeded:
                 reply = None
             if reply is None or (time.perf_counter() - started) * 1000 > allowed_ms:
@@ -213,6 +216,9 @@ class Match:
             if index >= len(self.seats):
                 raise RuntimeError(f"engine asked seat {index}, which is no agent seat (automaton?)")
         asked = [self.seats[i] for i in to_act if self.seats[i].fault is None]
+        for seat in self.seats:  # a seat not deciding may not use the others' turns (unless it may ponder)
+            if seat.plan.seat not in to_act and seat.fault is None:
+                seat.process.pause()  # frozen once, not after each of its decisions: a freeze costs ~1 ms
         questions = {seat.plan.seat: self.decide_message(seat) for seat in asked}
         answers: dict[int, tuple[int | None, float]] = {}
 
@@ -299,6 +305,7 @@ class Match:
                     await seat.process.kill()
                 if self.live is not None:
                     self.live.close()
+                release_zygotes()  # unless this process keeps them warm (a runner's worker)
         record = build_record(
             spec,
             self.game,

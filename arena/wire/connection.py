@@ -27,7 +27,8 @@ from arena.wire.pipe_holders import agent_dropped_pipe
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
 from arena.wire.sandbox import Jail
 from arena.wire.seccomp import join_fresh_session_keyring
-from arena.wire.spawn import ForkedProcess, exec_agent, fork_agent
+from arena.wire.spawn import ForkedProcess, agent_start_method, exec_agent, fork_agent
+from arena.wire.zygote import ZygoteChild, zygote, zygote_supported
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
@@ -64,7 +65,8 @@ class AgentProcess:
     """A running agent: ``start`` it, ``send``/``receive`` messages, ``kill`` it.
 
     ``hosted``: the Python plugin agent to fork from this process instead of exec'ing ``argv``
-    (only without a sandbox). ``sandbox``: "bwrap" or "none" (see arena/wire/sandbox.py).
+    (only without a sandbox). ``plugin``: the name of the Python plugin agent ``argv`` hosts,
+    forked from a zygote (arena/wire/zygote.py) instead where the start method says so. ``sandbox``: "bwrap" or "none" (see arena/wire/sandbox.py).
     ``cpus``: its CPU quota in cores; ``ponder``: whether it may run while not deciding (else
     the referee freezes it between decisions with ``pause``, where the freezer is available).
     """
@@ -80,10 +82,13 @@ class AgentProcess:
         sandbox: str = "none",
         cpus: int | None = None,
         ponder: bool = True,
+        plugin: str | None = None,
     ) -> None:
         self.argv = list(argv)
         self.hosted = hosted if sandbox == "none" else None
+        self.plugin = plugin if sandbox == "bwrap" else None
         self.sandbox = sandbox
+        self.in_bwrap = sandbox != "none"  # exec'd in its own bwrap, whose processes hold its pipes too
         self.jail: Jail | None = None
         self.cgroup: BotCgroup | None = None
         self.limit_note = ""  # why the referee killed it, added to its fault
@@ -93,7 +98,7 @@ class AgentProcess:
         self.cpus = cpus
         self.ponder = ponder
         self.buffer = FrameBuffer(frame_limit)
-        self.process: ForkedProcess | None = None
+        self.process: ForkedProcess | ZygoteChild | None = None
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
@@ -106,6 +111,8 @@ class AgentProcess:
             self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
             if self.hosted is not None:
                 self._fork(self.hosted)
+            elif self.plugin is not None and agent_start_method() == "zygote" and zygote_supported():
+                await self._from_zygote(self.plugin)
             else:
                 self._exec(self.jail.wrap(self.argv), self.jail.directory)
         except OSError as error:
@@ -114,6 +121,16 @@ class AgentProcess:
             raise AgentFault("spawn", f"cannot {what}: {error.strerror or error}") from None
         nursery.start_soon(self._drain_stderr)
         nursery.start_soon(self._watch)
+
+    async def _from_zygote(self, plugin: str) -> None:
+        assert self.jail is not None
+        limits = {"memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds}
+        try:
+            self.process = await zygote().spawn(plugin, self.jail, self.cgroup, limits)
+        except BaseException:  # cancelled (the handshake clock) as well: nothing may be left
+            self._clean_up()
+            raise
+        self.in_bwrap = False  # it holds its pipes alone: a closed stdout is an end of file
 
     @trio.lowlevel.enable_ki_protection
     def _fork(self, spec: AgentSpec) -> None:
@@ -291,7 +308,7 @@ class AgentProcess:
         dropped stdout causes no end of file: it is looked for every PIPE_CHECK_S instead."""
         assert self.process is not None
         while True:
-            wake = deadline if self.sandbox == "none" else min(deadline, trio.current_time() + PIPE_CHECK_S)
+            wake = deadline if not self.in_bwrap else min(deadline, trio.current_time() + PIPE_CHECK_S)
             with trio.move_on_at(wake) as scope:
                 await trio.lowlevel.wait_readable(fd)
             if not scope.cancelled_caught:
@@ -308,7 +325,7 @@ class AgentProcess:
             await self.process.wait()
         with trio.move_on_after(0.2):  # let the last stderr lines arrive: they say why
             await self._stderr_done.wait()
-        kind, detail = describe_status(self.process.returncode, pipe, self.sandbox != "none")
+        kind, detail = describe_status(self.process.returncode, pipe, self.in_bwrap)
         if self.cgroup is not None and self.cgroup.oom_kills():
             detail += f" (out of memory: over its {self.bot_memory_mb} MiB limit, all its processes together)"
         detail += self.limit_note

@@ -34,6 +34,8 @@ DIRECTORY_PREFIX = "tlachtli-agent-"  # + the referee's pid: found and deleted i
 SEAT_UID_BASE = 1_000_000_000  # seat uids: far above any real account's
 SEATS_PER_REFEREE = 64
 PRIVATE_TMPFS_MB = 256  # the size of a sandboxed agent's private /tmp (a tmpfs: never the disk)
+# what a zygote keeps inside its sandbox to give each child its own namespaces and uid
+ZYGOTE_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
 PID_MAX = 4_194_304  # Linux's largest pid_max: a referee's pid fits below it
 _seat_numbers = itertools.count()
 
@@ -123,12 +125,19 @@ class Jail:
     def own_uid(self) -> bool:
         return self.uid is not None
 
-    def wrap(self, argv: Sequence[str]) -> list[str]:
-        """The command that runs ``argv`` in this jail (``argv`` itself without a sandbox)."""
+    def wrap(self, argv: Sequence[str], zygote: bool = False) -> list[str]:
+        """The command that runs ``argv`` in this jail (``argv`` itself without a sandbox).
+
+        ``zygote``: for arena/wire/zygote.py, which sandboxes each child itself: as root, with the
+        capabilities that takes, without the filter and the seat uid (its children get them).
+        """
         if self.sandbox == "none":
             return list(argv)
         # No user namespace for root: the seat uid (setpriv below) must be a real one.
-        args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+        args += ["--unshare-cgroup-try"] if not zygote else ["--cap-drop", "ALL"]
+        for capability in ZYGOTE_CAPABILITIES if zygote else ():
+            args += ["--cap-add", capability]
         args += ["--die-with-parent", "--new-session"]
         if os.geteuid() != 0:
             args.append("--unshare-user")
@@ -142,8 +151,8 @@ class Jail:
         args += ["--proc", "/proc", "--dev", "/dev"] + private_tmpfs("/tmp")
         for path in visible_paths(argv[0]):  # after /tmp: a program may live under /tmp
             args += _ancestors(path) + ["--ro-bind", path, path]
-        args += self._seccomp_args() + ["--chdir", "/tmp", "--"]
-        if self.uid is not None:
+        args += (self._seccomp_args() if not zygote else []) + ["--chdir", "/tmp", "--"]
+        if self.uid is not None and not zygote:
             uid = str(self.uid)
             args += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
             args += ["--inh-caps=-all", "--bounding-set=-all", "--"]

@@ -10,6 +10,8 @@ Python agents are exec'd as ``python -m arena.host NAME`` (inside the sandbox, a
 a fresh process holds nothing of the referee's. ``TLACHTLI_AGENT_START=fork`` forks them from the
 referee instead, without a sandbox: ~70-80 ms of CPU faster per agent, but the child inherits the
 referee's memory (the match state, every seat's hidden cards), so only for bots you trust.
+``TLACHTLI_AGENT_START=zygote`` (the default of ``arena run``'s workers) forks sandboxed ones from
+a zygote that holds no match (arena/wire/zygote.py), where it can run.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import NoReturn
 
 import trio
@@ -30,8 +33,8 @@ from arena.host import claim_stdio, host_agent
 from arena.plugins import AgentSpec
 from arena.wire.limits import die_with_parent, set_rlimits
 
-START_ENV = "TLACHTLI_AGENT_START"  # "exec" (the default) or "fork" (trusted bots, no sandbox)
-START_METHODS = ("fork", "exec")
+START_ENV = "TLACHTLI_AGENT_START"  # "exec" (the default), "zygote" or "fork" (trusted bots, no sandbox)
+START_METHODS = ("fork", "exec", "zygote")
 # Signals blocked in the referee around fork(), so that the child never runs a handler it
 # inherited (trio's, the runner's) before resetting them.
 # A wait status meaning "exited with 255": what is recorded for a child reaped by someone else.
@@ -57,9 +60,9 @@ def agent_start_method() -> str:
     """
     wanted = os.environ.get(START_ENV, "").strip().lower()
     if wanted and wanted not in START_METHODS:
-        raise ValueError(f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork'")
+        raise ValueError(f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork' (or 'zygote': warm sandboxed starts)")
     if wanted != "fork":
-        return "exec"
+        return wanted or "exec"
     if not fork_supported():
         raise ValueError(f"{START_ENV}=fork: this system cannot fork agents (needs Linux 5.3+); use 'exec'")
     return "fork"
@@ -240,7 +243,7 @@ def _close(fds: list[int]) -> None:
 def _child(
     run: Callable[[], int],
     stdio: tuple[int, int, int],
-    mask: set[int | signal.Signals],
+    mask: AbstractSet[int],  # the signals to block again (Signals are ints)
     referee: int,
     prepare: Callable[[], None],
     cwd: str | None,

@@ -1,0 +1,420 @@
+"""Warm starts for sandboxed Python agents: a zygote that forks a freshly sandboxed child per agent.
+
+Exec'ing ``python -m arena.host`` costs a new interpreter and its imports (~150-200 ms of CPU)
+per agent per match. A zygote is a process that paid that once: ``python -m arena.wire.zygote``,
+started by the referee's process in a bubblewrap sandbox of its own (the same view of the host
+and environment as an agent's, arena/wire/host_view.py), imports Tlachtli and discovers the
+plugins, as the referee itself does, then forks one child per agent on request. It builds no
+agent, runs no bot method and never sees a match: it gets only the child's pipes, its cgroup
+files and its limits. Each child, before any bot code runs, enters every isolation an exec'd
+agent has (docs/security.md), per agent per match:
+
+- a monitor process unshares a new PID namespace; the child is its first process (it sees only
+  its own processes, and dies with its children when it ends);
+- the child joins its agent's cgroup (memory, pids, CPU quota, freezer), then unshares new mount,
+  network, IPC, UTS and cgroup namespaces, mounts a fresh private tmpfs on /tmp (its home and
+  working directory) and its own /proc;
+- a new session keyring, ``oom_score_adj`` 1000, the rlimits, then its seat uid (groups cleared,
+  every capability dropped, bounding set too), no new privileges, the seccomp filter
+  (arena/wire/seccomp.py), the parent-death signal, its own session, and only its three pipes.
+
+The zygote keeps the capabilities that needs (CAP_SYS_ADMIN, CAP_SETUID, CAP_SETGID,
+CAP_SETPCAP, inside its sandbox); no child keeps any. Used with ``TLACHTLI_AGENT_START=zygote``
+where the referee runs as root with bubblewrap (``zygote_supported``); executables, and every
+agent elsewhere, start as before. A referee process keeps its zygotes between matches inside
+``kept_warm()`` (the runner's workers), else ends them after each match.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import gc
+import json
+import os
+import platform
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import trio
+
+from arena.wire import seccomp
+from arena.wire.host_view import agent_environment, sandbox_pythonpath
+from arena.wire.limits import BotCgroup, die_with_parent, oom_killer_first, set_rlimits
+from arena.wire.sandbox import PRIVATE_TMPFS_MB, Jail, bwrap_works
+from arena.wire.spawn import LOST_STATUS
+
+if TYPE_CHECKING:
+    from arena.plugins import Registry
+
+START_TIMEOUT_S = 60.0  # a zygote's start: a Python start and the plugins' imports, under load
+_MESSAGE_LIMIT = 65536
+# unshare(2) flags
+_CLONE_NEWNS, _CLONE_NEWCGROUP, _CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
+_CLONE_NEWIPC, _CLONE_NEWPID, _CLONE_NEWNET = 0x08000000, 0x20000000, 0x40000000
+# mount(2) flags
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 0x4000, 0x40000
+# prctl(2) options
+_PR_SET_PDEATHSIG, _PR_SET_SECCOMP, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 1, 22, 24, 38
+_SECCOMP_MODE_FILTER = 2
+_LAST_CAPABILITY = 63
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+@functools.cache  # asked for every agent: the filter is built to check it
+def zygote_supported() -> bool:
+    """Whether agents can start from a zygote here: root (seat uids), bubblewrap, the seccomp filter."""
+    return os.geteuid() == 0 and bwrap_works() and seccomp.program() is not None and hasattr(os, "pidfd_open")
+
+
+# -- the referee's side ------------------------------------------------------------------------
+
+
+class Zygote:
+    """A running zygote seen from the referee's process: ``spawn`` asks it for a child."""
+
+    def __init__(self) -> None:
+        self.jail = Jail("bwrap")
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = self.jail.wrap([sys.executable, "-m", "arena.wire.zygote", str(theirs.fileno())], zygote=True)
+        parent = os.getpid()
+        try:
+            self.process = subprocess.Popen(
+                argv,
+                pass_fds=(theirs.fileno(),),
+                env=self.jail.environment(),
+                cwd=self.jail.directory,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,
+                # dies with this process even if it is killed outright, as every agent does
+                preexec_fn=lambda: die_with_parent(signal.SIGKILL, parent),
+            )
+        except OSError:
+            self.control.close()
+            self.jail.remove()
+            raise
+        finally:
+            theirs.close()
+        self.control.settimeout(START_TIMEOUT_S)
+        try:
+            ready = self.control.recv(_MESSAGE_LIMIT)
+        except OSError as error:
+            ready = f"no answer ({error})".encode()
+        if ready != b"ready":
+            self.close()
+            raise OSError(f"the zygote did not start: {ready.decode('utf-8', 'replace')[:200] or 'it exited'}")
+        self.control.settimeout(None)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    async def spawn(self, agent: str, jail: Jail, cgroup: BotCgroup | None, limits: dict[str, Any]) -> ZygoteChild:
+        """A new child playing plugin agent ``agent``, in ``jail``'s uid and ``cgroup``; OSError if impossible."""
+        ours: list[int] = []  # stdin's write end, stdout's and stderr's read ends
+        theirs: list[int] = []  # the child's: stdin, stdout, stderr, status, cgroup files
+        status: socket.socket | None = None
+        try:
+            for direction in range(3):
+                read, write = os.pipe2(os.O_CLOEXEC)
+                ours.append(write if direction == 0 else read)
+                theirs.append(read if direction == 0 else write)
+            status, status_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            theirs.append(status_theirs.detach())
+            for directory in sorted(set(cgroup.directories.values())) if cgroup else ():
+                theirs.append(os.open(os.path.join(directory, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC))
+            request = dict(limits, agent=agent, uid=jail.uid)
+            socket.send_fds(self.control, [json.dumps(request).encode()], theirs)
+        except OSError:
+            for fd in ours:
+                os.close(fd)
+            if status is not None:
+                status.close()
+            raise
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        try:
+            await trio.lowlevel.wait_readable(status)
+            _, fds, _, _ = socket.recv_fds(status, _MESSAGE_LIMIT, 1)
+            if len(fds) != 1:
+                raise OSError("the zygote's child did not start")
+        except BaseException:
+            status.close()
+            for fd in ours:
+                os.close(fd)
+            raise
+        return ZygoteChild(fds[0], status, *ours)
+
+    def close(self) -> None:
+        """End the zygote: its control socket closes (it exits), then it is killed if it lingers."""
+        self.control.close()
+        try:
+            self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.jail.remove()
+
+
+class ZygoteChild:
+    """An agent forked by a zygote, with the surface of ``trio.Process`` that the referee uses.
+
+    ``pid``: its pid in the referee's namespace (the first process of its own PID namespace:
+    killing it ends every process it started). Its exit status comes from its monitor.
+    """
+
+    def __init__(self, pidfd: int, status: socket.socket, stdin: int, stdout: int, stderr: int) -> None:
+        self.pid = _pidfd_pid(pidfd)
+        self._pidfd = pidfd
+        self._status = status
+        self._returncode: int | None = None
+        self._wait_lock = trio.Lock()
+        self.stdin = trio.lowlevel.FdStream(stdin)
+        self.stdout = trio.lowlevel.FdStream(stdout)
+        self.stderr = trio.lowlevel.FdStream(stderr)
+
+    @property
+    def returncode(self) -> int | None:
+        """Its exit status (negative: killed by that signal), or None while it runs."""
+        if self._returncode is None:
+            self._read_status(block=False)
+        return self._returncode
+
+    def _read_status(self, block: bool) -> None:
+        try:
+            data = self._status.recv(64, 0 if block else socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        code = os.waitstatus_to_exitcode(int(data)) if data.isdigit() else os.waitstatus_to_exitcode(LOST_STATUS)
+        self._returncode = code
+        with contextlib.suppress(RuntimeError):  # outside trio: nobody can be waiting
+            trio.lowlevel.notify_closing(self._status)
+        self._status.close()
+        os.close(self._pidfd)
+
+    async def wait(self) -> int:
+        """Wait for it to end, without blocking trio; its exit status."""
+        async with self._wait_lock:  # one waiter on the socket at a time, as trio requires
+            while self._returncode is None:
+                try:
+                    await trio.lowlevel.wait_readable(self._status)
+                except trio.ClosedResourceError:
+                    break  # read meanwhile by a `returncode` poll
+                self._read_status(block=True)
+        assert self._returncode is not None
+        return self._returncode
+
+
+def _pidfd_pid(pidfd: int) -> int:
+    """The pid, in this process's namespace, of the process ``pidfd`` refers to."""
+    with open(f"/proc/self/fdinfo/{pidfd}") as info:
+        for line in info:
+            if line.startswith("Pid:"):
+                return int(line.split()[1])
+    raise OSError("cannot read the agent's pid")
+
+
+_zygotes: dict[tuple[tuple[str, str], ...], Zygote] = {}
+_kept_warm = 0
+
+
+def zygote() -> Zygote:
+    """This process's zygote for the current agent environment, started if need be (OSError if it cannot)."""
+    key = tuple(sorted(agent_environment("/tmp", sandbox_pythonpath()).items()))  # as a sandboxed agent's
+    found = _zygotes.get(key)
+    if found is not None and not found.alive():
+        found.close()
+        found = None
+    if found is None:
+        found = _zygotes[key] = Zygote()
+    return found
+
+
+@contextlib.contextmanager
+def kept_warm() -> Iterator[None]:
+    """Keep this process's zygotes between matches (a runner's worker); end them on leaving."""
+    global _kept_warm
+    _kept_warm += 1
+    try:
+        yield
+    finally:
+        _kept_warm -= 1
+        release()
+
+
+def release() -> None:
+    """End this process's zygotes, unless ``kept_warm`` holds them (the referee, after each match)."""
+    if _kept_warm:
+        return
+    while _zygotes:
+        _zygotes.popitem()[1].close()
+
+
+# -- the zygote's side -------------------------------------------------------------------------
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_registry: Registry | None = None  # the zygote's plugins, discovered once before any child
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+
+
+def serve(control: socket.socket) -> int:
+    """The zygote: discover the plugins, say ready, then fork a monitor per request until closed."""
+    from arena.host import host_agent  # noqa: F401 (imported once here, for every child)
+    from arena.plugins import discover
+
+    global _registry
+    _registry = discover(games=False)  # the plugins' imports, paid once
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped by the kernel
+    gc.freeze()  # what is imported stays in pages every child shares
+    control.send(b"ready")
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(control, _MESSAGE_LIMIT, 16)
+        except OSError:
+            return 0
+        if not data:
+            return 0  # the referee's process closed it: done
+        try:
+            if os.fork() == 0:
+                _monitor(control, json.loads(data), fds)
+        except OSError as error:
+            print(f"zygote: cannot fork: {error}", file=sys.stderr)
+        for fd in fds:
+            os.close(fd)
+
+
+def _monitor(control: socket.socket, request: dict[str, Any], fds: list[int]) -> NoReturn:
+    """Between the zygote and a child: a new PID namespace for it; its pidfd, then its status, on the status socket."""
+    try:
+        control.close()
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the zygote dies: so do its monitors
+        status = socket.socket(fileno=fds[3])
+        _check(_libc.unshare(_CLONE_NEWPID), "unshare")
+        pid = os.fork()
+        if pid == 0:
+            status.detach()
+            _child(request, fds)
+        for fd in fds[:3] + fds[4:]:
+            os.close(fd)
+        pidfd = os.pidfd_open(pid)
+        socket.send_fds(status, [b"started"], [pidfd])
+        os.close(pidfd)
+        _, code = os.waitpid(pid, 0)
+        status.send(str(code).encode())
+    finally:
+        os._exit(0)
+
+
+def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
+    """The agent: its cgroup, namespaces, mounts, uid and filter, then the bot. Never returns."""
+    from arena.wire import spawn  # the fork machinery: signals, descriptors, std streams
+
+    stdio, status, cgroup_files = fds[:3], fds[3], fds[4:]
+    os.close(status)
+    try:
+        for fd in cgroup_files:  # joined first: everything below counts in its limits
+            os.write(fd, b"0")
+            os.close(fd)
+    except OSError:
+        os._exit(1)
+    mask = {signal.Signals(signum) for signum in signal.pthread_sigmask(signal.SIG_BLOCK, [])}
+
+    def enter_sandbox() -> None:
+        _own_namespaces()
+        oom_killer_first()
+        seccomp.join_fresh_session_keyring()
+        set_rlimits(request.get("memory_mb"), request.get("cpu_seconds"), spawn._address_space(), processes=True)
+        _become(int(request["uid"]))
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
+        _load_filter()
+
+    def run() -> int:
+        from arena.host import claim_stdio, host_agent
+        from arena.plugins import PluginError
+
+        inp, out = claim_stdio()
+        spawn._fresh_std_streams(str(request["agent"]))
+        try:
+            assert _registry is not None
+            spec = _registry.agent(str(request["agent"]))
+        except PluginError as error:
+            print(f"arena.host: {error}", file=sys.stderr)
+            return 2
+        return host_agent(spec, inp, out)
+
+    spawn._child(run, (stdio[0], stdio[1], stdio[2]), mask, 0, enter_sandbox, "/tmp", (), execs=False)
+
+
+def _own_namespaces() -> None:
+    """New mount, network, IPC, UTS and cgroup namespaces; a fresh private /tmp and its own /proc."""
+    _check(_libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWUTS | _CLONE_NEWCGROUP), "unshare")
+    _check(_libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount --make-rprivate /")
+    size = f"size={PRIVATE_TMPFS_MB << 20},mode=1777".encode()
+    _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", _MS_NOSUID | _MS_NODEV, size), "mount /tmp")
+    _check(_libc.mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None), "mount /proc")
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _become(uid: int) -> None:
+    """Drop to ``uid`` (its own group, no others) with no capability left, bounding set included."""
+    for capability in range(_LAST_CAPABILITY + 1):
+        _libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the kernel's last: ignored
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    header, data = _CapHeader(_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
+    _check(_libc.capset(ctypes.byref(header), data), "capset")
+
+
+class _Filter(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_ushort), ("program", ctypes.c_void_p)]
+
+
+def _load_filter() -> None:
+    """No new privileges, then the seccomp filter every sandboxed agent runs under."""
+    program = seccomp.program(platform.machine())
+    assert program is not None  # zygote_supported() checked it
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _Filter(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no new privileges")
+    _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m arena.wire.zygote FD``: serve the referee on the socket at descriptor FD."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or not args[0].isdigit():
+        print("usage: python -m arena.wire.zygote FD   (started by the referee; see docs/security.md)", file=sys.stderr)
+        return 2
+    try:
+        return serve(socket.socket(fileno=int(args[0])))
+    except Exception as error:  # discovery failed: say so to the referee, which reports it
+        with contextlib.suppress(OSError):
+            socket.socket(fileno=int(args[0])).send(f"{type(error).__name__}: {error}".encode())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""Warm starts (issue 36): agents forked from a sandboxed zygote keep every isolation of an exec'd one.
+
+The attacker (tests/support/zygote_attackers.py) leaves a note for the next match through every
+channel a forked model might offer (a module global, files, an abstract socket held by a process
+of its own, SysV shared memory, the host name, signals and ptrace to whatever it sees, its
+environment); the next match, forked from the same zygote, must find none. The control: in one
+match, every note it left is found.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+from arena.match import MatchSpec
+from arena.referee import run_match
+from arena.tournament.store import decode_record
+from arena.wire import zygote
+from arena.wire.sandbox import SANDBOX_ENV, SEAT_UID_BASE
+from arena.wire.spawn import START_ENV
+
+pytestmark = pytest.mark.skipif(not zygote.zygote_supported(), reason="zygotes need root and bubblewrap")
+
+
+@pytest.fixture(autouse=True)
+def _zygote_start(monkeypatch):
+    monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",tests.support.zygote_attackers")
+    monkeypatch.setenv(START_ENV, "zygote")
+    monkeypatch.delenv(SANDBOX_ENV, raising=False)
+
+
+@pytest.fixture
+def spawned(monkeypatch) -> list[zygote.Zygote]:
+    """The zygote of each agent forked in this test, in order."""
+    used: list[zygote.Zygote] = []
+    spawn = zygote.Zygote.spawn
+
+    async def counting(self, *args, **kwargs):
+        used.append(self)
+        return await spawn(self, *args, **kwargs)
+
+    monkeypatch.setattr(zygote.Zygote, "spawn", counting)
+    return used
+
+
+def match(*options: dict, agents: tuple[str, ...] = ("note", "random")) -> dict:
+    """A goofspiel match of the note bot (seat 0) against random; its record."""
+    agent_options = options + ({},) * (len(agents) - len(options))
+    return run_match(MatchSpec(game="goofspiel", agents=agents, seed=3, agent_options=agent_options)).record
+
+
+def lines(record: dict, prefix: str, seat: int = 0) -> list[str]:
+    return re.findall(rf"^{prefix}: (.*)$", record["agents"][seat]["stderr"], re.MULTILINE)
+
+
+def test_a_note_left_in_one_match_is_not_found_by_the_next_from_the_same_zygote(spawned):
+    tag = uuid.uuid4().hex
+    with zygote.kept_warm():
+        left = match({"phase": "leave", "tag": tag})
+        looked = match({"phase": "look", "tag": tag})
+    assert len(spawned) == 4 and len(set(map(id, spawned))) == 1, "one zygote forked all four agents"
+    # the probes are real: these channels held within the match
+    assert {"global", "files", "socket", "shm", "environment"} <= set(lines(left, "LEFT")), left["agents"][0]
+    assert lines(looked, "LOOKED") == [""] or "LOOKED" in looked["agents"][0]["stderr"]
+    assert lines(looked, "FOUND") == [], looked["agents"][0]["stderr"]
+    assert left["faults"] == [] and looked["faults"] == []
+
+
+def test_the_control_every_note_left_is_found_within_its_own_match():
+    tag = uuid.uuid4().hex
+    record = match({"phase": "both", "tag": tag})
+    assert set(lines(record, "LEFT")) <= set(lines(record, "FOUND"))
+    assert {"global", "files", "socket", "shm"} <= set(lines(record, "FOUND"))
+
+
+def test_a_forked_agent_has_its_own_uid_pids_tmp_and_filter_and_nothing_else(spawned):
+    record = match({"phase": "inspect"}, {"phase": "inspect"}, agents=("note", "note"))
+    assert len(spawned) == 2
+    facts = [dict(line.split("=", 1) for line in " ".join(lines(record, "FACT", seat)).split()) for seat in (0, 1)]
+    for fact in facts:
+        assert int(fact["uid"]) >= SEAT_UID_BASE
+        assert fact["pids"] == "1"  # alone in its PID namespace: not the zygote, not the other seat
+        assert int(fact["cap_eff"], 16) == 0 and int(fact["cap_bnd"], 16) == 0
+        assert fact["seccomp"] == "2" and fact["no_new_privs"] == "1"
+        assert set(fact["fds"].split(",")) <= {"pipe", "/dev/null"}  # its pipes only
+        assert fact["tmp"] == "" and fact["cwd"] == "/tmp"
+        assert fact["net"] == "lo"
+        allowed = {"HOME", "TMPDIR", "PATH", "PYTHONPATH", "LANG", "TLACHTLI_PLUGINS", "PWD"}  # PWD: bwrap's, as exec'd
+        assert set(fact["env"].split(",")) <= allowed | {
+            name for name in os.environ if name.startswith(("LC_", "PYTHON", "TLACHTLI_TEST"))
+        }
+    assert facts[0]["uid"] != facts[1]["uid"]
+
+
+def test_the_zygote_ends_with_the_match_unless_kept_warm(spawned):
+    match({"phase": "inspect"})
+    assert zygote._zygotes == {} and not spawned[0].alive()
+    with zygote.kept_warm():
+        match({"phase": "inspect"})
+        assert list(zygote._zygotes.values()) == [spawned[-1]] and spawned[-1].alive()
+    assert zygote._zygotes == {} and not spawned[-1].alive()
+
+
+LADDER = """
+name = "warm"
+game = "goofspiel"
+players = 2
+format = "round-robin"
+matches_per_pairing = 1
+seed = 1
+[[agents]]
+name = "inspector"
+agent = "note"
+options = { phase = "inspect" }
+[[agents]]
+name = "other"
+agent = "random"
+"""
+
+
+@pytest.mark.parametrize("start", [None, "exec"], ids=["default", "exec"])
+def test_arena_run_forks_its_python_agents_from_a_zygote_unless_told_to_exec(tmp_path, monkeypatch, start):
+    if start is None:
+        monkeypatch.delenv(START_ENV)
+    else:
+        monkeypatch.setenv(START_ENV, start)
+    (tmp_path / "warm.toml").write_text(LADDER)
+    arena = [sys.executable, "-m", "arena.cli", "run", "warm.toml", "--db", "warm.db", "--jobs", "1", "-q"]
+    subprocess.run(arena, check=True, cwd=tmp_path, capture_output=True)
+    with sqlite3.connect(tmp_path / "warm.db") as db:
+        records = [decode_record(data) for (data,) in db.execute("SELECT data FROM records")]
+    assert len(records) == 2
+    for record in records:
+        seat = next(agent["seat"] for agent in record["agents"] if agent["agent"] == "note")
+        alone = "FACT: pids=1\n" in record["agents"][seat]["stderr"]  # the first process of its namespace
+        assert alone == (start is None), record["agents"][seat]["stderr"]
