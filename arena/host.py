@@ -45,7 +45,9 @@ def serve(agent: Agent, name: str, version: str, inp: BinaryIO, out: BinaryIO) -
             kind = check_message(message, REFEREE_MESSAGES)
             if kind == "decide":
                 # Not coerced: the referee judges a Python bot's choice as it judges a wire bot's.
-                write_frame(out, act_message(message["id"], *split_answer(agent, agent.act(message["obs"], message))))
+                write_frame(
+                    out, act_message(message["id"], *split_answer(agent, agent.act(message["obs"], message)))
+                )
             elif kind == "end":
                 agent.end(message["result"])
                 return 0

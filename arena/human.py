@@ -134,13 +134,19 @@ class HumanSeat:
     def choose(self, tab: Any, decision_id: Any, choice: Any) -> None:
         """The page ``tab`` picks option ``choice`` of decision ``decision_id``; ChoiceRefused if not allowed."""
         if tab != self.tab:
-            raise ChoiceRefused(409, "this seat is now played in another tab (the one opened last); use that one")
+            raise ChoiceRefused(
+                409, "this seat is now played in another tab (the one opened last); use that one"
+            )
         asked = self.question
         if asked is None or decision_id != asked["id"]:
-            raise ChoiceRefused(409, "that decision is no longer open (answered already, or its clock ran out)")
+            raise ChoiceRefused(
+                409, "that decision is no longer open (answered already, or its clock ran out)"
+            )
         count = len(asked["options"])
         if type(choice) is not int or not 0 <= choice < count:
-            raise ChoiceRefused(400, f"choice {choice!r:.20} is not one of this decision's options (0..{count - 1})")
+            raise ChoiceRefused(
+                400, f"choice {choice!r:.20} is not one of this decision's options (0..{count - 1})"
+            )
         self._answers_in.send_nowait({"type": "act", "id": asked["id"], "choice": choice})
         self.question = None
         self._bump()

@@ -27,7 +27,11 @@ def hello_message(
 def decide_message(state: State, seat: int, decision_id: int) -> protocol.DecideMessage:
     """The referee's decide message for ``seat``'s current decision, with the nominal clock."""
     return protocol.decide_message(
-        decision_id, state.observation(seat), state.decision(seat), NOMINAL_CLOCK["move_ms"], NOMINAL_CLOCK["bank_ms"]
+        decision_id,
+        state.observation(seat),
+        state.decision(seat),
+        NOMINAL_CLOCK["move_ms"],
+        NOMINAL_CLOCK["bank_ms"],
     )
 
 
@@ -54,14 +58,18 @@ def play_in_process(
     players = len(agents) + (automaton is not None)
     for seat, agent in enumerate(agents):
         extra = dict(agent_options[seat]) if agent_options else {}
-        agent.setup(dict(hello_message(game, seat, players, given, extra)))  # a plain dict, as arena.host gives
+        agent.setup(
+            dict(hello_message(game, seat, players, given, extra))
+        )  # a plain dict, as arena.host gives
     for step in range(1, max_steps + 1):
         seats = state.to_act()
         if not seats:
             break
         seat = seats[0]  # simultaneous seats one after another, as engine.playout does
         message = decide_message(state, seat, step)
-        reply = protocol.act_message(step, *split_answer(agents[seat], agents[seat].act(message["obs"], dict(message))))
+        reply = protocol.act_message(
+            step, *split_answer(agents[seat], agents[seat].act(message["obs"], dict(message)))
+        )
         state.apply(seat, protocol.check_reply(dict(reply), step, len(message["options"])))
     else:
         raise RuntimeError(f"{game.id}: game did not end within {max_steps} decisions")

@@ -65,7 +65,11 @@ def example_choice(game: Game | None, claimed: bool) -> str:
         for key, value in decision.options[0].items()
         if key != "label" and isinstance(value, int) and not isinstance(value, bool)
     ]
-    pick = f'max(decision.options, key=lambda option: option["{numbers[0]}"])' if numbers else "decision.options[-1]"
+    pick = (
+        f'max(decision.options, key=lambda option: option["{numbers[0]}"])'
+        if numbers
+        else "decision.options[-1]"
+    )
     test = f"decision.kind == {json.dumps(decision.kind)}"
     if not claimed:
         test = f"self.hello.game == {json.dumps(game.id)} and {test}"

@@ -21,7 +21,17 @@ from arena.hookspecs import PROJECT, AgentSpec, EvaluatorSpec, PluginError, hook
 from engine.api import Game
 
 # Re-exported: plugins and bots import these from here, as before arena/hookspecs.py existed.
-__all__ = ["PROJECT", "AgentSpec", "EvaluatorSpec", "PluginError", "Registry", "discover", "hookimpl", "hookspec", "load_plugins"]
+__all__ = [
+    "PROJECT",
+    "AgentSpec",
+    "EvaluatorSpec",
+    "PluginError",
+    "Registry",
+    "discover",
+    "hookimpl",
+    "hookspec",
+    "load_plugins",
+]
 
 # Comma-separated importable modules loaded as plugins without packaging (quick experiments, tests).
 PLUGINS_ENV = "TLACHTLI_PLUGINS"

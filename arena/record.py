@@ -81,7 +81,10 @@ def build_record(
 ) -> dict[str, Any]:
     """The record of a finished match (see docs/records.md); ``options`` as given to ``Game.setup``."""
     header = record_header(spec, game, options, agents, started)
-    spec_data, started_text = header.pop("spec"), header.pop("started")  # kept last, as records always had them
+    spec_data, started_text = (
+        header.pop("spec"),
+        header.pop("started"),
+    )  # kept last, as records always had them
     return header | {
         "moves": moves,
         "faults": faults,

@@ -139,7 +139,9 @@ class Match:
         spec = self.spec
         players = spec.table_size
         clock = {"move_ms": seat.move_ms, "bank_ms": spec.bank_ms}
-        hello = hello_message(self.game.id, self.game.version, seat.plan.seat, players, self.options, clock, agent_options)
+        hello = hello_message(
+            self.game.id, self.game.version, seat.plan.seat, players, self.options, clock, agent_options
+        )
         started = time.perf_counter()
         try:
             with trio.move_on_after(spec.handshake_ms / 1000) as scope:
@@ -206,7 +208,11 @@ class Match:
         self.next_id += 1
         index = seat.plan.seat
         message = decide_message(
-            self.next_id, self.state.observation(index), self.state.decision(index), seat.move_ms, int(seat.bank_ms)
+            self.next_id,
+            self.state.observation(index),
+            self.state.decision(index),
+            seat.move_ms,
+            int(seat.bank_ms),
         )
         return self.next_id, message, len(message["options"])
 
@@ -285,7 +291,9 @@ class Match:
                         options = spec.agent_options[seat.plan.seat] if spec.agent_options else {}
                         shakes.start_soon(self.handshake, seat, nursery, dict(options))
                 if self.live is not None:
-                    self.live.start(record_header(spec, self.game, self.options, self.agent_entries(), started))
+                    self.live.start(
+                        record_header(spec, self.game, self.options, self.agent_entries(), started)
+                    )
                 while to_act := self.state.to_act():
                     await self.play_turn(to_act)
                 result = self.state.result()
@@ -310,7 +318,10 @@ class Match:
             spec,
             self.game,
             self.options,
-            [entry | {"stderr": seat.process.stderr_text()} for entry, seat in zip(self.agent_entries(), self.seats, strict=True)],
+            [
+                entry | {"stderr": seat.process.stderr_text()}
+                for entry, seat in zip(self.agent_entries(), self.seats, strict=True)
+            ],
             self.moves,
             [seat.fault for seat in self.seats if seat.fault],
             result,
@@ -323,7 +334,10 @@ class Match:
 
 
 async def play_match(
-    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None, live: str | None = None
+    spec: MatchSpec,
+    registry: Registry,
+    humans: Mapping[int, HumanSeat] | None = None,
+    live: str | None = None,
 ) -> MatchOutcome:
     """Play one match through agent subprocesses; raises MatchSetupError if it cannot start.
 
@@ -348,7 +362,9 @@ async def play_match(
         sandbox = choose_sandbox(spec.sandbox)
     except SandboxError as error:
         raise MatchSetupError(str(error)) from None
-    return await Match(spec, game, state, options, plans, sandbox, humans, LiveWriter(live) if live else None).run()
+    return await Match(
+        spec, game, state, options, plans, sandbox, humans, LiveWriter(live) if live else None
+    ).run()
 
 
 class Terminated(Exception):
@@ -359,7 +375,10 @@ class Terminated(Exception):
 
 
 async def play_unless_terminated(
-    spec: MatchSpec, registry: Registry, humans: Mapping[int, HumanSeat] | None = None, live: str | None = None
+    spec: MatchSpec,
+    registry: Registry,
+    humans: Mapping[int, HumanSeat] | None = None,
+    live: str | None = None,
 ) -> MatchOutcome:
     """``play_match``, cancelled cleanly (every agent killed) if the process gets SIGTERM."""
     if threading.current_thread() is not threading.main_thread():

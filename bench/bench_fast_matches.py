@@ -73,7 +73,9 @@ def in_process() -> dict[str, list[float]]:
     walls, cpus, referee, frames, decisions = [], [], [], [], []
     for seed in range(IN_PROCESS_MATCHES):
         started, cpu = time.perf_counter(), time.process_time()
-        state = play_in_process(GAME, [RandomAgent(), RandomAgent()], seed, agent_options=[{"seed": 1}, {"seed": 2}])
+        state = play_in_process(
+            GAME, [RandomAgent(), RandomAgent()], seed, agent_options=[{"seed": 1}, {"seed": 2}]
+        )
         walls.append((time.perf_counter() - started) * 1000)
         cpus.append((time.process_time() - cpu) * 1000)
         # replay the same game, timing the referee's side of each decision apart, in CPU time
@@ -139,13 +141,26 @@ class CpuMeter:
                 print(f"bench: could not remove {self.directory}", file=sys.stderr)
 
 
-def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tuple[float, float | None, sqlite3.Connection]:
+def arena_run(
+    folder: Path, matches: int, jobs: int, env: dict[str, str]
+) -> tuple[float, float | None, sqlite3.Connection]:
     """Wall and CPU seconds of ``arena run`` over a fresh ladder of ``matches`` matches; its store."""
     run = f"fast-{matches}-{jobs}-{env[START_ENV]}"
     ladder = folder / f"{run}.toml"
     ladder.write_text(LADDER.format(matches=matches, pairs=matches // 2))
     db = folder / f"{run}.db"
-    arena = [sys.executable, "-m", "arena.cli", "run", str(ladder), "--db", str(db), "--jobs", str(jobs), "-q"]
+    arena = [
+        sys.executable,
+        "-m",
+        "arena.cli",
+        "run",
+        str(ladder),
+        "--db",
+        str(db),
+        "--jobs",
+        str(jobs),
+        "-q",
+    ]
     meter = CpuMeter()
     started = time.perf_counter()
     quiet = subprocess.DEVNULL
@@ -185,15 +200,21 @@ def main() -> None:
             long, long_cpu, db = arena_run(Path(folder), LONG, 1, env)
             per_match = (long - short) / (LONG - SHORT) * 1000
             parts = stored_parts(db)
-            print(f"arena run --jobs 1, start {method}: {per_match:.1f} ms/match wall = {per_match / in_wall:.0f}x in process")
+            print(
+                f"arena run --jobs 1, start {method}: {per_match:.1f} ms/match wall = {per_match / in_wall:.0f}x in process"
+            )
             if short_cpu is not None and long_cpu is not None:
                 cpu = (long_cpu - short_cpu) / (LONG - SHORT) * 1000
                 print(f"  CPU, every process: {cpu:.1f} ms/match = {cpu / in_cpu:.0f}x in process")
-            print(f"  agents' start (both) {spread(parts['start'])} ms; referee's match {spread(parts['match'])} ms;")
+            print(
+                f"  agents' start (both) {spread(parts['start'])} ms; referee's match {spread(parts['match'])} ms;"
+            )
             rest = per_match - statistics.median(parts["worker"])
             print(f"  worker's play {spread(parts['worker'])} ms; runner and store ~{rest:.1f} ms")
             pair, _, _ = arena_run(Path(folder), LONG, 2, env)
-            print(f"arena run --jobs 2, start {method}: {LONG / pair:.1f} matches/s ({LONG} matches in {pair:.1f} s)")
+            print(
+                f"arena run --jobs 2, start {method}: {LONG / pair:.1f} matches/s ({LONG} matches in {pair:.1f} s)"
+            )
             if sys.argv[1:2] == ["ladder"] and method == start_methods()[-1]:
                 thousand, _, _ = arena_run(Path(folder), 1000, 2, env)
                 print(f"  1,000-match ladder, --jobs 2: {thousand:.0f} s ({1000 / thousand:.1f} matches/s)")

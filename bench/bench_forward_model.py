@@ -136,7 +136,9 @@ def main() -> None:
         print(
             f"{game.id:11s} option count + apply (a playout step):   {spread(step_times(positions, rounds, False))}"
         )
-        print(f"{game.id:11s} clone() at mid-game:                     {spread(clone_times(positions, rounds))}")
+        print(
+            f"{game.id:11s} clone() at mid-game:                     {spread(clone_times(positions, rounds))}"
+        )
         print(
             f"{game.id:11s} bundled evaluator call at mid-game:      {spread(eval_times(game, positions, rounds))}"
         )

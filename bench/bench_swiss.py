@@ -42,12 +42,15 @@ AGENTS = [
 ]
 
 
-def ladder_text(fmt: str, deals: int, extra: str = "", game: str = "zapotec", agents=AGENTS, seed: int = 1) -> str:
+def ladder_text(
+    fmt: str, deals: int, extra: str = "", game: str = "zapotec", agents=AGENTS, seed: int = 1
+) -> str:
     """An 8-agent 2-player ladder of ``fmt`` (round-robin or swiss)."""
     head = f'name = "bench-{fmt}"\ngame = "{game}"\nformat = "{fmt}"\nmatches_per_pairing = {deals}\nseed = {seed}\n'
     head += extra + "\n[clock]\nmove_ms = 5000\nbank_ms = 120000\n"
     body = "".join(
-        f'[[agents]]\nname = "{name}"\nagent = "{agent}"\noptions = {options}\n' for name, agent, options in agents
+        f'[[agents]]\nname = "{name}"\nagent = "{agent}"\noptions = {options}\n'
+        for name, agent, options in agents
     )
     return head + body
 
@@ -103,20 +106,27 @@ def simulate(seeds: int, target: float) -> None:
     results: dict[str, list[tuple[int, bool]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(seeds):
-            for variant, (label, fmt, deals, extra) in enumerate([
-                ("round robin, 1 deal/pairing", "round-robin", 1, ""),
-                ("round robin, 2 deals/pairing", "round-robin", 2, ""),
-                ("round robin, 3 deals/pairing", "round-robin", 3, ""),
-                (f"swiss, target_interval = {target:g}", "swiss", 3, f"target_interval = {target}"),
-                ("swiss, max_matches = 56", "swiss", 3, "max_matches = 56"),
-                ("swiss, max_matches = 112", "swiss", 3, "max_matches = 112"),
-            ]):
+            for variant, (label, fmt, deals, extra) in enumerate(
+                [
+                    ("round robin, 1 deal/pairing", "round-robin", 1, ""),
+                    ("round robin, 2 deals/pairing", "round-robin", 2, ""),
+                    ("round robin, 3 deals/pairing", "round-robin", 3, ""),
+                    (f"swiss, target_interval = {target:g}", "swiss", 3, f"target_interval = {target}"),
+                    ("swiss, max_matches = 56", "swiss", 3, "max_matches = 56"),
+                    ("swiss, max_matches = 112", "swiss", 3, "max_matches = 112"),
+                ]
+            ):
                 text = ladder_text(fmt, deals, extra, game="goofspiel", agents=agents, seed=seed)
                 ladder = parse_ladder(text.replace("[clock]", "[options]\ncards = 5\n[clock]"), registry)
                 with Store(Path(tmp) / f"{seed}-{variant}.db") as store:
                     run = store.open_run(ladder)
                     if fmt == "swiss":
-                        play_swiss(store, run, ladder, lambda pending, store=store, seed=seed: play_all(store, pending, seed))
+                        play_swiss(
+                            store,
+                            run,
+                            ladder,
+                            lambda pending, store=store, seed=seed: play_all(store, pending, seed),
+                        )
                     else:
                         play_all(store, store.pending(run.id), seed)
                     played = store.counts(run.id)["done"]
@@ -126,11 +136,15 @@ def simulate(seeds: int, target: float) -> None:
         counts = [played for played, _ in runs]
         right = sum(ok for _, ok in runs)
         spread = statistics.stdev(counts) if len(counts) > 1 else 0.0
-        print(f"  {label:36s} {statistics.mean(counts):6.1f} ± {spread:4.1f}   top 3 right {right}/{len(runs)}")
+        print(
+            f"  {label:36s} {statistics.mean(counts):6.1f} ± {spread:4.1f}   top 3 right {right}/{len(runs)}"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--simulate", action="store_true", help="the Elo-model measure (no matches played)")
     parser.add_argument("--seeds", type=int, default=20, help="seeds of the simulation")
     parser.add_argument("--deals", type=int, default=2, help="deals per pairing of the real round robin")
@@ -141,17 +155,24 @@ def main() -> None:
     if args.simulate:
         simulate(args.seeds, args.target)
         return
-    print(f"{os.cpu_count()} core(s), load average {os.getloadavg()[0]:.2f} at start; Zapotec, 8 agents, seed {args.seed}")
+    print(
+        f"{os.cpu_count()} core(s), load average {os.getloadavg()[0]:.2f} at start; Zapotec, 8 agents, seed {args.seed}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for label, text in [
-            (f"round robin, {args.deals} deals/pairing", ladder_text("round-robin", args.deals, seed=args.seed)),
+            (
+                f"round robin, {args.deals} deals/pairing",
+                ladder_text("round-robin", args.deals, seed=args.seed),
+            ),
             (
                 f"swiss, target_interval = {args.target:g}",
                 ladder_text("swiss", args.deals, f"target_interval = {args.target}", seed=args.seed),
             ),
         ]:
             played, seconds, top = play(text, Path(tmp) / f"{label[:5]}.db", args.jobs)
-            print(f"  {label:36s} {played:4d} matches in {seconds:6.0f} s   top 3: {', '.join(top)}", flush=True)
+            print(
+                f"  {label:36s} {played:4d} matches in {seconds:6.0f} s   top 3: {', '.join(top)}", flush=True
+            )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

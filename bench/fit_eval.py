@@ -228,7 +228,9 @@ def collect(target: Target, args) -> dict:
 def merge(target: Target, parts: list[dict]) -> dict:
     for part in parts:
         if list(part["names"]) != list(target.module.FEATURES):
-            raise SystemExit(f"saved data have other features than {target.module.__name__}.FEATURES: play again")
+            raise SystemExit(
+                f"saved data have other features than {target.module.__name__}.FEATURES: play again"
+            )
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0] if key != "names"}
 
 
@@ -330,7 +332,9 @@ def weight_block(target: Target, tables: dict, data: dict, args) -> str:
     ]
     for label, w in tables.items():
         lines.append(f"{label} = {{")
-        lines.extend(f'    "{name}": {value:.3f},' for name, value in zip(target.module.FEATURES, w, strict=True))
+        lines.extend(
+            f'    "{name}": {value:.3f},' for name, value in zip(target.module.FEATURES, w, strict=True)
+        )
         lines.append("}")
     lines.append("# fmt: on")
     return "\n".join(lines) + "\n"
@@ -338,7 +342,9 @@ def weight_block(target: Target, tables: dict, data: dict, args) -> str:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(TARGETS), default="teotihuacan", help="whose evaluator to fit")
+    parser.add_argument(
+        "--game", choices=sorted(TARGETS), default="teotihuacan", help="whose evaluator to fit"
+    )
     parser.add_argument(
         "--games", type=int, default=100, help="games per kind (a tenth for solo-random/-ismcts)"
     )
@@ -350,7 +356,9 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--sample", type=float, default=0.3, help="probability of recording a decision's position"
     )
-    parser.add_argument("--policy-eval", choices=EVALUATORS, default="v1", help="the evaluator greedy and ismcts play with")
+    parser.add_argument(
+        "--policy-eval", choices=EVALUATORS, default="v1", help="the evaluator greedy and ismcts play with"
+    )
     parser.add_argument("--ismcts-iterations", type=int, default=30)
     parser.add_argument("--ridge", type=float, default=1e-3, help="ridge penalty (standardised features)")
     parser.add_argument("--signs", action="store_true", help="impose the signs of NONNEGATIVE / NONPOSITIVE")

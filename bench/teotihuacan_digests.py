@@ -82,7 +82,9 @@ def main() -> int:
             saved = dict(line.split() for line in f if line.strip())
         now = dict(line.split() for line in lines)
         differ = [name for name in now if saved.get(name) != now[name]]
-        print(f"{len(now) - len(differ)} of {len(now)} module sets identical; differ: {', '.join(differ) or 'none'}")
+        print(
+            f"{len(now) - len(differ)} of {len(now)} module sets identical; differ: {', '.join(differ) or 'none'}"
+        )
         return 1 if differ else 0
     return 0
 

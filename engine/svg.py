@@ -72,7 +72,9 @@ def wrap(content: object, width: float, size: float, mono: bool = False) -> list
         if line:
             lines.append(line)
         while text_width(word, size, mono) > width and len(word) > 1:
-            cut = max(1, next(k for k in range(len(word), 0, -1) if text_width(word[:k], size, mono) <= width))
+            cut = max(
+                1, next(k for k in range(len(word), 0, -1) if text_width(word[:k], size, mono) <= width)
+            )
             lines.append(word[:cut])
             word = word[cut:]
         line = word
@@ -100,7 +102,16 @@ def fit_size(content: object, width: float, size: float, smallest: float = 7) ->
     return size
 
 
-def box(x: float, y: float, w: float, h: float, body: list[str], fill: str = "none", stroke: str = "#333", **extra: object) -> str:
+def box(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    body: list[str],
+    fill: str = "none",
+    stroke: str = "#333",
+    **extra: object,
+) -> str:
     """A rectangle and what is drawn inside it, as one group (class "box"): the tests check that
     every text of a box lies inside its rectangle."""
     return f'<g class="box">{rect(x, y, w, h, fill, stroke, **extra)}{"".join(body)}</g>'

@@ -71,7 +71,9 @@ def test_zapotec_values_a_complete_pyramid_over_an_unfinished_one():
     complete.pyr_pieces[-1].append(2)
     complete.built_pieces[0] += 1
     mine = zapotec_eval.evaluate(complete)[0] - zapotec_eval.evaluate(state)[0]
-    assert mine >= 3 * 5 - 2 * zapotec_eval.PLAYER["open_pieces"]  # three completion bonuses, less the two expected
+    assert (
+        mine >= 3 * 5 - 2 * zapotec_eval.PLAYER["open_pieces"]
+    )  # three completion bonuses, less the two expected
 
 
 def test_zapotec_weights_name_every_feature():

@@ -232,7 +232,9 @@ def test_a_gain_reward_still_tells_choices_apart_far_behind():
     means = {}
     for reward in ("win", "gain"):
         agent = ISMCTSAgent()
-        agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"iterations": 200, "reward": reward}))
+        agent.setup(
+            hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"iterations": 200, "reward": reward})
+        )
         message = decide_message(state, 0, 1)
         agent.act(message["obs"], message)
         means[reward] = [child.reward / child.visits for child in agent.root.children.values()]
@@ -248,7 +250,9 @@ def test_a_gain_reward_is_centred_on_each_decision_even_when_the_subtree_is_reus
     # Solo, every decision reuses the tree (nobody else is asked), so a centre kept with the
     # tree would be the first turn's for the whole game.
     agent = ISMCTSAgent()
-    agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"iterations": 20, "reward": "gain"}))
+    agent.setup(
+        hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"iterations": 20, "reward": "gain"})
+    )
     centres, margins = [], []
     for decide_id, (state, margin) in enumerate(islice(solo_teotihuacan_turns(), 12), start=1):
         message = decide_message(state, 0, decide_id)

@@ -11,7 +11,10 @@ from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
 from plugins.bots import teotihuacan_eval, zapotec_eval
 
-FROM_OBSERVATION = {"teotihuacan": teotihuacan_eval.evaluate_observation, "zapotec": zapotec_eval.evaluate_observation}
+FROM_OBSERVATION = {
+    "teotihuacan": teotihuacan_eval.evaluate_observation,
+    "zapotec": zapotec_eval.evaluate_observation,
+}
 EVALUATE = {"teotihuacan": teotihuacan_eval.evaluate, "zapotec": zapotec_eval.evaluate}
 SETUPS = [(2, {}), (3, {}), (1, "solo")]
 SOLO = {"teotihuacan": {"automaton": "teotibot"}, "zapotec": {}}

@@ -26,7 +26,14 @@ TEO_CONFIGS = [
     (3, {"modules": "all"}),
     (1, {"automaton": "teotibot", "modules": "all"}),
 ]
-ZAP_CONFIGS = [(2, {}), (3, {}), (4, {}), (1, {}), (1, {"difficulty": "harder"}), (1, {"difficulty": "easier"})]
+ZAP_CONFIGS = [
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (1, {}),
+    (1, {"difficulty": "harder"}),
+    (1, {"difficulty": "easier"}),
+]
 SEEDS = range(10)
 TEO_NAMES = set(PLAY_CATEGORIES) | {"eclipse_avenue", "eclipse_pyramid", "eclipse_masks", "salary"}
 TEO_NAMES |= {"temple_bonus_tiles", "teotibot_final_scoring"}
@@ -54,7 +61,9 @@ def test_teotihuacan_sheet_adds_up(players: int, options: dict) -> None:
         for seat, sheet in enumerate(result.details["breakdown"]):
             assert set(sheet) <= TEO_NAMES, sheet
             eclipse = result.details["per_seat"][seat]["categories"]
-            assert sum(eclipse[name] for name in CATEGORIES) == sum(result.details["per_seat"][seat]["eclipses"])
+            assert sum(eclipse[name] for name in CATEGORIES) == sum(
+                result.details["per_seat"][seat]["eclipses"]
+            )
         labels = [mark["after"] for mark in result.details["timeline"]]
         assert labels[-1].startswith("Eclipse ") and "round 1" in labels
         assert sum(label.startswith("Eclipse") for label in labels) in (1, 2, 3)

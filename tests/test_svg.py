@@ -54,7 +54,9 @@ def test_every_position_draws_as_well_formed_csp_clean_svg(game, players, option
 
 def shown_text(picture: str) -> str:
     """Every text of a drawing, its wrapped lines joined again by spaces."""
-    return " ".join(element.text or "" for element in ET.fromstring(picture).iter("{http://www.w3.org/2000/svg}text"))
+    return " ".join(
+        element.text or "" for element in ET.fromstring(picture).iter("{http://www.w3.org/2000/svg}text")
+    )
 
 
 def test_zapotec_viewer_sees_own_hand_not_the_others():
@@ -89,7 +91,9 @@ NUMBERED = re.compile(r"\b(?:[Ss]eat ?|P|[Pp]layer )(\d)\b")
 
 
 @pytest.mark.parametrize(("game", "players", "options", "draw"), CASES)
-def test_seats_are_numbered_from_0_as_in_the_arena_in_log_render_prompts_and_board(game, players, options, draw):
+def test_seats_are_numbered_from_0_as_in_the_arena_in_log_render_prompts_and_board(
+    game, players, options, draw
+):
     """One numbering everywhere: seat 0..n-1 (Teotihuacan once said P1..Pn in its texts)."""
     seen = set()
     for state in positions(game, players, options):

@@ -35,7 +35,9 @@ def agents_table(entry: str) -> str:
 
 @ladder_app.command()
 def add(
-    ladder_file: Annotated[Path, typer.Argument(metavar="LADDER", help="The ladder TOML file to add agents to.")],
+    ladder_file: Annotated[
+        Path, typer.Argument(metavar="LADDER", help="The ladder TOML file to add agents to.")
+    ],
     agents: Annotated[
         list[str],
         typer.Argument(
@@ -68,4 +70,6 @@ def add(
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    typer.echo(f"added {len(agents)} agent(s) to {ladder_file}; `arena run {ladder_file}` plays their matches")
+    typer.echo(
+        f"added {len(agents)} agent(s) to {ladder_file}; `arena run {ladder_file}` plays their matches"
+    )

@@ -90,7 +90,13 @@ def games(
     for game_id, found in sorted(registry.games.items()):
         players = f"{found.min_players}-{found.max_players}"
         rows.append(
-            [game_id, found.version, players, ", ".join(found.automata) or "-", registry.game_sources[game_id]]
+            [
+                game_id,
+                found.version,
+                players,
+                ", ".join(found.automata) or "-",
+                registry.game_sources[game_id],
+            ]
         )
     typer.echo(tabulate(rows, headers=["game", "version", "players", "automata", "plugin"]))
 
@@ -107,7 +113,9 @@ def play(
     agent: Annotated[
         list[str],
         typer.Option(
-            "--agent", "-a", help="A plugin agent's name or a path to an executable; once per seat, in order; `human`: you, in the browser."
+            "--agent",
+            "-a",
+            help="A plugin agent's name or a path to an executable; once per seat, in order; `human`: you, in the browser.",
         ),
     ],
     automaton: Annotated[
@@ -154,12 +162,14 @@ def play(
         int | None, typer.Option(min=1, help="CPU-time limit per agent process, in seconds.")
     ] = None,
     cpus: Annotated[
-        int, typer.Option(min=1, help="Cores' worth of CPU time an agent may use at once (where cgroups work).")
+        int,
+        typer.Option(min=1, help="Cores' worth of CPU time an agent may use at once (where cgroups work)."),
     ] = DEFAULT_CPUS,
     ponder: Annotated[
         bool,
         typer.Option(
-            "--ponder", help="Let agents run while not deciding (by default they are frozen between decisions)."
+            "--ponder",
+            help="Let agents run while not deciding (by default they are frozen between decisions).",
         ),
     ] = False,
     record: Annotated[
@@ -178,7 +188,9 @@ def play(
     ] = DEFAULT_HUMAN_CLOCK_S,
     port: Annotated[
         int,
-        typer.Option(min=0, max=65535, help="Port of the page a `--agent human` plays on (127.0.0.1; 0: any free one)."),
+        typer.Option(
+            min=0, max=65535, help="Port of the page a `--agent human` plays on (127.0.0.1; 0: any free one)."
+        ),
     ] = 0,
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the `--agent human` page in the default browser.")
@@ -240,7 +252,9 @@ def play(
         setup_state(spec, registry)  # a bad match fails here, before any process starts
     if HUMAN in spec.agents:
         if watch:
-            raise fail("--watch is for matches of bots: a `--agent human` seat follows the match on its own page")
+            raise fail(
+                "--watch is for matches of bots: a `--agent human` seat follows the match on its own page"
+            )
         with _match_errors():
             outcome = _play_in_browser(spec, registry, round(human_clock * 1000), port, open_browser)
         _report_play(outcome, spec, game, record, as_json)
@@ -258,7 +272,9 @@ def play(
             watcher.wait()
 
 
-def _report_play(outcome: MatchOutcome, spec: MatchSpec, game: str, record: Path | None, as_json: bool) -> None:
+def _report_play(
+    outcome: MatchOutcome, spec: MatchSpec, game: str, record: Path | None, as_json: bool
+) -> None:
     """Print a played match's result (and save its record); the error line if something failed."""
     # The match is played: an output error from here on must not lose it.
     problem = None
@@ -286,19 +302,26 @@ def _play_in_browser(
     try:  # the web stack loads only when a person plays
         from arena.web.human_play import human_seats, play_with_humans
     except ImportError as error:
-        raise fail(f"playing in the browser needs the web extra: pip install -e '.[web]' ({error.name} is missing)") from None
+        raise fail(
+            f"playing in the browser needs the web extra: pip install -e '.[web]' ({error.name} is missing)"
+        ) from None
     seats = human_seats(spec, human_ms)
 
     def announce(addresses: list[str]) -> None:
         for seat, address in zip(seats, addresses, strict=True):
-            say(f"seat {seat.seat} (human): open {address}  (clock {human_ms / 1000:g} s a decision; Ctrl-C stops)", err=True)
+            say(
+                f"seat {seat.seat} (human): open {address}  (clock {human_ms / 1000:g} s a decision; Ctrl-C stops)",
+                err=True,
+            )
             if open_browser:
                 webbrowser.open(address)
 
     try:
         return play_with_humans(spec, registry, seats, port, announce)
     except OSError as error:
-        raise fail(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error} (try another --port)") from None
+        raise fail(
+            f"cannot listen on 127.0.0.1:{port}: {error.strerror or error} (try another --port)"
+        ) from None
 
 
 @contextmanager
@@ -307,7 +330,9 @@ def _watching(spec: MatchSpec, registry: Registry, port: int) -> Iterator[Watch]
     try:  # the web stack loads only for --watch
         from arena.web.watch import Watch
     except ImportError as error:
-        raise fail(f"--watch needs the web extra: pip install -e '.[web]' ({error.name} is missing)") from None
+        raise fail(
+            f"--watch needs the web extra: pip install -e '.[web]' ({error.name} is missing)"
+        ) from None
     try:
         watcher = Watch(spec, registry, port)
     except OSError as error:
@@ -466,4 +491,3 @@ register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, ex
 app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
-

@@ -149,7 +149,11 @@ def run(
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
     new: Annotated[
-        bool, typer.Option("--new", help="Start a fresh run even if this ladder was run (or edited) before: every match is played again.")
+        bool,
+        typer.Option(
+            "--new",
+            help="Start a fresh run even if this ladder was run (or edited) before: every match is played again.",
+        ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     cluster: Annotated[
@@ -317,7 +321,9 @@ def leaderboard(
         else:
             total = sum(counts.values())
             aborted = f" ({counts['aborted']} aborted)" if counts["aborted"] else ""
-            order = "ranked by mean margin against the automaton" if by_score else f"ordered by {chosen.value}"
+            order = (
+                "ranked by mean margin against the automaton" if by_score else f"ordered by {chosen.value}"
+            )
             retired = f"; {hidden} retired (--all shows them)" if hidden else ""
             say(f"{run_title(ladder_run)}: {counts['done']}/{total} matches{aborted}, {order}{retired}")
             say(_solo_table(rows) if by_score else _rating_table(rows))
@@ -429,7 +435,11 @@ def head_to_head_command(
     b: Annotated[str, typer.Argument(metavar="B", help="Second agent.")],
     ladder: Annotated[
         str | None,
-        typer.Option("--ladder", "-l", help="Only this ladder (name or .toml file); default: every ladder where both sat."),
+        typer.Option(
+            "--ladder",
+            "-l",
+            help="Only this ladder (name or .toml file); default: every ladder where both sat.",
+        ),
     ] = None,
     db: DbOption = Path(DEFAULT_DB),
 ) -> None:

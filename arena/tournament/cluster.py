@@ -330,7 +330,9 @@ class DaskPool:
         lost = self._losses.pop(future.key, [])
         if future.status == "error" and isinstance(error := future.exception(), KilledWorker):
             times = max(len(lost), error.allowed_failures + 1)
-            return [Lost(f"{times} Dask workers died playing it (last: {error.last_worker.address})", True, times)]
+            return [
+                Lost(f"{times} Dask workers died playing it (last: {error.last_worker.address})", True, times)
+            ]
         reply = self._reply(future, match)
         if lost and not isinstance(reply, Stop):
             return [Recovered(f"Dask worker {lost[-1]} died playing it", len(lost)), reply]
@@ -484,7 +486,9 @@ def connect(target: ClusterTarget | str) -> DaskPool:
                 direct_to_workers=False,
             )
         except (OSError, TimeoutError, ValueError) as error:
-            same = " Its certificates must come from the same `arena cluster init` as these." if security else ""
+            same = (
+                " Its certificates must come from the same `arena cluster init` as these." if security else ""
+            )
             raise ClusterError(
                 f"cannot reach the Dask scheduler at {address} ({_first_line(error)}): is `dask scheduler` "
                 f"running there?{same} (see docs/cluster.md); nothing was played"

@@ -315,7 +315,9 @@ def stored_comparison(store: Store, run: LadderRun) -> Comparison | None:
     row = store.db.execute("SELECT config FROM ladders WHERE id = ?", (run.id,)).fetchone()
     try:
         config = json.loads(row[0])
-        new, old, *opponents = (Entrant(e["name"], e["agent"], e.get("options") or {}) for e in config["entrants"])
+        new, old, *opponents = (
+            Entrant(e["name"], e["agent"], e.get("options") or {}) for e in config["entrants"]
+        )
         described = re.search(r"at least (\S+) Elo better", config.get("description", ""))
         settings = config.get("sprt") or {"elo1": float(described.group(1)) if described else 10.0}
         comparison = Comparison(

@@ -49,7 +49,9 @@ class TournamentFormat:
     in_ladder_files: bool = True  # may be named by ``format =`` in a ladder file
     adaptive: bool = False  # plays rounds it picks from the results so far (arena/tournament/swiss.py)
 
-    def meeting_groups(self, entrants: Sequence[Any], players: int, challenger: str | None) -> list[tuple[Any, ...]]:
+    def meeting_groups(
+        self, entrants: Sequence[Any], players: int, challenger: str | None
+    ) -> list[tuple[Any, ...]]:
         """``groups(...)``; ValueError for a format that schedules itself (``compare``)."""
         if self.groups is None:
             raise ValueError(f"the {self.name} format schedules its own matches")

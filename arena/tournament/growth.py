@@ -167,7 +167,9 @@ def check_comparable(stored: Mapping[str, Any], ladder: Ladder) -> None:
         )
 
 
-def plan_roster(roster: Sequence[RosterEntry], ladder: Ladder) -> tuple[list[RosterEntry], list[str], list[str]]:
+def plan_roster(
+    roster: Sequence[RosterEntry], ladder: Ladder
+) -> tuple[list[RosterEntry], list[str], list[str]]:
     """The roster after ``ladder``'s file is read: (roster, display names added, names retired).
 
     Raises GrowthError when an entrant's plugin or options changed under the same name.
@@ -189,19 +191,27 @@ def plan_roster(roster: Sequence[RosterEntry], ladder: Ladder) -> tuple[list[Ros
             (
                 i
                 for i in same_base
-                if entries[i].version is None or entrant.version is None or entries[i].version == entrant.version
+                if entries[i].version is None
+                or entrant.version is None
+                or entries[i].version == entrant.version
             ),
             None,
         )
         if match is None and same_base:  # a new version of a known agent: a new entrant
             name = f"{entrant.name}@{entrant.version}"
             if any(entry.name == name for entry in entries):
-                raise GrowthError(f"entrant name {name!r} (a new version of {entrant.name!r}) is already taken")
-            entries.append(RosterEntry(name, entrant.name, entrant.agent, dict(entrant.options), entrant.version))
+                raise GrowthError(
+                    f"entrant name {name!r} (a new version of {entrant.name!r}) is already taken"
+                )
+            entries.append(
+                RosterEntry(name, entrant.name, entrant.agent, dict(entrant.options), entrant.version)
+            )
             added.append(name)
         elif match is None:
             if any(entry.name == entrant.name for entry in entries):
-                raise GrowthError(f"entrant name {entrant.name!r} is already taken by another version of an agent")
+                raise GrowthError(
+                    f"entrant name {entrant.name!r} is already taken by another version of an agent"
+                )
             entries.append(first_roster(replace(ladder, entrants=(entrant,)))[0])
             added.append(entrant.name)
         else:

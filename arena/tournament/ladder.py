@@ -51,7 +51,10 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "target_interval": (int, float),  # swiss only (see arena/tournament/swiss.py)
     "max_matches": int,  # swiss only
 }
-KEY_KINDS = {"seed": f'an integer or "{SECRET_SEED}"', "target_interval": "a number"}  # what to say of a key whose type is wrong
+KEY_KINDS = {
+    "seed": f'an integer or "{SECRET_SEED}"',
+    "target_interval": "a number",
+}  # what to say of a key whose type is wrong
 CLOCK_KEYS: dict[str, type] = {"move_ms": int, "bank_ms": int, "handshake_ms": int}
 LIMIT_KEYS: dict[str, type] = {"memory_mb": int, "cpu_seconds": int, "cpus": int}
 AGENT_KEYS: dict[str, type] = {"name": str, "agent": str, "options": dict}
@@ -108,7 +111,9 @@ class Ladder:
     description: str = ""
     digest: str = ""
     source: str = ""
-    sprt: dict[str, float] | None = None  # an `arena compare` run's test (elo0, elo1, alpha, beta), for the web view
+    sprt: dict[str, float] | None = (
+        None  # an `arena compare` run's test (elo0, elo1, alpha, beta), for the web view
+    )
 
     @property
     def match_count(self) -> int:
@@ -185,7 +190,13 @@ class _Validator:
                 raise self.fail((*path, key), f"unknown key {key!r} in {label}; known keys: {known}")
             expected = allowed[key]
             if expected is int and isinstance(value, bool) or not isinstance(value, expected):
-                names = {int: "an integer", str: "a string", dict: "a table", list: "an array", bool: "true or false"}
+                names = {
+                    int: "an integer",
+                    str: "a string",
+                    dict: "a table",
+                    list: "an array",
+                    bool: "true or false",
+                }
                 kinds = expected if isinstance(expected, tuple) else (expected,)
                 name = KEY_KINDS.get(key) or " or ".join(names[kind] for kind in kinds)
                 raise self.fail((*path, key), f"key {key!r} in {label} must be {name}, got {value!r}")
@@ -211,7 +222,9 @@ class _Validator:
 
         fmt = data.get("format", "round-robin")
         if fmt not in LADDER_FORMATS:
-            raise self.fail(("format",), f"unknown format {fmt!r}; known formats: {', '.join(LADDER_FORMATS)}")
+            raise self.fail(
+                ("format",), f"unknown format {fmt!r}; known formats: {', '.join(LADDER_FORMATS)}"
+            )
         automaton = self.automaton(fmt, game)
         players = data.get("players", FORMATS[fmt].default_players)
         # Without an automaton a match needs two agents; solo adds the automaton's seat.
@@ -306,7 +319,7 @@ class _Validator:
     def sandbox(self, name: str | None) -> str | None:
         """The ladder's ``sandbox`` key: one of arena.wire.sandbox.SANDBOXES (None: the strongest available)."""
         if name is not None and name not in SANDBOXES:
-            raise self.fail(("sandbox",), f"sandbox = {name!r}: use \"bwrap\" or \"none\" (see docs/security.md)")
+            raise self.fail(("sandbox",), f'sandbox = {name!r}: use "bwrap" or "none" (see docs/security.md)')
         return name
 
     def try_setup(self, game: Any, players: int, options: dict[str, Any], automaton: str | None) -> None:
@@ -322,7 +335,9 @@ class _Validator:
     def automaton(self, fmt: str, game: Any) -> str | None:
         if not FORMATS[fmt].automaton:
             if "automaton" in self.data:
-                raise self.fail(("automaton",), f"key 'automaton' is only used with format = '{owner('automaton')}'")
+                raise self.fail(
+                    ("automaton",), f"key 'automaton' is only used with format = '{owner('automaton')}'"
+                )
             return None
         if not game.automata:
             raise self.fail(
@@ -340,12 +355,12 @@ class _Validator:
         challenger = self.data.get("challenger")
         if "challenger" not in FORMATS[fmt].keys:
             if challenger is not None:
-                raise self.fail(("challenger",), f"key 'challenger' is only used with format = '{owner('challenger')}'")
+                raise self.fail(
+                    ("challenger",), f"key 'challenger' is only used with format = '{owner('challenger')}'"
+                )
             return None
         if challenger is None and "challenger" in FORMATS[fmt].required:
-            raise self.fail(
-                ("format",), f"format '{fmt}' needs a 'challenger' key naming one of the agents"
-            )
+            raise self.fail(("format",), f"format '{fmt}' needs a 'challenger' key naming one of the agents")
         names = [entrant.name for entrant in entrants]
         if challenger not in names:
             raise self.fail(

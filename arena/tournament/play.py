@@ -63,7 +63,9 @@ def play_ladder(
     if grown and grown[1].changed and notify is not None:
         notify(f"growing {ladder.name!r}: {grown[1].describe()}")
     if FORMATS[ladder.format].adaptive:
-        return _play_adaptive(store, run, grown[1].ladder if grown else ladder, jobs, progress, cluster, console, on_start)
+        return _play_adaptive(
+            store, run, grown[1].ladder if grown else ladder, jobs, progress, cluster, console, on_start
+        )
     reset = store.reset_interrupted(run.id)
     pending = store.pending(run.id)
     total = sum(store.counts(run.id).values())

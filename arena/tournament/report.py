@@ -89,7 +89,9 @@ def leaderboard_rows(store: Store, run: LadderRun, method: str = "trueskill") ->
     """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS);
     a solo ladder's table ranks by score instead (``solo.solo_rows``; ``method`` does not apply)."""
     if ranked_by_score(run):
-        return solo_rows((match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",)))
+        return solo_rows(
+            (match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",))
+        )
     return rows_with_mle(standings(store, run), mle_standings(store, run), method)
 
 
@@ -148,7 +150,9 @@ def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
     return _compare(store, run, a, b)
 
 
-def head_to_heads(store: Store, a: str, b: str, ladder: str | None = None) -> list[tuple[LadderRun, HeadToHead]]:
+def head_to_heads(
+    store: Store, a: str, b: str, ladder: str | None = None
+) -> list[tuple[LadderRun, HeadToHead]]:
     """``a`` against ``b`` in each ladder where they met (the latest run of each ladder name), or
     in ``ladder`` alone; a ReportError when they never met there."""
     if ladder is not None:
@@ -175,13 +179,19 @@ def head_to_heads(store: Store, a: str, b: str, ladder: str | None = None) -> li
     found = [(run, _compare(store, run, a, b)) for run in latest]
     met_anywhere = [(run, h2h) for run, h2h in found if h2h.matches]
     if not met_anywhere:
-        raise ReportError(f"{a!r} and {b!r} never sat in the same finished match in any ladder in {store.path}")
+        raise ReportError(
+            f"{a!r} and {b!r} never sat in the same finished match in any ladder in {store.path}"
+        )
     return met_anywhere
 
 
 def _elsewhere(store: Store, a: str, b: str, skip: LadderRun) -> str:
     """'; they met in ladder(s) X, Y' when they did, for the error of a ladder where they did not."""
-    met = [run.name for run in _latest_runs(store) if run.name != skip.name and _compare(store, run, a, b).matches]
+    met = [
+        run.name
+        for run in _latest_runs(store)
+        if run.name != skip.name and _compare(store, run, a, b).matches
+    ]
     return f"; they met in: {', '.join(met)}" if met else ""
 
 

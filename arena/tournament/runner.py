@@ -542,7 +542,9 @@ def run_pending(
                     try:
                         _collect(match, reply)
                     finally:
-                        if live is not None and not isinstance(reply, Recovered | Stop):  # stored, or to be played again
+                        if live is not None and not isinstance(
+                            reply, Recovered | Stop
+                        ):  # stored, or to be played again
                             remove_quietly(live_file(live, match.id))
 
                 def _collect(match: StoredMatch, reply: Reply) -> None:

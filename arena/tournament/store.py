@@ -284,7 +284,9 @@ class Store:
         version = store.schema_version()
         if not 0 < version <= SCHEMA_VERSION:
             store.close()
-            raise StoreError(f"{path} is not a Tlachtli database of schema 1..{SCHEMA_VERSION} (found {version})")
+            raise StoreError(
+                f"{path} is not a Tlachtli database of schema 1..{SCHEMA_VERSION} (found {version})"
+            )
         return store
 
     @staticmethod
@@ -491,7 +493,9 @@ class Store:
         try:
             return json.loads(row["config"])
         except (TypeError, ValueError) as error:
-            raise StoreError(f"the stored config of ladder run {run_id} is damaged ({error})" + DAMAGED_HINT) from None
+            raise StoreError(
+                f"the stored config of ladder run {run_id} is damaged ({error})" + DAMAGED_HINT
+            ) from None
 
     def add_matches(self, run_id: int, schedule: Sequence[ScheduledMatch]) -> int:
         """Add the scheduled matches the run does not hold yet (an open-ended run such as

@@ -115,7 +115,9 @@ def deal_matches(ladder: Ladder, group: Sequence[str], deal: int, base_seed: int
     """Deal number ``deal`` of ``group`` in every seat rotation: the matches a round robin of the
     same ladder plays for it (same keys, same seed), not yet numbered."""
     entrants = tuple(ladder.entrant(name) for name in group)
-    alone = replace(ladder, format="round-robin", entrants=entrants, challenger=None, matches_per_pairing=deal + 1)
+    alone = replace(
+        ladder, format="round-robin", entrants=entrants, challenger=None, matches_per_pairing=deal + 1
+    )
     return list(iter_schedule(alone, base_seed))[-ladder.players :]
 
 
@@ -136,7 +138,9 @@ def plan_round(store: Store, run: LadderRun, ladder: Ladder) -> list[ScheduledMa
     next_index = max((match.idx for match in stored), default=-1) + 1
     matches: list[ScheduledMatch] = []
     for group in next_round(ladder, done, meetings, leaders)[:room]:
-        numbers = [number for names, number in map(deal_of, (m.key for m in stored)) if names == frozenset(group)]
+        numbers = [
+            number for names, number in map(deal_of, (m.key for m in stored)) if names == frozenset(group)
+        ]
         deal = max(numbers, default=-1) + 1
         for match in deal_matches(ladder, group, deal, base_seed):
             matches.append(replace(match, index=next_index + len(matches)))

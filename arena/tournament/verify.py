@@ -48,7 +48,9 @@ _SHAPES: dict[str, tuple[type, ...]] = {
 def encode_reply(reply: TaskReply) -> bytes:
     """A worker's reply (``arena.tournament.runner.play``'s, or a watchdog's ``Lost``) as JSON bytes."""
     if isinstance(reply, Done):
-        return json.dumps({"reply": "done", "record": reply.outcome.record, "seconds": reply.seconds}).encode()
+        return json.dumps(
+            {"reply": "done", "record": reply.outcome.record, "seconds": reply.seconds}
+        ).encode()
     kind = next(name for name, cls in _KINDS.items() if isinstance(reply, cls))
     return json.dumps({"reply": kind, "details": list(astuple(reply))}).encode()
 

@@ -145,7 +145,9 @@ class Arena:
             return cached[1]  # another request computed it while this one waited
         start = time.perf_counter()
         view = views.ladder(store, run_id, self.memo)
-        view["chart"] = charts.margin_chart(view["leaderboard"]) if view["solo"] else charts.rating_chart(view["history"])
+        view["chart"] = (
+            charts.margin_chart(view["leaderboard"]) if view["solo"] else charts.rating_chart(view["history"])
+        )
         if view["compare"]:
             test = view["compare"]
             view["compare_chart"] = charts.llr_chart(test["path"], test["lower"], test["upper"])
@@ -234,7 +236,9 @@ class Arena:
             if live is not None and error is None and len(live["moves"]) >= len(frames):
                 frames = list(frames)  # a request in flight keeps the list it was given
                 try:
-                    error = extend_frames(frames, live, self.registry().game(live["game"]), summary["entrants"])
+                    error = extend_frames(
+                        frames, live, self.registry().game(live["game"]), summary["entrants"]
+                    )
                 except PluginError as problem:
                     error = str(problem)
                 with self._lock:
@@ -256,11 +260,18 @@ class Arena:
             view = self.ladder_view(store, run_id)
         if _api(request):
             return JSONResponse(
-                {key: value for key, value in view.items() if key not in ("chart", "compare_chart", "seconds")}
+                {
+                    key: value
+                    for key, value in view.items()
+                    if key not in ("chart", "compare_chart", "seconds")
+                }
             )
         template = "ladder_board.html" if request.url.path.endswith("/board") else "ladder.html"
         return self.page(
-            template, view=view, chart=Markup(view["chart"]), compare_chart=Markup(view.get("compare_chart", ""))
+            template,
+            view=view,
+            chart=Markup(view["chart"]),
+            compare_chart=Markup(view.get("compare_chart", "")),
         )
 
     def leaderboard(self, request: Request) -> Response:

@@ -190,10 +190,16 @@ def score_chart(timeline: list[dict], names: list[str]) -> str:
         colour_ = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         body.append(f'<polyline points="{line}" fill="none" stroke="{colour_}" stroke-width="2"/>')
         final = timeline[-1]["scores"][seat]
-        body.append(f'<rect x="{WIDTH - RIGHT + 12}" y="{TOP + 16 * seat}" width="10" height="10" fill="{colour_}"/>')
+        body.append(
+            f'<rect x="{WIDTH - RIGHT + 12}" y="{TOP + 16 * seat}" width="10" height="10" fill="{colour_}"/>'
+        )
         name = names[seat] if seat < len(names) else f"seat {seat}"
         body.append(text(WIDTH - RIGHT + 26, TOP + 16 * seat + 9, f"{seat}: {name}"[:18] + f" {final}", 11))
     eclipses = any(str(mark["after"]).startswith("Eclipse") for mark in timeline)
-    caption = "score after each round (r) and Eclipse (E)" if eclipses else "score after each round (r) and at the end"
+    caption = (
+        "score after each round (r) and Eclipse (E)"
+        if eclipses
+        else "score after each round (r) and at the end"
+    )
     body.append(text(LEFT + plot_w / 2, HEIGHT - 8, caption, 10, "middle"))
     return document(WIDTH, HEIGHT, body, "each seat's score after each round")

@@ -87,7 +87,12 @@ def _move_frame(
 
 def _start_frame(record: dict[str, Any], game: Game, faults: dict[int, list[dict]]) -> Frame:
     start = game.setup(record["players"], record["seed"], record["options"])
-    info = {"step": 0, "phase": phase_of(start), "log": [_log_text(e) for e in start.log()], "faults": faults.get(0, [])}
+    info = {
+        "step": 0,
+        "phase": phase_of(start),
+        "log": [_log_text(e) for e in start.log()],
+        "faults": faults.get(0, []),
+    }
     return Frame(start, info)
 
 

@@ -59,7 +59,11 @@ def score_sheet(last: State, names: Sequence[str]) -> dict[str, Any] | None:
     return {
         "names": [names[s] if s < len(names) else f"seat {s}" for s in seats],
         "categories": [
-            {"name": name, "label": category_label(name), "points": [int(breakdown[s].get(name, 0)) for s in seats]}
+            {
+                "name": name,
+                "label": category_label(name),
+                "points": [int(breakdown[s].get(name, 0)) for s in seats],
+            }
             for name in order
         ],
         "scores": list(result.scores),

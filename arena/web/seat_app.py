@@ -98,7 +98,10 @@ class SeatPages:
         """What the page shows now: its status, the pending decision, the board, the final table."""
         view: dict[str, Any] = {"version": seat.version, "seat": seat.seat}
         if tab != seat.tab:
-            return view | {"status": "taken", "message": "this seat is now played in another tab (the one opened last)"}
+            return view | {
+                "status": "taken",
+                "message": "this seat is now played in another tab (the one opened last)",
+            }
         asked = seat.question
         view["board"] = self.board(seat)
         if seat.outcome is not None:
@@ -106,7 +109,9 @@ class SeatPages:
         if seat.goodbye is not None:  # the final table follows as soon as the record is made
             return view | {"status": "waiting", "message": "the match is over: the final table follows"}
         if seat.stopped:
-            note = f"your seat forfeited: {seat.forfeit_note}" if seat.forfeit_note else "the match was stopped"
+            note = (
+                f"your seat forfeited: {seat.forfeit_note}" if seat.forfeit_note else "the match was stopped"
+            )
             return view | {"status": "stopped", "message": note}
         if asked is None:
             return view | {"status": "waiting"}
@@ -116,7 +121,10 @@ class SeatPages:
             "kind": asked["kind"],
             "prompt": asked["prompt"],
             "options": [
-                {"index": i, "label": str(option.get("label", i)) if isinstance(option, Mapping) else str(option)}
+                {
+                    "index": i,
+                    "label": str(option.get("label", i)) if isinstance(option, Mapping) else str(option),
+                }
                 for i, option in enumerate(asked["options"])
             ],
             "ms_left": max(0, int((seat.deadline - trio.current_time()) * 1000)),
@@ -145,7 +153,9 @@ class _NoSeat(Exception):
 
 
 async def _no_seat(request: Request, exc: Exception) -> Response:
-    return Response("no such seat: open the address `arena play` printed\n", status_code=404, media_type="text/plain")
+    return Response(
+        "no such seat: open the address `arena play` printed\n", status_code=404, media_type="text/plain"
+    )
 
 
 def create_seat_app(

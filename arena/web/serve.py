@@ -65,6 +65,7 @@ def serve(
     threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"serving {db} at http://{shown}:{port}/ (read-only; Ctrl-C stops)", err=True)
+
     async def stop_on_signal() -> None:
         # Ctrl-C or SIGTERM ends the server gracefully (a KeyboardInterrupt raised inside
         # trio's nurseries would come out wrapped in exception groups, as a traceback).

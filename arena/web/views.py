@@ -171,7 +171,9 @@ def _rated(
             for agent, rating in ratings.items():
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
-    rows = rows_with_mle(leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True)))
+    rows = rows_with_mle(
+        leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True))
+    )
     return rows, history
 
 
@@ -198,7 +200,11 @@ def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
         for a in agents
     ]
     # met: how often two of these agents sat at one table (never in a solo ladder of one seat)
-    return {"agents": agents, "cells": cells, "met": sum(cell["played"] for row in cells for cell in row) // 2}
+    return {
+        "agents": agents,
+        "cells": cells,
+        "met": sum(cell["played"] for row in cells for cell in row) // 2,
+    }
 
 
 def _faults(done: list[list[SeatLine]]) -> list[dict[str, Any]]:

@@ -33,7 +33,9 @@ from arena.wire.zygote import ZygoteChild, zygote, zygote_supported
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
 CPU_CHECK_S = 0.2  # how often a cgroup's summed CPU time is checked against the limit
-PIPE_CHECK_S = 0.5  # how often a sandboxed agent that keeps the referee waiting is checked for a dropped stdout
+PIPE_CHECK_S = (
+    0.5  # how often a sandboxed agent that keeps the referee waiting is checked for a dropped stdout
+)
 
 
 class DeadlineExceeded(Exception):
@@ -137,7 +139,9 @@ class AgentProcess:
         # Protected: a Ctrl-C (KeyboardInterrupt) landing between the fork and keeping the child
         # in self.process would leave it where no exit path kills it; trio delivers it later.
         assert self.jail is not None
-        self.process = fork_agent(spec, self.memory_mb, self.cpu_seconds, self._join_cgroup, self.jail.directory)
+        self.process = fork_agent(
+            spec, self.memory_mb, self.cpu_seconds, self._join_cgroup, self.jail.directory
+        )
 
     @trio.lowlevel.enable_ki_protection
     def _exec(self, argv: list[str], cwd: str) -> None:

@@ -56,7 +56,9 @@ def visible_paths(program: str) -> list[str]:
     paths.update(_site_paths())
     paths.update(plugin_locations())
     folder = os.path.dirname(os.path.realpath(program))
-    paths.add(os.path.realpath(program) if _holds_cwd(folder) else folder)  # a bot beside the store: itself only
+    paths.add(
+        os.path.realpath(program) if _holds_cwd(folder) else folder
+    )  # a bot beside the store: itself only
     keep = sorted(p for p in paths if p != "/" and not _holds_cwd(p) and os.path.exists(p))
     return [p for p in keep if not any(p != q and p.startswith(q + "/") for q in keep)]
 
@@ -113,7 +115,9 @@ def plugin_locations() -> frozenset[str]:
     the metadata folder of each installed plugin (its entry points). Found again on each call: a
     module of ``$TLACHTLI_PLUGINS`` may be found through a relative import path."""
     names = set(CORE_PACKAGES)
-    names.update(name.strip().split(".")[0] for name in os.environ.get(PLUGINS_ENV, "").split(",") if name.strip())
+    names.update(
+        name.strip().split(".")[0] for name in os.environ.get(PLUGINS_ENV, "").split(",") if name.strip()
+    )
     locations = set(_entry_point_locations())
     for name in names:
         locations.update(_module_locations(name))

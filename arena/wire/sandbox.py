@@ -161,7 +161,11 @@ class Jail:
     def environment(self) -> dict[str, str]:
         """The agent's whole environment: the documented variables only (arena/wire/host_view.py)."""
         if self.sandbox == "none":
-            path = [os.path.abspath(entry) for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+            path = [
+                os.path.abspath(entry)
+                for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                if entry
+            ]
             return agent_environment(self.directory, path)
         return agent_environment("/tmp", sandbox_pythonpath())
 

@@ -50,7 +50,9 @@ X32_SYSCALL_BIT = 0x40000000
 class Machine:
     """One architecture's audit id and the numbers of the calls the filter looks at."""
 
-    def __init__(self, arch: int, refused: dict[str, int], clone: int, clone3: int, fcntl: int, x32: bool) -> None:
+    def __init__(
+        self, arch: int, refused: dict[str, int], clone: int, clone3: int, fcntl: int, x32: bool
+    ) -> None:
         self.arch = arch
         self.refused = refused
         self.clone = clone
@@ -63,12 +65,32 @@ MACHINES = {
     "x86_64": Machine(
         0xC000003E,  # AUDIT_ARCH_X86_64
         {
-            "keyctl": 250, "add_key": 248, "request_key": 249, "unshare": 272, "setns": 308,
-            "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "mount": 165,
-            "umount2": 166, "pivot_root": 155, "bpf": 321, "perf_event_open": 298, "flock": 73,
-            "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-            "fspick": 433, "mount_setattr": 442, "inotify_init": 253, "inotify_init1": 294,
-            "inotify_add_watch": 254, "fanotify_init": 300, "fanotify_mark": 301,
+            "keyctl": 250,
+            "add_key": 248,
+            "request_key": 249,
+            "unshare": 272,
+            "setns": 308,
+            "ptrace": 101,
+            "process_vm_readv": 310,
+            "process_vm_writev": 311,
+            "mount": 165,
+            "umount2": 166,
+            "pivot_root": 155,
+            "bpf": 321,
+            "perf_event_open": 298,
+            "flock": 73,
+            "open_tree": 428,
+            "move_mount": 429,
+            "fsopen": 430,
+            "fsconfig": 431,
+            "fsmount": 432,
+            "fspick": 433,
+            "mount_setattr": 442,
+            "inotify_init": 253,
+            "inotify_init1": 294,
+            "inotify_add_watch": 254,
+            "fanotify_init": 300,
+            "fanotify_mark": 301,
         },  # fmt: skip
         clone=56,
         clone3=435,
@@ -78,12 +100,31 @@ MACHINES = {
     "aarch64": Machine(
         0xC00000B7,  # AUDIT_ARCH_AARCH64
         {
-            "keyctl": 219, "add_key": 217, "request_key": 218, "unshare": 97, "setns": 268,
-            "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "mount": 40,
-            "umount2": 39, "pivot_root": 41, "bpf": 280, "perf_event_open": 241, "flock": 32,
-            "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-            "fspick": 433, "mount_setattr": 442, "inotify_init1": 26, "inotify_add_watch": 27,
-            "fanotify_init": 262, "fanotify_mark": 263,
+            "keyctl": 219,
+            "add_key": 217,
+            "request_key": 218,
+            "unshare": 97,
+            "setns": 268,
+            "ptrace": 117,
+            "process_vm_readv": 270,
+            "process_vm_writev": 271,
+            "mount": 40,
+            "umount2": 39,
+            "pivot_root": 41,
+            "bpf": 280,
+            "perf_event_open": 241,
+            "flock": 32,
+            "open_tree": 428,
+            "move_mount": 429,
+            "fsopen": 430,
+            "fsconfig": 431,
+            "fsmount": 432,
+            "fspick": 433,
+            "mount_setattr": 442,
+            "inotify_init1": 26,
+            "inotify_add_watch": 27,
+            "fanotify_init": 262,
+            "fanotify_mark": 263,
         },  # fmt: skip
         clone=220,
         clone3=435,
@@ -195,6 +236,8 @@ def join_fresh_session_keyring() -> None:
         return
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.syscall(ctypes.c_long(machine.refused["keyctl"]), ctypes.c_long(KEYCTL_JOIN_SESSION_KEYRING), None)
+        libc.syscall(
+            ctypes.c_long(machine.refused["keyctl"]), ctypes.c_long(KEYCTL_JOIN_SESSION_KEYRING), None
+        )
     except (OSError, AttributeError):
         pass

@@ -60,7 +60,9 @@ def agent_start_method() -> str:
     """
     wanted = os.environ.get(START_ENV, "").strip().lower()
     if wanted and wanted not in START_METHODS:
-        raise ValueError(f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork' (or 'zygote': warm sandboxed starts)")
+        raise ValueError(
+            f"{START_ENV}={wanted!r}: use 'exec' (the default) or 'fork' (or 'zygote': warm sandboxed starts)"
+        )
     if wanted != "fork":
         return wanted or "exec"
     if not fork_supported():

@@ -108,13 +108,17 @@ class Zygote:
             ready = f"no answer ({error})".encode()
         if ready != b"ready":
             self.close()
-            raise OSError(f"the zygote did not start: {ready.decode('utf-8', 'replace')[:200] or 'it exited'}")
+            raise OSError(
+                f"the zygote did not start: {ready.decode('utf-8', 'replace')[:200] or 'it exited'}"
+            )
         self.control.settimeout(None)
 
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    async def spawn(self, agent: str, jail: Jail, cgroup: BotCgroup | None, limits: dict[str, Any]) -> ZygoteChild:
+    async def spawn(
+        self, agent: str, jail: Jail, cgroup: BotCgroup | None, limits: dict[str, Any]
+    ) -> ZygoteChild:
         """A new child playing plugin agent ``agent``, in ``jail``'s uid and ``cgroup``; OSError if impossible."""
         ours: list[int] = []  # stdin's write end, stdout's and stderr's read ends
         theirs: list[int] = []  # the child's: stdin, stdout, stderr, status, cgroup files
@@ -194,7 +198,9 @@ class ZygoteChild:
             return
         except OSError:
             data = b""
-        code = os.waitstatus_to_exitcode(int(data)) if data.isdigit() else os.waitstatus_to_exitcode(LOST_STATUS)
+        code = (
+            os.waitstatus_to_exitcode(int(data)) if data.isdigit() else os.waitstatus_to_exitcode(LOST_STATUS)
+        )
         self._returncode = code
         with contextlib.suppress(RuntimeError):  # outside trio: nobody can be waiting
             trio.lowlevel.notify_closing(self._status)
@@ -338,7 +344,9 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
         _own_namespaces()
         oom_killer_first()
         seccomp.join_fresh_session_keyring()
-        set_rlimits(request.get("memory_mb"), request.get("cpu_seconds"), spawn._address_space(), processes=True)
+        set_rlimits(
+            request.get("memory_mb"), request.get("cpu_seconds"), spawn._address_space(), processes=True
+        )
         _become(int(request["uid"]))
         _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
         _load_filter()
@@ -362,7 +370,10 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
 
 def _own_namespaces() -> None:
     """New mount, network, IPC, UTS and cgroup namespaces; a fresh private /tmp and its own /proc."""
-    _check(_libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWUTS | _CLONE_NEWCGROUP), "unshare")
+    _check(
+        _libc.unshare(_CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWUTS | _CLONE_NEWCGROUP),
+        "unshare",
+    )
     _check(_libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount --make-rprivate /")
     size = f"size={PRIVATE_TMPFS_MB << 20},mode=1777".encode()
     _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", _MS_NOSUID | _MS_NODEV, size), "mount /tmp")
@@ -374,7 +385,11 @@ class _CapHeader(ctypes.Structure):
 
 
 class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
 
 
 def _become(uid: int) -> None:
@@ -406,7 +421,10 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m arena.wire.zygote FD``: serve the referee on the socket at descriptor FD."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or not args[0].isdigit():
-        print("usage: python -m arena.wire.zygote FD   (started by the referee; see docs/security.md)", file=sys.stderr)
+        print(
+            "usage: python -m arena.wire.zygote FD   (started by the referee; see docs/security.md)",
+            file=sys.stderr,
+        )
         return 2
     try:
         return serve(socket.socket(fileno=int(args[0])))

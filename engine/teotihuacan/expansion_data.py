@@ -77,7 +77,9 @@ class Expansion:
         assert [s["position"] for s in self.orange_steps] == list(range(len(self.orange_steps)))
         self.orange_top = len(self.orange_table) - 1
         self.orange_bonus = next(i for i, (k, _) in enumerate(self.orange_table) if k == "bonus_tile")
-        self.orange_levels = {s["position"]: LEVELS[s["level"]] for s in self.orange_steps if s["kind"] == "ability"}
+        self.orange_levels = {
+            s["position"]: LEVELS[s["level"]] for s in self.orange_steps if s["kind"] == "ability"
+        }
         major = next(s for s in self.orange_steps if s["kind"] == "major")
         self.orange_major = major["position"]
         self.orange_discovery = {int(k): v for k, v in major["discovery_tiles"].items()}

@@ -51,18 +51,28 @@ POINTS: dict[str, Point] = {
     "starting_tiles_chosen": Point(
         "fire", "frames after every seat kept its Starting tiles, before they resolve (seat -1)"
     ),
-    "temple_gate": Point("fire", "frames that replace a temple step (a price first); args (t,); empty = step as usual"),
+    "temple_gate": Point(
+        "fire", "frames that replace a temple step (a price first); args (t,); empty = step as usual"
+    ),
     "may_claim": Point("adjust", "whether seat may claim discovery tile tid; args (tid, where)"),
     "can_pay_claim": Point("adjust", "whether seat can pay tile tid (base: its cost); args (tid,)"),
-    "claim": Point("fire", "frames after seat claimed discovery tile tid (called before paying); args (tid,)"),
+    "claim": Point(
+        "fire", "frames after seat claimed discovery tile tid (called before paying); args (tid,)"
+    ),
     "worship_fee": Point("adjust", "cocoa of a Worship; args (unlock 0/1, both 0/1)"),
     "may_worship": Point("adjust", "whether seat may Worship at all"),
     "unlock_cost": Point("adjust", "cocoa to unlock all own workers (-1: not allowed)"),
-    "turn_options": Point("adjust", "the turn's option list; a module adds ('mod', name, ...) (a TurnOption)"),
-    "moved": Point("fire", "frames after seat moved worker w (a turn's move, the orange temple's 1-2); args (w,)"),
+    "turn_options": Point(
+        "adjust", "the turn's option list; a module adds ('mod', name, ...) (a TurnOption)"
+    ),
+    "moved": Point(
+        "fire", "frames after seat moved worker w (a turn's move, the orange temple's 1-2); args (w,)"
+    ),
     "own_vp": Point("adjust", "VP of a gain of its own inside a step (a Technology's after-action VP)"),
     "main_wood": Point("adjust", "extra wood paid for a Main action; args (board,)"),
-    "resource_main": Point("fire", "frames replacing the Main action of board 2-4 (a choice first); args (board,)"),
+    "resource_main": Point(
+        "fire", "frames replacing the Main action of board 2-4 (a choice first); args (board,)"
+    ),
     "tech_gold": Point("adjust", "gold price of a Technology"),
     "alchemy_any_row": Point("adjust", "whether one worker may research any Technology"),
     "build_extra": Point("adjust", "resources of one's choice added to a Building's or Pyramid tile's price"),
@@ -115,7 +125,9 @@ class Hook:
     last: bool = False
 
 
-def when(tiles: tuple[str, ...] = (), bot_tiles: tuple[str, ...] = (), season: str = "", ability: str = "") -> When:
+def when(
+    tiles: tuple[str, ...] = (), bot_tiles: tuple[str, ...] = (), season: str = "", ability: str = ""
+) -> When:
     """The ``When`` of priest tiles, bot tiles, a Season tile and an ability named by their ids."""
     return When(
         frozenset(EXP.priests.index(pid) + 1 for pid in tiles),

@@ -89,7 +89,8 @@ def refresh(st: Any) -> None:
     rules = st.rules
     bot_tile = st.priest[st.bot] if st.bot >= 0 else 0
     tables = [
-        rules.seat_hooks(st.priest[s] if s != st.bot else 0, st.ability[s], st.season, bot_tile) for s in range(st.n)
+        rules.seat_hooks(st.priest[s] if s != st.bot else 0, st.ability[s], st.season, bot_tile)
+        for s in range(st.n)
     ]
     tables.append(rules.seat_hooks(0, 0, st.season, bot_tile))  # no seat (index -1)
     st.adjusters = tuple(adjusters for adjusters, _ in tables)

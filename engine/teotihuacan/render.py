@@ -62,7 +62,9 @@ def render(st: TeoCore) -> str:
         + "; ".join(", ".join(tile_name(t) for t in spot) or "-" for spot in st.d_avenue)
     )
     majors = []
-    for (t, step, _), stack in zip(DATA.temple_discovery, st.d_temple[: len(DATA.temple_discovery)], strict=True):
+    for (t, step, _), stack in zip(
+        DATA.temple_discovery, st.d_temple[: len(DATA.temple_discovery)], strict=True
+    ):
         majors.append(f"{TEMPLES[t]} {step}: " + (", ".join(tile_name(x) for x in stack) or "-"))
     lines.append("Temple major steps: " + "; ".join(majors))
     techs = " ".join(
@@ -108,6 +110,7 @@ def render(st: TeoCore) -> str:
 def teotibot_lines(st: TeoCore) -> list[str]:
     """Teotibot's action pyramid (with the dice sums that pick each tile), set-aside tile,
     Direction tiles and last roll."""
+
     def cell(pos: int) -> str:
         sums = [str(k) for k, p in DICE_POSITION.items() if p == pos]
         return f"[{'/'.join(sums) or '-'}: {TILE_NAMES[st.act_pyr[pos]]}]"

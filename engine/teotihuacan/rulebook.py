@@ -84,9 +84,13 @@ class Rulebook:
             if isinstance(part, Hook):
                 point = POINTS.get(part.point)
                 if point is None:
-                    raise ValueError(f"unknown hook point {part.point!r} ({part.fn.__qualname__}); see hooks.POINTS")
+                    raise ValueError(
+                        f"unknown hook point {part.point!r} ({part.fn.__qualname__}); see hooks.POINTS"
+                    )
                 if point.kind != part.kind:
-                    raise ValueError(f"{part.fn.__qualname__}: point {part.point!r} takes {point.kind} hooks, not {part.kind}")
+                    raise ValueError(
+                        f"{part.fn.__qualname__}: point {part.point!r} takes {point.kind} hooks, not {part.kind}"
+                    )
                 if part.last:
                     last.append(part)
                 else:
@@ -126,7 +130,9 @@ class Rulebook:
         else:
             raise TypeError(f"not a rulebook part: {part!r}")
 
-    def seat_hooks(self, tile: int, abilities: int, season: int, bot_tile: int) -> tuple[SeatTable, SeatTable]:
+    def seat_hooks(
+        self, tile: int, abilities: int, season: int, bot_tile: int
+    ) -> tuple[SeatTable, SeatTable]:
         """(point -> adjusters, point -> listeners) that run for a seat keeping player tile ``tile``
         (0: none) with ``abilities``, under Season tile ``season``, Teotibot keeping ``bot_tile``."""
         key = (tile, abilities, season, bot_tile)
@@ -136,7 +142,9 @@ class Rulebook:
             listeners: SeatTable = dict.fromkeys(SEAT_POINTS, ())
             for point in SEAT_POINTS:
                 table = listeners if POINTS[point].kind == "fire" else adjusters
-                table[point] = tuple(h.fn for h in self.hooks[point] if h.when.holds(tile, abilities, season, bot_tile))
+                table[point] = tuple(
+                    h.fn for h in self.hooks[point] if h.when.holds(tile, abilities, season, bot_tile)
+                )
             found = self._seat_tables[key] = (adjusters, listeners)
         return found
 

@@ -66,7 +66,9 @@ def _boards(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], i
         if board == 1:
             lines.append("Royal tiles: " + ", ".join(f"{r:02d}" for r in state.royal))
         notes[place] = lines
-    parts = {place: [text_lines(0, 0, line, box_w - 12, 9)[0] for line in lines] for place, lines in notes.items()}
+    parts = {
+        place: [text_lines(0, 0, line, box_w - 12, 9)[0] for line in lines] for place, lines in notes.items()
+    }
     most = max(sum(len(p) for p in lines) for lines in parts.values())
     box_h = 80 + 11 * most
     out = []
@@ -86,10 +88,20 @@ def _boards(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], i
             where = "" if space < 0 else (" on a Royal tile" if space < 3 else " locked on a worship space")
             inner.append("<g>" + title(f"{who} worker, power {state.wp[worker]}{where}"))
             inner.append(
-                rect(wx, wy, 23, 23, _worker_colour(state, worker), "#111", stroke_width=3 if space >= 0 else 1, rx=4)
+                rect(
+                    wx,
+                    wy,
+                    23,
+                    23,
+                    _worker_colour(state, worker),
+                    "#111",
+                    stroke_width=3 if space >= 0 else 1,
+                    rx=4,
+                )
             )
             inner.append(
-                text(wx + 11.5, wy + 16, state.wp[worker], 12, "middle", fill="#fff", font_weight="bold") + "</g>"
+                text(wx + 11.5, wy + 16, state.wp[worker], 12, "middle", fill="#fff", font_weight="bold")
+                + "</g>"
             )
             k += 1
         line_y = y + 86.0
@@ -101,7 +113,9 @@ def _boards(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], i
     return out, 2 * box_h + 4
 
 
-def _track(x0: float, y0: float, label: str, values: list[int], top: int, fill: str, step_w: int = 20) -> list[str]:
+def _track(
+    x0: float, y0: float, label: str, values: list[int], top: int, fill: str, step_w: int = 20
+) -> list[str]:
     out = [text(x0, y0 + 13, label, 10)]
     x1 = x0 + 84
     for step in range(top + 1):
@@ -152,10 +166,16 @@ def _notes(state, x0: int, y0: int, width: int) -> tuple[list[str], int]:
     if state.nt > ORANGE:
         steps = []
         for pos, (kind, reward) in enumerate(EXP.orange_table):
-            what = " ".join(part for part in (_ORANGE_STEP.get(str(kind), str(kind)), describe_gain(reward) if reward else "") if part)
+            what = " ".join(
+                part
+                for part in (_ORANGE_STEP.get(str(kind), str(kind)), describe_gain(reward) if reward else "")
+                if part
+            )
             steps.append(f"{pos} {what}")
         tiles = ", ".join(tile_name(t) for t in state.d_temple[-1]) or "-"
-        lines.append(f"Orange temple steps: {'; '.join(steps)}. Discovery tiles of step {EXP.orange_major}: {tiles}")
+        lines.append(
+            f"Orange temple steps: {'; '.join(steps)}. Discovery tiles of step {EXP.orange_major}: {tiles}"
+        )
     out = []
     y = y0
     for line in lines:
@@ -201,14 +221,24 @@ def _pyramid(state, x0: int, y0: int) -> tuple[list[str], int]:
     on_sides = ", ".join(
         f"{side} {sum(1 for i in range(4) if state.deco_space[s * 4 + i])}" for s, side in enumerate(SIDES)
     )
-    drawn, height = text_lines(side_x, y + 10, f"Decorations placed on the sides: {on_sides}", WIDTH - 10 - side_x, 9)
+    drawn, height = text_lines(
+        side_x, y + 10, f"Decorations placed on the sides: {on_sides}", WIDTH - 10 - side_x, 9
+    )
     out += drawn
     return out, max(16 + 8 * cell + 16, y + height - y0)
 
 
 def _icon(x: float, y: float, icon: str) -> str:
     """One 12-pixel square of a pyramid or decoration tile, in its icon's colour (outlined: coloured)."""
-    return rect(x, y, 12, 12, _ICON_FILL.get(icon.lower(), "#ccc"), "#555", stroke_width=1.5 if icon.isupper() else 0.5)
+    return rect(
+        x,
+        y,
+        12,
+        12,
+        _ICON_FILL.get(icon.lower(), "#ccc"),
+        "#555",
+        stroke_width=1.5 if icon.isupper() else 0.5,
+    )
 
 
 def _technologies(state, x0: int, y0: int) -> tuple[list[str], int]:
@@ -219,11 +249,21 @@ def _technologies(state, x0: int, y0: int) -> tuple[list[str], int]:
         text_lines(0, 0, _EFFECTS["technology_tiles"].get(n, "?"), box_w - 10, 8.5)[0] for n in state.tech
     ]
     box_h = 38 + 8.5 * 1.25 * max(len(lines) for lines in effects)
-    out = [text(x0, y0 + 11, "Technologies (Alchemy); markers: the seats that own each", 11, font_weight="bold")]
+    out = [
+        text(x0, y0 + 11, "Technologies (Alchemy); markers: the seats that own each", 11, font_weight="bold")
+    ]
     for pos, number in enumerate(state.tech):
         x, y = x0 + pos * (box_w + 4), y0 + 16
         temple = TEMPLES[DATA.tech_columns[pos % 3]]
-        inner = [text(x + 5, y + 13, f"{number:02d} ({DATA.tech_gold[number]} gold, {temple} step)", 9, font_weight="bold")]
+        inner = [
+            text(
+                x + 5,
+                y + 13,
+                f"{number:02d} ({DATA.tech_gold[number]} gold, {temple} step)",
+                9,
+                font_weight="bold",
+            )
+        ]
         inner += text_lines(x + 5, y + 26, _EFFECTS["technology_tiles"].get(number, "?"), box_w - 10, 8.5)[0]
         for k, seat in enumerate(s for s in range(state.n) if state.tech_marks[pos] >> s & 1):
             inner.append(circle(x + box_w - 8 - 10 * k, y + 9, 4, seat_colour(seat)))
@@ -237,7 +277,11 @@ def _seats(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], in
     for seat in range(state.n):
         res = ", ".join(f"{state.res[seat * 3 + i]} {RESOURCES[i]}" for i in range(3))
         temples = ", ".join(f"{TEMPLE_NAMES[t]} {state.temple[seat * state.nt + t]}" for t in range(state.nt))
-        tiles = [tile_name(t) + (" used" if state.d_used[t] else "") for t in range(1, 55) if state.d_owner[t] == seat]
+        tiles = [
+            tile_name(t) + (" used" if state.d_used[t] else "")
+            for t in range(1, 55)
+            if state.d_owner[t] == seat
+        ]
         lines = [
             f"{state.cocoa[seat]} cocoa, {res}",
             f"temples: {temples}",
@@ -272,7 +316,15 @@ def _seats(state, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], in
 
 def _teotibot(state, x0: int, y0: int) -> tuple[list[str], int]:
     """Teotibot's action pyramid (the dice sums that pick each tile), set-aside tile, Direction tiles."""
-    out = [text(x0, y0 + 11, "Teotibot's action pyramid (the dice sums that pick each tile)", 11, font_weight="bold")]
+    out = [
+        text(
+            x0,
+            y0 + 11,
+            "Teotibot's action pyramid (the dice sums that pick each tile)",
+            11,
+            font_weight="bold",
+        )
+    ]
     cell_w, cell_h = 150, 30
     rows = ((0,), (1, 2), (3, 4, 5))
     for r, row in enumerate(rows):
@@ -280,7 +332,10 @@ def _teotibot(state, x0: int, y0: int) -> tuple[list[str], int]:
             x = x0 + (3 - len(row)) * cell_w / 2 + k * cell_w + 2
             y = y0 + 18 + r * (cell_h + 2)
             sums = "/".join(str(s) for s, p in DICE_POSITION.items() if p == pos)
-            inner = [text(x + 5, y + 12, f"dice {sums}" if sums else "no roll picks it", 9), text(x + 5, y + 24, TILE_NAMES[state.act_pyr[pos]] or "(empty)", 10)]
+            inner = [
+                text(x + 5, y + 12, f"dice {sums}" if sums else "no roll picks it", 9),
+                text(x + 5, y + 24, TILE_NAMES[state.act_pyr[pos]] or "(empty)", 10),
+            ]
             out.append(box(x, y, cell_w - 4, cell_h, inner, "#eef3fb", "#6a86b8"))
     side_x = x0 + 3 * cell_w + 16
     line = (
@@ -311,11 +366,16 @@ def svg(state, viewer: int | None = None, names: Sequence[str] = ()) -> str:
         f"Teotihuacan, {state.n} players. Calendar: light {state.light} / dark {state.dark}, "
         f"Eclipses scored {state.eclipses}" + (", GAME OVER" if state.over else "")
     )
-    body = [rect(0, 0, WIDTH, 10, "#fff", "none"), text(10, 20, head, fit_size(head, WIDTH - 20, 14), font_weight="bold")]
+    body = [
+        rect(0, 0, WIDTH, 10, "#fff", "none"),
+        text(10, 20, head, fit_size(head, WIDTH - 20, 14), font_weight="bold"),
+    ]
     y = 26
     seats = state.to_act()
     if seats:
-        many = "choose Starting tiles" if state.stack[-1][0] == "start-pick" else state.decision(seats[0]).prompt
+        many = (
+            "choose Starting tiles" if state.stack[-1][0] == "start-pick" else state.decision(seats[0]).prompt
+        )
         prompt = state.decision(seats[0]).prompt if len(seats) == 1 else many
         who = ", ".join(seat_label(s, names) for s in seats)
         drawn, height = text_lines(10, y + 10, f"To act: {who}: {prompt}", WIDTH - 20, 11)

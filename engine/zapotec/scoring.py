@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from .core import ZapotecCore
 
 COCIJOBOT = 1  # Cocijobot's seat in solo
+
+
 def mark_round(state: ZapotecCore, label: str) -> None:
     """Note every seat's score now, for the score-over-time chart (``timeline``)."""
     state.marks.append((label, tuple(state.score)))

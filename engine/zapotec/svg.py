@@ -67,7 +67,9 @@ def _map(state: ZapotecState, x0: int, y0: int, names: Sequence[str]) -> tuple[l
                     else None
                 )
                 tip = space.name + (
-                    f", {_name(state, owner, names)}" + (" palace" if palace else " house") if owner >= 0 else ""
+                    f", {_name(state, owner, names)}" + (" palace" if palace else " house")
+                    if owner >= 0
+                    else ""
                 )
                 inner.append(
                     "<g>" + title(tip) + rect(sx, sy, 30, 24, fill, "#333", stroke_width=3 if palace else 1)
@@ -155,14 +157,20 @@ def _rituals(state: ZapotecState, x0: int, y0: int) -> tuple[list[str], int]:
 def _market(state: ZapotecState, x0: int, y0: int) -> tuple[list[str], int]:
     """The Trade-tile market: the face-up tiles of each level, with what each does."""
     d = state.data
-    out = [text(x0, y0 + 11, "Trade tiles on offer (by level; price in gold before Sacrifice discounts)", 11, font_weight="bold")]
+    out = [
+        text(
+            x0,
+            y0 + 11,
+            "Trade tiles on offer (by level; price in gold before Sacrifice discounts)",
+            11,
+            font_weight="bold",
+        )
+    ]
     per_row = max(len(row) for row in state.display) or 1
     box_w = (WIDTH - 20 - 80 - 4 * (per_row - 1)) / per_row
     rows = []
     for row in state.display:
-        texts = [
-            text_lines(0, 0, d.trade_tiles[t].text, box_w - 10, 8.5)[0] if t >= 0 else [] for t in row
-        ]
+        texts = [text_lines(0, 0, d.trade_tiles[t].text, box_w - 10, 8.5)[0] if t >= 0 else [] for t in row]
         rows.append(22 + 8.5 * 1.25 * max((len(lines) for lines in texts), default=0))
     y = y0 + 18
     for level, row in enumerate(state.display):
@@ -173,10 +181,22 @@ def _market(state: ZapotecState, x0: int, y0: int) -> tuple[list[str], int]:
         for k, t in enumerate(row):
             x = x0 + 80 + k * (box_w + 4)
             if t < 0:
-                out.append(box(x, y, box_w, rows[level], [text(x + 5, y + 13, "(empty)", 9, fill="#999")], "none", "#bbb"))
+                out.append(
+                    box(
+                        x,
+                        y,
+                        box_w,
+                        rows[level],
+                        [text(x + 5, y + 13, "(empty)", 9, fill="#999")],
+                        "none",
+                        "#bbb",
+                    )
+                )
                 continue
             tile = d.trade_tiles[t]
-            inner = [text(x + 5, y + 12, f"{tile.id} ({tile.usage.replace('_', ' ')})", 9, font_weight="bold")]
+            inner = [
+                text(x + 5, y + 12, f"{tile.id} ({tile.usage.replace('_', ' ')})", 9, font_weight="bold")
+            ]
             inner += text_lines(x + 5, y + 24, tile.text, box_w - 10, 8.5)[0]
             out.append(box(x, y, box_w, rows[level], inner, "#eef6ee", "#6a9a6a"))
         y += int(rows[level]) + 4
@@ -195,7 +215,9 @@ def _seat(
     for i, name in enumerate(RESOURCES):
         x = x0 + 4 + i * 37
         chip = f"{name} {state.res[seat][i]}"
-        inner.append("<g>" + title(f"{state.res[seat][i]} {name}") + rect(x, y0 + 24, 35, 16, _RESOURCE_FILL[name]))
+        inner.append(
+            "<g>" + title(f"{state.res[seat][i]} {name}") + rect(x, y0 + 24, 35, 16, _RESOURCE_FILL[name])
+        )
         inner.append(text(x + 17.5, y0 + 35, chip, fit_size(chip, 33, 9, 6), "middle", fill="#fff") + "</g>")
     pieces = "/".join(str(n) for n in state.pieces[seat])
     status = f"houses left {state.houses_left[seat]}, sacrifice step {state.sac[seat]}, pyramid pieces L/M/S {pieces}"
@@ -203,7 +225,9 @@ def _seat(
     y = y0 + 62
     lines: list[str] = []
     if state.solo and seat == 1:
-        lines.append("Building tiles collected: " + (", ".join(PROPERTIES[t] for t in state.cj_tiles) or "none"))
+        lines.append(
+            "Building tiles collected: " + (", ".join(PROPERTIES[t] for t in state.cj_tiles) or "none")
+        )
         if state.cj_card >= 0:
             card = d.cocijobot_deck[state.cj_card]
             lines.append(f"Cocijobot card {card.number}: {card.action}")
@@ -214,7 +238,9 @@ def _seat(
             if tile >= 0:
                 bt = d.building_tiles[tile]
                 pair = f"{RESOURCES[bt.basic]}+{RESOURCES[bt.advanced]}"
-                inner.append(rect(x, cy, 68, 22, "#e9dcc0") + text(x + 3, cy + 15, pair, fit_size(pair, 62, 9, 6)))
+                inner.append(
+                    rect(x, cy, 68, 22, "#e9dcc0") + text(x + 3, cy + 15, pair, fit_size(pair, 62, 9, 6))
+                )
             else:
                 printed = d.grid_advanced[cell]
                 inner.append(
@@ -232,7 +258,8 @@ def _seat(
             shown = _card(state, pick) if state.step != "pick" or _sees(state, viewer, seat) else "face down"
             lines.append(f"played card: {shown}")
     tiles = [
-        d.trade_tiles[t].id + (" (used)" if t in state.tiles_down[seat] else "") for t in state.tiles_owned[seat]
+        d.trade_tiles[t].id + (" (used)" if t in state.tiles_down[seat] else "")
+        for t in state.tiles_owned[seat]
     ]
     lines.append(f"trade tiles: {', '.join(tiles) or '-'}")
     for line in lines:
@@ -254,10 +281,16 @@ def _cards(state: ZapotecState, x0: int, y0: int, names: Sequence[str]) -> tuple
     parts.append("offer: " + (", ".join(_card(state, c) for c in state.offer) or "-"))
     parts.append(f"deck {len(state.deck)} cards")
     if state.step != "pick":
-        played = [f"{_name(state, s, names)} {_card(state, state.picks[s])}" for s in range(state.players) if state.picks[s] >= 0]
+        played = [
+            f"{_name(state, s, names)} {_card(state, state.picks[s])}"
+            for s in range(state.players)
+            if state.picks[s] >= 0
+        ]
         if played:
             parts.append("played: " + ", ".join(played))
-    drawn, height = text_lines(x0, y0 + 10, "; ".join(parts) + ". Card: number (income resource, building property).", WIDTH - 20, 10)
+    drawn, height = text_lines(
+        x0, y0 + 10, "; ".join(parts) + ". Card: number (income resource, building property).", WIDTH - 20, 10
+    )
     return drawn, int(height)
 
 
@@ -269,7 +302,10 @@ def svg(state: ZapotecState, viewer: int | None = None, names: Sequence[str] = (
     head = f"Zapotec round {state.round}/{d.rounds}, {step}"
     if state.current >= 0 and state.step != "over":
         head += f", {_name(state, state.current, names)} to play"
-    body = [rect(0, 0, WIDTH, 10, "#fff", "none"), text(10, 20, head, fit_size(head, WIDTH - 20, 14), font_weight="bold")]
+    body = [
+        rect(0, 0, WIDTH, 10, "#fff", "none"),
+        text(10, 20, head, fit_size(head, WIDTH - 20, 14), font_weight="bold"),
+    ]
     part, height = _cards(state, 10, 28, names)
     body += part
     y = 28 + height + 20
@@ -290,7 +326,9 @@ def svg(state: ZapotecState, viewer: int | None = None, names: Sequence[str] = (
     seats = [_seat(state, seat, viewer, 10 + seat * 236, y, names) for seat in range(state.seats)]
     tallest = max(height for _, height in seats)  # every seat's box as tall as the tallest
     for seat, (inner, _) in enumerate(seats):
-        body.append(box(10 + seat * 236, y, 228, tallest, inner, "#fafafa", seat_colour(seat), stroke_width=2))
+        body.append(
+            box(10 + seat * 236, y, 228, tallest, inner, "#fafafa", seat_colour(seat), stroke_width=2)
+        )
     y += tallest + 10
     body[0] = rect(0, 0, WIDTH, y, "#fff", "none")
     return document(WIDTH, y, body, head)

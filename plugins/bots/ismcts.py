@@ -146,7 +146,9 @@ class ISMCTSAgent(Agent):
         self.exploration = float(exploration)
         self.policy = options.get("policy", "random")
         if self.policy not in POLICIES:
-            raise ValueError(f"ismcts: agent option 'policy' must be one of {list(POLICIES)}, got {self.policy!r}")
+            raise ValueError(
+                f"ismcts: agent option 'policy' must be one of {list(POLICIES)}, got {self.policy!r}"
+            )
         self.reuse = bool(options.get("reuse", True))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
@@ -163,7 +165,9 @@ class ISMCTSAgent(Agent):
         self.depth = depth
         self.reward = options.get("reward", self.evaluator.reward if self.evaluator else "win")
         if self.reward not in REWARDS:
-            raise ValueError(f"ismcts: agent option 'reward' must be one of {list(REWARDS)}, got {self.reward!r}")
+            raise ValueError(
+                f"ismcts: agent option 'reward' must be one of {list(REWARDS)}, got {self.reward!r}"
+            )
         if self.reward == "gain" and self.evaluator is None:
             raise ValueError(
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
@@ -186,7 +190,8 @@ class ISMCTSAgent(Agent):
                 raise RuntimeError("ismcts: act() called before setup()")
             self.search(root, observation, len(options), started, decision.get("clock", {}))
         choice = max(
-            range(len(keys)), key=lambda i: (root.children[keys[i]].visits if keys[i] in root.children else -1, -i)
+            range(len(keys)),
+            key=lambda i: (root.children[keys[i]].visits if keys[i] in root.children else -1, -i),
         )
         self.root, self.last_key, self.last_id = root, keys[choice], decision.get("id")
         if len(options) > 1:
@@ -195,7 +200,12 @@ class ISMCTSAgent(Agent):
 
     def next_root(self, decision_id: int | None) -> Node:
         """The previous choice's subtree when nobody decided since (see the module docstring)."""
-        if self.reuse and self.root is not None and decision_id is not None and decision_id == (self.last_id or 0) + 1:
+        if (
+            self.reuse
+            and self.root is not None
+            and decision_id is not None
+            and decision_id == (self.last_id or 0) + 1
+        ):
             assert self.last_key is not None  # set with root
             child = self.root.children.get(self.last_key)
             if child is not None:

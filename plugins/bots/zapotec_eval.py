@@ -215,7 +215,14 @@ V1_WEIGHTS = {
     "open_piece": 2.5,  # a piece in an unfinished Pyramid: half the 5-VP completion bonus
     "sacrifice_step": 0.5,
 }
-_V1_BY_RESOURCE = {"wood": "basic", "brick": "basic", "stone": "basic", "corn": "corn", "gold": "gold", "priest": "priest"}
+_V1_BY_RESOURCE = {
+    "wood": "basic",
+    "brick": "basic",
+    "stone": "basic",
+    "corn": "corn",
+    "gold": "gold",
+    "priest": "priest",
+}
 _V1_RESOURCES = tuple(V1_WEIGHTS[_V1_BY_RESOURCE[name]] for name in RESOURCE_NAMES)
 
 

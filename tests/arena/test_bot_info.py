@@ -66,7 +66,12 @@ def test_an_agent_answers_with_info_by_explain_or_answer():
     assert split_answer(agent, 1) == (1, None)  # taken once: the next answer has none
     assert split_answer(agent, Answer(2, "why not")) == (2, "why not")
     assert split_answer(object(), 3) == (3, None)  # a bot that is no Agent subclass
-    assert act_message(4, *split_answer(agent, Answer(0, "x"))) == {"type": "act", "id": 4, "choice": 0, "info": "x"}
+    assert act_message(4, *split_answer(agent, Answer(0, "x"))) == {
+        "type": "act",
+        "id": 4,
+        "choice": 0,
+        "info": "x",
+    }
     assert "info" not in act_message(4, 0)
 
 

@@ -44,6 +44,8 @@ def test_the_others_are_frozen_whenever_a_seat_decides_and_only_then_frozen(monk
     moves = record["moves"]
     assert record["faults"] == [] and len(moves) > 20
     assert unfrozen_while_another_decided == []
-    switches = sum(1 for earlier, later in zip(moves, moves[1:], strict=False) if earlier["seat"] != later["seat"])
+    switches = sum(
+        1 for earlier, later in zip(moves, moves[1:], strict=False) if earlier["seat"] != later["seat"]
+    )
     assert switches < len(moves) - 5  # Zapotec turns hold several decisions of one seat
     assert len(freezes) <= switches + 2  # once per change of seat, and once after each `ready`

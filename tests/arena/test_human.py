@@ -87,7 +87,9 @@ def test_a_human_seat_cannot_be_played_without_its_page():
     with pytest.raises(MatchSetupError, match="only `arena play` can seat it"):
         run_match(MatchSpec(game="zapotec", agents=("human", "random"), seed=1))
     for command in (["check", "human"], ["compare", "human", "random", "--game", "zapotec"]):
-        done = subprocess.run([sys.executable, "-m", "arena.cli", *command], capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "arena.cli", *command], capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 2, done.stderr
         assert done.stderr.strip().splitlines()[-1] == (
             "error: agent 'human' is a person playing in the browser: only `arena play` can seat it"
@@ -96,7 +98,9 @@ def test_a_human_seat_cannot_be_played_without_its_page():
 
 def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp_path):
     record_file = tmp_path / "m.json"
-    match = HumanMatch(["-g", "zapotec", "-a", "human", "-a", "random", "--seed", "4", "--record", str(record_file)])
+    match = HumanMatch(
+        ["-g", "zapotec", "-a", "human", "-a", "random", "--seed", "4", "--record", str(record_file)]
+    )
     try:
         page = match.pages[0]
         first = tab_of(page)
@@ -109,7 +113,11 @@ def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp
         assert f"hand: {mine}" in state["board"] and f"hand: {theirs}" not in state["board"]
         assert "cards face down" in state["board"]
         refusals = [
-            ({"tab": first, "id": decision, "choice": 99}, 400, f"choice 99 is not one of this decision's options (0..{count - 1})"),
+            (
+                {"tab": first, "id": decision, "choice": 99},
+                400,
+                f"choice 99 is not one of this decision's options (0..{count - 1})",
+            ),
             ({"tab": first, "id": decision, "choice": "0"}, 400, "is not one of this decision's options"),
             ({"tab": first, "id": decision, "choice": True}, 400, "is not one of this decision's options"),
             ({"tab": first, "id": decision + 7, "choice": 0}, 409, "that decision is no longer open"),
@@ -127,7 +135,9 @@ def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp
         assert get_json(page.replace(token, "x" + token))[0] == 404  # another token: no seat
         assert get_json(page, host="evil.example")[0] == 400  # DNS rebinding: refused
         second = tab_of(page)  # a second tab takes the seat over
-        assert next_state(page, first, -1, ("taken",))["message"].startswith("this seat is now played in another tab")
+        assert next_state(page, first, -1, ("taken",))["message"].startswith(
+            "this seat is now played in another tab"
+        )
         status, answer = post_json(f"{page}/choose", {"tab": first, "id": decision, "choice": 0})
         assert status == 409 and "another tab" in answer["error"]
         clicks, since = 0, -1
@@ -151,7 +161,18 @@ def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp
 def test_a_closed_page_forfeits_on_the_human_clock_with_a_clear_line(tmp_path, opened):
     record_file = tmp_path / "m.json"
     clock = 6 if opened else 1  # long enough, under load, for the page to open before it runs out
-    args = ["-g", "zapotec", "-a", "human", "--automaton", "cocijobot", "--seed", "3", "--human-clock", str(clock)]
+    args = [
+        "-g",
+        "zapotec",
+        "-a",
+        "human",
+        "--automaton",
+        "cocijobot",
+        "--seed",
+        "3",
+        "--human-clock",
+        str(clock),
+    ]
     match = HumanMatch(args + ["--bank-ms", "0", "--record", str(record_file)])
     try:
         if opened:
@@ -175,7 +196,10 @@ def test_ctrl_c_while_the_person_thinks_stops_the_match_in_one_line():
     next_state(match.pages[0], tab, -1, ("deciding",))
     match.process.send_signal(2)
     exit_status, stdout, stderr = match.finish()
-    assert exit_status == 130 and stderr.strip().splitlines()[-1] == "error: interrupted; every agent process was stopped"
+    assert (
+        exit_status == 130
+        and stderr.strip().splitlines()[-1] == "error: interrupted; every agent process was stopped"
+    )
     assert "Traceback" not in stderr
 
 
@@ -185,7 +209,20 @@ def test_a_busy_port_is_one_error_line():
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "play", "-g", "zapotec", "-a", "human", "-a", "random", "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "arena.cli",
+                "play",
+                "-g",
+                "zapotec",
+                "-a",
+                "human",
+                "-a",
+                "random",
+                "--port",
+                str(port),
+            ],
             capture_output=True,
             text=True,
             cwd=ROOT,

@@ -49,7 +49,9 @@ def test_plugin_that_fails_to_import_is_named_and_skipped(monkeypatch):
         "ModuleNotFoundError: No module named 'no_such_module_xyz'"
     ]
     assert registry.agent("random") and registry.game("goofspiel")  # the others still load
-    with pytest.raises(PluginError, match="unknown agent 'mine'.*perhaps from the broken plugin 'no_such_module_xyz'"):
+    with pytest.raises(
+        PluginError, match="unknown agent 'mine'.*perhaps from the broken plugin 'no_such_module_xyz'"
+    ):
         registry.agent("mine")
 
 

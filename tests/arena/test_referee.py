@@ -115,7 +115,9 @@ def test_handshake_stall_forfeits(no_leftovers):
 
 def test_orphaned_grandchild_is_killed_with_the_group(no_leftovers):
     # no sandbox: the orphan reports its pid as the host sees it (tests/arena/wire/test_sandbox.py: the same in a sandbox)
-    outcome = run_match(MatchSpec(game="goofspiel", agents=("fault-orphan", "random"), seed=3, sandbox="none"))
+    outcome = run_match(
+        MatchSpec(game="goofspiel", agents=("fault-orphan", "random"), seed=3, sandbox="none")
+    )
     stderr = outcome.record["agents"][0]["stderr"]
     pid = int(stderr.split("orphan pid ")[1].split()[0])
     assert eventually_empty(lambda: [pid] if alive(pid) else []) == []
@@ -151,7 +153,11 @@ def test_simultaneous_seats_are_asked_concurrently(tmp_path, no_leftovers):
     # Each rendezvous agent answers only once all three were asked in the same round.
     options = ({"dir": str(tmp_path)},) * 3
     spec = MatchSpec(
-        game="goofspiel", agents=("rendezvous",) * 3, seed=8, agent_options=options, move_ms=20_000,
+        game="goofspiel",
+        agents=("rendezvous",) * 3,
+        seed=8,
+        agent_options=options,
+        move_ms=20_000,
         sandbox="none",  # the agents meet in a shared directory, which sandboxes keep apart
     )
     outcome = run_match(spec)

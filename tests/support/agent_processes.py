@@ -73,7 +73,6 @@ def eventually_empty(probe, seconds: float = 5.0) -> list[int]:
     return processes.eventually_empty(probe, seconds)
 
 
-
 def check_replays(outcome) -> None:
     state = replay(outcome.record, GAME)
     assert list(state.result().scores) == [s.score for s in outcome.seats]

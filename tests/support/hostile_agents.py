@@ -264,7 +264,9 @@ class Hostile(Agent):
     def cpu_hog(self) -> None:
         """Steal the opponent's clock: sixty spinning processes, each in a session of its own
         (so each its own scheduler autogroup), left running while the opponent decides."""
-        started = [pid for pid in (spawn(lambda: spin(600)) for _ in range(self.options.get("spinners", 60))) if pid]
+        started = [
+            pid for pid in (spawn(lambda: spin(600)) for _ in range(self.options.get("spinners", 60))) if pid
+        ]
         report(f"RESULT: spinners {len(started)}")
 
     def memfd_fill(self) -> None:
@@ -365,7 +367,6 @@ class Hostile(Agent):
                 except OSError:
                     pass
 
-
     # -- channels between agents running at the same time, or one after another --------------
 
     def publish_locks(self) -> None:
@@ -374,7 +375,11 @@ class Hostile(Agent):
         in a real attack) with F_GETLK; nothing is written anywhere."""
         self.lock_fd = os.open(__file__, os.O_RDONLY)
         try:
-            fcntl.fcntl(self.lock_fd, fcntl.F_SETLK, FLOCK.pack(fcntl.F_RDLCK, os.SEEK_SET, LOCK_BASE + self.seat, 1, 0))
+            fcntl.fcntl(
+                self.lock_fd,
+                fcntl.F_SETLK,
+                FLOCK.pack(fcntl.F_RDLCK, os.SEEK_SET, LOCK_BASE + self.seat, 1, 0),
+            )
             report(f"RESULT: lock published at seat {self.seat}")
         except OSError as error:
             report(f"RESULT: lock refused: {error.strerror}")
@@ -394,13 +399,20 @@ class Hostile(Agent):
         """Leave a key readable by every uid in its user keyring, for a later agent to find."""
         description = f"tlachtli-hand-{self.options['tag']}".encode()
         serial = key_syscall(
-            "add_key", b"user", description, b"my hand", ctypes.c_size_t(7), ctypes.c_long(KEY_SPEC_USER_KEYRING)
+            "add_key",
+            b"user",
+            description,
+            b"my hand",
+            ctypes.c_size_t(7),
+            ctypes.c_long(KEY_SPEC_USER_KEYRING),
         )
         if serial < 0:
             report(f"RESULT: add_key refused: {os.strerror(-serial)}")
             return
         key_syscall("keyctl", ctypes.c_long(KEYCTL_SET_TIMEOUT), ctypes.c_long(serial), ctypes.c_long(120))
-        granted = key_syscall("keyctl", ctypes.c_long(KEYCTL_SETPERM), ctypes.c_long(serial), ctypes.c_long(0x3F3F3F3F))
+        granted = key_syscall(
+            "keyctl", ctypes.c_long(KEYCTL_SETPERM), ctypes.c_long(serial), ctypes.c_long(0x3F3F3F3F)
+        )
         report(f"RESULT: key stored {serial} (setperm {granted})")
 
     def key_find(self) -> None:
@@ -431,7 +443,9 @@ class Hostile(Agent):
         }
         for what, call in tries.items():
             refused = call() == -1
-            report(f"RESULT: {what} {'refused: ' + os.strerror(ctypes.get_errno()) if refused else 'allowed'}")
+            report(
+                f"RESULT: {what} {'refused: ' + os.strerror(ctypes.get_errno()) if refused else 'allowed'}"
+            )
 
     def env(self) -> None:
         """Report every environment variable's name (a referee's secret must not be among them)."""

@@ -98,7 +98,10 @@ def build_store(folder: Path) -> Path:
     # are laid side by side, as a bot author ships one.
     bots = folder / "bots"
     bots.mkdir()
-    for source in (ROOT / "tests" / "support" / "html_stderr_bot.py", ROOT / "examples" / "bots" / "first_option.py"):
+    for source in (
+        ROOT / "tests" / "support" / "html_stderr_bot.py",
+        ROOT / "examples" / "bots" / "first_option.py",
+    ):
         shutil.copy2(source, bots / source.name)
     bots.chmod(0o755)
     bot = bots / "html_stderr_bot.py"
@@ -113,7 +116,9 @@ def build_store(folder: Path) -> Path:
 def build_contest_store(folder: Path) -> Path:
     """Play a Zapotec solo ladder (random, first-option and greedy against Cocijobot, 3 deals)
     and an `arena compare` on goofspiel (``COMPARE``) into ``folder``/contest.db."""
-    (folder / "solo.toml").write_text(SOLO.format(first_option=ROOT / "examples" / "bots" / "first_option.py"))
+    (folder / "solo.toml").write_text(
+        SOLO.format(first_option=ROOT / "examples" / "bots" / "first_option.py")
+    )
     db = folder / "contest.db"
     arena("run", str(folder / "solo.toml"), "--db", str(db), "--quiet", "--jobs", "2")
     arena(*COMPARE, "--db", str(db), "--quiet", "--jobs", "2", TLACHTLI_PLUGINS=TEST_PLUGINS)

@@ -29,7 +29,17 @@ _libc = ctypes.CDLL(None, use_errno=True)
 _libc.shmat.restype = ctypes.c_void_p
 IPC_CREAT, SHM_SIZE = 0o1000, 4096
 PTRACE_ATTACH = 16
-WRITABLE_CANDIDATES = ("/", "/var/tmp", "/dev", "/dev/shm", "/run", "/var/lock", "/etc", "/usr", "/proc/self/cwd")
+WRITABLE_CANDIDATES = (
+    "/",
+    "/var/tmp",
+    "/dev",
+    "/dev/shm",
+    "/run",
+    "/var/lock",
+    "/etc",
+    "/usr",
+    "/proc/self/cwd",
+)
 
 
 def report(line: str) -> None:
@@ -183,7 +193,9 @@ def inspect() -> None:
     report(f"FACT: fds={','.join(sorted(targets))}")
     report(f"FACT: tmp={','.join(sorted(os.listdir('/tmp')))} cwd={os.getcwd()}")
     report(f"FACT: env={','.join(sorted(os.environ))}")
-    report(f"FACT: net={','.join(sorted(socket.if_nameindex()[i][1] for i in range(len(socket.if_nameindex()))))}")
+    report(
+        f"FACT: net={','.join(sorted(socket.if_nameindex()[i][1] for i in range(len(socket.if_nameindex()))))}"
+    )
 
 
 class NoteLeaver(Agent):
@@ -206,4 +218,6 @@ class NoteLeaver(Agent):
 
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [AgentSpec(name="note", description="leaves notes for its next match", factory=NoteLeaver, version="1")]
+    return [
+        AgentSpec(name="note", description="leaves notes for its next match", factory=NoteLeaver, version="1")
+    ]

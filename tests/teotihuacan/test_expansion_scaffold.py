@@ -68,7 +68,9 @@ def test_expert_setup_uses_the_expert_patterns(players, options):
     assert placed != set(DATA.setup_patterns[st.n])
 
 
-def hooked(mods: int, priest: list[int], bot: int = -1, season: int = 0, ability: list[int] | None = None, rules=None):
+def hooked(
+    mods: int, priest: list[int], bot: int = -1, season: int = 0, ability: list[int] | None = None, rules=None
+):
     """The fields the hook dispatch reads, with its hooks found (``modules.refresh``); ``rules``:
     a rulebook (by default the module set's)."""
     n = len(priest)
@@ -113,7 +115,12 @@ def test_a_rulebook_refuses_an_unknown_point_a_wrong_kind_and_a_clash():
     with pytest.raises(ValueError, match="point 'temple' takes fire hooks, not adjust"):
         Rulebook([adjuster("temple", lambda st, seat, v: v)])
     with pytest.raises(ValueError, match="choice frame 'turn' is declared twice"):
-        Rulebook([*module_parts(0), Choice("turn", lambda st, f: [], lambda st, f, o: ("", []), lambda st, f, p: None)])
+        Rulebook(
+            [
+                *module_parts(0),
+                Choice("turn", lambda st, f: [], lambda st, f, o: ("", []), lambda st, f, p: None),
+            ]
+        )
     with pytest.raises(ValueError, match="automaton policy 'nosuch' replaces nothing"):
         Rulebook([Automaton("nosuch", lambda st, f, o: o[0], replaces=True)])
 
@@ -121,7 +128,9 @@ def test_a_rulebook_refuses_an_unknown_point_a_wrong_kind_and_a_clash():
 def test_importing_the_rules_registers_nothing_and_each_module_set_has_one_rulebook():
     assert for_modules(0) is for_modules(0) and for_modules(0) is not for_modules(modules.BIT["height"])
     assert not any(for_modules(0).hooks.values())  # the base game calls no hook
-    assert "move-back" in for_modules(modules.BIT["height"]).choice and "move-back" not in for_modules(0).choice
+    assert (
+        "move-back" in for_modules(modules.BIT["height"]).choice and "move-back" not in for_modules(0).choice
+    )
     st = GAME.setup(2, 1, {"modules": "height"})
     assert st.clone().rules is st.rules and st.determinize(0, Random(1)).rules is st.rules
     assert GAME.from_observation(st.observation(0), Random(2)).rules is st.rules
@@ -133,9 +142,21 @@ def test_importing_the_rules_registers_nothing_and_each_module_set_has_one_ruleb
 @pytest.mark.parametrize(
     "module,when,change",
     [
-        ("seasons", {"season": "cheap_salary"}, lambda st: setattr(st, "season", EXP.season_by_id["cheap_salary"])),
-        ("height", {"ability": "no_salary"}, lambda st: st.ability.__setitem__(0, 1 << EXP.ability_index["no_salary"])),
-        ("priests", {"bot_tiles": ("metzli",)}, lambda st: st.priest.__setitem__(2, EXP.bot_priests.index("metzli") + 1)),
+        (
+            "seasons",
+            {"season": "cheap_salary"},
+            lambda st: setattr(st, "season", EXP.season_by_id["cheap_salary"]),
+        ),
+        (
+            "height",
+            {"ability": "no_salary"},
+            lambda st: st.ability.__setitem__(0, 1 << EXP.ability_index["no_salary"]),
+        ),
+        (
+            "priests",
+            {"bot_tiles": ("metzli",)},
+            lambda st: st.priest.__setitem__(2, EXP.bot_priests.index("metzli") + 1),
+        ),
     ],
 )
 def test_a_hook_with_a_condition_runs_once_it_holds_and_the_hooks_are_refreshed(module, when, change):

@@ -90,9 +90,7 @@ def _orange_step(st: TeoCore, seat: int, step: int) -> list[tuple]:
 def ability_options(st: TeoCore, seat: int, level: int) -> list[Payload]:
     """Abilities ``seat`` may take on a level-``level`` step: of that level exactly (never a
     lower one), none it holds already (other players' choices do not matter)."""
-    return [
-        (i,) for i, a in enumerate(EXP.abilities) if a.level == level and not st.ability[seat] >> i & 1
-    ]
+    return [(i,) for i, a in enumerate(EXP.abilities) if a.level == level and not st.ability[seat] >> i & 1]
 
 
 def _ability_options(st: TeoCore, frame: Frame) -> list[Payload]:

@@ -217,7 +217,9 @@ def _tlaloc_options(st: TeoCore, frame: Frame) -> list[Payload]:
 
 def _tlaloc_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     labels = [
-        "count only your own workers" if p[0] == "none" else f"count seat {p[1] // 4}'s power-{st.wp[p[1]]} worker as yours"
+        "count only your own workers"
+        if p[0] == "none"
+        else f"count seat {p[1] // 4}'s power-{st.wp[p[1]]} worker as yours"
         for p in opts
     ]
     return f"Tlāloc: treat another player's worker on {DATA.board_names[frame[2]]} as your own?", labels
@@ -276,7 +278,11 @@ def _xolotl_options(st: TeoCore, frame: Frame) -> list[Payload]:
     return [*opts, ("forfeit",)]
 
 
-XOLOTL_LABELS = {"cocoa": "pay 1 cocoa and advance", "vp": "pay 3 VP and advance", "forfeit": "forfeit the step"}
+XOLOTL_LABELS = {
+    "cocoa": "pay 1 cocoa and advance",
+    "vp": "pay 3 VP and advance",
+    "forfeit": "forfeit the step",
+}
 
 
 def _xolotl_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
@@ -445,7 +451,12 @@ def _bot_roll(st: TeoCore, seat: int, pos: int) -> list[tuple]:
     st.cocoa[seat] -= S02_COST
     other = S02_POSITIONS[1] if pos == S02_POSITIONS[0] else S02_POSITIONS[0]
     st.note(seat, f"Tlāhuizcalpantecuh: Teotibot pays {S02_COST} cocoa for both bottom-corner actions")
-    return [("bot-perform", seat, pos), ("bot-aside", seat, pos), ("bot-perform", seat, other), ("bot-done", seat, other)]
+    return [
+        ("bot-perform", seat, pos),
+        ("bot-aside", seat, pos),
+        ("bot-perform", seat, other),
+        ("bot-done", seat, other),
+    ]
 
 
 def _bot_perform(st: TeoCore, frame: Frame) -> None:

@@ -30,7 +30,6 @@ AVENUE_VP = 2
 PYRAMID_STEP_VP = (5, 4, 3)
 
 
-
 def affects(st: TeoCore, seat: int, tile_id: str) -> bool:
     """Whether the active tile is ``tile_id`` and it applies to ``seat`` (Teotibot ignores
     the tiles the solo rules call 'not affected')."""
@@ -192,7 +191,6 @@ def _bot_season5(st: TeoCore, frame: Frame, opts: list[Payload]) -> Payload:
     seat = frame[1]
     pays = [p for p in opts if p[0] == "pay"]
     return max(pays, key=lambda p: (st.temple[seat * st.nt + p[1]], -p[1]))
-
 
 
 # The rule text names tiles by number: the data's numbering must keep them where it says.

@@ -335,10 +335,14 @@ def deco_label(st: TeoCore, slot: int, sp: int) -> str:
 
 def _deco_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, list[str]]:
     cost = DATA.deco_cost[frame[2]]
-    return f"Decorations: pay {cost} gold, choose a tile and a space", [deco_label(st, slot, sp) for slot, sp in opts]
+    return f"Decorations: pay {cost} gold, choose a tile and a space", [
+        deco_label(st, slot, sp) for slot, sp in opts
+    ]
 
 
-def place_decoration(st: TeoCore, seat: int, count: int, slot: int, sp: int, refill: bool = True) -> list[tuple]:
+def place_decoration(
+    st: TeoCore, seat: int, count: int, slot: int, sp: int, refill: bool = True
+) -> list[tuple]:
     """Pay for and place the Decoration of offer ``slot`` on ``sp``: matching icons, VP, the
     Pyramid track; returns the temple steps. ``refill=False`` leaves the slot empty."""
     tid = st.deco_offer[slot]

@@ -243,9 +243,7 @@ def _avenue(st: TeoCore, frame: Frame) -> None:
 def _avenue_options(st: TeoCore, frame: Frame) -> list[Payload]:
     seat = frame[1]
     opts: list[Payload] = [
-        ("tile", tid)
-        for tid in sorted(set(st.d_avenue[frame[2]]))
-        if can_claim(st, seat, tid, "avenue")
+        ("tile", tid) for tid in sorted(set(st.d_avenue[frame[2]])) if can_claim(st, seat, tid, "avenue")
     ]
     opts.append(("decline",))
     return opts
@@ -404,7 +402,9 @@ def _power_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
             labels.append("no further power-up")
         else:
             w = p[1]
-            labels.append(f"power up worker on {modules.board_name(st, st.wb[w])} ({st.wp[w]} -> {st.wp[w] + 1})")
+            labels.append(
+                f"power up worker on {modules.board_name(st, st.wb[w])} ({st.wp[w]} -> {st.wp[w] + 1})"
+            )
     return f"Power up one of your workers{where}", labels
 
 

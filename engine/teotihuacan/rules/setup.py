@@ -236,8 +236,6 @@ def _pick_pending(st: TeoCore) -> tuple[int, ...]:
     return tuple(s for s in range(st.n) if st.start_pick[s] is None and s != st.bot)
 
 
-
-
 def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat = frame[1]
     st.start_pick[seat] = p

@@ -48,11 +48,25 @@ def test_play_fills_seats_and_prints_the_fault_table(no_leftovers):  # noqa: F81
 def test_agent_options_reach_each_seats_agent_and_the_record(tmp_path, no_leftovers):  # noqa: F811
     def moves(*agent_options: str) -> tuple[list, list]:
         path = tmp_path / "match.json"
-        args = ["play", "-g", "goofspiel", "-a", "random", "--players", "2", "--seed", "3", "--record", str(path)]
+        args = [
+            "play",
+            "-g",
+            "goofspiel",
+            "-a",
+            "random",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--record",
+            str(path),
+        ]
         out = arena(*args, *[word for option in agent_options for word in ("-O", option)])
         assert out.exit_code == 0, out.output
         record = json.loads(path.read_text())
-        return [agent["options"] for agent in record["agents"]], [(move["seat"], move["choice"]) for move in record["moves"]]
+        return [agent["options"] for agent in record["agents"]], [
+            (move["seat"], move["choice"]) for move in record["moves"]
+        ]
 
     options, seeded = moves("1:seed=7", "0:label=two words", "0:fast=true")
     assert options == [{"label": "two words", "fast": True}, {"seed": 7}]  # TOML values where they are ones
@@ -90,8 +104,14 @@ def test_record_replays_step_by_step_and_final(tmp_path, no_leftovers):  # noqa:
         (["--game", "goofspiel", "-a", "random", "-a", "random", "-o", "cards=0"], "'cards' must be within"),
         (["--game", "goofspiel", "-a", "random", "-a", "random", "-o", "cards"], "key=value"),
         (["--game", "goofspiel", "-a", "random", "-a", "random", "--automaton", "x"], "no automaton 'x'"),
-        (["--game", "goofspiel", "-a", "random", "-a", "random", "-O", "seed=1"], "write it as SEAT:key=value"),
-        (["--game", "goofspiel", "-a", "random", "-a", "random", "-O", "0:seed"], "write it as SEAT:key=value"),
+        (
+            ["--game", "goofspiel", "-a", "random", "-a", "random", "-O", "seed=1"],
+            "write it as SEAT:key=value",
+        ),
+        (
+            ["--game", "goofspiel", "-a", "random", "-a", "random", "-O", "0:seed"],
+            "write it as SEAT:key=value",
+        ),
         (["--game", "goofspiel", "-a", "random", "-a", "random", "-O", "2:seed=1"], "the seat must be 0-1"),
     ],
 )
@@ -134,7 +154,9 @@ def both_agents_run(mark: str) -> bool:
             continue
         if not line.startswith((b"bwrap", b"setpriv")):  # the sandbox's own, not yet the program
             lines.append(line)
-    return any(b"arena.host random" in line for line in lines) and any(b"faulty_bot.py" in line for line in lines)
+    return any(b"arena.host random" in line for line in lines) and any(
+        b"faulty_bot.py" in line for line in lines
+    )
 
 
 @pytest.mark.parametrize(

@@ -109,7 +109,9 @@ def test_the_unpackaged_module_plays_in_the_sandbox_from_a_folder_holding_a_stor
 def test_the_games_doc_recipe_plays_in_the_sandbox():
     recipe = "PYTHONPATH=. TLACHTLI_PLUGINS=examples.games.goofspiel.game arena games"
     assert recipe in " ".join((ROOT / "docs" / "games.md").read_text(encoding="utf-8").split())
-    env = dict(os.environ, PYTHONPATH=".", TLACHTLI_PLUGINS="examples.games.goofspiel.game", TLACHTLI_SANDBOX="bwrap")
+    env = dict(
+        os.environ, PYTHONPATH=".", TLACHTLI_PLUGINS="examples.games.goofspiel.game", TLACHTLI_SANDBOX="bwrap"
+    )
     played = subprocess.run(
         [str(Path(sys.executable).with_name("arena")), "play", "-g", "goofspiel", "-a", "random", "-a", "random"],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=240,
@@ -157,7 +159,9 @@ def run_until_some_done(args: list[str], cwd: Path) -> tuple[int, str]:
     db = cwd / "tlachtli.db"
     before = _done_matches(db)  # a second run of the same ladder resumes it
     argv, env = fresh_arena(args)
-    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + 180
         while process.poll() is None and time.monotonic() < deadline and _done_matches(db) <= before:
@@ -229,7 +233,9 @@ def test_what_the_shown_commands_write_in_the_checkout_is_ignored_by_git():
 def test_the_readme_says_how_to_reach_arena_before_its_first_arena_command():
     """`make setup` puts `arena` in .venv/bin, not on PATH: the README says so before it shows `arena ...`."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    first_command = min(text.index(f"```sh\n{block}") for block in blocks(ROOT / "README.md", "sh") if "arena " in block)
+    first_command = min(
+        text.index(f"```sh\n{block}") for block in blocks(ROOT / "README.md", "sh") if "arena " in block
+    )
     assert "source .venv/bin/activate" in text[:first_command] and ".venv/bin/arena" in text[:first_command]
     demo = (ROOT / "Makefile").read_text().split("\ndemo:")[1].split("\n\n")[0]
     assert "$(VENV)/bin/activate" in demo and "$(VENV)/bin/arena serve" in demo

@@ -63,7 +63,9 @@ def test_new_bot_installs_lists_passes_its_tests_and_check(tmp_path, monkeypatch
     out = runner.invoke(app, ["new-bot", bot, "--game", "zapotec"])
     assert out.exit_code == 0, out.output
     package = tmp_path / bot
-    assert (package / module / "__init__.py").is_file() and (package / "tests" / f"test_{module}.py").is_file()
+    assert (package / module / "__init__.py").is_file() and (
+        package / "tests" / f"test_{module}.py"
+    ).is_file()
 
     python = venv_with_tlachtli(tmp_path / "venv")
     install = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",

@@ -127,7 +127,12 @@ def test_a_stored_comparison_is_read_back_with_its_test_settings(tmp_path):
         "", "goofspiel", "v2", "v1", players=3, opponents=["random"], new_options={"x": 1}, settings=settings
     )
     older = make_comparison(
-        "older", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(elo1=30.0)  # floats, as from the CLI
+        "older",
+        "goofspiel",
+        "v2",
+        "v1",
+        players=2,
+        settings=SprtSettings(elo1=30.0),  # floats, as from the CLI
     )
     unknown = make_comparison("unknown", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(alpha=0.1))
     with Store(tmp_path / "read.db") as store:
@@ -245,7 +250,9 @@ def test_compare_accepts_h1_for_the_scripted_bidder_stores_its_matches_and_resum
     ],
 )
 def test_compare_refuses_bad_input_with_one_line(tmp_path, args, message):
-    result = cli.arena_in_process("compare", *args, "--db", str(tmp_path / "x.db"))  # refused before any worker
+    result = cli.arena_in_process(
+        "compare", *args, "--db", str(tmp_path / "x.db")
+    )  # refused before any worker
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr

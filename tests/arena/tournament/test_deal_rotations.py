@@ -69,7 +69,9 @@ class RecordingPool(runner._Pool):
 
 
 def test_take_next_skips_a_deal_being_played_and_keeps_order_otherwise():
-    ladder = parse_ladder(LADDER.format(sandbox="none", first="random", options="{}"), discover(), source="l.toml")
+    ladder = parse_ladder(
+        LADDER.format(sandbox="none", first="random", options="{}"), discover(), source="l.toml"
+    )
     schedule = make_schedule(ladder)
     queue = list(reversed(schedule))
     first = take_next(queue, set())
@@ -81,7 +83,9 @@ def test_take_next_skips_a_deal_being_played_and_keeps_order_otherwise():
 
 
 def test_with_four_workers_no_two_matches_of_a_deal_are_out_at_once(tmp_path):
-    ladder = parse_ladder(LADDER.format(sandbox="none", first="random", options="{}"), discover(), source="l.toml")
+    ladder = parse_ladder(
+        LADDER.format(sandbox="none", first="random", options="{}"), discover(), source="l.toml"
+    )
     deals = Counter(deal_key(match.spec) for match in make_schedule(ladder))
     assert len(deals) == 6 and set(deals.values()) == {2}  # 3 pairings x 2 repeats, 2 rotations each
     pool = RecordingPool(4)

@@ -85,8 +85,14 @@ def test_raising_matches_per_pairing_schedules_only_the_extra_deals(tmp_path):
     [
         (lambda t: t.replace("seed = 7", "seed = 8"), "seed was 7 and is now 8"),
         (lambda t: t.replace("cards = 5", "cards = 6"), 'options was {"cards": 5} and is now {"cards": 6}'),
-        (lambda t: t.replace("[options]", "[clock]\nmove_ms = 500\n[options]"), "clock.move_ms was 1000 and is now 500"),
-        (lambda t: t.replace("seed = 1", "seed = 9"), "agent 'a' was 'random' with options {\"seed\": 1} and is now"),
+        (
+            lambda t: t.replace("[options]", "[clock]\nmove_ms = 500\n[options]"),
+            "clock.move_ms was 1000 and is now 500",
+        ),
+        (
+            lambda t: t.replace("seed = 1", "seed = 9"),
+            "agent 'a' was 'random' with options {\"seed\": 1} and is now",
+        ),
         (lambda t: t.replace("matches_per_pairing = 2", "matches_per_pairing = 1"), "may only be raised"),
     ],
 )
@@ -98,7 +104,9 @@ def test_an_incomparable_edit_is_refused_with_the_line_naming_it(tmp_path, edit,
         with pytest.raises(StoreError) as refused:
             store.open_run(parse_ladder(edit(original), registry))
         assert message in str(refused.value)
-        assert "pass --new (the old run stays in the database) or give the ladder another name" in str(refused.value)
+        assert "pass --new (the old run stays in the database) or give the ladder another name" in str(
+            refused.value
+        )
         assert len(store.matches(run.id)) == 4  # nothing was added or dropped
 
 
@@ -118,19 +126,30 @@ def test_a_removed_agent_is_retired_its_played_matches_kept_its_pending_ones_dro
         assert roster == {"a": True, "b": True, "c": False}
         # entered again: only its missing matches are scheduled, its played one is its own
         store.open_run(parse_ladder(text("abc"), registry))
-        assert sorted(m.key for m in store.matches(run.id)) == sorted(m.key for m in make_schedule(parse_ladder(text("abc"), registry)))
+        assert sorted(m.key for m in store.matches(run.id)) == sorted(
+            m.key for m in make_schedule(parse_ladder(text("abc"), registry))
+        )
 
 
 def test_a_new_version_of_a_plugin_agent_is_a_new_entrant_and_the_old_one_is_retired(tmp_path):
     registry = discover()
-    bumped = replace(registry, agents={**registry.agents, "prize-bidder": replace(registry.agents["prize-bidder"], version="2.0")})
+    bumped = replace(
+        registry,
+        agents={**registry.agents, "prize-bidder": replace(registry.agents["prize-bidder"], version="2.0")},
+    )
     with Store(tmp_path / "t.db") as store:
         run = store.open_run(parse_ladder(text("ab"), registry))
         old = {m.key for m in store.matches(run.id)}
         store.open_run(parse_ladder(text("ab"), bumped))  # the same file: only the plugin changed
         matches = store.matches(run.id)
-        roster = {entry["name"]: (entry["active"], entry["version"]) for entry in store.config(run.id)["roster"]}
-    assert roster == {"a": (True, registry.agents["random"].version), "b": (False, registry.agents["prize-bidder"].version), "b@2.0": (True, "2.0")}
+        roster = {
+            entry["name"]: (entry["active"], entry["version"]) for entry in store.config(run.id)["roster"]
+        }
+    assert roster == {
+        "a": (True, registry.agents["random"].version),
+        "b": (False, registry.agents["prize-bidder"].version),
+        "b@2.0": (True, "2.0"),
+    }
     assert {m.key for m in matches} == {"a|b@2.0#0/r0", "a|b@2.0#0/r1"}  # b's unplayed matches dropped
     assert old == {"a|b#0/r0", "a|b#0/r1"}
     assert matches[0].spec.display_names == ("a", "b@2.0")
@@ -146,7 +165,11 @@ def test_cli_grows_with_ladder_add_hides_retired_rows_unless_all(tmp_path):
     out = arena("run", str(ladder), "--db", db, "--quiet")
     assert "6/6 matches done, 4 played now" in out.stdout and "growing 'grow'" in out.stderr
     bad = arena("ladder", "add", str(ladder), "nobody", check=False)
-    assert bad.returncode == 2 and "unknown agent 'nobody'" in bad.stderr and "the file is unchanged" in bad.stderr
+    assert (
+        bad.returncode == 2
+        and "unknown agent 'nobody'" in bad.stderr
+        and "the file is unchanged" in bad.stderr
+    )
     assert "nobody" not in ladder.read_text()
 
     ladder.write_text(text("ac").replace(AGENTS["c"], '[[agents]]\nname = "c"\nagent = "random"\n'))
@@ -161,6 +184,7 @@ def test_cli_grows_with_ladder_add_hides_retired_rows_unless_all(tmp_path):
 def test_a_solo_ladder_grows_on_the_same_deals(tmp_path):
     registry = discover()
     head = 'name = "solo"\ngame = "zapotec"\nformat = "solo"\nmatches_per_pairing = {repeats}\nseed = 2\n'
+
     def solo(names: str, repeats: int = 2):
         return parse_ladder(text(names, repeats, head=head).replace("prize-bidder", "greedy"), registry)
 
@@ -173,5 +197,7 @@ def test_a_solo_ladder_grows_on_the_same_deals(tmp_path):
     seeds = {}
     for key, row in after.items():
         seeds.setdefault(key.split("#")[1], set()).add(row[2])
-    assert sorted(seeds) == ["0/r0", "1/r0", "2/r0"] and all(len(s) == 1 for s in seeds.values())  # every agent, same deals
+    assert sorted(seeds) == ["0/r0", "1/r0", "2/r0"] and all(
+        len(s) == 1 for s in seeds.values()
+    )  # every agent, same deals
     assert len(after) == 3 * 3

@@ -74,14 +74,19 @@ def test_good_ladder_is_read_with_defaults_and_distinct_display_names(registry):
 def test_limits_default_to_one_core_and_no_pondering(registry):
     ladder = parse(GOOD.replace("memory_mb = 512\n", ""), registry)
     assert (ladder.memory_mb, ladder.cpus, ladder.ponder) == (None, 1, False)  # memory: 2048 MiB per bot
-    ladder = parse(GOOD.replace("seed = 7", "seed = 7\nponder = true").replace("[limits]", "[limits]\ncpus = 2"), registry)
+    ladder = parse(
+        GOOD.replace("seed = 7", "seed = 7\nponder = true").replace("[limits]", "[limits]\ncpus = 2"),
+        registry,
+    )
     assert (ladder.cpus, ladder.ponder) == (2, True)
     spec = make_schedule(ladder)[0].spec
     assert (spec.memory_mb, spec.cpus, spec.ponder) == (512, 2, True)
     assert "key 'ponder' in the ladder must be true or false, got 1" in error_of(
         GOOD.replace("seed = 7", "seed = 7\nponder = 1"), registry
     )
-    assert "limits.cpus must be at least 1" in error_of(GOOD.replace("[limits]", "[limits]\ncpus = 0"), registry)
+    assert "limits.cpus must be at least 1" in error_of(
+        GOOD.replace("[limits]", "[limits]\ncpus = 0"), registry
+    )
 
 
 def test_digest_ignores_layout_and_comments_but_not_content(registry):

@@ -20,7 +20,10 @@ STRENGTH = {f"s{k}": 150 * k for k in range(8)}  # Elo: each agent clearly above
 
 
 def ladder_text(fmt: str, extra: str = "", repeats: int = 4, names=STRENGTH) -> str:
-    agents = "".join(f'[[agents]]\nname = "{name}"\nagent = "random"\noptions = {{ seed = {i} }}\n' for i, name in enumerate(names))
+    agents = "".join(
+        f'[[agents]]\nname = "{name}"\nagent = "random"\noptions = {{ seed = {i} }}\n'
+        for i, name in enumerate(names)
+    )
     return f'name = "sw"\ngame = "goofspiel"\nformat = "{fmt}"\nmatches_per_pairing = {repeats}\nseed = 5\n{extra}\n{agents}'
 
 

@@ -123,6 +123,9 @@ def test_every_reply_a_worker_sends_decodes():
 
 def test_the_replies_keep_their_json_names():
     # Workers and submitters of different versions read each other's bytes: the names are the format.
-    assert json.loads(encode_reply(Lost("killed", True, 2))) == {"reply": "lost", "details": ["killed", True, 2]}
+    assert json.loads(encode_reply(Lost("killed", True, 2))) == {
+        "reply": "lost",
+        "details": ["killed", True, 2],
+    }
     assert json.loads(encode_reply(Failed("boom"))) == {"reply": "error", "details": ["boom"]}
     assert json.loads(encode_reply(Cancelled())) == {"reply": "cancelled", "details": []}

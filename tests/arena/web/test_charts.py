@@ -25,7 +25,9 @@ def test_margin_chart_draws_each_agent_with_its_interval_and_the_automatons_line
 
 def test_llr_chart_draws_the_path_between_its_bounds():
     svg = ET.fromstring(llr_chart([(0, 0.0), (1, -1.2), (2, -3.1)], -2.94, 2.94))
-    bounds = {line.get("class"): float(line.get("y1")) for line in svg.iter(SVG + "line") if line.get("class")}
+    bounds = {
+        line.get("class"): float(line.get("y1")) for line in svg.iter(SVG + "line") if line.get("class")
+    }
     assert bounds["bound upper"] < bounds["bound lower"]  # H1's bound above H0's
     (path,) = [p for p in svg.iter(SVG + "polyline") if p.get("class") == "llr"]
     last_y = float(path.get("points").split()[-1].split(",")[1])

@@ -47,7 +47,9 @@ def open_page(browser, url: str):
     return page
 
 
-def click_until_the_end(page, rng: random.Random, shot_at: int | None = None, shot: Path | None = None) -> int:
+def click_until_the_end(
+    page, rng: random.Random, shot_at: int | None = None, shot: Path | None = None
+) -> int:
     """Click one of the offered options (drawn by ``rng``) until the final table shows; the clicks."""
     clicks = 0
     ready = page.locator("#options button.choice:enabled, #outcome:not([hidden])").first
@@ -85,7 +87,12 @@ def test_a_person_plays_a_whole_match_through_the_page(browser, tmp_path, game, 
     assert status == 0, stderr
     record = load_record(str(record_file))
     human = record["agents"][0]
-    assert (human["agent"], human["kind"], human["name"], human["move_ms"]) == ("human", "human", "human", 300_000)
+    assert (human["agent"], human["kind"], human["name"], human["move_ms"]) == (
+        "human",
+        "human",
+        "human",
+        300_000,
+    )
     assert record["faults"] == []
     mine = [move for move in record["moves"] if move["seat"] == 0]
     assert len(mine) == clicks > 10 and {move["by"] for move in mine} == {"agent"}

@@ -50,7 +50,9 @@ def test_score_sheet_of_each_game(server, browser, ladder, tmp_path):
     page.click("table#matches tbody tr:first-child a")
     sheet = page.locator("#score-sheet table.score-sheet")
     sheet.wait_for()
-    scores = [_number(t) for t in page.locator("table:first-of-type tbody tr td:nth-child(4)").all_inner_texts()]
+    scores = [
+        _number(t) for t in page.locator("table:first-of-type tbody tr td:nth-child(4)").all_inner_texts()
+    ]
     totals = [_number(t) for t in sheet.locator("tfoot tr.total td").all_inner_texts()]
     assert totals == scores and len(totals) == 2
     rows = sheet.locator("tbody tr")
@@ -66,6 +68,8 @@ def test_score_sheet_of_each_game(server, browser, ladder, tmp_path):
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
     shots = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    page.locator("#score-sheet").screenshot(path=str(shots / f"web-score-sheet-{ladder.removeprefix('web-')}.png"))
+    page.locator("#score-sheet").screenshot(
+        path=str(shots / f"web-score-sheet-{ladder.removeprefix('web-')}.png")
+    )
     assert page.problems == []
     page.close()

@@ -227,7 +227,11 @@ def test_pages_follow_a_store_that_changes_under_them(db, tmp_path):
         # Running, with no live file yet: the page says it waits for the first step (and follows it).
         assert "waiting for its first step" in client.get(f"/matches/{last}").text
         assert client.get(f"/api/matches/{last}/moves").json() | {"moves": []} == {
-            "status": "running", "live": True, "steps": 0, "error": None, "moves": []
+            "status": "running",
+            "live": True,
+            "steps": 0,
+            "error": None,
+            "moves": [],
         }
     finally:
         writer.close()
@@ -329,7 +333,7 @@ def test_solo_ladder_page_ranks_by_margin_without_ratings(contest):
     page = client.get(f"/ladders/{ladder}").text
     assert 'id="solo-note"' in page and "<th>mean margin</th>" in page and "<th>gap above</th>" in page
     assert "Mean margin over the automaton" in page and 'class="h2h"' not in page
-    chart = page[page.index('aria-label="mean margin over the automaton'):]
+    chart = page[page.index('aria-label="mean margin over the automaton') :]
     assert all(f">{row['agent']}</text>" in chart for row in cli) and chart.count("<circle") == 3
 
 
@@ -341,7 +345,19 @@ def test_compare_page_shows_the_verdict_the_llr_path_and_the_interval(contest):
     cli = json.loads(arena(*COMPARE, "--db", str(contest), "--json", TLACHTLI_PLUGINS=TEST_PLUGINS).stdout)
     assert cli["verdict"] == "H1" and cli["played_now"] == 0
     test = client.get(f"/api/ladders/{ladder}").json()["compare"]
-    for key in ("new", "old", "design", "deals", "counts", "llr", "lower", "upper", "elo", "elo_low", "elo_high"):
+    for key in (
+        "new",
+        "old",
+        "design",
+        "deals",
+        "counts",
+        "llr",
+        "lower",
+        "upper",
+        "elo",
+        "elo_low",
+        "elo_high",
+    ):
         assert test[key] == cli[key], key
     assert test["verdict"] == "H1" and test["verdict_text"].startswith("H1 accepted")
     assert test["games"] == 2 * test["deals"] and test["matches_done"] >= test["games"]
@@ -352,7 +368,9 @@ def test_compare_page_shows_the_verdict_the_llr_path_and_the_interval(contest):
     assert 'class="llr"' in page and f"LLR {test['llr']:+.2f}" in page
     assert f"[{test['elo_low']:+.1f}" in page and f"{test['deals']}</td>" in page
     # the title names the game once (the run's name already ends with it)
-    assert "compare prize-bidder vs random (goofspiel, compare)" in page and "(goofspiel) (goofspiel" not in page
+    assert (
+        "compare prize-bidder vs random (goofspiel, compare)" in page and "(goofspiel) (goofspiel" not in page
+    )
     header = arena("leaderboard", name, "--db", str(contest)).stdout.splitlines()[0]
     assert header.startswith("compare prize-bidder vs random (goofspiel, compare): ")
     # an ordinary ladder's page has no comparison

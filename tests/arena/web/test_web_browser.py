@@ -160,7 +160,9 @@ def test_solo_ladder_page_ranks_by_mean_margin(contest_server, browser, tmp_path
     assert headers[:4] == ["rank", "agent", "mean margin", "margin low"] and "mu" not in headers
     agents = page.locator("#leaderboard tbody tr td:nth-child(2)").all_inner_texts()
     assert agents[0] == "greedy" and sorted(agents) == ["first-option", "greedy", "random"]
-    margins = [float(text) for text in page.locator("#leaderboard tbody tr td:nth-child(3)").all_inner_texts()]
+    margins = [
+        float(text) for text in page.locator("#leaderboard tbody tr td:nth-child(3)").all_inner_texts()
+    ]
     assert margins == sorted(margins, reverse=True)
     assert page.locator("#solo-note").is_visible()
     assert page.locator(".chart svg circle").count() == 3

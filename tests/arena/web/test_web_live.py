@@ -88,5 +88,7 @@ def test_arena_play_watch_refuses_a_busy_port_in_one_line():
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip
     assert result.returncode == 2
-    assert result.stderr.startswith(f"error: --watch cannot listen on 127.0.0.1:{port}: Address already in use")
+    assert result.stderr.startswith(
+        f"error: --watch cannot listen on 127.0.0.1:{port}: Address already in use"
+    )
     assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1

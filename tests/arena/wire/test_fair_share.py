@@ -120,7 +120,12 @@ def test_a_bot_works_between_its_decisions_only_where_pondering_is_allowed():
 
 def test_agents_are_the_oom_killers_first_choice():
     outcome = run_match(
-        MatchSpec(game="goofspiel", agents=("hostile", "random"), seed=3, agent_options=({"attack": "oom-score"}, {}))
+        MatchSpec(
+            game="goofspiel",
+            agents=("hostile", "random"),
+            seed=3,
+            agent_options=({"attack": "oom-score"}, {}),
+        )
     )
     assert f"RESULT: oom_score_adj {OOM_SCORE_ADJ}" in outcome.record["agents"][0]["stderr"]
 
@@ -128,7 +133,9 @@ def test_agents_are_the_oom_killers_first_choice():
 def test_the_default_memory_bound_leaves_address_space_reservations_alone():
     # A JVM reserves gigabytes it never touches; it could not even start under a 2 GiB RLIMIT_AS.
     outcome = run_match(
-        MatchSpec(game="goofspiel", agents=("hostile", "random"), seed=3, agent_options=({"attack": "reserve"}, {}))
+        MatchSpec(
+            game="goofspiel", agents=("hostile", "random"), seed=3, agent_options=({"attack": "reserve"}, {})
+        )
     )
     assert "RESULT: reserved 4096 MB" in outcome.record["agents"][0]["stderr"]
 
@@ -139,7 +146,10 @@ def test_memory_in_memfd_files_is_bounded_by_default():
     # memory_mb holds it to 2 GiB for all its processes together, and the kernel kills it, not the referee.
     outcome = run_match(
         MatchSpec(
-            game="goofspiel", agents=("hostile", "random"), seed=3, move_ms=60_000,
+            game="goofspiel",
+            agents=("hostile", "random"),
+            seed=3,
+            move_ms=60_000,
             agent_options=({"attack": "memfd-fill"}, {}),
         )
     )
@@ -154,7 +164,10 @@ def test_memory_in_memfd_files_is_bounded_by_default():
 def test_the_private_directory_is_a_size_capped_tmpfs():
     outcome = run_match(
         MatchSpec(
-            game="goofspiel", agents=("hostile", "random"), seed=3, move_ms=60_000,
+            game="goofspiel",
+            agents=("hostile", "random"),
+            seed=3,
+            move_ms=60_000,
             agent_options=({"attack": "fill-tmp"}, {}),
         )
     )

@@ -184,7 +184,9 @@ def test_exec_start_method_still_works(monkeypatch, no_leftovers):  # noqa: F811
 
 def test_an_unknown_start_method_is_refused(monkeypatch):
     monkeypatch.setenv(START_ENV, "spawn")
-    with pytest.raises(MatchSetupError, match=r"TLACHTLI_AGENT_START='spawn': use 'exec' \(the default\) or 'fork'"):
+    with pytest.raises(
+        MatchSetupError, match=r"TLACHTLI_AGENT_START='spawn': use 'exec' \(the default\) or 'fork'"
+    ):
         run_match(MatchSpec(game="goofspiel", agents=("random", "random"), seed=1))
 
 
@@ -210,7 +212,9 @@ def test_forked_agent_does_not_inherit_the_referees_signal_handlers(referee_sigi
             for pid in no_leftovers:
                 os.kill(pid, signal.SIGINT)
 
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN if referee_sigint == "ignored" else signal.default_int_handler)
+    previous = signal.signal(
+        signal.SIGINT, signal.SIG_IGN if referee_sigint == "ignored" else signal.default_int_handler
+    )
     try:
         trio.run(main)
     finally:

@@ -30,6 +30,8 @@ def test_the_working_directory_is_never_visible_only_a_program_in_it(tmp_path, m
     monkeypatch.syspath_prepend(str(tmp_path))  # as PYTHONPATH=. gives the referee at its start
     paths = visible_paths(str(tmp_path / "bot"))
     assert str(tmp_path / "bot") in paths and str(tmp_path / "mybot") in paths
-    assert not any(str(tmp_path).startswith(path.rstrip("/") + "/") or path == str(tmp_path) for path in paths)
+    assert not any(
+        str(tmp_path).startswith(path.rstrip("/") + "/") or path == str(tmp_path) for path in paths
+    )
     assert sandbox_pythonpath()[0] == str(tmp_path)  # "." resolved, with only mybot/ visible there
     assert sys.prefix in paths or any(sys.prefix.startswith(path + "/") for path in paths)

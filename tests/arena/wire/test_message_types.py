@@ -27,7 +27,9 @@ def message_name(message_type: type) -> str:
 def test_each_message_type_has_the_fields_and_types_its_table_checks(types, table):
     assert sorted(message_name(t) for t in types) == sorted(table)
     for message_type in types:
-        fields = table[message_name(message_type)] | protocol.OPTIONAL_FIELDS.get(message_name(message_type), {})
+        fields = table[message_name(message_type)] | protocol.OPTIONAL_FIELDS.get(
+            message_name(message_type), {}
+        )
         hints = typing.get_type_hints(message_type)
         assert set(hints) - {"type"} == set(fields), message_type.__name__
         for name, allowed in fields.items():

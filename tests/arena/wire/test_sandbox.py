@@ -247,6 +247,9 @@ def test_arena_run_says_which_sandbox_is_in_force(tmp_path):
         return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
     refused = arena("--sandbox", "docker")
-    assert refused.returncode == 2 and refused.stderr == "error: unknown sandbox 'docker': use 'bwrap' or 'none'\n"
+    assert (
+        refused.returncode == 2
+        and refused.stderr == "error: unknown sandbox 'docker': use 'bwrap' or 'none'\n"
+    )
     done = arena()
     assert done.returncode == 0 and "sandbox: bwrap" in done.stderr

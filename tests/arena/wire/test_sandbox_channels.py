@@ -62,7 +62,9 @@ def test_a_kernel_key_left_by_one_agent_is_not_found_by_the_next():
     found = match(("hostile", "random"), ({"attack": "key-find", "tag": tag}, {}))
     assert "RESULT: key search done" in stderr_of(found) and "FOUND" not in stderr_of(found), stderr_of(found)
     # nor does it hold the referee's session keyring (bwrap would pass it on): it has a new one
-    referee = key_syscall("keyctl", ctypes.c_long(KEYCTL_GET_KEYRING_ID), ctypes.c_long(KEY_SPEC_SESSION_KEYRING), 0)
+    referee = key_syscall(
+        "keyctl", ctypes.c_long(KEYCTL_GET_KEYRING_ID), ctypes.c_long(KEY_SPEC_SESSION_KEYRING), 0
+    )
     assert referee > 0, referee
     view = stderr_of(found).split("RESULT: keys in view ")[1].split("\n")[0].split()
     assert len(view) == 1 and f"{referee:08x}" not in view, view  # its own session keyring only
@@ -123,5 +125,7 @@ def test_a_huge_ready_name_is_refused_and_never_copied_into_the_record():
     outcome = match(("fault-huge-ready", "random"), ({}, {}))
     assert outcome.seats[0].fault == "bad-frame", outcome.record["faults"]
     assert "64" in outcome.record["faults"][0]["detail"]
-    assert len(outcome.record["agents"][0]["name"]) <= 64 and len(outcome.record["agents"][0]["version"]) <= 64
+    assert (
+        len(outcome.record["agents"][0]["name"]) <= 64 and len(outcome.record["agents"][0]["version"]) <= 64
+    )
     assert len(str(outcome.record)) < 20_000

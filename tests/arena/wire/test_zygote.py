@@ -82,7 +82,9 @@ def test_the_control_every_note_left_is_found_within_its_own_match():
 def test_a_forked_agent_has_its_own_uid_pids_tmp_and_filter_and_nothing_else(spawned):
     record = match({"phase": "inspect"}, {"phase": "inspect"}, agents=("note", "note"))
     assert len(spawned) == 2
-    facts = [dict(line.split("=", 1) for line in " ".join(lines(record, "FACT", seat)).split()) for seat in (0, 1)]
+    facts = [
+        dict(line.split("=", 1) for line in " ".join(lines(record, "FACT", seat)).split()) for seat in (0, 1)
+    ]
     for fact in facts:
         assert int(fact["uid"]) >= SEAT_UID_BASE
         assert fact["pids"] == "1"  # alone in its PID namespace: not the zygote, not the other seat
@@ -91,7 +93,15 @@ def test_a_forked_agent_has_its_own_uid_pids_tmp_and_filter_and_nothing_else(spa
         assert set(fact["fds"].split(",")) <= {"pipe", "/dev/null"}  # its pipes only
         assert fact["tmp"] == "" and fact["cwd"] == "/tmp"
         assert fact["net"] == "lo"
-        allowed = {"HOME", "TMPDIR", "PATH", "PYTHONPATH", "LANG", "TLACHTLI_PLUGINS", "PWD"}  # PWD: bwrap's, as exec'd
+        allowed = {
+            "HOME",
+            "TMPDIR",
+            "PATH",
+            "PYTHONPATH",
+            "LANG",
+            "TLACHTLI_PLUGINS",
+            "PWD",
+        }  # PWD: bwrap's, as exec'd
         assert set(fact["env"].split(",")) <= allowed | {
             name for name in os.environ if name.startswith(("LC_", "PYTHON", "TLACHTLI_TEST"))
         }
