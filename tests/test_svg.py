@@ -16,7 +16,7 @@ from engine.zapotec.svg import _card
 from engine.zapotec.svg import svg as zapotec_svg
 from tests.support.board_positions import SETUPS
 from tests.support.board_positions import positions as seeded_positions
-from tests.support.svg_checks import problems
+from tests.support.svg_checks import problems, shown_text
 
 CASES = [
     (ZAPOTEC, 2, {}, zapotec_svg),
@@ -50,13 +50,6 @@ def test_every_position_draws_as_well_formed_csp_clean_svg(game, players, option
         assert "style=" not in picture and "<script" not in picture  # a strict CSP allows no inline styles
         pictures.append(picture)
     assert len(set(pictures)) > len(pictures) // 2  # the drawing follows the play
-
-
-def shown_text(picture: str) -> str:
-    """Every text of a drawing, its wrapped lines joined again by spaces."""
-    return " ".join(
-        element.text or "" for element in ET.fromstring(picture).iter("{http://www.w3.org/2000/svg}text")
-    )
 
 
 def test_zapotec_viewer_sees_own_hand_not_the_others():

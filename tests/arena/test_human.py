@@ -19,7 +19,9 @@ from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.record import replay
 from arena.referee import MatchSetupError, play_match, run_match
+from engine.zapotec.svg import _card
 from tests.support.human_play import ROOT, HumanMatch, get_json, post_json
+from tests.support.svg_checks import shown_text
 
 pytest.importorskip("hypercorn", reason="the web extra is not installed (pip install -e '.[web]')")
 
@@ -109,9 +111,10 @@ def test_forged_stale_and_foreign_requests_are_refused_and_the_match_goes_on(tmp
         assert {o["index"] for o in state["options"]} == set(range(count))
         # The board is drawn as seat 0 sees it: its own hand, the other hand face down.
         dealt = discover().game("zapotec").setup(2, 4, {})  # the first decision: nothing applied yet
-        mine, theirs = (" ".join(str(card) for card in dealt.observation(s)["hand"]) for s in (0, 1))
-        assert f"hand: {mine}" in state["board"] and f"hand: {theirs}" not in state["board"]
-        assert "cards face down" in state["board"]
+        mine, theirs = (", ".join(_card(dealt, card) for card in dealt.hands[s]) for s in (0, 1))
+        board = shown_text(state["board"])
+        assert f"hand: {mine}" in board and f"hand: {theirs}" not in board
+        assert f"hand: {len(dealt.hands[1])} cards face down" in board
         refusals = [
             (
                 {"tab": first, "id": decision, "choice": 99},

@@ -56,3 +56,10 @@ def problems(svg: str) -> list[str]:
 
     visit(root, bounds)
     return found
+
+
+def shown_text(picture: str) -> str:
+    """Every text of a drawing, its wrapped lines joined again by spaces."""
+    return " ".join(
+        element.text or "" for element in ET.fromstring(picture).iter("{http://www.w3.org/2000/svg}text")
+    )
