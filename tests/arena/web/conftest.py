@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.browser import chromium
 from tests.support.web_store import build_contest_store, build_store
 
 
@@ -24,3 +25,10 @@ def web_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def contest_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A Zapotec solo ladder and an `arena compare` run, played once (build_contest_store)."""
     return build_contest_store(tmp_path_factory.mktemp("contest"))
+
+
+@pytest.fixture
+def browser():
+    """A Chromium for one test (tests/support/browser.py); skips without Playwright."""
+    with chromium() as launched:
+        yield launched

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from arena.web.replay import draw
-from tests.arena.web.test_web_browser import CHROMIUM, sync_api
 from tests.support.board_positions import SETUPS, positions
+from tests.support.browser import NEEDS_CHROMIUM, chromium
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
+pytestmark = NEEDS_CHROMIUM
 
 # Each text's box from the browser's own font metrics; a text in a g.box must lie in its first rect.
 MEASURE = """() => {
@@ -38,12 +38,8 @@ SHOWN = ("teotihuacan-base", "teotihuacan-expansion", "teotihuacan-solo", "zapot
 
 @pytest.fixture
 def page():  # a browser per test: the suite fails a test that leaves a process running
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chromium.new_page(viewport={"width": 1000, "height": 800})
-        finally:
-            chromium.close()
+    with chromium() as browser:
+        yield browser.new_page(viewport={"width": 1000, "height": 800})
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=lambda setup: setup.name)

@@ -9,42 +9,17 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 
 from arena.plugins import discover
 from arena.record import load_record, replay
+from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api
 from tests.support.human_play import HumanMatch
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def open_page(browser, url: str):
-    """A page at ``url`` collecting console errors, page errors and dialogs into ``page.problems``."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
-    page.problems = problems
-    page.goto(url)
-    return page
+sync_api = playwright_api()
+pytestmark = NEEDS_CHROMIUM
 
 
 def click_until_the_end(

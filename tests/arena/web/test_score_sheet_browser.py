@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.arena.web.test_web_browser import CHROMIUM, open_page, sync_api
+from tests.support.browser import NEEDS_CHROMIUM, open_page
 from tests.support.web_store import WEB_STORE, free_port, start_server, stop_server
 
 pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)"),
+    NEEDS_CHROMIUM,
     WEB_STORE,
 ]
 
@@ -26,16 +26,6 @@ def server(web_store: Path):
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_server(process)
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _number(text: str) -> int:

@@ -7,21 +7,17 @@ installs chromium when it runs as root). Set TLACHTLI_WEB_SHOTS=DIR to keep the 
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api, shot
 from tests.support.web_store import WEB_STORE, free_port, start_server, stop_server
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+sync_api = playwright_api()
 pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)"),
+    NEEDS_CHROMIUM,
     WEB_STORE,
 ]
 
@@ -51,35 +47,6 @@ def contest_server(contest_store: Path):
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_server(process)
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def open_page(browser, url: str):
-    """A page at ``url`` that collects console errors and page errors into ``page.problems``."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))  # an alert() got through
-    page.problems = problems
-    page.goto(url)
-    return page
-
-
-def shot(page, name: str, tmp_path: Path) -> None:
-    target = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
-    target.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target / name), full_page=False)
-    assert (target / name).stat().st_size > 10_000
 
 
 @pytest.mark.parametrize("ladder", ["web-zapotec", "web-teotihuacan"])

@@ -6,53 +6,21 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
+from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api, shot
 from tests.support.info_agents import HOSTILE_INFO
 from tests.support.live_ladder import PLUGIN, get_json, running_match, start_ladder, stop_ladder, wait_for
 from tests.support.web_store import ROOT, free_port, start_server, stop_server
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium executable (apt-get install chromium)")
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def open_page(browser, url: str):
-    """A page at ``url`` collecting console errors, page errors and dialogs into ``page.problems``."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
-    page.problems = problems
-    page.goto(url)
-    return page
-
-
-def shot(page, name: str, tmp_path: Path) -> None:
-    target = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
-    target.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target / name), full_page=False)
+sync_api = playwright_api()
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_a_live_match_is_followed_to_its_end_with_info_and_move_list(browser, tmp_path):
