@@ -192,6 +192,10 @@ class ZygoteChild:
         return self._returncode
 
     def _read_status(self, block: bool) -> None:
+        if self._returncode is not None:
+            # Read already: a waiter woken as readable can run after a `returncode` poll that read
+            # the status and closed both descriptors (a second close could hit a reused number).
+            return
         try:
             data = self._status.recv(64, 0 if block else socket.MSG_DONTWAIT)
         except BlockingIOError:
