@@ -43,7 +43,7 @@ from arena.wire.protocol import (
     unsolicited,
 )
 from arena.wire.sandbox import SandboxError, choose_sandbox
-from arena.wire.zygote import release as release_zygotes
+from arena.wire.warm import release as release_kept
 from engine.api import Game, State
 from engine.playout import random_choice
 
@@ -313,7 +313,7 @@ class Match:
                     await seat.process.kill()
                 if self.live is not None:
                     self.live.close()
-                release_zygotes()  # unless this process keeps them warm (a runner's worker)
+                release_kept()  # zygotes, thaw guard: unless this process keeps them warm (a runner's worker)
         record = build_record(
             spec,
             self.game,

@@ -147,7 +147,7 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     # here: the parent never needs trio; the zygotes (arena/wire/zygote.py) last as long as the worker
     from arena.referee import Terminated
     from arena.wire.spawn import START_ENV
-    from arena.wire.zygote import kept_warm
+    from arena.wire.warm import kept_warm
 
     # Sandboxed Python agents start warm, forked from this worker's zygote, where it can run
     # (root with bubblewrap; docs/security.md): as isolated as exec'd ones, ~1/6 of the CPU a match.

@@ -10,8 +10,11 @@ Both work on cgroup v1 (the ``cpu`` and ``freezer`` controllers, as on these mac
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 from typing import IO
+
+from arena.wire.warm import on_release
 
 CPU_PERIOD_US = 100_000  # the quota's accounting period: 0.1 s
 DEFAULT_CPUS = 1  # cores' worth of CPU time a bot may use at once, by default
@@ -41,17 +44,17 @@ class Freezer:
     The file stays open: a decision costs two writes, no open. Under v1 a frozen process cannot
     die, even of SIGKILL, until thawed: ``thaw`` follows every kill, and a guard process thaws
     the group if the referee dies outright (kill -9), so that its agents' parent-death signal
-    takes effect. (v2 lets fatal signals through.)
+    takes effect. (v2 lets fatal signals through.) ``family``: (parent directory, name prefix)
+    of this group and its siblings of the same referee process, which one guard watches.
     """
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, family: tuple[str, str]) -> None:
         v2 = os.path.exists(os.path.join(directory, "cgroup.freeze"))
         name = "cgroup.freeze" if v2 else "freezer.state"
         self._states = (b"1", b"0") if v2 else (b"FROZEN", b"THAWED")
-        path = os.path.join(directory, name)
-        self._fd: int | None = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        self._fd: int | None = os.open(os.path.join(directory, name), os.O_WRONLY | os.O_CLOEXEC)
         try:
-            self._guard = None if v2 else _thaw_guard(path)
+            self._guard = None if v2 else _ThawGuard.watch(*family)
         except OSError:
             os.close(self._fd)
             raise
@@ -81,29 +84,70 @@ class Freezer:
             os.close(self._fd)
             self._fd = None
         if self._guard is not None:
-            self._guard.close()  # its signal to thaw (a no-op now) and leave
+            self._guard.groups -= 1
             self._guard = None
 
 
-def _thaw_guard(state_file: str) -> IO[bytes]:
-    """Start a small process that thaws ``state_file``'s group once its stdin closes: when the
-    freezer is closed, or when the referee, the only holder of the pipe (returned), dies.
+class _ThawGuard:
+    """A small process that thaws every v1 freezer group ``parent``/``prefix``* once its stdin
+    closes: when this process dies (the only holder of the pipe), or when ``release`` ends it
+    (arena/wire/warm.py: after each match, unless kept warm).
+
+    One per referee process, shared by all its agents' groups, not one per agent: starting one
+    costs about 4 ms of CPU, as much as the rest of an agent's cgroup set-up.
 
     It leaves its parent at once (a background shell whose parent exits), so that it is no
     descendant of the referee: what kills a stuck referee with all its descendants (the
     runner's watchdog) would otherwise kill it too, and leave the bots frozen for good. In its
     own session, so that a Ctrl-C at the terminal does not end it first.
     """
-    starter = subprocess.Popen(
-        ["/bin/sh", "-c", 'exec 3<&0; { cat <&3 >/dev/null; echo THAWED > "$0"; } &', state_file],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    starter.wait()
-    assert starter.stdin is not None
-    return starter.stdin
+
+    # by the (parent, prefix) watched; a forked child holds a copy of this table, not the guards
+    running: dict[tuple[str, str], _ThawGuard] = {}
+    EXIT_WAIT_S = 2.0  # how long ``end`` waits for it to leave
+
+    def __init__(self, parent: str, prefix: str) -> None:
+        thaw = 'for state in "$0"/"$1"*/freezer.state; do echo THAWED > "$state"; done'
+        starter = subprocess.Popen(
+            ["/bin/sh", "-c", f"exec 3<&0; {{ cat <&3 >/dev/null; {thaw}; }} &", parent, prefix],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,  # held by the guard alone once the starter exits: EOF when it leaves
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        starter.wait()
+        assert starter.stdin is not None and starter.stdout is not None
+        self.pid = os.getpid()
+        self.stdin: IO[bytes] = starter.stdin
+        self.stdout: IO[bytes] = starter.stdout
+        self.groups = 0  # open Freezers it watches: ended only when none is left
+
+    @classmethod
+    def watch(cls, parent: str, prefix: str) -> _ThawGuard:
+        """The guard of ``parent``/``prefix``*, started if need be, counting one more group; OSError if it cannot start."""
+        guard = cls.running.get((parent, prefix))
+        if guard is None or guard.pid != os.getpid():
+            guard = cls.running[(parent, prefix)] = cls(parent, prefix)
+        guard.groups += 1
+        return guard
+
+    def end(self) -> None:
+        """Let it thaw its family (a no-op once its groups are gone) and wait, briefly, until it has left."""
+        self.stdin.close()
+        select.select([self.stdout], [], [], self.EXIT_WAIT_S)  # readable: at its end of file
+        self.stdout.close()
+
+
+@on_release
+def _end_guards() -> None:
+    """End this process's guards that watch no open group (another match of this process may
+    still freeze its agents)."""
+    for family, guard in list(_ThawGuard.running.items()):
+        if guard.pid != os.getpid():
+            del _ThawGuard.running[family]
+        elif guard.groups <= 0:
+            del _ThawGuard.running[family]
+            guard.end()
 
 
 def thaw_directory(directory: str) -> None:

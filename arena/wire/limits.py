@@ -164,7 +164,8 @@ class BotCgroup:
         if cls._count == 0:
             _sweep_stale()
         cls._count += 1
-        name = f"tlachtli-{os.getpid()}-{cls._count}"
+        prefix = f"tlachtli-{os.getpid()}-"  # a guard thaws them all if this process dies (cgroups.py)
+        name = f"{prefix}{cls._count}"
         directories: dict[str, str] = {}
         try:
             for controller in _CONTROLLERS + _CPU_CONTROLLERS:
@@ -182,7 +183,7 @@ class BotCgroup:
             if cpus is not None and "cpu" in directories:
                 limit_cpu(directories["cpu"], cpus)
             if "freezer" in directories:
-                group.freezer = Freezer(directories["freezer"])
+                group.freezer = Freezer(directories["freezer"], (os.path.dirname(directories["freezer"]), prefix))
             group._write("pids", "pids.max", MAX_PROCESSES)
             if memory_mb is not None:
                 group._write("memory", "memory.limit_in_bytes", memory_mb * 1024 * 1024)

@@ -110,16 +110,25 @@ class Jail:
         self.sandbox = sandbox
         self.network = network
         _sweep_stale_directories()
-        self.directory = tempfile.mkdtemp(prefix=f"{DIRECTORY_PREFIX}{os.getpid()}-")
         # A uid of its own when we may give one (root): unique to this referee process and
         # agent, so no two live agents, nor the referee, share it.
         self.uid: int | None = None
         if sandbox == "bwrap" and os.geteuid() == 0:
             self.uid = seat_uid(os.getpid(), next(_seat_numbers))
-            os.chown(self.directory, self.uid, self.uid)
-        # 0711 for a seat uid: bwrap (root without its capabilities) must still enter it
-        os.chmod(self.directory, 0o711 if self.uid is not None else 0o700)
+        self._directory: str | None = None
         self.seccomp_fd: int | None = None  # the filter bwrap reads, open from wrap() until started()
+
+    @property
+    def directory(self) -> str:
+        """The private directory on the host, made at first use: an agent forked from a zygote
+        has a tmpfs of its own instead (arena/wire/zygote.py) and never needs one."""
+        if self._directory is None:
+            self._directory = tempfile.mkdtemp(prefix=f"{DIRECTORY_PREFIX}{os.getpid()}-")
+            if self.uid is not None:
+                os.chown(self._directory, self.uid, self.uid)
+            # 0711 for a seat uid: bwrap (root without its capabilities) must still enter it
+            os.chmod(self._directory, 0o711 if self.uid is not None else 0o700)
+        return self._directory
 
     @property
     def own_uid(self) -> bool:
@@ -192,7 +201,8 @@ class Jail:
     def remove(self) -> None:
         """Delete the private directory and whatever the agent left in it."""
         self.close_fds()
-        shutil.rmtree(self.directory, ignore_errors=True)
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)
 
 
 def private_tmpfs(path: str) -> list[str]:

@@ -22,7 +22,7 @@ The zygote keeps the capabilities that needs (CAP_SYS_ADMIN, CAP_SETUID, CAP_SET
 CAP_SETPCAP, inside its sandbox); no child keeps any. Used with ``TLACHTLI_AGENT_START=zygote``
 where the referee runs as root with bubblewrap (``zygote_supported``); executables, and every
 agent elsewhere, start as before. A referee process keeps its zygotes between matches inside
-``kept_warm()`` (the runner's workers), else ends them after each match.
+``kept_warm()`` (the runner's workers; arena/wire/warm.py), else ends them after each match.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import trio
@@ -48,6 +47,9 @@ from arena.wire.host_view import agent_environment, sandbox_pythonpath
 from arena.wire.limits import BotCgroup, die_with_parent, oom_killer_first, set_rlimits
 from arena.wire.sandbox import PRIVATE_TMPFS_MB, Jail, bwrap_works
 from arena.wire.spawn import LOST_STATUS
+from arena.wire.warm import kept_warm as kept_warm  # re-exported: where callers first found it
+from arena.wire.warm import on_release
+from arena.wire.warm import release as release
 
 if TYPE_CHECKING:
     from arena.plugins import Registry
@@ -234,7 +236,6 @@ def _pidfd_pid(pidfd: int) -> int:
 
 
 _zygotes: dict[tuple[tuple[str, str], ...], Zygote] = {}
-_kept_warm = 0
 
 
 def zygote() -> Zygote:
@@ -249,22 +250,9 @@ def zygote() -> Zygote:
     return found
 
 
-@contextlib.contextmanager
-def kept_warm() -> Iterator[None]:
-    """Keep this process's zygotes between matches (a runner's worker); end them on leaving."""
-    global _kept_warm
-    _kept_warm += 1
-    try:
-        yield
-    finally:
-        _kept_warm -= 1
-        release()
-
-
-def release() -> None:
-    """End this process's zygotes, unless ``kept_warm`` holds them (the referee, after each match)."""
-    if _kept_warm:
-        return
+@on_release
+def _end_zygotes() -> None:
+    """End this process's zygotes (arena/wire/warm.py calls it after a match unless kept warm)."""
     while _zygotes:
         _zygotes.popitem()[1].close()
 

@@ -1,0 +1,82 @@
+"""A referee killed outright (kill -9) leaves no frozen agent behind (arena/wire/cgroups.py, the thaw guard).
+
+Under cgroup v1 a frozen process cannot die, not even of SIGKILL, until thawed: without a guard
+that thaws its groups, a bot frozen while its opponent decides outlives a referee killed outright
+for good, parent-death signal pending. One guard per referee process watches all its groups
+(issue 36: it was one per agent, started on the match's critical path).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+import time
+import uuid
+
+import pytest
+
+from arena.wire.limits import BotCgroup, _own_cgroup, _sweep_stale
+from arena.wire.sandbox import bwrap_works
+from arena.wire.zygote import zygote_supported
+from tests.support.agent_processes import eventually_empty, processes_marked
+
+_PROBE = BotCgroup.create(None)
+FREEZER = _PROBE is not None and _PROBE.freezer is not None
+if _PROBE is not None:
+    _PROBE.remove()
+pytestmark = pytest.mark.skipif(
+    not FREEZER or not bwrap_works(), reason="needs root, bubblewrap and the cgroup v1 freezer"
+)
+
+# Goofspiel's seats bid at once: seat 1 answers and is frozen while seat 0 spins for 30 s.
+REFEREE = (
+    "from arena.match import MatchSpec; from arena.referee import run_match; "
+    "run_match(MatchSpec(game='goofspiel', agents=('hosted-fault', 'random'), seed=1, move_ms=600000,"
+    " agent_options=({'mode': 'spin', 'at': 2}, {})))"
+)
+
+
+def frozen_groups(referee: int) -> list[str]:
+    """The v1 freezer groups of ``referee``'s agents that are frozen now."""
+    found = []
+    for state in glob.glob(
+        os.path.join(_own_cgroup("freezer") or "/nonexistent", f"tlachtli-{referee}-*/freezer.state")
+    ):
+        try:
+            with open(state) as handle:
+                if handle.read().strip() == "FROZEN":
+                    found.append(state)
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "exec",
+        pytest.param("zygote", marks=pytest.mark.skipif(not zygote_supported(), reason="no zygote here")),
+    ],
+)
+def test_a_frozen_agent_dies_with_a_referee_killed_outright(popen, monkeypatch, start):
+    mark = f"tlachtli-test-{uuid.uuid4().hex}"
+    monkeypatch.setenv("TLACHTLI_TEST_MARK", mark)  # passed on to the agents (tests/conftest.py)
+    monkeypatch.setenv("TLACHTLI_AGENT_START", start)
+    monkeypatch.setenv("TLACHTLI_SANDBOX", "bwrap")
+    referee = popen([sys.executable, "-c", REFEREE])
+    try:
+        deadline = time.monotonic() + 60
+        while not frozen_groups(referee.pid) and referee.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert frozen_groups(referee.pid), "no agent was ever frozen: the attack did not take place"
+        agents = [pid for pid in processes_marked(mark) if pid != referee.pid]
+        assert agents, "the agents never started"
+        referee.kill()
+        referee.wait()
+        assert eventually_empty(lambda: [pid for pid in processes_marked(mark) if pid in agents]) == []
+        assert eventually_empty(lambda: frozen_groups(referee.pid)) == []
+    finally:
+        referee.kill()
+        referee.wait()
+        _sweep_stale()  # the groups of the dead referee: thawed, their processes killed, removed
