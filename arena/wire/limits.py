@@ -92,7 +92,21 @@ def _lower(which: int, value: int) -> None:
 
 
 def _own_cgroup(controller: str) -> str | None:
-    """This process's cgroup directory for a v1 ``controller``, or None when not mounted."""
+    """This process's cgroup directory for a v1 ``controller``, or None when not mounted.
+
+    Read once per process and controller (a referee asks for every controller of every agent,
+    and never moves itself; a forked or spawned child reads its own).
+    """
+    key = (os.getpid(), controller)
+    if key not in _own_cgroups:
+        _own_cgroups[key] = _read_own_cgroup(controller)
+    return _own_cgroups[key]
+
+
+_own_cgroups: dict[tuple[int, str], str | None] = {}
+
+
+def _read_own_cgroup(controller: str) -> str | None:
     try:
         with open("/proc/self/cgroup") as handle:
             for line in handle:
@@ -183,7 +197,9 @@ class BotCgroup:
             if cpus is not None and "cpu" in directories:
                 limit_cpu(directories["cpu"], cpus)
             if "freezer" in directories:
-                group.freezer = Freezer(directories["freezer"], (os.path.dirname(directories["freezer"]), prefix))
+                group.freezer = Freezer(
+                    directories["freezer"], (os.path.dirname(directories["freezer"]), prefix)
+                )
             group._write("pids", "pids.max", MAX_PROCESSES)
             if memory_mb is not None:
                 group._write("memory", "memory.limit_in_bytes", memory_mb * 1024 * 1024)
