@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import os
 import platform
 import struct
@@ -203,6 +204,7 @@ def build(machine: Machine) -> bytes:
     return bpf.assemble()
 
 
+@functools.cache  # built once per process: every agent's start asks for it
 def program(machine: str | None = None) -> bytes | None:
     """The filter for this machine (or ``machine``, as ``platform.machine()`` names it); None if unsupported."""
     found = MACHINES.get(machine or platform.machine())

@@ -9,8 +9,8 @@ agent, runs no bot method and never sees a match: it gets only the child's pipes
 files and its limits. Each child, before any bot code runs, enters every isolation an exec'd
 agent has (docs/security.md), per agent per match:
 
-- a monitor process unshares a new PID namespace; the child is its first process (it sees only
-  its own processes, and dies with its children when it ends);
+- the zygote forks it as the first process of a new PID namespace (it sees only its own
+  processes, and dies with its children when it ends), reaps it and reports its exit status;
 - the child joins its agent's cgroup (memory, pids, CPU quota, freezer), then unshares new mount,
   network, IPC, UTS and cgroup namespaces, mounts a fresh private tmpfs on /tmp (its home and
   working directory) and its own /proc;
@@ -33,7 +33,7 @@ import functools
 import gc
 import json
 import os
-import platform
+import select
 import signal
 import socket
 import subprocess
@@ -173,7 +173,7 @@ class ZygoteChild:
     """An agent forked by a zygote, with the surface of ``trio.Process`` that the referee uses.
 
     ``pid``: its pid in the referee's namespace (the first process of its own PID namespace:
-    killing it ends every process it started). Its exit status comes from its monitor.
+    killing it ends every process it started). Its exit status comes from the zygote.
     """
 
     def __init__(self, pidfd: int, status: socket.socket, stdin: int, stdout: int, stderr: int) -> None:
@@ -270,52 +270,74 @@ def _check(result: int, what: str) -> None:
 
 
 def serve(control: socket.socket) -> int:
-    """The zygote: discover the plugins, say ready, then fork a monitor per request until closed."""
+    """The zygote: discover the plugins, say ready, then fork a child per request until closed,
+    and report each child's exit status on its status socket."""
     from arena.host import host_agent  # noqa: F401 (imported once here, for every child)
     from arena.plugins import discover
 
     global _registry
     _registry = discover(games=False)  # the plugins' imports, paid once
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # monitors are reaped by the kernel
+    own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+    seccomp.program()  # built once here (cached), not in every child
     gc.freeze()  # what is imported stays in pages every child shares
     control.send(b"ready")
+    children: dict[int, tuple[int, socket.socket]] = {}  # by our pidfd of it: its pid, its status socket
     while True:
+        ready, _, _ = select.select([control.fileno(), *children], [], [])
+        for pidfd in ready:
+            if pidfd in children:  # readable: it exited
+                _report(pidfd, *children.pop(pidfd))
+        if control.fileno() not in ready:
+            continue
         try:
             data, fds, _, _ = socket.recv_fds(control, _MESSAGE_LIMIT, 16)
         except OSError:
             return 0
         if not data:
             return 0  # the referee's process closed it: done
+        status = socket.socket(fileno=fds[3])
         try:
-            if os.fork() == 0:
-                _monitor(control, json.loads(data), fds)
+            pid = _fork_child(json.loads(data), fds, own_pid_namespace)
+            children[os.pidfd_open(pid)] = (pid, status)
+            theirs = os.pidfd_open(pid)  # the referee's: it learns the pid from it
+            try:
+                socket.send_fds(status, [b"started"], [theirs])
+            finally:
+                os.close(theirs)
         except OSError as error:
             print(f"zygote: cannot fork: {error}", file=sys.stderr)
-        for fd in fds:
-            os.close(fd)
+            if all(held is not status for _, held in children.values()):
+                status.close()  # no child: the referee reads that it did not start
+        finally:
+            for fd in fds[:3] + fds[4:]:
+                os.close(fd)
 
 
-def _monitor(control: socket.socket, request: dict[str, Any], fds: list[int]) -> NoReturn:
-    """Between the zygote and a child: a new PID namespace for it; its pidfd, then its status, on the status socket."""
+def _fork_child(request: dict[str, Any], fds: list[int], own_pid_namespace: int) -> int:
+    """Fork the agent as the first process of a PID namespace of its own; its pid (OSError if impossible).
+
+    unshare(CLONE_NEWPID) gives the next fork a new namespace, and only from the caller's own
+    one: the zygote goes back to its own first (setns), so every child gets a fresh namespace
+    and the zygote reaps it itself (no process in between).
+    """
+    _check(_libc.setns(own_pid_namespace, _CLONE_NEWPID), "setns")
+    _check(_libc.unshare(_CLONE_NEWPID), "unshare")
+    pid = os.fork()
+    if pid == 0:
+        _child(request, fds)
+    return pid
+
+
+def _report(pidfd: int, pid: int, status: socket.socket) -> None:
+    """Reap an ended child and send its wait status to the referee (who may have left: ignored)."""
     try:
-        control.close()
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the zygote dies: so do its monitors
-        status = socket.socket(fileno=fds[3])
-        _check(_libc.unshare(_CLONE_NEWPID), "unshare")
-        pid = os.fork()
-        if pid == 0:
-            status.detach()
-            _child(request, fds)
-        for fd in fds[:3] + fds[4:]:
-            os.close(fd)
-        pidfd = os.pidfd_open(pid)
-        socket.send_fds(status, [b"started"], [pidfd])
-        os.close(pidfd)
         _, code = os.waitpid(pid, 0)
+    except ChildProcessError:
+        code = LOST_STATUS
+    with contextlib.suppress(OSError):
         status.send(str(code).encode())
-    finally:
-        os._exit(0)
+    status.close()
+    os.close(pidfd)
 
 
 def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
@@ -401,7 +423,7 @@ class _Filter(ctypes.Structure):
 
 def _load_filter() -> None:
     """No new privileges, then the seccomp filter every sandboxed agent runs under."""
-    program = seccomp.program(platform.machine())
+    program = seccomp.program()  # built by the zygote before it forked
     assert program is not None  # zygote_supported() checked it
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _Filter(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
