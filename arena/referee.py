@@ -396,7 +396,7 @@ async def play_unless_terminated(
     return outcome
 
 
-def _single(group: BaseExceptionGroup) -> BaseException:
+def single_error(group: BaseExceptionGroup) -> BaseException:
     """The one meaningful exception in a trio exception group (KeyboardInterrupt first)."""
     for kind in (KeyboardInterrupt, Terminated):
         if group.subgroup(kind) is not None:
@@ -435,7 +435,7 @@ def run_trio(main: Callable[[], Awaitable[T]]) -> T:
     try:
         return trio.run(main)
     except BaseExceptionGroup as group:
-        single = _single(group)
+        single = single_error(group)
         if single is group:
             raise
         raise single from group

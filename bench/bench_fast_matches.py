@@ -12,11 +12,13 @@ One Zapotec 2-player match between two `random` bots, measured side by side in o
   goodbye, kill and clean-up), and the runner and store (the rest of the marginal wall).
 ``TLACHTLI_AGENT_START`` chooses how Python agents start (see docs/security.md): the rows give
 each start method this machine runs. ``python bench/bench_fast_matches.py ladder`` also times a
-ladder of 1,000 matches with ``--jobs 2``, with the fastest start method (a few minutes).
+ladder of 1,000 matches with ``--jobs 2``, with the fastest start method (a few minutes);
+``--start zygote`` measures only that start method.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sqlite3
@@ -185,7 +187,13 @@ def start_methods() -> list[str]:
     return ["exec", "zygote"] if zygote_supported() else ["exec"]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Print the figures; ``argv``: this script's options (none when bench/run_all.py calls it)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("ladder", nargs="?", choices=["ladder"], help="also time a ladder of 1,000 matches")
+    parser.add_argument("--start", choices=start_methods(), help="only this start method (default: each)")
+    args = parser.parse_args(argv or [])
+    methods = [args.start] if args.start else start_methods()
     local = in_process()
     in_wall, in_cpu = statistics.median(local["wall"]), statistics.median(local["cpu"])
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -194,7 +202,7 @@ def main() -> None:
     print(f"  referee per-decision work {spread(local['referee'])} ms CPU/match")
     print(f"  frames {spread(local['frames'])} ms CPU/match (encoding and decoding every decide and act)")
     with tempfile.TemporaryDirectory(prefix="bench-fast-") as folder:
-        for method in start_methods():
+        for method in methods:
             env = dict(os.environ, **{START_ENV: method})
             short, short_cpu, _ = arena_run(Path(folder), SHORT, 1, env)
             long, long_cpu, db = arena_run(Path(folder), LONG, 1, env)
@@ -215,10 +223,10 @@ def main() -> None:
             print(
                 f"arena run --jobs 2, start {method}: {LONG / pair:.1f} matches/s ({LONG} matches in {pair:.1f} s)"
             )
-            if sys.argv[1:2] == ["ladder"] and method == start_methods()[-1]:
+            if args.ladder and method == methods[-1]:
                 thousand, _, _ = arena_run(Path(folder), 1000, 2, env)
                 print(f"  1,000-match ladder, --jobs 2: {thousand:.0f} s ({1000 / thousand:.1f} matches/s)")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -133,6 +133,27 @@ def play(spec: MatchSpec, registry: Registry, live: str | None = None) -> PlayRe
         return Failed(f"{type(error).__name__}: {error}")
 
 
+async def play_in_trio(spec: MatchSpec, registry: Registry, live: str | None = None) -> PlayReply:
+    """``play`` inside a running trio loop (a worker's, kept from match to match: starting one
+    costs ~2 ms a match). ``Terminated`` (SIGTERM) passes through."""
+    from arena.referee import Terminated, play_unless_terminated, single_error
+
+    started = time.perf_counter()
+    try:
+        try:
+            outcome = await play_unless_terminated(spec, registry, None, live)
+        except BaseExceptionGroup as group:  # out of trio's nurseries: what ``run_match`` raises
+            single = single_error(group)
+            if single is group:
+                raise
+            raise single from group
+    except Terminated:
+        raise
+    except Exception as error:  # the referee refused or broke: the parent reports it
+        return Failed(f"{type(error).__name__}: {error}")
+    return Done(outcome, time.perf_counter() - started)
+
+
 def _worker_main(conn: Connection, parent_pid: int) -> None:
     """A worker process: play each match the parent sends on ``conn``, answer with its outcome.
 
@@ -145,6 +166,8 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(signal.SIGTERM, parent_pid)
     # here: the parent never needs trio; the zygotes (arena/wire/zygote.py) last as long as the worker
+    import trio
+
     from arena.referee import Terminated
     from arena.wire.spawn import START_ENV
     from arena.wire.warm import kept_warm
@@ -153,9 +176,11 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     # (root with bubblewrap; docs/security.md): as isolated as exec'd ones, ~1/6 of the CPU a match.
     os.environ.setdefault(START_ENV, "zygote")
     registry = discover()
-    with kept_warm():
+
+    async def serve() -> None:  # one trio loop for every match of this worker
         while True:
             try:
+                await trio.lowlevel.wait_readable(conn.fileno())
                 task = conn.recv()
             except (EOFError, OSError):  # the parent is gone
                 return
@@ -164,10 +189,13 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
             spec, live = task
             conn.send(Started())  # the watchdog counts from here: worker start-up is not the match's
             try:
-                reply = play(spec, registry, live)
+                reply = await play_in_trio(spec, registry, live)
             except Terminated:
                 return
             conn.send(reply)
+
+    with kept_warm():
+        trio.run(serve)
 
 
 # -- parent side -------------------------------------------------------------------------------
@@ -579,21 +607,28 @@ def run_pending(
                     else:
                         queue.append(match)  # next in line, for a fresh worker
 
+                def hand_out() -> None:
+                    if not pool.in_flight():
+                        playing.clear()  # nothing is out: no deal can be playing
+                    while queue and pool.has_room():
+                        match = take_next(queue, set(playing.values()))
+                        if match is None:
+                            break  # every waiting match's deal is being played
+                        store.mark_running(match.id)
+                        playing[match.id] = deal_key(match.spec)
+                        pool.hand(match)
+
                 try:
                     while (queue or pool.in_flight()) and not stop.count:
-                        if not pool.in_flight():
-                            playing.clear()  # nothing is out: no deal can be playing
-                        while queue and pool.has_room():
-                            match = take_next(queue, set(playing.values()))
-                            if match is None:
-                                break  # every waiting match's deal is being played
-                            store.mark_running(match.id)
-                            playing[match.id] = deal_key(match.spec)
-                            pool.hand(match)
+                        hand_out()
                         # a short timeout: the signal handler only counts, the loop notices it
-                        for match, reply in pool.events(POLL_S):
+                        events = pool.events(POLL_S)
+                        for match, reply in events:
                             if not isinstance(reply, Recovered):  # that match's outcome is still to come
                                 playing.pop(match.id, None)
+                        if all(isinstance(reply, Done | Failed) for _, reply in events):
+                            hand_out()  # the freed workers play on while the outcomes are stored
+                        for match, reply in events:
                             collect(match, reply)
                 except KeyboardInterrupt:  # only when not in the main thread (no handler installed)
                     stop.press()
