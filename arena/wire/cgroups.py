@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import select
 import subprocess
+import threading
 from typing import IO
 
 from arena.wire.warm import on_release
@@ -84,7 +85,7 @@ class Freezer:
             os.close(self._fd)
             self._fd = None
         if self._guard is not None:
-            self._guard.groups -= 1
+            self._guard.unwatch()
             self._guard = None
 
 
@@ -104,6 +105,7 @@ class _ThawGuard:
 
     # by the (parent, prefix) watched; a forked child holds a copy of this table, not the guards
     running: dict[tuple[str, str], _ThawGuard] = {}
+    lock = threading.Lock()  # referees of several threads (the web arena's matches) share them
     EXIT_WAIT_S = 2.0  # how long ``end`` waits for it to leave
 
     def __init__(self, parent: str, prefix: str) -> None:
@@ -125,11 +127,17 @@ class _ThawGuard:
     @classmethod
     def watch(cls, parent: str, prefix: str) -> _ThawGuard:
         """The guard of ``parent``/``prefix``*, started if need be, counting one more group; OSError if it cannot start."""
-        guard = cls.running.get((parent, prefix))
-        if guard is None or guard.pid != os.getpid():
-            guard = cls.running[(parent, prefix)] = cls(parent, prefix)
-        guard.groups += 1
-        return guard
+        with cls.lock:
+            guard = cls.running.get((parent, prefix))
+            if guard is None or guard.pid != os.getpid():
+                guard = cls.running[(parent, prefix)] = cls(parent, prefix)
+            guard.groups += 1
+            return guard
+
+    def unwatch(self) -> None:
+        """One group fewer to watch (its Freezer closed)."""
+        with self.lock:
+            self.groups -= 1
 
     def end(self) -> None:
         """Let it thaw its family (a no-op once its groups are gone) and wait, briefly, until it has left."""
@@ -142,12 +150,13 @@ class _ThawGuard:
 def _end_guards() -> None:
     """End this process's guards that watch no open group (another match of this process may
     still freeze its agents)."""
-    for family, guard in list(_ThawGuard.running.items()):
-        if guard.pid != os.getpid():
-            del _ThawGuard.running[family]
-        elif guard.groups <= 0:
-            del _ThawGuard.running[family]
-            guard.end()
+    with _ThawGuard.lock:
+        for family, guard in list(_ThawGuard.running.items()):
+            if guard.pid != os.getpid():
+                del _ThawGuard.running[family]
+            elif guard.groups <= 0:
+                del _ThawGuard.running[family]
+                guard.end()
 
 
 def thaw_directory(directory: str) -> None:
