@@ -8,9 +8,13 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,3 +167,58 @@ def stop_server(process: subprocess.Popen) -> str:
         except subprocess.TimeoutExpired:
             process.kill()
     return process.communicate()[1]
+
+
+@contextmanager
+def served(db: Path) -> Iterator[str]:
+    """The web arena over ``db`` as `arena serve` serves it (Hypercorn's trio worker, the same app
+    and Host check), but in a thread of this process: its address, while inside.
+
+    For tests about the pages, not the server process (test_web.py keeps a real `arena serve`):
+    no new Python to start, and nothing the leak guard could find left over.
+    """
+    import trio
+    from hypercorn.config import Config
+    from hypercorn.trio import serve
+
+    from arena.web.app import create_app, served_hosts
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        config = Config()
+        config.bind = [f"fd://{os.dup(listener.fileno())}"]  # Hypercorn owns (and closes) the copy
+    config.accesslog = None
+    config.loglevel = "WARNING"  # not its start-up lines
+    app = create_app(db, None, served_hosts("127.0.0.1"))
+    running: dict[str, Any] = {}
+    ready = threading.Event()
+
+    async def main() -> None:
+        running["stop"], running["token"] = trio.Event(), trio.lowlevel.current_trio_token()
+        ready.set()
+        await serve(app, config, shutdown_trigger=running["stop"].wait)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            trio.run(main)
+        except BaseException as error:  # shown by the test that waits for it below
+            running["error"] = error
+        finally:
+            ready.set()
+
+    thread = threading.Thread(target=run, name=f"web-arena-{port}", daemon=True)
+    thread.start()
+    ready.wait(60)
+    try:
+        if "error" in running:
+            raise AssertionError(f"the web arena did not start: {running['error']!r}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if "token" in running:
+            try:
+                trio.from_thread.run_sync(running["stop"].set, trio_token=running["token"])
+            except trio.RunFinishedError:
+                pass
+        thread.join(30)
+    if "error" in running:
+        raise AssertionError(f"the web arena failed: {running['error']!r}")
