@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli import PLAYS_IN_WORKERS, arena_in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_NAME = "<script>alert(1)</script>"
 # The modules that share the store (tests/arena/web/conftest.py) run on one worker under xdist.
@@ -64,7 +66,7 @@ name = "web-solo"
 game = "zapotec"
 format = "solo"
 players = 1
-matches_per_pairing = 3
+matches_per_pairing = 2
 seed = 5
 
 [[agents]]
@@ -87,11 +89,16 @@ TEST_PLUGINS = "examples.games.goofspiel.game,examples.games.goofspiel.agents"
 
 
 def arena(*args: str, **env_extra: str) -> subprocess.CompletedProcess:
-    """Run the `arena` command (with ``env_extra`` in its environment); fail with its stderr when it fails."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240, env=env
-    )
+    """Run the `arena` command (with ``env_extra`` in its environment); fail with its stderr when it
+    fails. A command that only reads (no ``env_extra``, not one that plays) runs in this process
+    (tests/support/cli.py: the same output, without starting a Python)."""
+    if not env_extra and args[0] not in PLAYS_IN_WORKERS:
+        result = arena_in_process(*args)
+    else:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
+        result = subprocess.run(
+            [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240, env=env
+        )
     assert result.returncode == 0, result.stderr
     return result
 
@@ -118,7 +125,8 @@ def build_store(folder: Path) -> Path:
 
 
 def build_contest_store(folder: Path) -> Path:
-    """Play a Zapotec solo ladder (random, first-option and greedy against Cocijobot, 3 deals)
+    """Play a Zapotec solo ladder (random, first-option and greedy against Cocijobot, 2 deals:
+    enough for distinct mean margins, greedy's the best, and a margin interval)
     and an `arena compare` on goofspiel (``COMPARE``) into ``folder``/contest.db."""
     (folder / "solo.toml").write_text(
         SOLO.format(first_option=ROOT / "examples" / "bots" / "first_option.py")
