@@ -38,20 +38,6 @@ def positions(game, players, options, seed=5):
         yield state
 
 
-@pytest.mark.parametrize(("game", "players", "options", "draw"), CASES)
-def test_every_position_draws_as_well_formed_csp_clean_svg(game, players, options, draw):
-    pictures = []
-    for state in positions(game, players, options):
-        text_before = state.render()
-        picture = draw(state)
-        assert draw(state) == picture and state.render() == text_before  # pure: same answer, state untouched
-        root = ET.fromstring(picture)
-        assert root.tag.endswith("svg")
-        assert "style=" not in picture and "<script" not in picture  # a strict CSP allows no inline styles
-        pictures.append(picture)
-    assert len(set(pictures)) > len(pictures) // 2  # the drawing follows the play
-
-
 def test_zapotec_viewer_sees_own_hand_not_the_others():
     state = ZAPOTEC.setup(2, 3, {})
     hand0 = ", ".join(_card(state, card) for card in state.hands[0])
@@ -84,19 +70,29 @@ NUMBERED = re.compile(r"\b(?:[Ss]eat ?|P|[Pp]layer )(\d)\b")
 
 
 @pytest.mark.parametrize(("game", "players", "options", "draw"), CASES)
-def test_seats_are_numbered_from_0_as_in_the_arena_in_log_render_prompts_and_board(
-    game, players, options, draw
-):
-    """One numbering everywhere: seat 0..n-1 (Teotihuacan once said P1..Pn in its texts)."""
-    seen = set()
+def test_every_position_draws_csp_clean_svg_and_numbers_the_seats_from_0(game, players, options, draw):
+    """Every position of a whole game (one walk: drawing is what costs): the drawing is
+    well-formed, pure (same answer, state untouched), CSP-clean and follows the play; and one
+    numbering everywhere, seat 0..n-1, in the log, render, prompts and board (Teotihuacan once
+    said P1..Pn in its texts)."""
+    pictures = []
+    seen: set[int] = set()
     for state in positions(game, players, options):
-        texts = [state.render(), draw(state), *(entry["text"] for entry in state.log())]
+        text_before = state.render()
+        picture = draw(state)
+        assert draw(state) == picture and state.render() == text_before  # pure: same answer, state untouched
+        root = ET.fromstring(picture)
+        assert root.tag.endswith("svg")
+        assert "style=" not in picture and "<script" not in picture  # a strict CSP allows no inline styles
+        pictures.append(picture)
+        texts = [text_before, picture, *(entry["text"] for entry in state.log())]
         for seat in state.to_act():
             decision = state.decision(seat)
             texts += [decision.prompt, *(str(option.get("label", "")) for option in decision.options)]
         for found in texts:
             seen.update(int(number) for number in NUMBERED.findall(found))
             assert not re.search(r"\bP[1-9]\b", found), found
+    assert len(set(pictures)) > len(pictures) // 2  # the drawing follows the play
     seats = players + bool(options.get("automaton"))
     assert seen == set(range(seats)), seen
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -20,7 +18,8 @@ from arena.plugins import discover
 from arena.record import replay
 from arena.referee import MatchSetupError, play_match, run_match
 from engine.zapotec.svg import _card
-from tests.support.human_play import ROOT, HumanMatch, get_json, post_json
+from tests.support.cli import arena_in_process
+from tests.support.human_play import HumanMatch, get_json, post_json
 from tests.support.svg_checks import shown_text
 
 pytest.importorskip("hypercorn", reason="the web extra is not installed (pip install -e '.[web]')")
@@ -89,9 +88,7 @@ def test_a_human_seat_cannot_be_played_without_its_page():
     with pytest.raises(MatchSetupError, match="only `arena play` can seat it"):
         run_match(MatchSpec(game="zapotec", agents=("human", "random"), seed=1))
     for command in (["check", "human"], ["compare", "human", "random", "--game", "zapotec"]):
-        done = subprocess.run(
-            [sys.executable, "-m", "arena.cli", *command], capture_output=True, text=True, timeout=120
-        )
+        done = arena_in_process(*command)  # refused before anything is played
         assert done.returncode == 2, done.stderr
         assert done.stderr.strip().splitlines()[-1] == (
             "error: agent 'human' is a person playing in the browser: only `arena play` can seat it"
@@ -211,26 +208,7 @@ def test_a_busy_port_is_one_error_line():
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "arena.cli",
-                "play",
-                "-g",
-                "zapotec",
-                "-a",
-                "human",
-                "-a",
-                "random",
-                "--port",
-                str(port),
-            ],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=120,
-        )
+        done = arena_in_process("play", "-g", "zapotec", "-a", "human", "-a", "random", "--port", str(port))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
 

@@ -8,6 +8,7 @@ Where Playwright or a `chromium` executable is missing the tests skip with a one
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from collections.abc import Iterator
@@ -16,7 +17,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import psutil
 import pytest
+
+from tests.support.processes import kept_for_the_session
 
 CHROMIUM = os.environ.get("TLACHTLI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 NEEDS_CHROMIUM = pytest.mark.skipif(
@@ -40,6 +44,56 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+class SharedChromium:
+    """One Chromium lent to test after test (``lend``): launching one costs ~2 s of CPU, a fresh
+    context per page ~0.25 s.
+
+    Playwright's sync API marks its asyncio loop as running in this thread between its calls;
+    left so, another test here could not use asyncio (``asyncio.run`` refuses to start). So the
+    mark is set only while a test borrows the browser.
+    """
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self._loop = asyncio._get_running_loop()  # set by Playwright's last call, the launch's
+        asyncio._set_running_loop(None)
+
+    @contextmanager
+    def lend(self) -> Iterator[Any]:
+        """The browser for one test; the contexts (pages) it opened are closed on every path."""
+        asyncio._set_running_loop(self._loop)
+        try:
+            if not self.browser.is_connected():
+                pytest.fail("the shared Chromium is gone (crashed or killed by an earlier test)")
+            yield self.browser
+        finally:
+            try:
+                for context in self.browser.contexts:
+                    context.close()
+            finally:
+                asyncio._set_running_loop(None)
+
+    def close(self) -> None:
+        asyncio._set_running_loop(self._loop)
+        self.browser.close()
+
+
+@contextmanager
+def shared_chromium() -> Iterator[SharedChromium]:
+    """A Chromium for a whole test session (``SharedChromium``), closed at its end; the leak
+    guard passes its processes by meanwhile (Playwright's driver, Chromium and its children)."""
+    me = psutil.Process()
+    before = {child.pid for child in me.children()}
+    with chromium() as browser:
+        shared = SharedChromium(browser)
+        started = {child.pid for child in me.children()} - before
+        try:
+            with kept_for_the_session(started):
+                yield shared
+        finally:
+            shared.close()
 
 
 def open_page(browser: Any, url: str) -> Any:

@@ -13,13 +13,29 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
 import psutil
 
 TAG_ENV = "TLACHTLI_TEST_PROC"
 # pytest's own long-lived helpers, never a test's leak
 _SERVICES = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+# Processes a session-scoped fixture keeps for many tests (the browser tests' one Chromium per
+# worker): they and everything they start are that fixture's, which ends them, not a test's leak.
+_SESSION_KEPT: set[int] = set()
+
+
+@contextmanager
+def kept_for_the_session(pids: Iterable[int]) -> Iterator[None]:
+    """While inside, the leak guard passes ``pids`` and their descendants by: a session fixture's
+    processes, which that fixture ends (on leaving, so that a reused pid is a leak again)."""
+    kept = set(pids) - _SESSION_KEPT
+    _SESSION_KEPT.update(kept)
+    try:
+        yield
+    finally:
+        _SESSION_KEPT.difference_update(kept)
 
 
 def _table() -> dict[int, tuple[int, str, bytes]]:
@@ -65,14 +81,22 @@ def leftovers(tag: str) -> list[int]:
     children: dict[int, list[int]] = {}
     for pid, (parent, _, _) in table.items():
         children.setdefault(parent, []).append(pid)
-    below = list(children.get(me, []))
+    found |= _descendants(children, [me])
+    found -= _descendants(children, [pid for pid in _SESSION_KEPT if pid in table]) | _SESSION_KEPT
+    found.discard(me)
+    alive = [pid for pid in found if table[pid][1] != "Z"]
+    return sorted(pid for pid in alive if not (table[pid][0] == me and _is_service(pid)))
+
+
+def _descendants(children: dict[int, list[int]], roots: list[int]) -> set[int]:
+    """Every process below ``roots`` in the ``children`` table (the roots themselves not)."""
+    found: set[int] = set()
+    below = [child for root in roots for child in children.get(root, [])]
     while below:
         pid = below.pop()
         found.add(pid)
         below.extend(children.get(pid, []))
-    found.discard(me)
-    alive = [pid for pid in found if table[pid][1] != "Z"]
-    return sorted(pid for pid in alive if not (table[pid][0] == me and _is_service(pid)))
+    return found
 
 
 def eventually_empty(probe: Callable[[], list], seconds: float = 10.0) -> list:

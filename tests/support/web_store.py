@@ -8,11 +8,17 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.support.cli import PLAYS_IN_WORKERS, arena_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_NAME = "<script>alert(1)</script>"
@@ -60,7 +66,7 @@ name = "web-solo"
 game = "zapotec"
 format = "solo"
 players = 1
-matches_per_pairing = 3
+matches_per_pairing = 2
 seed = 5
 
 [[agents]]
@@ -83,11 +89,16 @@ TEST_PLUGINS = "examples.games.goofspiel.game,examples.games.goofspiel.agents"
 
 
 def arena(*args: str, **env_extra: str) -> subprocess.CompletedProcess:
-    """Run the `arena` command (with ``env_extra`` in its environment); fail with its stderr when it fails."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240, env=env
-    )
+    """Run the `arena` command (with ``env_extra`` in its environment); fail with its stderr when it
+    fails. A command that only reads (no ``env_extra``, not one that plays) runs in this process
+    (tests/support/cli.py: the same output, without starting a Python)."""
+    if not env_extra and args[0] not in PLAYS_IN_WORKERS:
+        result = arena_in_process(*args)
+    else:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
+        result = subprocess.run(
+            [sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=240, env=env
+        )
     assert result.returncode == 0, result.stderr
     return result
 
@@ -114,7 +125,8 @@ def build_store(folder: Path) -> Path:
 
 
 def build_contest_store(folder: Path) -> Path:
-    """Play a Zapotec solo ladder (random, first-option and greedy against Cocijobot, 3 deals)
+    """Play a Zapotec solo ladder (random, first-option and greedy against Cocijobot, 2 deals:
+    enough for distinct mean margins, greedy's the best, and a margin interval)
     and an `arena compare` on goofspiel (``COMPARE``) into ``folder``/contest.db."""
     (folder / "solo.toml").write_text(
         SOLO.format(first_option=ROOT / "examples" / "bots" / "first_option.py")
@@ -163,3 +175,58 @@ def stop_server(process: subprocess.Popen) -> str:
         except subprocess.TimeoutExpired:
             process.kill()
     return process.communicate()[1]
+
+
+@contextmanager
+def served(db: Path) -> Iterator[str]:
+    """The web arena over ``db`` as `arena serve` serves it (Hypercorn's trio worker, the same app
+    and Host check), but in a thread of this process: its address, while inside.
+
+    For tests about the pages, not the server process (test_web.py keeps a real `arena serve`):
+    no new Python to start, and nothing the leak guard could find left over.
+    """
+    import trio
+    from hypercorn.config import Config
+    from hypercorn.trio import serve
+
+    from arena.web.app import create_app, served_hosts
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        config = Config()
+        config.bind = [f"fd://{os.dup(listener.fileno())}"]  # Hypercorn owns (and closes) the copy
+    config.accesslog = None
+    config.loglevel = "WARNING"  # not its start-up lines
+    app = create_app(db, None, served_hosts("127.0.0.1"))
+    running: dict[str, Any] = {}
+    ready = threading.Event()
+
+    async def main() -> None:
+        running["stop"], running["token"] = trio.Event(), trio.lowlevel.current_trio_token()
+        ready.set()
+        await serve(app, config, shutdown_trigger=running["stop"].wait)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            trio.run(main)
+        except BaseException as error:  # shown by the test that waits for it below
+            running["error"] = error
+        finally:
+            ready.set()
+
+    thread = threading.Thread(target=run, name=f"web-arena-{port}", daemon=True)
+    thread.start()
+    ready.wait(60)
+    try:
+        if "error" in running:
+            raise AssertionError(f"the web arena did not start: {running['error']!r}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if "token" in running:
+            try:
+                trio.from_thread.run_sync(running["stop"].set, trio_token=running["token"])
+            except trio.RunFinishedError:
+                pass
+        thread.join(30)
+    if "error" in running:
+        raise AssertionError(f"the web arena failed: {running['error']!r}")

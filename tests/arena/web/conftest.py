@@ -7,12 +7,14 @@ the same worker and the store is built once in a parallel run too.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.support.browser import chromium
-from tests.support.web_store import build_contest_store, build_store
+from tests.support.browser import SharedChromium, shared_chromium
+from tests.support.web_store import build_contest_store, build_store, served
 
 
 @pytest.fixture(scope="session")
@@ -27,8 +29,30 @@ def contest_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_contest_store(tmp_path_factory.mktemp("contest"))
 
 
+@pytest.fixture(scope="session")
+def _shared_chromium() -> Iterator[SharedChromium]:
+    """One Chromium per test process (each xdist worker), started by the first test that asks."""
+    with shared_chromium() as shared:
+        yield shared
+
+
 @pytest.fixture
-def browser():
-    """A Chromium for one test (tests/support/browser.py); skips without Playwright."""
-    with chromium() as launched:
-        yield launched
+def browser(_shared_chromium: SharedChromium) -> Iterator[Any]:
+    """The Chromium lent to one test: each page it opens is a context of its own, closed on
+    every path when the test ends (tests/support/browser.py); skips without Playwright."""
+    with _shared_chromium.lend() as lent:
+        yield lent
+
+
+@pytest.fixture(scope="session")
+def web_server(web_store: Path) -> Iterator[str]:
+    """The web arena over ``web_store``, served in a thread of this process (web_store.served)."""
+    with served(web_store) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def contest_server(contest_store: Path) -> Iterator[str]:
+    """The web arena over ``contest_store``, served in a thread of this process."""
+    with served(contest_store) as url:
+        yield url

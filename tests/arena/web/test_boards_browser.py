@@ -11,7 +11,7 @@ import pytest
 
 from arena.web.replay import draw
 from tests.support.board_positions import SETUPS, positions
-from tests.support.browser import NEEDS_CHROMIUM, chromium
+from tests.support.browser import NEEDS_CHROMIUM
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -37,9 +37,8 @@ SHOWN = ("teotihuacan-base", "teotihuacan-expansion", "teotihuacan-solo", "zapot
 
 
 @pytest.fixture
-def page():  # a browser per test: the suite fails a test that leaves a process running
-    with chromium() as browser:
-        yield browser.new_page(viewport={"width": 1000, "height": 800})
+def page(browser):  # the shared Chromium (conftest.py); the page is closed when the test ends
+    return browser.new_page(viewport={"width": 1000, "height": 800})
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=lambda setup: setup.name)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.browser import NEEDS_CHROMIUM, open_page
-from tests.support.web_store import WEB_STORE, free_port, start_server, stop_server
+from tests.support.web_store import WEB_STORE
 
 pytestmark = [
     NEEDS_CHROMIUM,
@@ -18,14 +18,10 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def server(web_store: Path):
-    port = free_port()
-    process = start_server(web_store, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(process)
+@pytest.fixture(scope="module")
+def server(web_server: str) -> str:
+    """The shared store, served in a thread of this process (conftest.py)."""
+    return web_server
 
 
 def _number(text: str) -> int:

@@ -15,10 +15,10 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 from starlette.testclient import TestClient  # noqa: E402
 
 from arena.web.app import create_app  # noqa: E402
+from tests.support.cli import arena_in_process  # noqa: E402
 from tests.support.web_store import (  # noqa: E402
     COMPARE,
     HOSTILE_NAME,
-    TEST_PLUGINS,
     WEB_STORE,
     arena,
     free_port,
@@ -252,15 +252,7 @@ def test_serve_command_answers_on_localhost_and_stops(db):
 
 
 def test_serve_refuses_a_missing_database_in_one_line(tmp_path):
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "serve", "--db", str(tmp_path / "none.db")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = arena_in_process("serve", "--db", str(tmp_path / "none.db"))
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "no database at" in result.stderr
 
@@ -297,19 +289,12 @@ def test_a_slow_ladder_answers_at_once_and_catches_up_in_the_background(db, tmp_
 
 def test_serve_on_a_busy_port_fails_in_one_line(db):
     import socket
-    import subprocess
-    import sys
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        result = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "serve", "--db", str(db), "--port", str(port)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        result = arena_in_process("serve", "--db", str(db), "--port", str(port))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and f"error: cannot listen on 127.0.0.1:{port}" in result.stderr
 
@@ -342,7 +327,8 @@ def test_compare_page_shows_the_verdict_the_llr_path_and_the_interval(contest):
     name = "compare prize-bidder vs random (goofspiel)"
     ladder = ladder_ids(client)[name]
     # the same command again only reports the stored (decided) test
-    cli = json.loads(arena(*COMPARE, "--db", str(contest), "--json", TLACHTLI_PLUGINS=TEST_PLUGINS).stdout)
+    # (in process: it plays nothing; the suite's plugins hold goofspiel and its bidder)
+    cli = json.loads(arena_in_process(*COMPARE, "--db", str(contest), "--json").stdout)
     assert cli["verdict"] == "H1" and cli["played_now"] == 0
     test = client.get(f"/api/ladders/{ladder}").json()["compare"]
     for key in (

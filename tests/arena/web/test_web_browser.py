@@ -8,12 +8,11 @@ installs chromium when it runs as root). Set TLACHTLI_WEB_SHOTS=DIR to keep the 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api, shot
-from tests.support.web_store import WEB_STORE, free_port, start_server, stop_server
+from tests.support.web_store import WEB_STORE
 
 sync_api = playwright_api()
 pytestmark = [
@@ -22,31 +21,11 @@ pytestmark = [
 ]
 
 
-# Processes live for one test (the suite fails a test that leaves one running); the store,
-# which takes longest to build, is shared with test_web.py (conftest.py).
+# The stores, which take longest to build, are shared with test_web.py, and served for the whole
+# session in a thread of this process (conftest.py: web_server, contest_server).
 @pytest.fixture(scope="module")
-def store(web_store: Path) -> Path:
-    return web_store
-
-
-@pytest.fixture
-def server(store: Path):
-    port = free_port()
-    process = start_server(store, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(process)
-
-
-@pytest.fixture
-def contest_server(contest_store: Path):
-    port = free_port()
-    process = start_server(contest_store, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_server(process)
+def server(web_server: str) -> str:
+    return web_server
 
 
 @pytest.mark.parametrize("ladder", ["web-zapotec", "web-teotihuacan"])
@@ -86,7 +65,8 @@ def test_ladder_page_sorts_and_shows_no_console_error(server, browser, tmp_path)
     first = page.locator("#leaderboard tbody tr:first-child td:nth-child(2)").inner_text()
     page.click("#leaderboard thead th:has-text('agent')")
     assert page.locator("#leaderboard tbody tr:first-child td:nth-child(2)").inner_text() != first
-    page.wait_for_timeout(2500)  # one live-update poll
+    with page.expect_response(re.compile(r"/api/ladders/\d+/progress$")):
+        pass  # one live-update poll (every 2 s) came back: any error it caused is in page.problems
     shot(page, "web-ladder.png", tmp_path)
     assert page.problems == []
     page.close()

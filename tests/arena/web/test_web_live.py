@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import socket
-import subprocess
-import sys
 
 from starlette.testclient import TestClient
 
 from arena.live import live_folder
 from arena.web.app import create_app
+from tests.support.cli import arena_in_process
 from tests.support.live_ladder import running_match, start_ladder, stop_ladder, wait_for
 
 
@@ -82,11 +81,9 @@ def test_a_seat_view_shows_only_its_own_bots_info(tmp_path):
 def test_arena_play_watch_refuses_a_busy_port_in_one_line():
     with socket.create_server(("127.0.0.1", 0)) as busy:
         port = busy.getsockname()[1]
-        result = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "play", "-g", "zapotec", "-a", "random", "-a", "random",
-             "--watch", "--watch-port", str(port)],
-            capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        result = arena_in_process(
+            "play", "-g", "zapotec", "-a", "random", "-a", "random", "--watch", "--watch-port", str(port)
+        )
     assert result.returncode == 2
     assert result.stderr.startswith(
         f"error: --watch cannot listen on 127.0.0.1:{port}: Address already in use"

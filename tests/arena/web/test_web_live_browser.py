@@ -17,7 +17,7 @@ import pytest
 from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api, shot
 from tests.support.info_agents import HOSTILE_INFO
 from tests.support.live_ladder import PLUGIN, get_json, running_match, start_ladder, stop_ladder, wait_for
-from tests.support.web_store import ROOT, free_port, start_server, stop_server
+from tests.support.web_store import ROOT, free_port, served
 
 sync_api = playwright_api()
 pytestmark = NEEDS_CHROMIUM
@@ -25,59 +25,59 @@ pytestmark = NEEDS_CHROMIUM
 
 def test_a_live_match_is_followed_to_its_end_with_info_and_move_list(browser, tmp_path):
     ladder, db = start_ladder(tmp_path, delay_ms=300, info="hostile")
-    server = None
     try:
         match = wait_for("a running match", lambda: running_match(db))
-        port = free_port()
-        server = start_server(db, port)
-        page = open_page(browser, f"http://127.0.0.1:{port}/matches/{match}")
-        expect = sync_api.expect
-        expect(page.locator("#live-status")).to_be_visible()
-        expect(page.locator("#where")).to_contain_text("(live)")
-        moves = page.locator("#move-list li.move")
-        # Followed as it is played: the list grows, the newest step stays shown and highlighted.
-        expect(moves.nth(2)).to_be_attached(timeout=60_000)
-        seen = moves.count()
-        expect(moves.nth(seen + 1)).to_be_attached(timeout=60_000)
-        expect(page.locator("#move-list li.current")).to_have_count(1)
-        shot(page, "web-live-followed.png", tmp_path)
-        # Played to the end: the page turns into the finished match's, at its last step.
-        expect(page.get_by_role("heading", name="Agents")).to_be_visible(timeout=120_000)
-        expect(page.locator("#live-status")).to_have_count(0)
-        total = moves.count()
-        expect(page.locator("#where")).to_have_text(f"step {total - 1} of {total - 1}")
-        assert page.locator("#move-list li.current").get_attribute("data-step") == str(total - 1)
-
-        # The move list: grouped by round, clickable, keyboard left/right.
-        phases = page.locator("#move-list li.phase").all_inner_texts()
-        assert phases[:2] == ["Round 1", "Round 2"] and len(phases) == len(set(phases))
-        talker = page.locator("#move-list li.move:has(.bot-info)")
-        assert talker.count() > 10
-        entry = talker.nth(3)
-        step = int(entry.get_attribute("data-step"))
-        entry.locator("a").click()
-        expect(page.locator("#where")).to_have_text(f"step {step} of {total - 1}")
-        expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step))
-        page.keyboard.press("ArrowRight")
-        expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step + 1))
-        page.keyboard.press("ArrowLeft")
-        page.keyboard.press("ArrowLeft")
-        expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step - 1))
-        page.keyboard.press("ArrowRight")
-
-        # The bot's info: beside the move, as text (the markup and escapes it sent are inert).
-        info = page.locator("#bot-info")
-        expect(info).to_contain_text('<img src=x onerror="alert(3)">')
-        assert "\\x1b[2J" in info.inner_text() and "\\u202e" in info.inner_text()
-        assert page.locator("#move-list img, .bot-info-box img, .bot-info-box b").count() == 0
-        assert HOSTILE_INFO[:10] in talker.nth(0).locator(".bot-info").inner_text()
-        assert re.match(r"^\d+\. seat 0: ", entry.locator("a").inner_text())
-        assert page.problems == []
-        page.close()
+        with served(db) as home:
+            follow_a_live_match_to_its_end(browser, f"{home}/matches/{match}", tmp_path)
     finally:
-        if server is not None:
-            stop_server(server)
         stop_ladder(ladder)
+
+
+def follow_a_live_match_to_its_end(browser, url: str, tmp_path) -> None:
+    """The page of a match being played, followed to its end (with the talker's hostile info)."""
+    page = open_page(browser, url)
+    expect = sync_api.expect
+    expect(page.locator("#live-status")).to_be_visible()
+    expect(page.locator("#where")).to_contain_text("(live)")
+    moves = page.locator("#move-list li.move")
+    # Followed as it is played: the list grows, the newest step stays shown and highlighted.
+    expect(moves.nth(2)).to_be_attached(timeout=60_000)
+    seen = moves.count()
+    expect(moves.nth(seen + 1)).to_be_attached(timeout=60_000)
+    expect(page.locator("#move-list li.current")).to_have_count(1)
+    shot(page, "web-live-followed.png", tmp_path)
+    # Played to the end: the page turns into the finished match's, at its last step.
+    expect(page.get_by_role("heading", name="Agents")).to_be_visible(timeout=120_000)
+    expect(page.locator("#live-status")).to_have_count(0)
+    last = finished_at_its_last_step(page)
+    expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(last))
+
+    # The move list: grouped by round, clickable, keyboard left/right.
+    phases = page.locator("#move-list li.phase").all_inner_texts()
+    assert phases[:2] == ["Round 1", "Round 2"] and len(phases) == len(set(phases))
+    talker = page.locator("#move-list li.move:has(.bot-info)")
+    assert talker.count() > 10
+    entry = talker.nth(3)
+    step = int(entry.get_attribute("data-step"))
+    entry.locator("a").click()
+    expect(page.locator("#where")).to_have_text(f"step {step} of {last}")
+    expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step))
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step + 1))
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#move-list li.current")).to_have_attribute("data-step", str(step - 1))
+    page.keyboard.press("ArrowRight")
+
+    # The bot's info: beside the move, as text (the markup and escapes it sent are inert).
+    info = page.locator("#bot-info")
+    expect(info).to_contain_text('<img src=x onerror="alert(3)">')
+    assert "\\x1b[2J" in info.inner_text() and "\\u202e" in info.inner_text()
+    assert page.locator("#move-list img, .bot-info-box img, .bot-info-box b").count() == 0
+    assert HOSTILE_INFO[:10] in talker.nth(0).locator(".bot-info").inner_text()
+    assert re.match(r"^\d+\. seat 0: ", entry.locator("a").inner_text())
+    assert page.problems == []
+    page.close()
 
 
 def test_arena_play_watch_serves_the_match_as_it_is_played(browser, tmp_path):
@@ -102,10 +102,9 @@ def test_arena_play_watch_serves_the_match_as_it_is_played(browser, tmp_path):
         expect(page.locator("#move-list li.move").nth(2)).to_be_attached(timeout=60_000)
         expect(page.get_by_role("heading", name="Agents")).to_be_visible(timeout=120_000)
         assert "ladder" not in page.locator("main p").first.inner_text()  # no ladder to link to
-        total = page.locator("#move-list li.move").count()
+        last = finished_at_its_last_step(page)
         saved = json.loads(record.read_text())
-        assert total == len(saved["moves"]) + 1
-        expect(page.locator("#where")).to_have_text(f"step {total - 1} of {total - 1}")
+        assert last == len(saved["moves"])
         assert page.locator("#move-list li.move .bot-info").first.inner_text().startswith("thinking #1")
         assert page.problems == []
         page.close()
@@ -119,6 +118,17 @@ def test_arena_play_watch_serves_the_match_as_it_is_played(browser, tmp_path):
     assert play.returncode == 0, err
     assert f"watch the match at {home}/matches/1" in err and "its page stays at" in err
     assert "talker" in out and "Traceback" not in err
+
+
+def finished_at_its_last_step(page) -> int:
+    """The finished match's last step, once the page shows it (`step N of N`) and its move list
+    is drawn whole (N + 1 entries, step 0 included): the list is drawn after the "Agents"
+    heading, so counting it at once could read the live list or none."""
+    where = page.locator("#where")
+    sync_api.expect(where).to_have_text(re.compile(r"^step (\d+) of \1$"))
+    last = int(where.inner_text().split()[1])
+    sync_api.expect(page.locator("#move-list li.move")).to_have_count(last + 1)
+    return last
 
 
 def answers(url: str) -> bool:
