@@ -38,7 +38,9 @@ def follow_a_live_match_to_its_end(browser, url: str, tmp_path) -> None:
     page = open_page(browser, url)
     expect = sync_api.expect
     expect(page.locator("#live-status")).to_be_visible()
-    expect(page.locator("#where")).to_contain_text("(live)")
+    # "(live)" comes with the first step the page is sent: under load, seconds after the match
+    # is marked running (its agents still starting), so wait as long as for the moves below.
+    expect(page.locator("#where")).to_contain_text("(live)", timeout=60_000)
     moves = page.locator("#move-list li.move")
     # Followed as it is played: the list grows, the newest step stays shown and highlighted.
     expect(moves.nth(2)).to_be_attached(timeout=60_000)
