@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import arena_in_process
 from tests.support.ladder_runs import (
     arena,
     start,
@@ -189,6 +190,18 @@ def test_crashing_executable_agent_forfeits_and_is_listed_with_faults(tmp_path):
     assert listed.count("crash") >= 2
 
 
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory) -> Path:
+    """One small played store, for the tests that only read one (never written to after)."""
+    folder = tmp_path_factory.mktemp("played")
+    db = folder / "t.db"
+    with pytest.MonkeyPatch.context() as patch:  # conftest's plugin setting is per test
+        patch.setenv("TLACHTLI_PLUGINS", "examples.games.goofspiel.game,examples.games.goofspiel.agents")
+        patch.setenv("PYTHONPATH", str(ROOT))
+        arena("run", str(write_ladder(folder, repeats=1)), "--db", str(db), "--quiet")
+    return db
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -199,18 +212,11 @@ def test_crashing_executable_agent_forfeits_and_is_listed_with_faults(tmp_path):
         (("matches", "--db", "{db}", "--status", "lost"), "unknown status 'lost'"),
     ],
 )
-def test_errors_are_one_line_with_status_2(tmp_path, args, message):
-    db = tmp_path / "t.db"
-    ladder = write_ladder(tmp_path, repeats=1)
-    if "{db}" in args:
-        arena("run", str(ladder), "--db", str(db), "--quiet")
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *[a.format(db=db) for a in args]],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-    )
+def test_errors_are_one_line_with_status_2(tmp_path, request, args, message):
+    # What the command says is the subject: in this process (tests/support/cli.py). `run` here fails
+    # on its argument, before any worker, so it runs in process too.
+    db = request.getfixturevalue("played_db") if "{db}" in args else None
+    result = arena_in_process(*[a.format(db=db) for a in args], cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
@@ -223,12 +229,7 @@ def test_read_commands_refuse_a_database_tlachtli_never_wrote_and_leave_it_as_it
         connection.execute("CREATE TABLE notes (text)")
     connection.close()
     before = db.read_bytes()
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", command, "--db", str(db)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = arena_in_process(command, "--db", str(db))
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "is not a Tlachtli database" in result.stderr
     assert db.read_bytes() == before  # no table of ours was added to it
