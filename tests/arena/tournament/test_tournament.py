@@ -89,7 +89,7 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
 
 
 def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path, popen):
-    ladder = write_ladder(tmp_path, repeats=2, pace_ms=100)  # 12 matches (8 of 1 s), still running when killed
+    ladder = write_ladder(tmp_path, repeats=2, pace_ms=100)  # 12 matches (8 of 1 s): running when killed
     reference = tmp_path / "reference.db"
     arena("run", str(ladder), "--db", str(reference), "--jobs", "2", "--quiet")
 
