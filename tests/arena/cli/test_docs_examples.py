@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import arena_in_process
+
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
@@ -188,6 +190,12 @@ def test_the_readme_and_docs_show_commands_to_run():
     assert len(shown_commands()) >= 8
 
 
+# Commands that start agents run as real processes, as a user's do. (Run in the test's process, the
+# docs' `--agent examples/bots/first_option.py` failed to start in its sandbox: "setpriv: failed to
+# execute ...: No such file or directory". Not looked into further: left to the agent start-up work.)
+STARTS_AGENTS = frozenset({"play", "check"})
+
+
 # One test a document (each in a folder of its own, its commands in order): they run side by side
 # under pytest-xdist, and none waits for every other document's commands.
 @pytest.mark.parametrize("doc", [path for path in DOCS if shown_commands([path])], ids=lambda path: path.name)
@@ -198,9 +206,13 @@ def test_every_command_in_readme_and_docs_runs(doc, tmp_path):
         if args[0] == "run":
             code, shown = run_until_some_done(args, tmp_path)
             assert code in (0, 130), (where, shown)
-        else:
+        elif args[0] in STARTS_AGENTS:
             argv, env = fresh_arena(args)
             result = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+            code, shown = result.returncode, result.stdout + result.stderr
+        else:  # in this process (tests/support/cli.py): what it prints and writes is the subject here;
+            # conftest's $TLACHTLI_ENTRY_POINTS_ONLY hides the user's bots as `-S` does for a process
+            result = arena_in_process(*args, cwd=tmp_path)
             code, shown = result.returncode, result.stdout + result.stderr
             assert code == 0, (where, shown)
         assert "Traceback" not in shown, (where, shown)

@@ -2,8 +2,8 @@
 traceback or a hang: nesting thousands deep, 2**70, TOML dates, a FIFO or /dev/zero given as a
 file, files too big, folders it cannot write.
 
-Inputs that could hang (a FIFO, a device, a huge file) run in a subprocess under a timeout; the
-rest in process with typer's CliRunner. ``test_every_command_is_fed_hostile_input`` keeps the
+Inputs that could hang (a FIFO, a device, a huge file) run in a process of their own under a
+timeout (forked from one driver: tests/support/forked_cli.py); the rest in process with typer's CliRunner. ``test_every_command_is_fed_hostile_input`` keeps the
 list complete: a new command must get its cases here.
 """
 
@@ -19,6 +19,7 @@ import typer.main
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from tests.support.forked_cli import run_forked
 
 ROOT = Path(__file__).resolve().parents[3]
 BIG = str(2**70)
@@ -176,13 +177,19 @@ def test_hostile_input_in_process(inputs, command, argv, expected):
     one_line(result.exit_code, result.stdout, result.stderr, expected)
 
 
+@pytest.fixture(scope="module")
+def hang_results() -> dict[str, subprocess.CompletedProcess[str] | None]:
+    """SUBPROCESS's commands, each in a process of its own under HANG_S, all from one start-up
+    (tests/support/forked_cli.py): run at the first test that asks (under conftest's plugins), by
+    the argv as filled in, None for one that hung (killed)."""
+    return {}
+
+
 @pytest.mark.parametrize(("command", "argv", "expected"), SUBPROCESS, ids=lambda v: str(v)[:40])
-def test_hostile_input_that_could_hang(inputs, command, argv, expected):
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *filled(argv, inputs)],
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-        stdin=subprocess.DEVNULL,
-    )
+def test_hostile_input_that_could_hang(inputs, hang_results, command, argv, expected):
+    if not hang_results:  # once per module; the driver and its children have ended when it returns
+        cases = [filled(case, inputs) for _, case, _ in SUBPROCESS]
+        hang_results.update(zip(map(" ".join, cases), run_forked(cases, HANG_S), strict=True))
+    result = hang_results[" ".join(filled(argv, inputs))]
+    assert result is not None, f"hung: still running after {HANG_S} s"
     one_line(result.returncode, result.stdout, result.stderr, expected)

@@ -50,12 +50,16 @@ def test_printable_escapes_controls_and_keeps_text():
     assert printable("\U000e0041\ud800") == "\\U000e0041\\ud800"  # a tag character, a lone surrogate
 
 
-@pytest.fixture
-def played(tmp_path) -> tuple[subprocess.CompletedProcess, Path]:
-    record = tmp_path / "m.json"
-    result = arena(
-        "play", "-g", "goofspiel", "-a", str(BOT), "-a", "random", "--seed", "5", "--record", str(record)
-    )
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    """One match of the terminal bot, played once for the module (the tests only read it)."""
+    record = tmp_path_factory.mktemp("played") / "m.json"
+    with pytest.MonkeyPatch.context() as patch:  # conftest's plugin setting is per test
+        patch.setenv("TLACHTLI_PLUGINS", "examples.games.goofspiel.game")
+        patch.setenv("PYTHONPATH", str(ROOT))
+        result = arena(
+            "play", "-g", "goofspiel", "-a", str(BOT), "-a", "random", "--seed", "5", "--record", str(record)
+        )
     return result, record
 
 

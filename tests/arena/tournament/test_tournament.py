@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import arena_in_process
 from tests.support.ladder_runs import (
     arena,
     start,
@@ -88,7 +89,7 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
 
 
 def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path, popen):
-    ladder = write_ladder(tmp_path, repeats=4, pace_ms=10)  # 24 matches, still running when killed
+    ladder = write_ladder(tmp_path, repeats=2, pace_ms=100)  # 12 matches (8 of 1 s): running when killed
     reference = tmp_path / "reference.db"
     arena("run", str(ladder), "--db", str(reference), "--jobs", "2", "--quiet")
 
@@ -99,30 +100,30 @@ def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path,
     process.send_signal(signal.SIGKILL)
     process.wait()
     before = stored(db)
-    assert 5 <= len(before) < 24
+    assert 5 <= len(before) < 12
     assert wait_no_processes(tag) == [], "workers or agents outlived the killed run"
 
     out = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet").stdout
-    assert f"24/24 matches done, {24 - len(before)} played now" in out
+    assert f"12/12 matches done, {12 - len(before)} played now" in out
     after = stored(db)
-    assert sorted(after) == list(range(24))  # every scheduled match once
+    assert sorted(after) == list(range(12))  # every scheduled match once
     assert {idx: after[idx] for idx in before} == before  # finished matches were never replayed
     connection = sqlite3.connect(db)
-    assert connection.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 48
-    assert connection.execute("SELECT COUNT(DISTINCT idx), COUNT(*) FROM matches").fetchone() == (24, 24)
+    assert connection.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 24
+    assert connection.execute("SELECT COUNT(DISTINCT idx), COUNT(*) FROM matches").fetchone() == (12, 12)
     connection.close()
     assert table(db, ladder) == table(reference, ladder)
 
 
 def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path, popen):
-    # 36 matches: still running when interrupted, after the lock check below (a whole `arena run`
-    # start) on a loaded machine; at 20 ms a bid the faster matches of issue 36 were all done by then
-    ladder = write_ladder(tmp_path, repeats=6, pace_ms=50)
+    ladder = write_ladder(tmp_path, repeats=2, pace_ms=300)  # 12 matches (8 of 3 s): running when interrupted
     tag = uuid.uuid4().hex
     db = tmp_path / "t.db"
     process = start(popen, "run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
     wait_for_done(db, 3, process)
-    second = arena("run", str(ladder), "--db", str(db), "--quiet", check=False)
+    # in this process: refused before any worker, and quick (a second `arena run` process could take
+    # longer to start on a loaded machine than the first one takes to finish: this test's old flake)
+    second = arena_in_process("run", str(ladder), "--db", str(db), "--quiet")
     assert second.returncode == 2 and "another `arena run` is writing" in second.stderr
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
@@ -133,9 +134,9 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path, popen):
     statuses = dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
     connection.close()
     assert "running" not in statuses and statuses["done"] >= 3
-    if statuses["done"] < 36:
+    if statuses["done"] < 12:
         resumed = arena("run", str(ladder), "--db", str(db), "--quiet")
-        assert "resuming" in resumed.stderr and "36/36 matches done" in resumed.stdout
+        assert "resuming" in resumed.stderr and "12/12 matches done" in resumed.stdout
 
 
 def test_ctrl_c_twice_still_stops_cleanly(tmp_path, popen):
@@ -191,6 +192,18 @@ def test_crashing_executable_agent_forfeits_and_is_listed_with_faults(tmp_path):
     assert listed.count("crash") >= 2
 
 
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory) -> Path:
+    """One small played store, for the tests that only read one (never written to after)."""
+    folder = tmp_path_factory.mktemp("played")
+    db = folder / "t.db"
+    with pytest.MonkeyPatch.context() as patch:  # conftest's plugin setting is per test
+        patch.setenv("TLACHTLI_PLUGINS", "examples.games.goofspiel.game,examples.games.goofspiel.agents")
+        patch.setenv("PYTHONPATH", str(ROOT))
+        arena("run", str(write_ladder(folder, repeats=1)), "--db", str(db), "--quiet")
+    return db
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -201,18 +214,11 @@ def test_crashing_executable_agent_forfeits_and_is_listed_with_faults(tmp_path):
         (("matches", "--db", "{db}", "--status", "lost"), "unknown status 'lost'"),
     ],
 )
-def test_errors_are_one_line_with_status_2(tmp_path, args, message):
-    db = tmp_path / "t.db"
-    ladder = write_ladder(tmp_path, repeats=1)
-    if "{db}" in args:
-        arena("run", str(ladder), "--db", str(db), "--quiet")
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *[a.format(db=db) for a in args]],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-    )
+def test_errors_are_one_line_with_status_2(tmp_path, request, args, message):
+    # What the command says is the subject: in this process (tests/support/cli.py). `run` here fails
+    # on its argument, before any worker, so it runs in process too.
+    db = request.getfixturevalue("played_db") if "{db}" in args else None
+    result = arena_in_process(*[a.format(db=db) for a in args], cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
@@ -225,19 +231,14 @@ def test_read_commands_refuse_a_database_tlachtli_never_wrote_and_leave_it_as_it
         connection.execute("CREATE TABLE notes (text)")
     connection.close()
     before = db.read_bytes()
-    result = subprocess.run(
-        [sys.executable, "-m", "arena.cli", command, "--db", str(db)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = arena_in_process(command, "--db", str(db))
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "is not a Tlachtli database" in result.stderr
     assert db.read_bytes() == before  # no table of ours was added to it
 
 
 def test_secret_seed_is_drawn_kept_in_the_database_only_and_resumes_exactly(tmp_path, popen):
-    ladder = write_ladder(tmp_path, repeats=3, tag="s", pace_ms=10)
+    ladder = write_ladder(tmp_path, repeats=2, tag="s", pace_ms=100)  # 12 matches (8 of 1 s)
     ladder.write_text(ladder.read_text().replace("seed = 11", 'seed = "secret"'))
     db = tmp_path / "t.db"
     process = popen(
@@ -261,7 +262,7 @@ def test_secret_seed_is_drawn_kept_in_the_database_only_and_resumes_exactly(tmp_
     assert refused.returncode == 2 and "secret seed" in refused.stderr
     shown.append(refused.stderr)
     resumed = arena("run", str(ladder), "--db", str(db), "--jobs", "2")
-    assert "18/18 matches done" in resumed.stdout
+    assert "12/12 matches done" in resumed.stdout
     shown += [resumed.stdout, resumed.stderr]
     for text in shown:
         assert str(base_seed) not in text

@@ -31,6 +31,7 @@ from arena.wire.sandbox import (
 )
 from arena.wire.spawn import START_ENV
 from tests.support.agent_processes import ROUNDS, eventually_empty, processes_marked
+from tests.support.cli import arena_in_process
 
 pytestmark = pytest.mark.skipif(not bwrap_works(), reason="bubblewrap (bwrap) cannot run on this machine")
 AS_ROOT = os.geteuid() == 0
@@ -246,7 +247,8 @@ def test_arena_run_says_which_sandbox_is_in_force(tmp_path):
         command = [sys.executable, "-m", "arena.cli", "run", str(ladder), "--db", db, "--quiet", *args]
         return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
-    refused = arena("--sandbox", "docker")
+    # refused before any worker: in this process (tests/support/cli.py)
+    refused = arena_in_process("run", str(ladder), "--db", db, "--quiet", "--sandbox", "docker")
     assert (
         refused.returncode == 2
         and refused.stderr == "error: unknown sandbox 'docker': use 'bwrap' or 'none'\n"
