@@ -94,7 +94,7 @@ def test_same_seed_and_budget_same_choices(game, bot):
 
 
 def test_ismcts_other_seed_other_choices():
-    options = {"iterations": 30, "depth": 0}
+    options = {"iterations": 8, "depth": 4}  # 7 of its first 16 choices differ from seed 2's
     ones = first_choices(ZAPOTEC, ISMCTSAgent, {**options, "seed": 1}, 30)
     assert ones != first_choices(ZAPOTEC, ISMCTSAgent, {**options, "seed": 2}, 30)
 
@@ -105,7 +105,8 @@ def test_ismcts_beats_random_on_zapotec():
         seat = seed % 2
         agents = [RandomAgent(), RandomAgent()]
         options = [{"seed": 50 + seed}, {"seed": 50 + seed}]
-        agents[seat], options[seat] = ISMCTSAgent(), {"seed": seed, "iterations": 24}
+        # 8 iterations win all 6 (by 4 to 19 points); more only cost time
+        agents[seat], options[seat] = ISMCTSAgent(), {"seed": seed, "iterations": 8}
         result = play_in_process(ZAPOTEC, agents, 200 + seed, agent_options=options).result()
         margins.append(result.scores[seat] - result.scores[1 - seat])
     assert sum(m > 0 for m in margins) >= 5, margins
