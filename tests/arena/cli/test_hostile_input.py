@@ -22,6 +22,8 @@ from arena.cli.main import app
 from tests.support.forked_cli import run_forked
 
 ROOT = Path(__file__).resolve().parents[3]
+# one worker under xdist: the store of ``inputs`` and the forked commands' one run are made once
+pytestmark = pytest.mark.xdist_group("hostile-input")
 BIG = str(2**70)
 HANG_S = 60  # far above any answer here (about a second); a hang is killed and fails the test
 NO_INPUT = {"agents"}  # takes no argument or file at all

@@ -18,6 +18,8 @@ import pytest
 from arena.textsafe import printable
 
 ROOT = Path(__file__).resolve().parents[3]
+# one worker under xdist: the match of ``played`` is played once
+pytestmark = pytest.mark.xdist_group("terminal-escapes")
 BOT = ROOT / "tests" / "support" / "terminal_bot.py"
 # Anything a terminal acts on: C0 controls but newline, DEL, C1, and the bidi/zero-width formats.
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
