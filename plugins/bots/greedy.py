@@ -1,8 +1,9 @@
 """``greedy``: one-turn lookahead with the game's evaluator; a fast baseline for any game that has one.
 
 Each decision samples one full state from the observation, then for every option plays it and
-the rest of the agent's turn (its further decisions until another seat is asked, at most
-``TURN_STEPS``) by taking, at each of those later decisions, the option the evaluator likes best
+the rest of the agent's turn (its further decisions until another seat is asked or, where the
+evaluator names them in ``turn_start``, a decision that opens a new turn; at most ``TURN_STEPS``,
+``WHOLE_TURN_STEPS`` with ``turn_start``) by taking, at each of those later decisions, the option the evaluator likes best
 right after it. The option whose turn ends best for this seat (margin over the best other seat,
 by the evaluator) is chosen; ties go to the lowest index.
 """
