@@ -68,7 +68,9 @@ class EvaluatorSpec:
     search maximises by default: "win" (the margin over the best other seat, squashed around 0:
     winning is what counts) or "gain" (the same margin squashed around the one the evaluator
     gives at the root: improving on the position is what counts, which still tells moves apart
-    when every playout ends far from level, e.g. against a strong automaton). ``source`` is
+    when every playout ends far from level, e.g. against a strong automaton). ``turn_start``
+    names the decision kinds that open a seat's turn: a one-turn look-ahead (``greedy``) stops
+    there, where no other seat is asked in between (against an automaton). ``source`` is
     filled in by whoever collects the specs.
     """
 
@@ -79,6 +81,7 @@ class EvaluatorSpec:
     depth: int = 0
     rivals_depth: int = 0
     reward: str = "win"
+    turn_start: tuple[str, ...] = ()
     source: str = field(default="", compare=False)
 
 

@@ -276,3 +276,14 @@ def test_discovering_the_agents_imports_no_engine():
         name.startswith(("engine.teotihuacan", "engine.zapotec"))
         for name in json.loads(out.stdout.replace("'", '"'))
     )
+
+
+def test_greedy_look_ahead_ends_with_its_turn_against_cocijobot():
+    # Cocijobot is never asked, so only the evaluator's turn_start ends the look-ahead: after a
+    # card pick, the rest of that turn is played and the state waits at the next pick (or the end).
+    agent = GreedyAgent()
+    agent.setup(hello_message(ZAPOTEC, 0, 1, {"automaton": "cocijobot"}, {"seed": 1}))
+    state = ZAPOTEC.setup(1, 6, {"automaton": "cocijobot"})
+    assert state.decision(0).kind == "choose-card"
+    after = agent.rest_of_turn(state, 0)
+    assert after.observation(0)["round"] == 2 and after.decision(0).kind == "choose-card"

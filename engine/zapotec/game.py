@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
 from random import Random
 from typing import Any
 
 from engine.api import BadOptions, validate_options
 
 from .core import GAME_ID
+from .observation import determinize
 from .setup import from_observation, new_game
 from .state import ZapotecState
 
@@ -55,9 +57,24 @@ class ZapotecGame:
             raise BadOptions("option 'difficulty' adjusts Cocijobot: use players=1, or drop it")
         return new_game(players, seed, checked, self.version)
 
+    def __init__(self) -> None:
+        # The last observation parsed (a private copy) and a state built from it: search bots
+        # sample the same observation thousands of times per decision (issue 35).
+        self._parsed: tuple[dict, ZapotecState] | None = None
+
     def from_observation(self, observation: dict, rng: Random) -> ZapotecState:
-        """A full state consistent with one seat's observation, hidden parts sampled with ``rng``."""
-        return from_observation(observation, rng)
+        """A full state consistent with one seat's observation, hidden parts sampled with ``rng``.
+
+        The observation is parsed once: asked again for an equal one, this re-deals the hidden
+        parts of a copy of the state parsed before (``determinize``), which draws from ``rng``
+        exactly as parsing would, so the state is the same and only the parsing time is saved.
+        """
+        parsed = self._parsed
+        if parsed is not None and parsed[0] == observation:
+            return determinize(parsed[1], observation["seat"], rng)
+        state = from_observation(observation, rng)
+        self._parsed = (deepcopy(observation), state.clone())
+        return state
 
 
 GAME = ZapotecGame()

@@ -1,8 +1,9 @@
 """``greedy``: one-turn lookahead with the game's evaluator; a fast baseline for any game that has one.
 
 Each decision samples one full state from the observation, then for every option plays it and
-the rest of the agent's turn (its further decisions until another seat is asked, at most
-``TURN_STEPS``) by taking, at each of those later decisions, the option the evaluator likes best
+the rest of the agent's turn (its further decisions until another seat is asked or, where the
+evaluator names them in ``turn_start``, a decision that opens a new turn; at most ``TURN_STEPS``,
+``WHOLE_TURN_STEPS`` with ``turn_start``) by taking, at each of those later decisions, the option the evaluator likes best
 right after it. The option whose turn ends best for this seat (margin over the best other seat,
 by the evaluator) is chosen; ties go to the lowest index.
 """
@@ -20,6 +21,9 @@ from plugins.flat_mc_agent import find_game
 from .evaluators import find_evaluator, seat_reward
 
 TURN_STEPS = 12  # a Teotihuacan turn is a chain of a few small decisions
+# With the evaluator's ``turn_start`` the look-ahead ends with the turn; a Zapotec turn (income,
+# Capital actions, builds, the draw) is rarely more than 20 decisions.
+WHOLE_TURN_STEPS = 40
 
 
 class GreedyAgent(Agent):
@@ -61,15 +65,26 @@ class GreedyAgent(Agent):
 
     def value_of(self, state: State, choice: int) -> float:
         """This seat's reward after ``choice`` and the rest of its turn played greedily."""
+        return self.reward(self.rest_of_turn(state, choice))
+
+    def rest_of_turn(self, state: State, choice: int) -> State:
+        """A copy of ``state`` after ``choice`` and the seat's further decisions, each the best
+        one step ahead, until another seat is asked, a new turn starts (the evaluator's
+        ``turn_start``: against an automaton nobody else is ever asked) or the step limit."""
+        assert self.evaluator is not None  # setup() refuses a game without one
+        starts = self.evaluator.turn_start
         after = state.clone()
         after.apply(self.seat, choice)
-        for _ in range(TURN_STEPS):
+        for _ in range(WHOLE_TURN_STEPS if starts else TURN_STEPS):
             if after.to_act() != (self.seat,):
                 break
-            count = len(after.decision(self.seat).options)
+            decision = after.decision(self.seat)
+            if decision.kind in starts:
+                break
+            count = len(decision.options)
             best = max(range(count), key=lambda i: (self.one_step(after, i), -i))
             after.apply(self.seat, best)
-        return self.reward(after)
+        return after
 
     def one_step(self, state: State, choice: int) -> float:
         after = state.clone()
