@@ -62,6 +62,8 @@ class Node:
 
 def option_keys(seat: int, labels: list[str]) -> list[tuple]:
     """A key per option that names it across samples: its label (plus its rank among equal labels)."""
+    if len(set(labels)) == len(labels):  # the usual case: every label differs (rank 0)
+        return [(seat, label, 0) for label in labels]
     keys: list[tuple] = []
     seen: dict[str, int] = {}
     for label in labels:
