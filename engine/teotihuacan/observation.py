@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from random import Random
 from typing import NamedTuple
 
+from engine.draws import shuffle
+
 from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA
 from .expansion_data import EXP
@@ -170,20 +172,6 @@ def hidden_pools(st: TeoCore, seat: int) -> HiddenPools:
         seasons=tuple(t for t in EXP.seasons if t not in st.season_used and t != st.season and st.mods),
         priests=priests,
     )
-
-
-def shuffle(rng: Random, x: list) -> None:
-    """``rng.shuffle(x)``: the same draws and the same order (CPython's algorithm, its
-    ``_randbelow`` inlined), about twice as fast; a search resamples the stacks every iteration.
-    tests/teotihuacan/test_forward_model.py holds it equal to ``Random.shuffle``."""
-    getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(x))):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def resample(st: TeoCore, seat: int, rng: Random, pools: HiddenPools | None = None) -> None:

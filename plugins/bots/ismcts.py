@@ -33,6 +33,7 @@ from typing import Any
 from arena.agent import Agent
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
+from engine.draws import below
 from engine.playout import observation_sampler, option_count, option_labels
 from plugins.flat_mc_agent import find_game
 
@@ -303,7 +304,7 @@ class ISMCTSAgent(Agent):
             if self.policy == "evaluator" and count > 1:
                 choice = self.guided_choice(state, seat, count)
             else:
-                choice = rng.randrange(count)
+                choice = below(rng, count)  # rng.randrange(count), the same draw
             state.apply(seat, choice)
             steps += 1
 

@@ -9,7 +9,6 @@ import pytest
 
 from engine.teotihuacan import GAME
 from engine.teotihuacan.core import COPIED_FIELDS, FIXED_FIELDS
-from engine.teotihuacan.observation import shuffle
 
 VARIANTS = [
     (2, {}),
@@ -132,14 +131,3 @@ def test_option_labels_are_the_decisions_labels(players, options):
             labels = [option["label"] for option in st.decision(seat).options]
             assert before == labels == st.option_labels(seat)
             st.apply(seat, rng.randrange(len(labels)))
-
-
-def test_shuffle_is_random_shuffle():
-    # resample's inlined shuffle must draw what Random.shuffle draws (a seed replays the game)
-    for size in range(40):
-        for seed in range(5):
-            fast, slow = Random(seed), Random(seed)
-            x, y = list(range(size)), list(range(size))
-            shuffle(fast, x)
-            slow.shuffle(y)
-            assert x == y and fast.getstate() == slow.getstate()
