@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 
-from engine.api import State
+from engine.api import Game, State
 
 
 def option_count(state: State, seat: int) -> int:
@@ -12,6 +13,25 @@ def option_count(state: State, seat: int) -> int:
     without building the labelled Decision (a playout needs only the number)."""
     fast = getattr(state, "option_count", None)
     return fast(seat) if fast is not None else len(state.decision(seat).options)
+
+
+def option_labels(state: State, seat: int) -> list[str]:
+    """The labels of ``seat``'s options now. An engine may offer ``option_labels(seat)`` to answer
+    without building the Decision's option dicts (a search keys its tree by the labels)."""
+    fast = getattr(state, "option_labels", None)
+    if fast is not None:
+        return fast(seat)
+    return [option.get("label", "") for option in state.decision(seat).options]
+
+
+def observation_sampler(game: Game, observation: dict) -> Callable[[Random], State]:
+    """``rng -> game.from_observation(observation, rng)``, for a search that samples one
+    observation many times. An engine may offer ``observation_sampler(observation)`` that makes
+    the same states faster (reading the public part once), without their log."""
+    fast = getattr(game, "observation_sampler", None)
+    if fast is not None:
+        return fast(observation)
+    return lambda rng: game.from_observation(observation, rng)
 
 
 def random_choice(state: State, seat: int, rng: Random) -> int:

@@ -8,6 +8,7 @@ from random import Random
 import pytest
 
 from engine.teotihuacan import GAME as TEOTIHUACAN
+from engine.teotihuacan.observation import PublicView
 from engine.zapotec import GAME as ZAPOTEC
 from engine.zapotec.rules import house_count, place_house
 from engine.zapotec.scoring import end_game
@@ -174,6 +175,10 @@ def test_teotihuacan_features_read_what_the_engine_scores(players, modules):
 def test_teotihuacan_weights_name_every_feature():
     for table in (teotihuacan_eval.PLAYER, teotihuacan_eval.TEOTIBOT):
         assert set(table) == set(teotihuacan_eval.FEATURES)
+    # evaluate_public pairs weights and a row without a length check: every row must be whole
+    state = next(iter(teotihuacan_positions(1, seeds=[2], every=1)))
+    for row in teotihuacan_eval.features(PublicView(state)):
+        assert len(row) == len(teotihuacan_eval.FEATURES)
 
 
 def test_teotihuacan_resources_are_worth_less_near_the_end():

@@ -220,6 +220,10 @@ class TeoCore:
     listeners: tuple[dict[str, tuple[Callable[..., Any], ...]], ...]
     watchers: tuple[tuple[Callable[[Any, int, str], None], int], ...]
 
+    # False in a search's samples (rules/setup.py observation_sampler): no event is logged, as
+    # labelling every step costs a playout much and nothing in play reads the log.
+    keep_log = True
+
     def __init__(self) -> None:
         self.opts: list | None = None  # cached options of the top choice frame
         self.dec: tuple | None = None  # (seat, Decision) last built, until the next apply
@@ -277,6 +281,17 @@ class TeoCore:
         self.dec = (seat, decision)
         return decision
 
+    def option_labels(self, seat: int) -> list[str]:
+        """The labels of ``decision(seat)``'s options, in order, without building the Decision
+        (a search names its tree's moves by them)."""
+        cached = self.dec
+        if cached is not None and cached[0] == seat:
+            return [option["label"] for option in cached[1].options]
+        opts = self._options(seat)
+        top = self.stack[-1]
+        frame = (top[0], seat) if top[0] in self.rules.simultaneous else top
+        return self.rules.choice[frame[0]].describe(self, frame, opts)[1]
+
     def option_count(self, seat: int) -> int:
         """How many options ``decision(seat)`` offers, without labelling them (for playouts)."""
         return len(self._options(seat))
@@ -292,14 +307,15 @@ class TeoCore:
             self.dec = None
             self.rules.choice[top[0]].resolve(self, (top[0], seat), payload)
         else:
-            cached = self.dec
-            if cached is not None and cached[0] == seat:
-                label = cached[1].options[choice]["label"]
-            else:  # label the chosen option only (a playout never asked for the others)
-                label = self.rules.choice[top[0]].describe(self, top, [payload])[1][0]
+            if self.keep_log:
+                cached = self.dec
+                if cached is not None and cached[0] == seat:
+                    label = cached[1].options[choice]["label"]
+                else:  # label the chosen option only (a playout never asked for the others)
+                    label = self.rules.choice[top[0]].describe(self, top, [payload])[1][0]
+                self.events.append((seat, top[0], label))
             self.dec = None
             self.stack.pop()
-            self.events.append((seat, top[0], label))
             self.rules.choice[top[0]].resolve(self, top, payload)
         run(self)
 
@@ -436,7 +452,8 @@ class TeoCore:
 
     def note(self, seat: int, text: str) -> None:
         """Record an automatic event (scoring, refills) in the log."""
-        self.events.append((seat, "event", text))
+        if self.keep_log:
+            self.events.append((seat, "event", text))
 
 
 KIND_IDS: dict[str, tuple[int, ...]] = {}

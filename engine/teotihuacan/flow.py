@@ -61,7 +61,8 @@ def run(state: Any) -> None:
             how = "automaton's choice"
         stack.pop()
         if opts:
-            if kind not in QUIET:  # a forced step is still logged: the log tells the whole story
+            # a forced step is still logged (the log tells the whole story), unless no log is kept
+            if kind not in QUIET and state.keep_log:
                 label = spec.describe(state, frame, opts)[1][0]
                 state.events.append((frame[1], kind, f"{label} ({how})"))
             spec.resolve(state, frame, opts[0])

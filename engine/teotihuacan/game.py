@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from random import Random
 from typing import Any
 
@@ -11,7 +11,7 @@ from engine.api import BadOptions, validate_options
 from . import modules, teotibot
 from .core import GAME_ID
 from .rulebook import for_modules
-from .rules.setup import from_observation, new_game
+from .rules.setup import from_observation, new_game, observation_sampler
 from .state import TeoState
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
@@ -109,6 +109,11 @@ class TeotihuacanGame:
     def from_observation(self, observation: dict, rng: Random) -> TeoState:
         """A full state consistent with one seat's observation, hidden parts sampled with rng."""
         return from_observation(observation, rng, for_modules(observation["public"]["mods"]))
+
+    def observation_sampler(self, observation: dict) -> Callable[[Random], TeoState]:
+        """``rng -> from_observation(observation, rng)`` for a search's many samples of one
+        observation: the same states, made faster, without a log (rules/setup.py)."""
+        return observation_sampler(observation, for_modules(observation["public"]["mods"]))
 
 
 GAME = TeotihuacanGame()

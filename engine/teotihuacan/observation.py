@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from random import Random
+from typing import NamedTuple
+
+from engine.draws import shuffle
 
 from .core import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, TeoCore
 from .data import DATA
@@ -122,31 +125,80 @@ def _visible_discoveries(st: TeoCore, seat: int) -> set[int]:
     return seen
 
 
-def resample(st: TeoCore, seat: int, rng: Random) -> None:
-    """Replace, in place, everything hidden from ``seat`` by a random consistent sample."""
+class HiddenPools(NamedTuple):
+    """What ``resample`` draws the hidden parts from, for one seat's view of one state, before
+    any shuffle. It depends on the public part alone, so a search that samples one observation
+    many times (``observation_sampler`` in rules/setup.py) finds it once."""
+
+    seen: frozenset[int]  # Starting tiles the seat has seen
+    pending: bool  # Starting tiles (or priest tiles) still being chosen
+    dpool: tuple[int, ...]  # discovery tiles not visible: the stack (and, pending, the hidden deals')
+    pool: tuple[int, ...]  # Starting tiles unseen and not drawn for the neutral workers
+    icons: tuple[int, ...]  # those of ``pool`` that carry a discovery tile
+    slots: int  # Starting tiles dealt to other seats and not kept
+    deco: tuple[int, ...]  # decoration tiles not in sight
+    pyr: tuple[int, ...]  # pyramid tiles not in sight
+    seasons: tuple[int, ...]  # M3: Season tiles not in sight
+    priests: tuple[int, ...] | None  # M1: priest tiles not seen (None: none dealt)
+
+
+def hidden_pools(st: TeoCore, seat: int) -> HiddenPools:
+    """The pools ``resample`` shuffles, read from the public part of ``st`` (see HiddenPools)."""
     n = st.n
-    # Starting tiles: other seats' deals (their kept tiles are public) and the stack. While the
-    # Starting tiles are being chosen, the discovery tiles lying on the other seats' hidden tiles
-    # are missing from the stack: their number k is known, so exactly k hidden deals carry one.
     seen = _visible_start_tiles(st, seat)
     neutral_setup = st.neutral_draws[: 2 * DATA.neutral_colours[n]]
     visible = _visible_discoveries(st, seat)
-    dpool = [t for t in DATA.discovery_ids if t not in visible]
-    rng.shuffle(dpool)
-    # (the priest tiles are chosen after the Starting tiles, before those are resolved)
-    pending = any(f[0] == "start-pick" or f[0] == "priest-pick" for f in st.stack)
-    k = len(dpool) - len(st.d_deck) if pending else 0
     pool = [t for t in range(1, 19) if t not in seen and t not in neutral_setup]
-    icons = [t for t in pool if DATA.starting_tiles[t][1].get("discovery")]
-    rng.shuffle(icons)
+    placed = {p // 4 for p in st.pyr_pos if p >= 0}
+    priests = None
+    if st.mods and any(st.priest_dealt):
+        # Priest tiles are 1-based indices into EXP.priests; the bot's tile is public (priest[bot]).
+        seen_priests = set(st.priest_dealt[seat]) | {st.priest[s] for s in range(n) if s != st.bot}
+        priests = tuple(t for t in range(1, len(EXP.priests) + 1) if t not in seen_priests)
+    return HiddenPools(
+        seen=frozenset(seen),
+        # (the priest tiles are chosen after the Starting tiles, before those are resolved)
+        pending=any(f[0] == "start-pick" or f[0] == "priest-pick" for f in st.stack),
+        dpool=tuple(t for t in DATA.discovery_ids if t not in visible),
+        pool=tuple(pool),
+        icons=tuple(t for t in pool if DATA.starting_tiles[t][1].get("discovery")),
+        slots=sum(
+            len(st.start_dealt[s]) - len(kept)
+            for s, kept in enumerate(st.kept)
+            if s != seat and st.start_dealt[s]
+        ),
+        deco=tuple(t for t in DATA.deco_tiles if t not in st.deco_offer and t not in st.deco_space),
+        pyr=tuple(t for t in DATA.pyramid_tiles if t not in st.pyr_offer and t not in placed),
+        seasons=tuple(t for t in EXP.seasons if t not in st.season_used and t != st.season and st.mods),
+        priests=priests,
+    )
+
+
+def resample(st: TeoCore, seat: int, rng: Random, pools: HiddenPools | None = None) -> None:
+    """Replace, in place, everything hidden from ``seat`` by a random consistent sample.
+    ``pools``: ``hidden_pools(st, seat)`` found before (on a state with the same public part)."""
+    if pools is None:
+        pools = hidden_pools(st, seat)
+    n = st.n
+    seen = pools.seen
+    pending = pools.pending
+    # Starting tiles: other seats' deals (their kept tiles are public) and the stack. While the
+    # Starting tiles are being chosen, the discovery tiles lying on the other seats' hidden tiles
+    # are missing from the stack: their number k is known, so exactly k hidden deals carry one.
+    dpool = list(pools.dpool)
+    shuffle(rng, dpool)
+    k = len(dpool) - len(st.d_deck) if pending else 0
+    pool = pools.pool
+    icons = list(pools.icons)
+    shuffle(rng, icons)
     forced, rest = icons[:k], [t for t in pool if t not in icons[:k]]
     if pending:  # other icon tiles cannot be dealt: their discovery tile would be missing too
         rest_icons = [t for t in rest if t in icons]
         rest = [t for t in rest if t not in icons]
-    rng.shuffle(rest)
-    slots = sum(len(st.start_dealt[s]) - len(st.kept[s]) for s in range(n) if s != seat and st.start_dealt[s])
+    shuffle(rng, rest)
+    slots = pools.slots
     deal = forced + rest[: slots - len(forced)]
-    rng.shuffle(deal)
+    shuffle(rng, deal)
     stack = rest[slots - len(forced) :] + (rest_icons if pending else [])
     for t in range(1, 19):
         if t not in seen:
@@ -165,36 +217,33 @@ def resample(st: TeoCore, seat: int, rng: Random) -> None:
             for t in dealt:
                 if t in forced:
                     st.start_disc[t] = dpool.pop()
-    rng.shuffle(stack)
+    shuffle(rng, stack)
     st.start_deck = stack[: len(st.start_deck)]
     assert len(dpool) == len(st.d_deck), "discovery stack size does not match the hidden pool"
     st.d_deck = dpool
-    deco = [t for t in DATA.deco_tiles if t not in st.deco_offer and t not in st.deco_space]
-    rng.shuffle(deco)
+    deco = list(pools.deco)
+    shuffle(rng, deco)
     st.deco_deck = deco
-    placed = {p // 4 for p in st.pyr_pos if p >= 0}
-    pyr = [t for t in DATA.pyramid_tiles if t not in st.pyr_offer and t not in placed]
-    rng.shuffle(pyr)
+    pyr = list(pools.pyr)
+    shuffle(rng, pyr)
     st.pyr_deck = pyr
     if st.mods:
-        _resample_expansion(st, seat, rng)
+        _resample_expansion(st, seat, rng, pools)
     st.chance = rng.getrandbits(64)
     st.opts = None
     st.dec = None
     run(st)
 
 
-def _resample_expansion(st: TeoCore, seat: int, rng: Random) -> None:
+def _resample_expansion(st: TeoCore, seat: int, rng: Random, pools: HiddenPools) -> None:
     """The Late Preclassic hidden parts: the Season stack, other seats' priest tiles."""
-    seasons = [t for t in EXP.seasons if t != st.season and t not in st.season_used]
-    rng.shuffle(seasons)
+    seasons = list(pools.seasons)
+    shuffle(rng, seasons)
     st.season_deck = seasons[: len(st.season_deck)]
-    if not any(st.priest_dealt):
+    if pools.priests is None:
         return
-    # Priest tiles are 1-based indices into EXP.priests; the bot's tile is public (priest[bot]).
-    seen = set(st.priest_dealt[seat]) | {st.priest[s] for s in range(st.n) if s != st.bot}
-    pool = [t for t in range(1, len(EXP.priests) + 1) if t not in seen]
-    rng.shuffle(pool)
+    pool = list(pools.priests)
+    shuffle(rng, pool)
     for s in range(st.n):
         if s == seat or s == st.bot or not st.priest_dealt[s]:
             continue

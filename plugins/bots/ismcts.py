@@ -33,7 +33,8 @@ from typing import Any
 from arena.agent import Agent
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
-from engine.playout import option_count
+from engine.draws import below
+from engine.playout import observation_sampler, option_count, option_labels
 from plugins.flat_mc_agent import find_game
 
 from .clock import positive_int, think_ms
@@ -60,12 +61,13 @@ class Node:
         self.children: dict[tuple, Node] = {}
 
 
-def option_keys(seat: int, options) -> list[tuple]:
+def option_keys(seat: int, labels: list[str]) -> list[tuple]:
     """A key per option that names it across samples: its label (plus its rank among equal labels)."""
+    if len(set(labels)) == len(labels):  # the usual case: every label differs (rank 0)
+        return [(seat, label, 0) for label in labels]
     keys: list[tuple] = []
     seen: dict[str, int] = {}
-    for option in options:
-        label = option.get("label", "")
+    for label in labels:
         count = seen.get(label, 0)
         seen[label] = count + 1
         keys.append((seat, label, count))
@@ -178,7 +180,7 @@ class ISMCTSAgent(Agent):
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         started = time.perf_counter()
         options = decision["options"]
-        keys = option_keys(self.seat, options)
+        keys = option_keys(self.seat, [option.get("label", "") for option in options])
         root = self.next_root(decision.get("id"))
         # A "gain" reward is centred on the position now, at every decision: a reused subtree's
         # statistics were gathered around an earlier centre and only serve as a prior. (Kept for
@@ -221,9 +223,10 @@ class ISMCTSAgent(Agent):
         deadline = None if budget_ms is None else started + budget_ms / 1000
         done = 0
         assert self.game is not None  # act() checked setup() came first
+        sample = observation_sampler(self.game, observation)
         while True:
-            state = self.game.from_observation(observation, self.rng)
-            if self.seat in state.to_act() and len(state.decision(self.seat).options) == count:
+            state = sample(self.rng)
+            if self.seat in state.to_act() and option_count(state, self.seat) == count:
                 if self.reward == "gain" and self.centres is None:
                     assert self.evaluator is not None  # setup() refuses "gain" without one
                     values = self.evaluator.evaluate(state)
@@ -246,7 +249,7 @@ class ISMCTSAgent(Agent):
             if not seats:
                 break
             seat = self.seat if node is root else seats[0]
-            keys = option_keys(seat, state.decision(seat).options)
+            keys = option_keys(seat, option_labels(state, seat))
             children = node.children
             untried = []
             for i, key in enumerate(keys):
@@ -301,7 +304,7 @@ class ISMCTSAgent(Agent):
             if self.policy == "evaluator" and count > 1:
                 choice = self.guided_choice(state, seat, count)
             else:
-                choice = rng.randrange(count)
+                choice = below(rng, count)  # rng.randrange(count), the same draw
             state.apply(seat, choice)
             steps += 1
 

@@ -18,6 +18,7 @@ first, hand-weighted version is kept as ``evaluate_v1`` for comparison (docs/bot
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import mul
 
 from engine.teotihuacan.core import TeoCore
 from engine.teotihuacan.data import DATA
@@ -171,7 +172,7 @@ def evaluate_public(public: Mapping) -> list[float]:
     values = []
     for seat, row in enumerate(features(public)):
         weights = _BOT_W if seat == bot else _PLAYER_W
-        values.append(vp[seat] + sum(w * f for w, f in zip(weights, row, strict=True)))
+        values.append(vp[seat] + sum(map(mul, weights, row)))  # (rows have len(FEATURES) items)
     return values
 
 

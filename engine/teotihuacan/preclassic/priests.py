@@ -164,7 +164,8 @@ def _pick(st: TeoCore, frame: Frame, p: Payload) -> None:
             st.kept[s] = st.kept[s] + sorted(t for t in st.start_dealt[s] if t not in st.kept[s])
     modules.refresh(st)  # the tiles' hooks run from now on
     text = "; ".join(f"Seat {s} keeps {TITLES[priest_of(st, s)]}" for s in agents)
-    st.events.append((-1, "priest-pick", text))
+    if st.keep_log:
+        st.events.append((-1, "priest-pick", text))
 
 
 def _render(st: TeoCore) -> list[str]:
@@ -378,9 +379,10 @@ def _tona_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str,
 
 def _tona_tile(st: TeoCore, frame: Frame, p: Payload) -> None:
     seat, tid = frame[1], p[0]
-    kept, k = st.kept[seat], 1 + st.eclipses
+    kept, k = list(st.kept[seat]), 1 + st.eclipses  # a new list: clones share the inner ones
     kept.remove(tid)
     kept.insert(k, tid)  # resolved tiles first: kept[k + 1:] are still to come
+    st.kept[seat] = kept
     start_tile_benefits(st, seat, [tid])
 
 

@@ -4,6 +4,7 @@ and a full state rebuilt from one seat's observation."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from random import Random
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from ..data import DATA, RESOURCES, TEMPLES
 from ..expansion_data import EXP
 from ..flow import Frame, Payload, push, run
 from ..hooks import Auto, Choice, Part, Simultaneous
-from ..observation import HIDDEN, resample
+from ..observation import HIDDEN, hidden_pools, resample
 from ..state import TeoState
 from .calendar import place_neutrals
 from .effects import can_claim, claim, claim_label, describe_gain, gain, tile_name
@@ -245,7 +246,8 @@ def _start_pick(st: TeoCore, frame: Frame, p: Payload) -> None:
         for s in agents:
             st.kept[s] = [st.start_dealt[s][i] for i in st.start_pick[s]]
         kept = "; ".join(f"Seat {s} keeps Starting tiles {st.kept[s][0]} and {st.kept[s][1]}" for s in agents)
-        st.events.append((-1, "start-pick", kept))
+        if st.keep_log:
+            st.events.append((-1, "start-pick", kept))
         # a module's step between the choice and its resolution (the priest tiles)
         later = modules.fire(st, "starting_tiles_chosen", -1) if st.mods else ()
         push(st, *later, ("start-resolve", 0))
@@ -376,6 +378,31 @@ def _start_disc(st: TeoCore, frame: Frame, p: Payload) -> None:
 def from_observation(obs: dict, rng: Random, rules: Rulebook) -> TeoState:
     """A full state whose observation for ``obs['seat']`` equals ``obs``, playing by ``rules``
     (the rulebook of the observation's module set)."""
+    st = _public_state(obs, rules)
+    resample(st, obs["seat"], rng)
+    return st
+
+
+def observation_sampler(obs: dict, rules: Rulebook) -> Callable[[Random], TeoState]:
+    """``rng -> from_observation(obs, rng, rules)``, for a search that samples one observation
+    many times: the public part is read once and each sample is a clone of it, resampled with
+    the same draws from ``rng``, so equal to ``from_observation``'s but for its log: a sample
+    keeps none (``TeoCore.keep_log``; labelling each step is a good part of a playout's cost)."""
+    template = _public_state(obs, rules)
+    template.keep_log = False
+    seat = obs["seat"]
+    pools = hidden_pools(template, seat)
+
+    def sample(rng: Random) -> TeoState:
+        st = template.clone()
+        resample(st, seat, rng, pools)
+        return st
+
+    return sample
+
+
+def _public_state(obs: dict, rules: Rulebook) -> TeoState:
+    """The state of ``obs`` with its hidden parts blank (zeros of the right sizes), to be resampled."""
     st = TeoState()
     st.rules = rules
     seat = obs["seat"]
@@ -416,7 +443,6 @@ def from_observation(obs: dict, rng: Random, rules: Rulebook) -> TeoState:
     st.priest_pick = [p if s == seat else int(p) for s, p in enumerate(obs["priest_pick"])]
     st.chance = 0
     modules.refresh(st)
-    resample(st, seat, rng)
     return st
 
 

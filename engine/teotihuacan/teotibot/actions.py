@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.draws import below
+
 from .. import modules
 from ..core import TeoCore
 from ..data import DATA
@@ -290,7 +292,7 @@ def perform(st: TeoCore, seat: int, tile: int) -> None:
 def _bot_turn(st: TeoCore, frame: Frame) -> None:
     seat = frame[1]
     rng = st.chance_rng()
-    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    a, b = 1 + below(rng, 6), 1 + below(rng, 6)  # rng.randint(1, 6) twice, the same draws
     pos = DICE_POSITION[a + b]
     tile = st.act_pyr[pos]
     st.roll = a + b
