@@ -34,9 +34,14 @@ def check_invariants(st) -> None:
     assert not set(owned) & set(st.d_deck)
 
 
+# 1,200 seeded games over the three player counts, in blocks of 100 that parallel workers share.
+SEED_BLOCKS = [range(start, start + 100) for start in range(0, 400, 100)]
+
+
+@pytest.mark.parametrize("seeds", SEED_BLOCKS, ids=lambda r: f"seeds{r.start}-{r.stop - 1}")
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_keep_invariants_and_end(players):
-    for seed in range(400):  # 1,200 seeded games over the three player counts
+def test_random_games_keep_invariants_and_end(players, seeds):
+    for seed in seeds:
         options = VARIANTS[seed % len(VARIANTS)]
         st = GAME.setup(players, seed, options)
         rng = Random(seed)
