@@ -1,4 +1,4 @@
-"""Teotibot: thousands of seeded solo games with the random agent always end, keep the base
+"""Teotibot: hundreds of seeded solo games with the random agent always end, keep the base
 engine's invariants, replay bit for bit, and keep observation / determinize working."""
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ def check_bot(st) -> None:
     assert all(t not in st.d_deck for t in range(1, 55) if st.d_owner[t] == -2)
 
 
-def test_thousands_of_solo_games_end_and_keep_every_invariant():
+def test_hundreds_of_solo_games_end_and_keep_every_invariant():
     wins = 0
-    games = 1500
+    games = 400  # reach every line and branch of the engine that 1,500 reached (docs/testing.md)
     for seed in range(games):
         st = GAME.setup(1, seed, {**SOLO, **VARIANTS[seed % len(VARIANTS)]})
         rng = Random(seed)

@@ -12,7 +12,10 @@ from engine.playout import play_random, random_choice
 from engine.zapotec import GAME
 from tests.zapotec.util import DATA, eager_choice
 
-GAMES_PER_COUNT = 1000  # 4000 games in all
+# 1000 games in all, and the one later game that buys Z34 while its Sacrifice can be made (no
+# other of the first 1000 a count does): every line and branch that 4000 reached (docs/testing.md)
+GAMES_PER_COUNT = 250
+RARE_SEEDS = {4: [914]}
 
 
 def check_invariants(state) -> None:
@@ -48,7 +51,7 @@ def check_invariants(state) -> None:
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_random_games_end_and_keep_invariants(players):
-    for seed in range(GAMES_PER_COUNT):
+    for seed in [*range(GAMES_PER_COUNT), *RARE_SEEDS.get(players, [])]:
         state = GAME.setup(players, seed, {})
         rng = Random(seed)
         steps = 0
