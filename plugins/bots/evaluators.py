@@ -78,6 +78,8 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             scale=10.0,
             depth=6,  # solo: about one turn's Capital actions and builds; best of 1/3/6/12/40 (docs/bots.md)
             rivals_depth=40,  # against other agents, whose random moves fill the playout: 40 beat 6 (docs/bots.md)
-            turn_start=("choose-card",),  # greedy's look-ahead ends with the turn: +2.8 VP on fresh deals (docs/bots.md)
+            turn_start=(
+                "choose-card",
+            ),  # greedy's look-ahead ends with the turn: +2.8 VP on fresh deals (docs/bots.md)
         ),
     ]
