@@ -15,7 +15,7 @@ import subprocess
 import threading
 from typing import IO
 
-from arena.wire.warm import on_release
+from arena.wire.warm import is_kept, on_release
 
 CPU_PERIOD_US = 100_000  # the quota's accounting period: 0.1 s
 DEFAULT_CPUS = 1  # cores' worth of CPU time a bot may use at once, by default
@@ -120,6 +120,7 @@ class _ThawGuard:
         starter.wait()
         assert starter.stdin is not None and starter.stdout is not None
         self.pid = os.getpid()
+        self.family = (parent, prefix)
         self.stdin: IO[bytes] = starter.stdin
         self.stdout: IO[bytes] = starter.stdout
         self.groups = 0  # open Freezers it watches: ended only when none is left
@@ -135,9 +136,15 @@ class _ThawGuard:
             return guard
 
     def unwatch(self) -> None:
-        """One group fewer to watch (its Freezer closed)."""
+        """One group fewer to watch (its Freezer closed). The last one ends it unless this process
+        keeps it warm: a group made outside a referee (a test, a tool) leaves no guard behind."""
         with self.lock:
             self.groups -= 1
+            if self.groups > 0 or is_kept() or self.pid != os.getpid():
+                return
+            if self.running.get(self.family) is self:
+                del self.running[self.family]
+        self.end()
 
     def end(self) -> None:
         """Let it thaw its family (a no-op once its groups are gone) and wait, briefly, until it has left."""

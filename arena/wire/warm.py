@@ -34,6 +34,11 @@ def kept_warm() -> Iterator[None]:
         release()
 
 
+def is_kept() -> bool:
+    """Whether this process keeps its zygotes and thaw guard between matches now."""
+    return _kept_warm > 0
+
+
 def release() -> None:
     """End what this process keeps between matches, unless ``kept_warm`` holds it (the referee, after each match)."""
     if _kept_warm:
