@@ -66,6 +66,9 @@ class HumanSeat:
 
     # -- the referee's side: the same methods as arena.wire.connection.AgentProcess ------------
 
+    def prepare(self) -> None:
+        """Nothing to start before the handshake clock."""
+
     async def start(self, nursery: trio.Nursery) -> None:
         """Nothing to spawn: the person's page is served by the match's web server."""
 

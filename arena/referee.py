@@ -142,8 +142,9 @@ class Match:
         hello = hello_message(
             self.game.id, self.game.version, seat.plan.seat, players, self.options, clock, agent_options
         )
-        started = time.perf_counter()
         try:
+            seat.process.prepare()  # the referee's own start-up: not on the agent's clock
+            started = time.perf_counter()
             with trio.move_on_after(spec.handshake_ms / 1000) as scope:
                 await seat.process.start(nursery)
                 await seat.process.send(hello)

@@ -19,6 +19,7 @@ ladder of 1,000 matches with ``--jobs 2``, with the fastest start method (a few 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sqlite3
@@ -38,6 +39,7 @@ from arena.wire.zygote import zygote_supported
 from engine.zapotec import GAME
 from plugins.random_agent import RandomAgent
 
+_runs = itertools.count()
 IN_PROCESS_MATCHES = 40
 SHORT, LONG = 4, 24  # ladder sizes whose difference gives arena run's per-match wall (and CPU)
 LADDER = """
@@ -147,7 +149,7 @@ def arena_run(
     folder: Path, matches: int, jobs: int, env: dict[str, str]
 ) -> tuple[float, float | None, sqlite3.Connection]:
     """Wall and CPU seconds of ``arena run`` over a fresh ladder of ``matches`` matches; its store."""
-    run = f"fast-{matches}-{jobs}-{env[START_ENV]}"
+    run = f"fast-{matches}-{jobs}-{env[START_ENV]}-{next(_runs)}"  # a fresh store each time
     ladder = folder / f"{run}.toml"
     ladder.write_text(LADDER.format(matches=matches, pairs=matches // 2))
     db = folder / f"{run}.db"
@@ -192,6 +194,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("ladder", nargs="?", choices=["ladder"], help="also time a ladder of 1,000 matches")
     parser.add_argument("--start", choices=start_methods(), help="only this start method (default: each)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="how many times the per-match difference is measured (default 5)",
+    )
     args = parser.parse_args(argv or [])
     methods = [args.start] if args.start else start_methods()
     local = in_process()
@@ -204,16 +212,23 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-fast-") as folder:
         for method in methods:
             env = dict(os.environ, **{START_ENV: method})
-            short, short_cpu, _ = arena_run(Path(folder), SHORT, 1, env)
-            long, long_cpu, db = arena_run(Path(folder), LONG, 1, env)
-            per_match = (long - short) / (LONG - SHORT) * 1000
+            # the SHORT/LONG difference, repeated: one difference swings with the machine's load
+            walls, cpus, db = [], [], None
+            for _ in range(args.repeat):
+                short, short_cpu, _ = arena_run(Path(folder), SHORT, 1, env)
+                long, long_cpu, db = arena_run(Path(folder), LONG, 1, env)
+                walls.append((long - short) / (LONG - SHORT) * 1000)
+                if short_cpu is not None and long_cpu is not None:
+                    cpus.append((long_cpu - short_cpu) / (LONG - SHORT) * 1000)
+            assert db is not None
+            per_match = statistics.median(walls)
+            ratios = [wall / in_wall for wall in walls]
+            print(f"arena run --jobs 1, start {method}, {args.repeat} repeats: {spread(walls)} ms/match wall")
+            print(f"  = {spread(ratios)}x in process (median {per_match / in_wall:.1f}x)")
+            if cpus:
+                cpu_ratio = statistics.median(cpus) / in_cpu
+                print(f"  CPU, every process: {spread(cpus)} ms/match = {cpu_ratio:.0f}x in process")
             parts = stored_parts(db)
-            print(
-                f"arena run --jobs 1, start {method}: {per_match:.1f} ms/match wall = {per_match / in_wall:.0f}x in process"
-            )
-            if short_cpu is not None and long_cpu is not None:
-                cpu = (long_cpu - short_cpu) / (LONG - SHORT) * 1000
-                print(f"  CPU, every process: {cpu:.1f} ms/match = {cpu / in_cpu:.0f}x in process")
             print(
                 f"  agents' start (both) {spread(parts['start'])} ms; referee's match {spread(parts['match'])} ms;"
             )

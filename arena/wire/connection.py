@@ -106,6 +106,16 @@ class AgentProcess:
         self._stderr_done = trio.Event()
         self._unasked_poll: select.poll | None = None
 
+    def prepare(self) -> None:
+        """The referee's own start-up for this agent, done before its handshake clock runs: the
+        zygote it forks from, which a worker starts at its first match (a Python start and every
+        plugin's import: seconds on a loaded machine, none of them the agent's)."""
+        if self._from_zygote_here():
+            try:
+                zygote()
+            except OSError as error:
+                raise self._spawn_fault(error) from None
+
     async def start(self, nursery: trio.Nursery) -> None:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
@@ -113,16 +123,22 @@ class AgentProcess:
             self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
             if self.hosted is not None:
                 self._fork(self.hosted)
-            elif self.plugin is not None and agent_start_method() == "zygote" and zygote_supported():
+            elif self.plugin is not None and self._from_zygote_here():
                 await self._from_zygote(self.plugin)
             else:
                 self._exec(self.jail.wrap(self.argv), self.jail.directory)
         except OSError as error:
             self._clean_up()
-            what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
-            raise AgentFault("spawn", f"cannot {what}: {error.strerror or error}") from None
+            raise self._spawn_fault(error) from None
         nursery.start_soon(self._drain_stderr)
         nursery.start_soon(self._watch)
+
+    def _from_zygote_here(self) -> bool:
+        return self.plugin is not None and agent_start_method() == "zygote" and zygote_supported()
+
+    def _spawn_fault(self, error: OSError) -> AgentFault:
+        what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
+        return AgentFault("spawn", f"cannot {what}: {error.strerror or error}")
 
     async def _from_zygote(self, plugin: str) -> None:
         assert self.jail is not None

@@ -7,6 +7,7 @@ the attack, made at its first decision; it reports on stderr (kept in the match 
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import fcntl
 import gc
@@ -130,6 +131,7 @@ class Hostile(Agent):
                     report(f"FOUND: frame local {name}: {type(value).__name__}")
             frame = frame.f_back
         gc.unfreeze()  # what a forked child inherited was frozen out of gc's lists
+        found: collections.Counter[str] = collections.Counter()
         for thing in gc.get_objects():
             if isinstance(thing, type):
                 continue
@@ -137,7 +139,11 @@ class Hostile(Agent):
             if kind in referee_kinds or (
                 hasattr(type(thing), "to_act") and hasattr(type(thing), "observation")
             ):
-                report(f"FOUND: object {kind}")
+                found[kind] += 1
+        # once per kind: a forked child inherits every state its parent held (a test worker's
+        # many), and a line per object overflowed the record's stderr tail
+        for kind, count in sorted(found.items()):
+            report(f"FOUND: object {kind} (x{count})")
         secret = str(self.options.get("seed"))
         for pid in [os.getppid(), *other_pids()]:
             for part in ("cmdline", "environ"):

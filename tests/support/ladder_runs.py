@@ -120,6 +120,17 @@ def table(db: Path, ladder: Path) -> list[dict]:
     return json.loads(arena("leaderboard", str(ladder), "--db", str(db), "--format", "json").stdout)
 
 
+def faults(db: Path) -> list[tuple]:
+    """Every stored fault as (match index, seat, agent, fault): what an assertion shows when it fails."""
+    connection = sqlite3.connect(db)
+    rows = connection.execute(
+        "SELECT m.idx, s.seat, s.agent, s.fault FROM seats s JOIN matches m ON m.id = s.match_id "
+        "WHERE s.fault IS NOT NULL ORDER BY m.idx, s.seat"
+    ).fetchall()
+    connection.close()
+    return rows
+
+
 def stored(db: Path) -> dict[int, tuple]:
     """Per schedule index: the seats and the compressed record stored for it."""
     connection = sqlite3.connect(db)

@@ -30,6 +30,7 @@ from arena.wire.sandbox import (
     seat_referee,
 )
 from arena.wire.spawn import START_ENV
+from engine.zapotec import GAME as ZAPOTEC
 from tests.support.agent_processes import ROUNDS, eventually_empty, processes_marked
 from tests.support.cli import arena_in_process
 
@@ -134,8 +135,12 @@ def test_a_spying_bot_finds_nothing_of_the_referee(game, tmp_path, nothing_left)
 def test_the_spy_does_find_the_match_in_a_bot_forked_from_the_referee(monkeypatch, nothing_left):
     # The trusted fork start method (no sandbox) shows that the spy looks in the right places.
     monkeypatch.setenv(START_ENV, "fork")
+    # The forked bot inherits all this process holds: an xdist worker's heap full of states from
+    # earlier tests once overflowed the spy's stderr tail (a line per object) and hid its findings.
+    held = [ZAPOTEC.setup(2, seed, {}) for seed in range(300)]
     outcome, stderr = play("spy", game="zapotec", sandbox="none")
-    assert "FOUND: frame local self: Match" in stderr and "FOUND: object Match" in stderr
+    assert "FOUND: frame local self: Match" in stderr and "FOUND: object Match (x" in stderr
+    assert "FOUND: object ZapotecState (x" in stderr and len(held) == 300
 
 
 def test_the_seed_on_the_referees_command_line_is_out_of_sight(tmp_path, nothing_left):

@@ -14,6 +14,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
@@ -115,6 +116,22 @@ def test_the_zygote_ends_with_the_match_unless_kept_warm(spawned):
         match({"phase": "inspect"})
         assert list(zygote._zygotes.values()) == [spawned[-1]] and spawned[-1].alive()
     assert zygote._zygotes == {} and not spawned[-1].alive()
+
+
+def test_a_slow_zygote_start_is_not_charged_to_the_agents_handshake_clock(monkeypatch):
+    # A worker's first match starts the zygote (a Python start and every plugin's import): on a
+    # loaded machine that took longer than the handshake clock, and both seats forfeited.
+    start = zygote.Zygote.__init__
+
+    def slow_start(self):
+        time.sleep(1.5)
+        start(self)
+
+    monkeypatch.setattr(zygote.Zygote, "__init__", slow_start)
+    spec = MatchSpec(game="goofspiel", agents=("random", "random"), seed=3, handshake_ms=1000)
+    record = run_match(spec).record
+    assert record["faults"] == []
+    assert all(agent["handshake_ms"] < 1000 for agent in record["agents"])
 
 
 LADDER = """
