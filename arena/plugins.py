@@ -7,10 +7,12 @@ implementations marked with ``hookimpl``.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import os
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -89,8 +91,7 @@ def load_plugins(extra_plugins: dict[str, object] | None = None) -> tuple[pluggy
     manager = pluggy.PluginManager(PROJECT)
     manager.add_hookspecs(hookspecs)
     broken: list[str] = []
-    for entry_point in installed_entry_points():
-        source = _describe(entry_point)
+    for entry_point, source in installed_entry_points():
         try:
             plugin = entry_point.load()
         except Exception as error:
@@ -110,15 +111,49 @@ def load_plugins(extra_plugins: dict[str, object] | None = None) -> tuple[pluggy
     return manager, broken
 
 
-def installed_entry_points() -> list[importlib.metadata.EntryPoint]:
-    """The ``tlachtli`` entry points of the installed distributions, or only of those named in
-    $TLACHTLI_ENTRY_POINTS_ONLY (comma-separated distribution names: the test suite's way to
-    ignore the bots a user installed)."""
-    found = list(importlib.metadata.entry_points(group=PROJECT))
+_METADATA_FOLDERS = (".dist-info", ".egg-info")
+
+
+def installed_entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
+    """The ``tlachtli`` entry points of the installed distributions, each with where it comes from,
+    or only of those named in $TLACHTLI_ENTRY_POINTS_ONLY (comma-separated distribution names: the
+    test suite's way to ignore the bots a user installed)."""
+    found = _entry_points(_path_stamp())
     only = {_normalise(name) for name in os.environ.get(ONLY_ENV, "").split(",") if name.strip()}
     if not only:
-        return found
-    return [ep for ep in found if ep.dist is not None and _normalise(ep.dist.name) in only]
+        return [(entry_point, source) for entry_point, _, source in found]
+    return [(entry_point, source) for entry_point, dist, source in found if _normalise(dist) in only]
+
+
+def _path_stamp() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """sys.path with the distributions' metadata folders in each: installing, upgrading or removing
+    a distribution adds, renames or removes one (a folder's modification time, counted in clock
+    ticks, could miss two changes in one tick)."""
+    stamp = []
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            names = []
+        stamp.append((folder, tuple(sorted(name for name in names if name.endswith(_METADATA_FOLDERS)))))
+    return tuple(stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _entry_points(
+    stamp: tuple[tuple[str, int], ...],
+) -> tuple[tuple[importlib.metadata.EntryPoint, str, str], ...]:
+    """Each entry point with its distribution's name and its description, read once per ``stamp``:
+    reading every distribution's metadata took ~40 ms, paid by each agent process at its start
+    (arena.host) and by every match run in a process."""
+    found = []
+    for entry_point in importlib.metadata.entry_points(group=PROJECT):
+        dist = entry_point.dist
+        metadata = dist.metadata if dist is not None else None  # parsed once, not per field
+        name = metadata["Name"] if metadata is not None else ""
+        where = f"{name} {metadata['Version']}" if metadata is not None else "unknown distribution"
+        found.append((entry_point, name, f"{entry_point.name!r} ({entry_point.value}, from {where})"))
+    return tuple(found)
 
 
 def _normalise(distribution: str) -> str:
@@ -137,12 +172,6 @@ def _register(manager: pluggy.PluginManager, plugin: object, source: str, broken
 
 def _one_line(error: BaseException) -> str:
     return " ".join(f"{type(error).__name__}: {error}".split())
-
-
-def _describe(entry_point: importlib.metadata.EntryPoint) -> str:
-    dist = entry_point.dist
-    where = f"{dist.name} {dist.version}" if dist is not None else "unknown distribution"
-    return f"{entry_point.name!r} ({entry_point.value}, from {where})"
 
 
 def discover(extra_plugins: dict[str, object] | None = None, games: bool = True) -> Registry:

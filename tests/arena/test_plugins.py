@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.plugins import AgentSpec, PluginError, discover, hookimpl
+from arena.plugins import AgentSpec, PluginError, discover, hookimpl, installed_entry_points
 from plugins.random_agent import RandomAgent
 
 
@@ -244,3 +244,31 @@ def test_entry_points_can_be_limited_to_named_distributions(tmp_path, monkeypatc
     monkeypatch.setenv("TLACHTLI_ENTRY_POINTS_ONLY", "Tlachtli")
     registry = discover()
     assert registry.broken == [] and "random" in registry.agents
+
+
+def _fake_distribution(folder: Path, name: str, version: str) -> None:
+    """A distribution's metadata as pip leaves it (no code: its entry point is only listed)."""
+    info = folder / f"{name}-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    (info / "entry_points.txt").write_text(f"[tlachtli]\n{name} = {name}_module\n")
+
+
+def test_entry_points_are_read_once_but_an_install_or_upgrade_is_seen(tmp_path, monkeypatch):
+    # The entry points are cached (reading every distribution's metadata cost each agent's start
+    # ~40 ms); the cache is keyed by the metadata folders in sys.path.
+    monkeypatch.delenv("TLACHTLI_ENTRY_POINTS_ONLY")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _fake_distribution(tmp_path, "first_bot", "1.0")
+    sources = [source for _, source in installed_entry_points()]
+    assert "'first_bot' (first_bot_module, from first_bot 1.0)" in sources
+    assert installed_entry_points()[0][0] is installed_entry_points()[0][0], "read once"
+    _fake_distribution(tmp_path, "second_bot", "2.0")  # a pip install in this process's lifetime
+    (tmp_path / "first_bot-1.0.dist-info").rename(tmp_path / "first_bot-1.1.dist-info")  # an upgrade
+    (tmp_path / "first_bot-1.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: first_bot\nVersion: 1.1\n"
+    )
+    sources = [source for _, source in installed_entry_points()]
+    assert "'second_bot' (second_bot_module, from second_bot 2.0)" in sources
+    assert "'first_bot' (first_bot_module, from first_bot 1.1)" in sources
+    assert not any("first_bot 1.0" in source for source in sources)
