@@ -22,6 +22,7 @@ from tests.support.agent_processes import processes_in_sessions, processes_marke
 from tests.support.processes import TAG_ENV, describe, end, eventually_empty, kill_all, leftovers
 
 ROOT = Path(__file__).resolve().parent.parent
+pytest_plugins = ["tests.support.xdist_groups"]  # refuses a run whose xdist groups would not hold
 
 
 def pytest_configure(config: pytest.Config) -> None:
