@@ -11,10 +11,11 @@ the game.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from random import Random
@@ -433,8 +434,16 @@ def run_match(spec: MatchSpec, registry: Registry | None = None, live: str | Non
 def run_trio(main: Callable[[], Awaitable[T]]) -> T:
     """``trio.run(main)``, with KeyboardInterrupt, Terminated or a lone error out of trio's
     exception groups (``run_match``, and `arena play` with a person at the table)."""
-    try:
+    with single_errors():
         return trio.run(main)
+
+
+@contextlib.contextmanager
+def single_errors() -> Iterator[None]:
+    """KeyboardInterrupt, Terminated or a lone error raised as itself out of trio's exception
+    groups (``single_error``); a group of several errors as it is."""
+    try:
+        yield
     except BaseExceptionGroup as group:
         single = single_error(group)
         if single is group:

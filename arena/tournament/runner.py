@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -122,31 +123,20 @@ def play(spec: MatchSpec, registry: Registry, live: str | None = None) -> PlayRe
 
     The one thing every worker does, local or a Dask task. ``Terminated`` (SIGTERM) passes through.
     """
-    from arena.referee import Terminated, run_match  # here: the parent never needs trio
+    from arena.referee import run_trio  # here: the parent never needs trio
 
-    started = time.perf_counter()
-    try:
-        return Done(run_match(spec, registry, live), time.perf_counter() - started)
-    except Terminated:
-        raise
-    except Exception as error:  # the referee refused or broke: the parent reports it
-        return Failed(f"{type(error).__name__}: {error}")
+    return run_trio(partial(play_in_trio, spec, registry, live))
 
 
 async def play_in_trio(spec: MatchSpec, registry: Registry, live: str | None = None) -> PlayReply:
-    """``play`` inside a running trio loop (a worker's, kept from match to match: starting one
-    costs ~2 ms a match). ``Terminated`` (SIGTERM) passes through."""
-    from arena.referee import Terminated, play_unless_terminated, single_error
+    """``play`` inside a running trio loop (a local worker's, kept from match to match: starting
+    one costs ~2 ms a match)."""
+    from arena.referee import Terminated, play_unless_terminated, single_errors
 
     started = time.perf_counter()
     try:
-        try:
+        with single_errors():  # out of trio's nurseries, as ``run_match`` raises them
             outcome = await play_unless_terminated(spec, registry, None, live)
-        except BaseExceptionGroup as group:  # out of trio's nurseries: what ``run_match`` raises
-            single = single_error(group)
-            if single is group:
-                raise
-            raise single from group
     except Terminated:
         raise
     except Exception as error:  # the referee refused or broke: the parent reports it

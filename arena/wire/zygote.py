@@ -47,9 +47,7 @@ from arena.wire.host_view import agent_environment, sandbox_pythonpath
 from arena.wire.limits import BotCgroup, die_with_parent, oom_killer_first, set_rlimits
 from arena.wire.sandbox import PRIVATE_TMPFS_MB, Jail, bwrap_works
 from arena.wire.spawn import LOST_STATUS
-from arena.wire.warm import kept_warm as kept_warm  # re-exported: where callers first found it
 from arena.wire.warm import on_release
-from arena.wire.warm import release as release
 
 if TYPE_CHECKING:
     from arena.plugins import Registry

@@ -120,25 +120,30 @@ def table(db: Path, ladder: Path) -> list[dict]:
     return json.loads(arena("leaderboard", str(ladder), "--db", str(db), "--format", "json").stdout)
 
 
+def _rows(db: Path, query: str) -> list[tuple]:
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(query).fetchall()
+    finally:
+        connection.close()
+
+
 def faults(db: Path) -> list[tuple]:
     """Every stored fault as (match index, seat, agent, fault): what an assertion shows when it fails."""
-    connection = sqlite3.connect(db)
-    rows = connection.execute(
+    return _rows(
+        db,
         "SELECT m.idx, s.seat, s.agent, s.fault FROM seats s JOIN matches m ON m.id = s.match_id "
-        "WHERE s.fault IS NOT NULL ORDER BY m.idx, s.seat"
-    ).fetchall()
-    connection.close()
-    return rows
+        "WHERE s.fault IS NOT NULL ORDER BY m.idx, s.seat",
+    )
 
 
 def stored(db: Path) -> dict[int, tuple]:
     """Per schedule index: the seats and the compressed record stored for it."""
-    connection = sqlite3.connect(db)
-    rows = connection.execute(
+    rows = _rows(
+        db,
         "SELECT m.idx, r.data, (SELECT group_concat(agent || ':' || score || ':' || rank, ' ') "
-        "FROM seats s WHERE s.match_id = m.id) FROM matches m JOIN records r ON r.match_id = m.id"
-    ).fetchall()
-    connection.close()
+        "FROM seats s WHERE s.match_id = m.id) FROM matches m JOIN records r ON r.match_id = m.id",
+    )
     return {idx: (seats, data) for idx, data, seats in rows}
 
 

@@ -38,6 +38,13 @@ def snapshot(st) -> bytes:
     return pickle.dumps(sorted((k, v) for k, v in st.__dict__.items() if k not in ("opts", "dec")))
 
 
+def play_out(st, rng: Random) -> None:
+    """Random choices to the end, by option count (as a playout plays)."""
+    while st.to_act():
+        seat = st.to_act()[0]
+        st.apply(seat, rng.randrange(st.option_count(seat)))
+
+
 # the Late Preclassic modules too (Tōnacāihuātl's reordering of the kept tiles changed a shared list)
 EXPANSION = [(3, {"modules": "all"}), (1, {"automaton": "teotibot", "modules": "all"})]
 
@@ -53,9 +60,7 @@ def test_playing_a_clone_out_leaves_its_source_untouched(players, options):
             if steps % 7 == 0:
                 before = snapshot(st)
                 copy = st.clone() if steps % 14 else st.determinize(st.to_act()[0], Random(steps))
-                while copy.to_act():
-                    seat = copy.to_act()[0]
-                    copy.apply(seat, rng.randrange(copy.option_count(seat)))
+                play_out(copy, rng)
                 assert snapshot(st) == before
             seat = st.to_act()[0]
             st.apply(seat, Random(seed * 1000 + steps).randrange(len(st.decision(seat).options)))
@@ -73,13 +78,6 @@ def test_every_list_of_the_state_is_copied_or_fixed():
         listed = set(COPIED_FIELDS) | set(FIXED_FIELDS)
         unlisted = {k for k, v in st.__dict__.items() if isinstance(v, list | dict | set) and k not in listed}
         assert unlisted == {"options", "opts"}  # game options and cached payloads: never changed
-
-
-def play_out(st, rng: Random) -> None:
-    """Random choices to the end, by option count (as a playout plays)."""
-    while st.to_act():
-        seat = st.to_act()[0]
-        st.apply(seat, rng.randrange(st.option_count(seat)))
 
 
 def fields(st) -> bytes:

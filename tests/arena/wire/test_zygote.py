@@ -22,7 +22,7 @@ import pytest
 from arena.match import MatchSpec
 from arena.referee import run_match
 from arena.tournament.store import decode_record
-from arena.wire import zygote
+from arena.wire import warm, zygote
 from arena.wire.sandbox import SANDBOX_ENV, SEAT_UID_BASE
 from arena.wire.spawn import START_ENV
 
@@ -62,7 +62,7 @@ def lines(record: dict, prefix: str, seat: int = 0) -> list[str]:
 
 def test_a_note_left_in_one_match_is_not_found_by_the_next_from_the_same_zygote(spawned):
     tag = uuid.uuid4().hex
-    with zygote.kept_warm():
+    with warm.kept_warm():
         left = match({"phase": "leave", "tag": tag})
         looked = match({"phase": "look", "tag": tag})
     assert len(spawned) == 4 and len(set(map(id, spawned))) == 1, "one zygote forked all four agents"
@@ -112,7 +112,7 @@ def test_a_forked_agent_has_its_own_uid_pids_tmp_and_filter_and_nothing_else(spa
 def test_the_zygote_ends_with_the_match_unless_kept_warm(spawned):
     match({"phase": "inspect"})
     assert zygote._zygotes == {} and not spawned[0].alive()
-    with zygote.kept_warm():
+    with warm.kept_warm():
         match({"phase": "inspect"})
         assert list(zygote._zygotes.values()) == [spawned[-1]] and spawned[-1].alive()
     assert zygote._zygotes == {} and not spawned[-1].alive()
