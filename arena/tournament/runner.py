@@ -84,6 +84,7 @@ STOP_GRACE_S = 5.0  # after Ctrl-C or SIGTERM: how long workers get to stop thei
 STOPPED_GRACE_S = 2.0  # a worker seen stopped (SIGSTOP) this long is killed
 WATCHDOG_DECISIONS = 2000  # decisions per match the watchdog allows for (see watchdog_seconds)
 WATCHDOG_MARGIN_S = 30.0  # on top of the clocks: engine work, process starts, a loaded machine
+EXIT_WAIT_S = 10.0  # a worker whose pipe closed is exiting: how long to wait for its exit status
 POLL_S = 0.25  # how often the loops waiting for replies look at signals, the watchdog and cancellations
 
 
@@ -661,8 +662,9 @@ def _put_back(store: Store, matches: Sequence[StoredMatch]) -> None:
 
 
 def _death(worker: _Worker) -> str:
-    """How a worker ended, in words (for the abort reason)."""
-    worker.process.join(1)
+    """How a worker ended, in words (for the abort reason). Its pipe has closed, so it is on its way
+    out: its interpreter's teardown can take seconds on a loaded machine."""
+    worker.process.join(EXIT_WAIT_S)
     code = worker.process.exitcode
     if code is None:
         return "its worker process stopped answering"

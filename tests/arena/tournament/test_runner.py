@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -107,6 +108,30 @@ def test_workers_that_cannot_start_stop_the_run_without_aborting_any_match(tmp_p
     assert report.played == 0 and report.aborted == 0
     assert "died before starting a match (last: its worker process exited with status 1)" in report.errors[0]
     assert counts == {"pending": 2, "running": 0, "done": 0, "aborted": 0}
+
+
+def _close_then_exit_slowly(conn, seconds: float) -> None:
+    conn.close()  # the parent reads end-of-file now ...
+    time.sleep(seconds)  # ... and the exit status only later: interpreter teardown on a loaded machine
+    os._exit(1)
+
+
+def test_a_worker_that_closed_its_pipe_is_waited_for_to_name_its_exit_status():
+    """A worker that dies at start (an exiting plugin) closes its pipe before its exit: on a loaded
+    machine (load 11, a full run) a second later, and the run's error said "stopped answering"."""
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    process = context.Process(target=_close_then_exit_slowly, args=(theirs, 1.5), daemon=True)
+    process.start()
+    theirs.close()
+    try:
+        with pytest.raises(EOFError):
+            assert ours.poll(30)
+            ours.recv()
+        assert runner._death(runner._Worker(process, ours)) == "its worker process exited with status 1"
+    finally:
+        process.kill()
+        process.join()
 
 
 class CtrlCTwicePool:
