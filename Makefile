@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test stress demo bench lint clean
+.PHONY: setup test test-all stress demo bench lint clean
 
 setup: $(STAMP)
 
@@ -27,9 +27,15 @@ $(STAMP): pyproject.toml
 # module fixture stay on one worker (--dist loadgroup, xdist_group marks). docs/testing.md says how
 # to keep a new test safe there. TEST_WORKERS=0 runs it in this one process.
 # PYTHONDONTWRITEBYTECODE is cleared so that pytest keeps its rewritten test modules between runs.
+# `make test` (what CI runs) leaves out the tests marked slow (long stress and variant tests, each
+# listed in docs/testing.md with the test that covers its code in `make test`); `make test-all` runs all.
 TEST_WORKERS ?= 4
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15
 test: setup
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15
+	$(PYTEST) -m "not slow"
+
+test-all: setup
+	$(PYTEST)
 
 # `arena run` interrupted at random moments many times (tests/arena/tournament/test_stress.py; the suite runs 4 rounds).
 STRESS_ROUNDS ?= 40

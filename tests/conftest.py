@@ -36,19 +36,26 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-# Modules that must not run beside themselves under pytest-xdist (`make test`): each of their tests
+# Modules whose tests must not all run at once under pytest-xdist (`make test`): each of their tests
 # starts a whole Dask cluster (a scheduler and worker processes), and several at once overload a
-# 2-core machine. Each such module runs on one worker, a test at a time, beside the rest.
-ONE_TEST_AT_A_TIME = {"tests/arena/tournament/test_cluster.py": "dask-clusters"}
+# 2-core machine. Each lane (an xdist group) runs on one worker, a test at a time, beside the rest:
+# at most two clusters at once. One lane held all of test_cluster (~300 s of a ~400 s quiet run, the
+# suite's critical path once the rest got cheaper): now the tests on a `dask scheduler` of their own
+# (TLS, as a remote cluster) and the `--cluster local:N` ones each have a lane.
+def _cluster_lane(item: pytest.Item) -> str:
+    return "dask-tls" if "dask_scheduler" in getattr(item, "fixturenames", ()) else "dask-local"
+
+
+ONE_TEST_AT_A_TIME = {"tests/arena/tournament/test_cluster.py": _cluster_lane}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the tests of ``ONE_TEST_AT_A_TIME``'s modules in their xdist group."""
+    """Put the tests of ``ONE_TEST_AT_A_TIME``'s modules in their lane's xdist group."""
     for item in items:
-        group = ONE_TEST_AT_A_TIME.get(item.nodeid.split("::")[0])
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
+        lane = ONE_TEST_AT_A_TIME.get(item.nodeid.split("::")[0])
+        if lane:
+            item.add_marker(pytest.mark.xdist_group(lane(item)))
 
 
 # Per process (each xdist worker has its own): tags never collide between workers.

@@ -149,7 +149,11 @@ def test_a_referee_killed_mid_match_is_replaced_and_the_match_played_again(tmp_p
     assert sorted(failures(db)) == [0, 1]
 
 
-@pytest.mark.parametrize(("attacker", "how"), [("referee-killer", "SIGKILL"), ("referee-stopper", "SIGSTOP")])
+@pytest.mark.parametrize(
+    ("attacker", "how"),
+    # slow: a stopped referee is found by the same watchdog as locally (test_runner's SIGSTOP case)
+    [("referee-killer", "SIGKILL"), pytest.param("referee-stopper", "SIGSTOP", marks=pytest.mark.slow)],
+)
 def test_a_bot_that_kills_or_stops_its_referee_is_aborted_as_by_the_local_watchdog(tmp_path, attacker, how):
     ladder = tmp_path / "attack.toml"
     ladder.write_text(attack_ladder(attacker=attacker, options="{}"))
@@ -179,7 +183,11 @@ def test_a_match_past_its_wall_clock_bound_is_ended_by_the_task_and_finally_abor
     )
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("signum", "code"),
+    # slow: Ctrl-C and SIGTERM share one handler (runner._Stop.press); test_tournament sends Ctrl-C to a local run
+    [pytest.param(signal.SIGINT, 130, marks=pytest.mark.slow), (signal.SIGTERM, 143)],
+)
 def test_ctrl_c_or_sigterm_stops_a_cluster_run_cleanly_and_the_rerun_completes(tmp_path, popen, signum, code):
     ladder = write_ladder(tmp_path, repeats=2, pace_ms=200)  # 12 matches (8 of 2 s): running when interrupted
     tag = uuid.uuid4().hex

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 
 from tests.support.ladder_runs import statuses, stored, table, write_ladder
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
@@ -55,6 +56,7 @@ def _interrupt(run: subprocess.Popen, attack: str, chance: random.Random) -> Non
         run.send_signal(signal.SIGINT)
 
 
+@pytest.mark.slow  # `make stress` runs its 40 rounds; `make test-all` its 4
 def test_random_interrupts_never_hang_leak_or_lose_a_result(tmp_path, popen):
     seed = int(os.environ.get("TLACHTLI_STRESS_SEED", random.randrange(2**32)))
     chance = random.Random(seed)
