@@ -49,13 +49,31 @@ def _cluster_lane(item: pytest.Item) -> str:
 ONE_TEST_AT_A_TIME = {"tests/arena/tournament/test_cluster.py": _cluster_lane}
 
 
+def uses_a_module_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a module-scoped fixture (directly or through another fixture)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        definitions[-1].scope == "module"
+        for name in info.names_closure
+        if (definitions := info.name2fixturedefs.get(name))
+    )
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the tests of ``ONE_TEST_AT_A_TIME``'s modules in their lane's xdist group."""
+    """Put the tests of ``ONE_TEST_AT_A_TIME``'s modules in their lane's xdist group, and the tests
+    of a module that use its module-scoped fixtures (a played store, say) in the module's group:
+    a module fixture is built once per worker that runs a test using it, so on one worker it is
+    built once (docs/testing.md, "Sharing costly set-up"). A test with a group of its own keeps it."""
     for item in items:
-        lane = ONE_TEST_AT_A_TIME.get(item.nodeid.split("::")[0])
+        module = item.nodeid.split("::")[0]
+        lane = ONE_TEST_AT_A_TIME.get(module)
         if lane:
             item.add_marker(pytest.mark.xdist_group(lane(item)))
+        elif item.get_closest_marker("xdist_group") is None and uses_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(module))
 
 
 # Per process (each xdist worker has its own): tags never collide between workers.

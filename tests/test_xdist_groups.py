@@ -10,8 +10,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.support.xdist_groups import groups_hold
+
+ROOT = Path(__file__).resolve().parents[1]
 
 GROUPED = """
 import os
@@ -40,3 +43,44 @@ def test_a_group_runs_on_one_worker(tmp_path):
     )  # fmt: skip
     assert "16 passed" in inner.stdout, inner.stdout + inner.stderr
     assert len(pids.read_text().split()) == 8 and len(set(pids.read_text().split())) == 1
+
+
+SHARED = """
+import os
+import pytest
+
+@pytest.fixture(scope="module")
+def store():
+    with open(os.environ["PIDS_FILE"], "a") as pids:
+        pids.write(f"{os.getpid()}\\n")
+
+@pytest.fixture
+def copy(store):
+    return store
+
+@pytest.mark.parametrize("n", range(6))
+def test_uses_it(n, store):
+    pass
+
+@pytest.mark.parametrize("n", range(6))
+def test_uses_it_through_another(n, copy):
+    pass
+
+@pytest.mark.parametrize("n", range(12))
+def test_free(n):
+    pass
+"""
+
+
+def test_a_module_fixture_is_built_once_under_xdist_with_the_suites_conftest(tmp_path):
+    """tests/conftest.py puts the tests that use a module's module-scoped fixture in one group."""
+    (tmp_path / "test_shared.py").write_text(SHARED)
+    pids = tmp_path / "pids"
+    inner = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest", "-n", "2",
+         "--dist", "loadgroup", str(tmp_path)],
+        capture_output=True, text=True, timeout=180, cwd=tmp_path,
+        env={**os.environ, "PIDS_FILE": str(pids), "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert "24 passed" in inner.stdout, inner.stdout + inner.stderr
+    assert len(pids.read_text().split()) == 1  # built once, not once per worker

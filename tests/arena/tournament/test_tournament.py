@@ -216,6 +216,7 @@ def played_db(tmp_path_factory) -> Path:
         (("matches", "--db", "{db}", "--status", "lost"), "unknown status 'lost'"),
     ],
 )
+@pytest.mark.xdist_group("tests/arena/tournament/test_tournament.py")  # played_db, asked for by name
 def test_errors_are_one_line_with_status_2(tmp_path, request, args, message):
     # What the command says is the subject: in this process (tests/support/cli.py). `run` here fails
     # on its argument, before any worker, so it runs in process too.
