@@ -292,6 +292,9 @@ class Match:
                     for seat in self.seats:
                         options = spec.agent_options[seat.plan.seat] if spec.agent_options else {}
                         shakes.start_soon(self.handshake, seat, nursery, dict(options))
+                for seat in self.seats:  # the next match's agents start while this one plays (a worker)
+                    if isinstance(seat.process, AgentProcess):
+                        seat.process.prestart_successor()
                 if self.live is not None:
                     self.live.start(
                         record_header(spec, self.game, self.options, self.agent_entries(), started)

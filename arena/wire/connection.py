@@ -11,6 +11,7 @@ failure is turned into an ``AgentFault`` naming what went wrong.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import select
@@ -28,7 +29,8 @@ from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, enc
 from arena.wire.sandbox import Jail
 from arena.wire.seccomp import join_fresh_session_keyring
 from arena.wire.spawn import ForkedProcess, agent_start_method, exec_agent, fork_agent
-from arena.wire.zygote import ZygoteChild, zygote, zygote_supported
+from arena.wire.warm import is_kept
+from arena.wire.zygote import Limits, ZygoteChild, zygote, zygote_supported
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
@@ -119,14 +121,15 @@ class AgentProcess:
     async def start(self, nursery: trio.Nursery) -> None:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
-            self.jail = Jail(self.sandbox)
-            self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
-            if self.hosted is not None:
-                self._fork(self.hosted)
-            elif self.plugin is not None and self._from_zygote_here():
+            if self.plugin is not None and self._from_zygote_here():
                 await self._from_zygote(self.plugin)
             else:
-                self._exec(self.jail.wrap(self.argv), self.jail.directory)
+                self.jail = Jail(self.sandbox)
+                self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
+                if self.hosted is not None:
+                    self._fork(self.hosted)
+                else:
+                    self._exec(self.jail.wrap(self.argv), self.jail.directory)
         except OSError as error:
             self._clean_up()
             raise self._spawn_fault(error) from None
@@ -140,15 +143,22 @@ class AgentProcess:
         what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
         return AgentFault("spawn", f"cannot {what}: {error.strerror or error}")
 
+    def _zygote_limits(self) -> Limits:
+        return Limits(self.bot_memory_mb, self.cpus, self.memory_mb, self.cpu_seconds)
+
     async def _from_zygote(self, plugin: str) -> None:
-        assert self.jail is not None
-        limits = {"memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds}
-        try:
-            self.process = await zygote().spawn(plugin, self.jail, self.cgroup, limits)
-        except BaseException:  # cancelled (the handshake clock) as well: nothing may be left
-            self._clean_up()
-            raise
+        # its jail and cgroup come with it (the zygote's spawn removes them if it fails or is cancelled)
+        self.process, self.jail, self.cgroup = await zygote().spawn(plugin, self._zygote_limits())
         self.in_bwrap = False  # it holds its pipes alone: a closed stdout is an end of file
+
+    def prestart_successor(self) -> None:
+        """Where this process keeps its zygotes between matches (a runner's worker), have the zygote
+        start a child ahead for the next match, under this agent's limits: it forks and enters its
+        own sandbox while this match plays, then waits for the agent it will play. Called once the
+        handshakes are done; a no-op for agents that do not start from a zygote."""
+        if is_kept() and self._from_zygote_here():
+            with contextlib.suppress(OSError):
+                zygote().prestart(self._zygote_limits())
 
     @trio.lowlevel.enable_ki_protection
     def _fork(self, spec: AgentSpec) -> None:

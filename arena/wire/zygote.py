@@ -38,6 +38,7 @@ import signal
 import socket
 import subprocess
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import trio
@@ -52,6 +53,7 @@ from arena.wire.warm import on_release
 if TYPE_CHECKING:
     from arena.plugins import Registry
 
+PRESTARTED = 4  # children a zygote keeps started ahead of their match, at most
 START_TIMEOUT_S = 60.0  # a zygote's start: a Python start and the plugins' imports, under load
 _MESSAGE_LIMIT = 65536
 # unshare(2) flags
@@ -112,14 +114,19 @@ class Zygote:
                 f"the zygote did not start: {ready.decode('utf-8', 'replace')[:200] or 'it exited'}"
             )
         self.control.settimeout(None)
+        self._ready: list[_Slot] = []  # children started ahead of their match (``prestart``)
 
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    async def spawn(
-        self, agent: str, jail: Jail, cgroup: BotCgroup | None, limits: dict[str, Any]
-    ) -> ZygoteChild:
-        """A new child playing plugin agent ``agent``, in ``jail``'s uid and ``cgroup``; OSError if impossible."""
+    def _request(self, limits: Limits) -> _Slot:
+        """Ask for a new child under ``limits``, in a fresh jail (seat uid) and cgroup; OSError if impossible.
+
+        Returns at once: the zygote forks it and it enters its sandbox meanwhile, then waits for
+        the name of the agent it plays (``_Slot.child``).
+        """
+        jail = Jail("bwrap")
+        cgroup = BotCgroup.create(limits.bot_memory_mb, limits.cpus)
         ours: list[int] = []  # stdin's write end, stdout's and stderr's read ends
         theirs: list[int] = []  # the child's: stdin, stdout, stderr, status, cgroup files
         status: socket.socket | None = None
@@ -132,31 +139,74 @@ class Zygote:
             theirs.append(status_theirs.detach())
             for directory in sorted(set(cgroup.directories.values())) if cgroup else ():
                 theirs.append(os.open(os.path.join(directory, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC))
-            request = dict(limits, agent=agent, uid=jail.uid)
+            request = {"memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds, "uid": jail.uid}
             socket.send_fds(self.control, [json.dumps(request).encode()], theirs)
         except OSError:
             for fd in ours:
                 os.close(fd)
             if status is not None:
                 status.close()
+            _remove(jail, cgroup)
             raise
         finally:
             for fd in theirs:
                 os.close(fd)
+        return _Slot(limits, jail, cgroup, status, ours)
+
+    async def spawn(self, agent: str, limits: Limits) -> tuple[ZygoteChild, Jail, BotCgroup | None]:
+        """A child playing plugin agent ``agent`` under ``limits``, with its own jail (seat uid) and
+        cgroup, which the caller removes once it has ended; OSError if impossible.
+
+        One started ahead for these limits (``prestart``) if there is one still waiting, else a
+        new one: either way a child that never played, which learns its agent only here.
+        """
+        slot = self._take(limits)
+        while True:
+            fresh = slot is None
+            if slot is None:
+                slot = self._request(limits)
+            try:
+                await slot.started()
+                child = slot.hand_over(agent)
+            except OSError:
+                child = None
+                if fresh:
+                    slot.discard()
+                    raise
+            except BaseException:  # cancelled (the handshake clock) as well: nothing may be left
+                slot.discard()
+                raise
+            if child is not None:
+                assert slot.jail is not None
+                return child, slot.jail, slot.cgroup
+            slot.discard()
+            if fresh:
+                raise OSError("the zygote's child ended before it started")
+            slot = None  # one started ahead that failed or ended meanwhile: start one now
+
+    def prestart(self, limits: Limits) -> None:
+        """Start a child under ``limits`` ahead of the next match (a runner's worker, while a match
+        plays): it forks and enters its sandbox now, and waits, doing nothing, for the agent it
+        will play. At most PRESTARTED are kept (the oldest go); best effort."""
         try:
-            await trio.lowlevel.wait_readable(status)
-            _, fds, _, _ = socket.recv_fds(status, _MESSAGE_LIMIT, 1)
-            if len(fds) != 1:
-                raise OSError("the zygote's child did not start")
-        except BaseException:
-            status.close()
-            for fd in ours:
-                os.close(fd)
-            raise
-        return ZygoteChild(fds[0], status, *ours)
+            self._ready.append(self._request(limits))
+        except OSError:
+            return
+        while len(self._ready) > PRESTARTED:
+            self._ready.pop(0).discard()
+
+    def _take(self, limits: Limits) -> _Slot | None:
+        for slot in self._ready:
+            if slot.limits == limits:
+                self._ready.remove(slot)
+                return slot
+        return None
 
     def close(self) -> None:
-        """End the zygote: its control socket closes (it exits), then it is killed if it lingers."""
+        """End the zygote (and every child it started ahead): its control socket closes (it exits),
+        then it is killed if it lingers."""
+        while self._ready:
+            self._ready.pop().discard()
         self.control.close()
         try:
             self.process.wait(timeout=1.0)
@@ -167,6 +217,79 @@ class Zygote:
         self.jail.remove()
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What a child is started under: its cgroup's memory and CPU quota, its rlimits."""
+
+    bot_memory_mb: int | None
+    cpus: int | None
+    memory_mb: int | None
+    cpu_seconds: int | None
+
+
+class _Slot:
+    """A child asked of the zygote, with its jail and cgroup, until it is handed its agent."""
+
+    def __init__(
+        self, limits: Limits, jail: Jail, cgroup: BotCgroup | None, status: socket.socket, ours: list[int]
+    ) -> None:
+        self.limits = limits
+        self.jail: Jail | None = jail
+        self.cgroup = cgroup
+        self._status: socket.socket | None = status
+        self._ours = ours  # its stdin's write end, its stdout's and stderr's read ends
+        self._pidfd: int | None = None
+
+    async def started(self) -> None:
+        """Wait until the zygote has forked it (OSError if it could not)."""
+        if self._pidfd is None:
+            assert self._status is not None
+            await trio.lowlevel.wait_readable(self._status)
+            _, fds, _, _ = socket.recv_fds(self._status, _MESSAGE_LIMIT, 1)
+            if len(fds) != 1:
+                raise OSError("the zygote's child did not start")
+            self._pidfd = fds[0]
+
+    def hand_over(self, agent: str) -> ZygoteChild | None:
+        """Tell the (started) child the plugin agent it plays, its first bytes on stdin; the child,
+        or None if it has ended (then ``discard`` it)."""
+        assert self._pidfd is not None and self._status is not None
+        name = agent.encode()
+        try:
+            os.write(self._ours[0], len(name).to_bytes(2, "big") + name)
+        except OSError:
+            return None
+        if select.select([self._pidfd], [], [], 0)[0]:  # a pidfd is readable once its process ended
+            return None
+        child = ZygoteChild(self._pidfd, self._status, *self._ours)
+        self._pidfd, self._status, self._ours = None, None, []
+        return child
+
+    def discard(self) -> None:
+        """End the child, whatever it got to, and remove its cgroup and jail; idempotent."""
+        if self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            os.close(self._pidfd)
+            self._pidfd = None
+        for fd in self._ours:  # its stdin closes: a child still waiting for its agent leaves
+            os.close(fd)
+        self._ours = []
+        if self._status is not None:
+            self._status.close()
+            self._status = None
+        _remove(self.jail, self.cgroup)
+        self.jail, self.cgroup = None, None
+
+
+def _remove(jail: Jail | None, cgroup: BotCgroup | None) -> None:
+    if cgroup is not None:
+        cgroup.kill_all()
+        cgroup.remove()
+    if jail is not None:
+        jail.remove()
+
+
 class ZygoteChild:
     """An agent forked by a zygote, with the surface of ``trio.Process`` that the referee uses.
 
@@ -174,7 +297,14 @@ class ZygoteChild:
     killing it ends every process it started). Its exit status comes from the zygote.
     """
 
-    def __init__(self, pidfd: int, status: socket.socket, stdin: int, stdout: int, stderr: int) -> None:
+    def __init__(
+        self,
+        pidfd: int,
+        status: socket.socket,
+        stdin: int,
+        stdout: int,
+        stderr: int,
+    ) -> None:
         self.pid = _pidfd_pid(pidfd)
         self._pidfd = pidfd
         self._status = status
@@ -367,17 +497,34 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
         from arena.host import claim_stdio, host_agent
         from arena.plugins import PluginError
 
+        agent = _agent_name()
+        if agent is None:
+            return 0  # started ahead and never used: ended by the referee
         inp, out = claim_stdio()
-        spawn._fresh_std_streams(str(request["agent"]))
+        spawn._fresh_std_streams(agent)
         try:
             assert _registry is not None
-            spec = _registry.agent(str(request["agent"]))
+            spec = _registry.agent(agent)
         except PluginError as error:
             print(f"arena.host: {error}", file=sys.stderr)
             return 2
         return host_agent(spec, inp, out)
 
     spawn._child(run, (stdio[0], stdio[1], stdio[2]), mask, 0, enter_sandbox, "/tmp", (), execs=False)
+
+
+def _agent_name() -> str | None:
+    """The plugin agent to play: the first bytes on stdin (a 2-byte length, the name); None at end of file."""
+    data = b""
+    size = 2
+    while len(data) < size:
+        chunk = os.read(0, size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+        if size == 2 and len(data) == 2:
+            size += int.from_bytes(data, "big")
+    return data[2:].decode()
 
 
 def _own_namespaces() -> None:

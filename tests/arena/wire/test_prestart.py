@@ -1,0 +1,142 @@
+"""Agents started ahead (issue 36): a worker's zygote forks the next match's agents while a match
+plays, each into its own fresh seat uid, cgroup and namespaces, and tells each its bot only when
+its match starts. Nothing started ahead outlives the worker's warmth, a dead one is replaced (no
+forfeit), and one started under other limits is not used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import time
+
+import pytest
+
+from arena.match import MatchSpec
+from arena.referee import run_match
+from arena.wire import warm, zygote
+from arena.wire.limits import _own_cgroup
+from arena.wire.sandbox import SANDBOX_ENV
+from arena.wire.spawn import START_ENV
+
+pytestmark = pytest.mark.skipif(not zygote.zygote_supported(), reason="zygotes need root and bubblewrap")
+
+
+@pytest.fixture(autouse=True)
+def _zygote_start(monkeypatch):
+    monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",tests.support.zygote_attackers")
+    monkeypatch.setenv(START_ENV, "zygote")
+    monkeypatch.delenv(SANDBOX_ENV, raising=False)
+
+
+def inspected(memory_mb: int | None = None) -> dict:
+    """A goofspiel match of two inspecting note bots; its record."""
+    spec = MatchSpec(
+        game="goofspiel",
+        agents=("note", "note"),
+        seed=3,
+        agent_options=({"phase": "inspect"}, {"phase": "inspect"}),
+        memory_mb=memory_mb,
+    )
+    record = run_match(spec).record
+    assert record["faults"] == [], record["faults"]
+    return record
+
+
+def uids(record: dict) -> set[int]:
+    """The seat uids the match's agents reported."""
+    found = set()
+    for agent in record["agents"]:
+        found |= {int(uid) for uid in re.findall(r"^FACT: uid=(\d+)$", agent["stderr"], re.MULTILINE)}
+    assert len(found) == len(record["agents"])
+    return found
+
+
+def ready() -> list:
+    """The children this process's zygote holds started ahead."""
+    (only,) = zygote._zygotes.values()
+    return list(only._ready)
+
+
+def processes_of(uid: int) -> list[int]:
+    pids = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/status") as status:
+                if any(line.split()[1:2] == [str(uid)] for line in status if line.startswith("Uid:")):
+                    pids.append(int(name))
+        except (OSError, ValueError):
+            continue
+    return pids
+
+
+def wait_for_processes(uid: int) -> list[int]:
+    """The processes of ``uid``, once there is one (a child started ahead forks meanwhile)."""
+    for _ in range(500):
+        if found := processes_of(uid):
+            return found
+        time.sleep(0.01)
+    return []
+
+
+def test_a_worker_plays_each_match_with_agents_started_ahead_for_it_each_fresh():
+    with warm.kept_warm():
+        first = inspected()
+        ahead = ready()
+        assert len(ahead) == 2, "one child started ahead per seat"
+        ahead_uids = {slot.jail.uid for slot in ahead}
+        assert not ahead_uids & uids(first), "no seat uid is used twice"
+        for uid in ahead_uids:
+            assert len(wait_for_processes(uid)) == 1, "it runs, alone, before its match"
+        groups = [set(slot.cgroup.directories.values()) for slot in ahead]
+        assert not groups[0] & groups[1]
+        second = inspected()
+        assert uids(second) == ahead_uids, "the second match's agents are the ones started ahead"
+        for agent in second["agents"]:  # and they are sandboxed as any forked agent
+            facts = agent["stderr"]
+            assert "FACT: pids=1\n" in facts and "FACT: tmp= cwd=/tmp\n" in facts, facts
+            assert "seccomp=2 no_new_privs=1" in facts and "cap_eff=0000000000000000" in facts
+        again = {slot.jail.uid for slot in ready()}
+        assert len(again) == 2 and not again & (ahead_uids | uids(first))
+    assert zygote._zygotes == {}
+    for uid in again:  # ended with the worker's warmth, their groups removed
+        assert processes_of(uid) == []
+    for group in groups:
+        assert not any(os.path.exists(directory) for directory in group)
+
+
+def test_a_lone_match_starts_no_agent_ahead(monkeypatch):
+    asked = []
+    monkeypatch.setattr(zygote.Zygote, "prestart", lambda self, limits: asked.append(limits))
+    inspected()
+    assert asked == []
+
+
+def test_an_agent_started_ahead_that_died_is_replaced_and_the_seat_plays():
+    with warm.kept_warm():
+        inspected()
+        ahead_uids = {slot.jail.uid for slot in ready()}
+        for uid in ahead_uids:
+            for pid in wait_for_processes(uid):
+                os.kill(pid, signal.SIGKILL)
+        second = inspected()  # no fault (checked there)
+        assert not uids(second) & ahead_uids
+
+
+def test_agents_started_ahead_under_other_limits_are_not_used():
+    with warm.kept_warm():
+        inspected()
+        ahead_uids = {slot.jail.uid for slot in ready()}
+        small = inspected(memory_mb=512)
+        assert not uids(small) & ahead_uids, "started under the default memory limit: not for this match"
+        kept = ready()
+        assert len(kept) <= zygote.PRESTARTED
+        latest = [slot for slot in kept if slot.jail.uid not in ahead_uids]
+        assert len(latest) == 2
+        parent = _own_cgroup("memory")
+        for slot in latest:
+            directory = slot.cgroup.directories["memory"]
+            assert os.path.dirname(directory) == parent
+            with open(os.path.join(directory, "memory.limit_in_bytes")) as limit:
+                assert int(limit.read()) == 512 << 20
