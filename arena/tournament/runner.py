@@ -150,8 +150,9 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
 
     It leads its own process group (the terminal's Ctrl-C reaches the parent only, which stops
     the workers deliberately) and gets SIGTERM if the parent dies, even by kill -9. SIGTERM
-    during a match makes the referee stop it and kill its agents (``Terminated``); at any other
-    moment it ends the worker at once: it holds nothing to clean up.
+    during a match makes the referee stop it and kill its agents (``Terminated``); between
+    matches the worker leaves, ending what it keeps warm (its zygote, the agents it started ahead
+    for its next match and their cgroups: arena/wire/warm.py).
     """
     os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -169,6 +170,18 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     registry = discover()
 
     async def serve() -> None:  # one trio loop for every match of this worker
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(leave_on_sigterm, nursery.cancel_scope)
+            await play_all()
+            nursery.cancel_scope.cancel()
+
+    async def leave_on_sigterm(scope: trio.CancelScope) -> None:
+        # Between matches only: a match's referee takes SIGTERM itself (the innermost receiver gets it).
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async for _ in signals:
+                scope.cancel()
+
+    async def play_all() -> None:
         while True:
             try:
                 await trio.lowlevel.wait_readable(conn.fileno())

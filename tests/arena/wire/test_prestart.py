@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -140,3 +142,50 @@ def test_agents_started_ahead_under_other_limits_are_not_used():
             assert os.path.dirname(directory) == parent
             with open(os.path.join(directory, "memory.limit_in_bytes")) as limit:
                 assert int(limit.read()) == 512 << 20
+
+
+LADDER = """
+name = "ahead"
+game = "goofspiel"
+players = 2
+format = "round-robin"
+matches_per_pairing = 2
+seed = 1
+[[agents]]
+name = "one"
+agent = "random"
+[[agents]]
+name = "two"
+agent = "random"
+"""
+
+
+def test_arena_run_leaves_no_agent_started_ahead_nor_its_cgroup(tmp_path):
+    # Its workers end with SIGTERM once the ladder is played: between matches, holding the next
+    # match's agents. Run in a cpuacct group of its own, under which every agent's group nests.
+    parent = _own_cgroup("cpuacct")
+    if parent is None:
+        pytest.skip("no cpuacct cgroup")
+    own = os.path.join(parent, f"test-prestart-{os.getpid()}-{time.monotonic_ns()}")
+    os.mkdir(own)
+
+    def enter() -> None:
+        with open(os.path.join(own, "cgroup.procs"), "w") as procs:
+            procs.write("0")
+
+    try:
+        (tmp_path / "ahead.toml").write_text(LADDER)
+        arena = [sys.executable, "-m", "arena.cli", "run", "ahead.toml", "--db", "a.db", "--jobs", "2", "-q"]
+        subprocess.run(arena, check=True, cwd=tmp_path, capture_output=True, preexec_fn=enter)
+        for _ in range(200):  # its last processes (the zygotes' sandboxes) leave
+            with open(os.path.join(own, "cgroup.procs")) as procs:
+                if not procs.read().strip():
+                    break
+            time.sleep(0.01)
+        left = [name for name in os.listdir(own) if name.startswith("tlachtli-")]
+        assert left == [], "a worker left the cgroups of the agents it started ahead"
+    finally:
+        for name in os.listdir(own):
+            if name.startswith("tlachtli-"):
+                os.rmdir(os.path.join(own, name))
+        os.rmdir(own)
