@@ -1,4 +1,5 @@
-"""What a referee process keeps from one match to the next: its zygotes and its thaw guard.
+"""What a referee process keeps from one match to the next: its zygotes (with the agents they
+started ahead for the next match) and its thaw guard.
 
 A runner's worker plays match after match, so it keeps them for as long as it lives
 (``kept_warm``); any other referee (a lone `arena play`, `arena check`, a test) ends them with

@@ -23,6 +23,10 @@ CAP_SETPCAP, inside its sandbox); no child keeps any. Used with ``TLACHTLI_AGENT
 where the referee runs as root with bubblewrap (``zygote_supported``); executables, and every
 agent elsewhere, start as before. A referee process keeps its zygotes between matches inside
 ``kept_warm()`` (the runner's workers; arena/wire/warm.py), else ends them after each match.
+A kept zygote also starts the next match's children ahead (``Zygote.prestart``, once a match's
+handshakes are done): each forks and enters its sandbox, in a fresh uid and cgroup, while the
+match plays, then waits, running no bot code, for the name of the agent it plays (its first
+bytes on stdin) until its own match starts; ending the zygote ends them.
 """
 
 from __future__ import annotations
