@@ -221,3 +221,13 @@ def tlachtli_agents() -> list[AgentSpec]:
     return [
         AgentSpec(name="note", description="leaves notes for its next match", factory=NoteLeaver, version="1")
     ]
+
+
+def start_python_agents_from_a_zygote(monkeypatch) -> None:
+    """This test's Python agents start from a zygote (with these bots among its plugins), in the sandbox."""
+    from arena.wire.sandbox import SANDBOX_ENV
+    from arena.wire.spawn import START_ENV
+
+    monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",tests.support.zygote_attackers")
+    monkeypatch.setenv(START_ENV, "zygote")
+    monkeypatch.delenv(SANDBOX_ENV, raising=False)

@@ -23,17 +23,16 @@ from arena.match import MatchSpec
 from arena.referee import run_match
 from arena.tournament.store import decode_record
 from arena.wire import warm, zygote
-from arena.wire.sandbox import SANDBOX_ENV, SEAT_UID_BASE
+from arena.wire.sandbox import SEAT_UID_BASE
 from arena.wire.spawn import START_ENV
+from tests.support.zygote_attackers import start_python_agents_from_a_zygote
 
 pytestmark = pytest.mark.skipif(not zygote.zygote_supported(), reason="zygotes need root and bubblewrap")
 
 
 @pytest.fixture(autouse=True)
 def _zygote_start(monkeypatch):
-    monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",tests.support.zygote_attackers")
-    monkeypatch.setenv(START_ENV, "zygote")
-    monkeypatch.delenv(SANDBOX_ENV, raising=False)
+    start_python_agents_from_a_zygote(monkeypatch)
 
 
 @pytest.fixture
