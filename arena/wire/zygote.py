@@ -85,6 +85,7 @@ class Zygote:
     """A running zygote seen from the referee's process: ``spawn`` asks it for a child."""
 
     def __init__(self) -> None:
+        self._ready: list[_Slot] = []  # children started ahead of their match (``prestart``)
         self.jail = Jail("bwrap")
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = self.jail.wrap([sys.executable, "-m", "arena.wire.zygote", str(theirs.fileno())], zygote=True)
@@ -118,7 +119,6 @@ class Zygote:
                 f"the zygote did not start: {ready.decode('utf-8', 'replace')[:200] or 'it exited'}"
             )
         self.control.settimeout(None)
-        self._ready: list[_Slot] = []  # children started ahead of their match (``prestart``)
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -127,14 +127,15 @@ class Zygote:
         """Ask for a new child under ``limits``, in a fresh jail (seat uid) and cgroup; OSError if impossible.
 
         Returns at once: the zygote forks it and it enters its sandbox meanwhile, then waits for
-        the name of the agent it plays (``_Slot.child``).
+        the name of the agent it plays (``_Slot.hand_over``).
         """
         jail = Jail("bwrap")
-        cgroup = BotCgroup.create(limits.bot_memory_mb, limits.cpus)
+        cgroup: BotCgroup | None = None
         ours: list[int] = []  # stdin's write end, stdout's and stderr's read ends
         theirs: list[int] = []  # the child's: stdin, stdout, stderr, status, cgroup files
         status: socket.socket | None = None
         try:
+            cgroup = BotCgroup.create(limits.bot_memory_mb, limits.cpus)
             for direction in range(3):
                 read, write = os.pipe2(os.O_CLOEXEC)
                 ours.append(write if direction == 0 else read)
@@ -164,29 +165,11 @@ class Zygote:
         One started ahead for these limits (``prestart``) if there is one still waiting, else a
         new one: either way a child that never played, which learns its agent only here.
         """
-        slot = self._take(limits)
-        while True:
-            fresh = slot is None
-            if slot is None:
-                slot = self._request(limits)
-            try:
-                await slot.started()
-                child = slot.hand_over(agent)
-            except OSError:
-                child = None
-                if fresh:
-                    slot.discard()
-                    raise
-            except BaseException:  # cancelled (the handshake clock) as well: nothing may be left
-                slot.discard()
-                raise
-            if child is not None:
-                assert slot.jail is not None
-                return child, slot.jail, slot.cgroup
-            slot.discard()
-            if fresh:
-                raise OSError("the zygote's child ended before it started")
-            slot = None  # one started ahead that failed or ended meanwhile: start one now
+        ahead = self._take(limits)
+        if ahead is not None:
+            with contextlib.suppress(OSError):  # it failed or ended meanwhile: start one now
+                return await ahead.handed_over(agent)
+        return await self._request(limits).handed_over(agent)
 
     def prestart(self, limits: Limits) -> None:
         """Start a child under ``limits`` ahead of the next match (a runner's worker, while a match
@@ -253,6 +236,21 @@ class _Slot:
             if len(fds) != 1:
                 raise OSError("the zygote's child did not start")
             self._pidfd = fds[0]
+
+    async def handed_over(self, agent: str) -> tuple[ZygoteChild, Jail, BotCgroup | None]:
+        """Once started, the child told to play ``agent``, with its jail and cgroup; OSError (and
+        the slot discarded) if it could not start or has ended."""
+        try:
+            await self.started()
+            child = self.hand_over(agent)
+        except BaseException:  # cancelled (the handshake clock) as well: nothing may be left
+            self.discard()
+            raise
+        if child is None:
+            self.discard()
+            raise OSError("the zygote's child ended before it started")
+        assert self.jail is not None
+        return child, self.jail, self.cgroup
 
     def hand_over(self, agent: str) -> ZygoteChild | None:
         """Tell the (started) child the plugin agent it plays, its first bytes on stdin; the child,

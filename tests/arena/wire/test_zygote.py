@@ -117,6 +117,15 @@ def test_the_zygote_ends_with_the_match_unless_kept_warm(spawned):
     assert zygote._zygotes == {} and not spawned[-1].alive()
 
 
+def test_a_zygote_that_cannot_start_is_one_oserror_and_leaves_nothing(monkeypatch):
+    """Its interpreter exits at once (``false`` in its place): an OSError the referee turns into a
+    spawn fault, its process gone. (With children started ahead, its clean-up once raised
+    AttributeError here: their list did not exist yet.)"""
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    with pytest.raises(OSError, match="the zygote did not start"):
+        zygote.Zygote()
+
+
 def test_a_slow_zygote_start_is_not_charged_to_the_agents_handshake_clock(monkeypatch):
     # A worker's first match starts the zygote (a Python start and every plugin's import): on a
     # loaded machine that took longer than the handshake clock, and both seats forfeited.
