@@ -25,6 +25,7 @@ from tabulate import tabulate
 from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, use_sandbox
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
+from arena.cli.entry import interrupted_once
 from arena.cli.ladder_file import ladder_app
 from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
@@ -200,9 +201,10 @@ def run(
     """
     # Here, not at the top: the runner and the cluster's match checks (trio, psutil, multiprocessing)
     # are only needed to play, and every `arena` process imports this module.
-    from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
-    from arena.tournament.play import play_ladder
-    from arena.tournament.runner import MAX_FAILURES
+    with interrupted_once():  # until the runner's own handlers: arena/cli/entry.py says why
+        from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
+        from arena.tournament.play import play_ladder
+        from arena.tournament.runner import MAX_FAILURES
 
     if jobs is not None and cluster is not None:
         raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")

@@ -6,6 +6,7 @@ interpreter has even imported its own site module is Python's, out of any progra
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import types
 
@@ -62,3 +63,50 @@ def test_a_command_that_says_its_own_interruption_is_not_said_twice(monkeypatch,
 
     said = "error: interrupted; every agent process was stopped\n"
     assert run_entry(monkeypatch, capsys, app) == (130, said)
+
+
+# A stand-in for arena.cli.main whose import is interrupted by Ctrl-C, and interrupted again while
+# that first interruption unwinds: the module's finaliser runs then (as importlib's own module-lock
+# callbacks do), where Python can only print an exception ("Exception ignored in ... Traceback").
+CTRL_C_TWICE_DURING_IMPORT = """
+import importlib.abc, importlib.util, os, signal, sys
+
+class Second:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(1000))  # bytecode after the signal, where a handler would raise
+
+class Loader(importlib.abc.Loader):
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        module.second = Second()
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(1000))
+
+class Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "arena.cli.main":
+            return importlib.util.spec_from_loader(name, Loader())
+
+sys.meta_path.insert(0, Finder())
+from arena.cli.entry import main
+main()
+"""
+
+
+def test_ctrl_c_twice_while_the_commands_are_imported_is_one_line(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_TWICE_DURING_IMPORT], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (130, "error: interrupted (Ctrl-C)\n")
+
+
+def test_after_the_imports_ctrl_c_is_pythons_again():
+    """The commands that run trio need Python's own handler: trio takes over SIGINT only from that one."""
+    script = (
+        "import signal; from arena.cli import entry; entry._import_app(); "
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "True", done.stderr
