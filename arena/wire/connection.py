@@ -252,8 +252,16 @@ class AgentProcess:
         dropped = self._stderr_total - len(self._stderr_tail)
         return f"[{dropped} earlier bytes dropped]\n{text}" if dropped else text
 
-    async def send(self, message: Mapping[str, Any], deadline: float = math.inf) -> None:
-        """Send one message by trio time ``deadline`` (else DeadlineExceeded); a dead agent raises its fault."""
+    async def send(
+        self, message: Mapping[str, Any], deadline: float = math.inf, resume: bool = False
+    ) -> None:
+        """Send one message by trio time ``deadline`` (else DeadlineExceeded); a dead agent raises its fault.
+
+        ``resume``: thaw the agent (``resume``) once the message's first bytes are in its pipe, not
+        before: a frozen agent then wakes once, with its message there to read, instead of once
+        for the thaw and again for the message (a wake-up on another core costs more than a quick
+        bot's decision). It is thawed before any wait, so a message larger than the pipe still goes.
+        """
         assert self.process is not None and self.process.stdin is not None
         data = encode(message)
         try:
@@ -263,6 +271,9 @@ class AgentProcess:
                 written = os.write(self.process.stdin.fileno(), data)
             except BlockingIOError:
                 written = 0
+            finally:  # on every path: a frozen agent could neither read the rest nor exit
+                if resume:
+                    self.resume()
             if written < len(data):
                 with trio.move_on_at(deadline) as scope:
                     await self.process.stdin.send_all(data[written:])
@@ -368,11 +379,12 @@ class AgentProcess:
         """Say goodbye (best effort), let the agent exit briefly, then kill its group. Never raises."""
         if self.process is None:
             return
-        self.resume()  # a frozen agent could neither read `end` nor exit
         with trio.move_on_after(EXIT_GRACE_S):
-            if goodbye is not None:
+            if goodbye is None:
+                self.resume()  # a frozen agent could not exit
+            else:
                 try:
-                    await self.send(goodbye)
+                    await self.send(goodbye, resume=True)  # thawed with `end` in its pipe
                 except AgentFault:
                     pass
             if self.process.stdin is not None:
