@@ -30,7 +30,7 @@ from arena.wire.sandbox import Jail
 from arena.wire.seccomp import join_fresh_session_keyring
 from arena.wire.spawn import ForkedProcess, agent_start_method, exec_agent, fork_agent
 from arena.wire.warm import is_kept
-from arena.wire.zygote import Limits, ZygoteChild, zygote, zygote_supported
+from arena.wire.zygote import Limits, Zygote, ZygoteChild, ZygoteKey, zygote, zygote_key, zygote_supported
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
@@ -107,6 +107,7 @@ class AgentProcess:
         self._stderr_total = 0
         self._stderr_done = trio.Event()
         self._unasked_poll: select.poll | None = None
+        self._zygote_key: ZygoteKey | None = None  # built once per agent, not on each use
 
     def prepare(self) -> None:
         """The referee's own start-up for this agent, done before its handshake clock runs: the
@@ -114,7 +115,7 @@ class AgentProcess:
         plugin's import: seconds on a loaded machine, none of them the agent's)."""
         if self._from_zygote_here():
             try:
-                zygote()
+                self._zygote()
             except OSError as error:
                 raise self._spawn_fault(error) from None
 
@@ -139,6 +140,12 @@ class AgentProcess:
     def _from_zygote_here(self) -> bool:
         return self.plugin is not None and agent_start_method() == "zygote" and zygote_supported()
 
+    def _zygote(self) -> Zygote:
+        """The zygote for this agent's environment (the same through its match), started if need be."""
+        if self._zygote_key is None:
+            self._zygote_key = zygote_key()
+        return zygote(self._zygote_key)
+
     def _spawn_fault(self, error: OSError) -> AgentFault:
         what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
         return AgentFault("spawn", f"cannot {what}: {error.strerror or error}")
@@ -148,7 +155,7 @@ class AgentProcess:
 
     async def _from_zygote(self, plugin: str) -> None:
         # its jail and cgroup come with it (the zygote's spawn removes them if it fails or is cancelled)
-        self.process, self.jail, self.cgroup = await zygote().spawn(plugin, self._zygote_limits())
+        self.process, self.jail, self.cgroup = await self._zygote().spawn(plugin, self._zygote_limits())
         self.in_bwrap = False  # it holds its pipes alone: a closed stdout is an end of file
 
     def prestart_successor(self) -> None:
@@ -158,7 +165,7 @@ class AgentProcess:
         handshakes are done; a no-op for agents that do not start from a zygote."""
         if is_kept() and self._from_zygote_here():
             with contextlib.suppress(OSError):
-                zygote().prestart(self._zygote_limits())
+                self._zygote().prestart(self._zygote_limits())
 
     @trio.lowlevel.enable_ki_protection
     def _fork(self, spec: AgentSpec) -> None:
