@@ -106,6 +106,8 @@ class AgentProcess:
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
+        # ``_watch``'s scope: cancelled when the agent is left to end in the background
+        self._watching = trio.CancelScope()
         self._unasked_poll: select.poll | None = None
         self._zygote_key: ZygoteKey | None = None  # built once per agent, not on each use
 
@@ -210,19 +212,25 @@ class AgentProcess:
     async def _watch(self) -> None:
         # When the agent dies, kill its group at once: a child it left behind may hold the
         # stdout pipe open, and then the referee would never see end-of-file.
-        assert self.process is not None
-        limit = self.cpu_seconds
-        if self.cgroup is None or limit is None:
-            await self.process.wait()
+        process = self.process
+        with self._watching:
+            await self._watch_until_dead()
+        if process is self.process:  # else left to end in the background, which killed it
+            self._killpg()
+
+    async def _watch_until_dead(self) -> None:
+        process, cgroup, limit = self.process, self.cgroup, self.cpu_seconds
+        assert process is not None
+        if cgroup is None or limit is None:
+            await process.wait()
         else:  # CPU time summed over all its processes, with RLIMIT_CPU's one second of grace
             while True:
                 with trio.move_on_after(CPU_CHECK_S):
-                    await self.process.wait()
+                    await process.wait()
                     break
-                if self.cgroup.cpu_seconds() > limit + 1:
+                if cgroup.cpu_seconds() > limit + 1:
                     self.limit_note = f" (over its {limit} s CPU limit, all its processes together)"
                     break
-        self._killpg()
 
     def _killpg(self) -> None:
         assert self.process is not None
@@ -386,6 +394,7 @@ class AgentProcess:
         """Say goodbye (best effort), let the agent exit briefly, then kill its group. Never raises."""
         if self.process is None:
             return
+        early = isinstance(self.process, ZygoteChild) and is_kept()
         with trio.move_on_after(EXIT_GRACE_S):
             if goodbye is None:
                 self.resume()  # a frozen agent could not exit
@@ -396,8 +405,36 @@ class AgentProcess:
                     pass
             if self.process.stdin is not None:
                 await self.process.stdin.aclose()
-            await self.process.wait()
-        await self.kill()
+            if early:
+                await self._stderr_done.wait()  # it closed its files: its stderr is all there
+            else:
+                await self.process.wait()
+        if early:
+            self._end_in_background()
+        else:
+            await self.kill()
+
+    def _end_in_background(self) -> None:
+        """Kill the agent now and leave its reaping and clean-up (cgroup, jail) to a background task
+        of this trio run: a worker's next match need not wait for the kernel to tear down a process
+        whose files are closed (its memory, its namespaces) nor for its zygote's report. Only for a
+        zygote's child, the first process of its own PID namespace: killing it kills all it started.
+        """
+        process, self.process = self.process, None  # ``kill`` has nothing left to do
+        assert isinstance(process, ZygoteChild)
+        self._watching.cancel()
+        self.resume()  # a frozen process dies of SIGKILL only once thawed
+        process.kill()
+        trio.lowlevel.spawn_system_task(self._reap, process, name="reap an ended agent")
+
+    async def _reap(self, process: ZygoteChild) -> None:
+        with trio.CancelScope(shield=True):  # the run waits for it, even when it is ending
+            try:
+                await process.wait()
+                for stream in (process.stdin, process.stdout, process.stderr):
+                    await stream.aclose()
+            finally:
+                self._clean_up()
 
     async def kill(self) -> None:
         """Kill the agent's whole process group and reap it; safe to call again, even when cancelled."""

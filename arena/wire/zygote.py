@@ -343,6 +343,12 @@ class ZygoteChild:
         self._status.close()
         os.close(self._pidfd)
 
+    def kill(self) -> None:
+        """SIGKILL it (and so every process of its PID namespace), unless its end was reported."""
+        if self._returncode is None:
+            with contextlib.suppress(OSError):  # ended meanwhile
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+
     async def wait(self) -> int:
         """Wait for it to end, without blocking trio; its exit status."""
         async with self._wait_lock:  # one waiter on the socket at a time, as trio requires
