@@ -35,13 +35,13 @@ if TYPE_CHECKING:
 def serve(agent: Agent, name: str, version: str, inp: BinaryIO, out: BinaryIO) -> int:
     """Speak for ``agent`` until the referee ends the match; return the exit status."""
     try:
-        hello = read_frame(inp, REFEREE_FRAME_LIMIT, deep=False)
+        hello = read_frame(inp, REFEREE_FRAME_LIMIT, deep=False, from_referee=True)
         if check_message(hello, REFEREE_MESSAGES) != "hello":
             raise ProtocolError("unknown-type", f"expected 'hello', got {hello['type']!r}")
         agent.setup(hello)
         write_frame(out, {"type": "ready", "name": name, "version": version})
         while True:
-            message = read_frame(inp, REFEREE_FRAME_LIMIT, deep=False)
+            message = read_frame(inp, REFEREE_FRAME_LIMIT, deep=False, from_referee=True)
             kind = check_message(message, REFEREE_MESSAGES)
             if kind == "decide":
                 # Not coerced: the referee judges a Python bot's choice as it judges a wire bot's.

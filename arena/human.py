@@ -72,8 +72,11 @@ class HumanSeat:
     async def start(self, nursery: trio.Nursery) -> None:
         """Nothing to spawn: the person's page is served by the match's web server."""
 
-    async def send(self, message: Mapping[str, Any], deadline: float = math.inf) -> None:
-        """Take a referee message: the hello (answered ``ready``), a decision, or the end."""
+    async def send(
+        self, message: Mapping[str, Any], deadline: float = math.inf, resume: bool = False
+    ) -> None:
+        """Take a referee message: the hello (answered ``ready``), a decision, or the end
+        (``resume``: nothing to thaw)."""
         message = dict(message)  # kept as sent, and typed as the page reads it
         kind = message.get("type")
         if kind == "hello":

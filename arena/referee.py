@@ -172,7 +172,6 @@ class Match:
         ``alone``: no other seat is being asked, so the reply may be awaited in a short blocking
         poll first (LINGER_MS), which saves a trip through trio's scheduler per decision.
         """
-        seat.process.resume()  # frozen since its last answer unless the match allows pondering
         seat.info = None
         started = time.perf_counter()
         allowed_ms = seat.move_ms + seat.bank_ms
@@ -185,7 +184,9 @@ class Match:
                 raise unsolicited(early)
             try:
                 deadline = trio.current_time() + allowed_ms / 1000
-                await seat.process.send(message, deadline)
+                # frozen since its last answer unless the match allows pondering: thawed with
+                # its `decide` already in its pipe (one wake-up, not two)
+                await seat.process.send(message, deadline, resume=True)
                 reply = await seat.process.receive(deadline, LINGER_MS if alone else 0.0)
                 if not alone:
                     seat.process.pause()  # others still decide: it may not use their time

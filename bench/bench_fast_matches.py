@@ -96,7 +96,7 @@ def in_process() -> dict[str, list[float]]:
             message = decide_message(state, seat, steps)
             work += time.process_time() - tick
             tick = time.process_time()
-            received = decode_body(encode(message)[4:], deep=False)
+            received = decode_body(encode(message)[4:], deep=False, from_referee=True)  # as the host reads it
             wire += time.process_time() - tick
             act = act_message(steps, agents[seat].act(received["obs"], received))
             tick = time.process_time()

@@ -30,7 +30,7 @@ from arena.wire.sandbox import Jail
 from arena.wire.seccomp import join_fresh_session_keyring
 from arena.wire.spawn import ForkedProcess, agent_start_method, exec_agent, fork_agent
 from arena.wire.warm import is_kept
-from arena.wire.zygote import Limits, ZygoteChild, zygote, zygote_supported
+from arena.wire.zygote import Limits, Zygote, ZygoteChild, ZygoteKey, zygote, zygote_key, zygote_supported
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
@@ -106,7 +106,10 @@ class AgentProcess:
         self._stderr_tail = bytearray()
         self._stderr_total = 0
         self._stderr_done = trio.Event()
+        # ``_watch``'s scope: cancelled when the agent is left to end in the background
+        self._watching = trio.CancelScope()
         self._unasked_poll: select.poll | None = None
+        self._zygote_key: ZygoteKey | None = None  # built once per agent, not on each use
 
     def prepare(self) -> None:
         """The referee's own start-up for this agent, done before its handshake clock runs: the
@@ -114,7 +117,7 @@ class AgentProcess:
         plugin's import: seconds on a loaded machine, none of them the agent's)."""
         if self._from_zygote_here():
             try:
-                zygote()
+                self._zygote()
             except OSError as error:
                 raise self._spawn_fault(error) from None
 
@@ -139,6 +142,12 @@ class AgentProcess:
     def _from_zygote_here(self) -> bool:
         return self.plugin is not None and agent_start_method() == "zygote" and zygote_supported()
 
+    def _zygote(self) -> Zygote:
+        """The zygote for this agent's environment (the same through its match), started if need be."""
+        if self._zygote_key is None:
+            self._zygote_key = zygote_key()
+        return zygote(self._zygote_key)
+
     def _spawn_fault(self, error: OSError) -> AgentFault:
         what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
         return AgentFault("spawn", f"cannot {what}: {error.strerror or error}")
@@ -148,7 +157,7 @@ class AgentProcess:
 
     async def _from_zygote(self, plugin: str) -> None:
         # its jail and cgroup come with it (the zygote's spawn removes them if it fails or is cancelled)
-        self.process, self.jail, self.cgroup = await zygote().spawn(plugin, self._zygote_limits())
+        self.process, self.jail, self.cgroup = await self._zygote().spawn(plugin, self._zygote_limits())
         self.in_bwrap = False  # it holds its pipes alone: a closed stdout is an end of file
 
     def prestart_successor(self) -> None:
@@ -158,7 +167,7 @@ class AgentProcess:
         handshakes are done; a no-op for agents that do not start from a zygote."""
         if is_kept() and self._from_zygote_here():
             with contextlib.suppress(OSError):
-                zygote().prestart(self._zygote_limits())
+                self._zygote().prestart(self._zygote_limits())
 
     @trio.lowlevel.enable_ki_protection
     def _fork(self, spec: AgentSpec) -> None:
@@ -203,19 +212,25 @@ class AgentProcess:
     async def _watch(self) -> None:
         # When the agent dies, kill its group at once: a child it left behind may hold the
         # stdout pipe open, and then the referee would never see end-of-file.
-        assert self.process is not None
-        limit = self.cpu_seconds
-        if self.cgroup is None or limit is None:
-            await self.process.wait()
+        process = self.process
+        with self._watching:
+            await self._watch_until_dead()
+        if process is self.process:  # else left to end in the background, which killed it
+            self._killpg()
+
+    async def _watch_until_dead(self) -> None:
+        process, cgroup, limit = self.process, self.cgroup, self.cpu_seconds
+        assert process is not None
+        if cgroup is None or limit is None:
+            await process.wait()
         else:  # CPU time summed over all its processes, with RLIMIT_CPU's one second of grace
             while True:
                 with trio.move_on_after(CPU_CHECK_S):
-                    await self.process.wait()
+                    await process.wait()
                     break
-                if self.cgroup.cpu_seconds() > limit + 1:
+                if cgroup.cpu_seconds() > limit + 1:
                     self.limit_note = f" (over its {limit} s CPU limit, all its processes together)"
                     break
-        self._killpg()
 
     def _killpg(self) -> None:
         assert self.process is not None
@@ -252,8 +267,16 @@ class AgentProcess:
         dropped = self._stderr_total - len(self._stderr_tail)
         return f"[{dropped} earlier bytes dropped]\n{text}" if dropped else text
 
-    async def send(self, message: Mapping[str, Any], deadline: float = math.inf) -> None:
-        """Send one message by trio time ``deadline`` (else DeadlineExceeded); a dead agent raises its fault."""
+    async def send(
+        self, message: Mapping[str, Any], deadline: float = math.inf, resume: bool = False
+    ) -> None:
+        """Send one message by trio time ``deadline`` (else DeadlineExceeded); a dead agent raises its fault.
+
+        ``resume``: thaw the agent (``resume``) once the message's first bytes are in its pipe, not
+        before: a frozen agent then wakes once, with its message there to read, instead of once
+        for the thaw and again for the message (a wake-up on another core costs more than a quick
+        bot's decision). It is thawed before any wait, so a message larger than the pipe still goes.
+        """
         assert self.process is not None and self.process.stdin is not None
         data = encode(message)
         try:
@@ -263,6 +286,9 @@ class AgentProcess:
                 written = os.write(self.process.stdin.fileno(), data)
             except BlockingIOError:
                 written = 0
+            finally:  # on every path: a frozen agent could neither read the rest nor exit
+                if resume:
+                    self.resume()
             if written < len(data):
                 with trio.move_on_at(deadline) as scope:
                     await self.process.stdin.send_all(data[written:])
@@ -368,17 +394,47 @@ class AgentProcess:
         """Say goodbye (best effort), let the agent exit briefly, then kill its group. Never raises."""
         if self.process is None:
             return
-        self.resume()  # a frozen agent could neither read `end` nor exit
+        early = isinstance(self.process, ZygoteChild) and is_kept()
         with trio.move_on_after(EXIT_GRACE_S):
-            if goodbye is not None:
+            if goodbye is None:
+                self.resume()  # a frozen agent could not exit
+            else:
                 try:
-                    await self.send(goodbye)
+                    await self.send(goodbye, resume=True)  # thawed with `end` in its pipe
                 except AgentFault:
                     pass
             if self.process.stdin is not None:
                 await self.process.stdin.aclose()
-            await self.process.wait()
-        await self.kill()
+            if early:
+                await self._stderr_done.wait()  # it closed its files: its stderr is all there
+            else:
+                await self.process.wait()
+        if early:
+            self._end_in_background()
+        else:
+            await self.kill()
+
+    def _end_in_background(self) -> None:
+        """Kill the agent now and leave its reaping and clean-up (cgroup, jail) to a background task
+        of this trio run: a worker's next match need not wait for the kernel to tear down a process
+        whose files are closed (its memory, its namespaces) nor for its zygote's report. Only for a
+        zygote's child, the first process of its own PID namespace: killing it kills all it started.
+        """
+        process, self.process = self.process, None  # ``kill`` has nothing left to do
+        assert isinstance(process, ZygoteChild)
+        self._watching.cancel()
+        self.resume()  # a frozen process dies of SIGKILL only once thawed
+        process.kill()
+        trio.lowlevel.spawn_system_task(self._reap, process, name="reap an ended agent")
+
+    async def _reap(self, process: ZygoteChild) -> None:
+        with trio.CancelScope(shield=True):  # the run waits for it, even when it is ending
+            try:
+                await process.wait()
+                for stream in (process.stdin, process.stdout, process.stderr):
+                    await stream.aclose()
+            finally:
+                self._clean_up()
 
     async def kill(self) -> None:
         """Kill the agent's whole process group and reap it; safe to call again, even when cancelled."""

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO, Literal, NotRequired, TypedDict
 
 import msgpack
+import msgspec
 
 from arena.textsafe import printable
 from arena.wire.faults import AgentFault
@@ -151,8 +152,12 @@ class PeerClosed(Exception):
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    """One frame holding ``message`` (a map with str keys and msgpack-able values)."""
-    body = msgpack.packb(message, use_bin_type=True)
+    """One frame holding ``message`` (a map with str keys and msgpack-able values).
+
+    Encoded by msgspec: the same bytes as ``msgpack.packb(message, use_bin_type=True)`` for the
+    protocol's values (tests/arena/wire/test_codec.py), in about half the time (a ``decide``).
+    """
+    body = _ENCODER.encode(message)
     return HEADER.pack(len(body)) + body
 
 
@@ -165,17 +170,26 @@ def check_length(length: int, limit: int, head: bytes) -> None:
         raise ProtocolError("oversized-frame", f"frame of {length} bytes over the {limit}-byte limit{hint}")
 
 
-def _reject_ext(code: int, data: bytes) -> Any:
+def _reject_ext(code: int, data: bytes | memoryview) -> Any:
     raise ProtocolError("bad-frame", f"msgpack extension type {code} is not allowed")
 
 
-def decode_body(body: bytes, deep: bool = True) -> dict[str, Any]:
+_ENCODER = msgspec.msgpack.Encoder()
+_REFEREE_DECODER = msgspec.msgpack.Decoder(ext_hook=_reject_ext)
+
+
+def decode_body(body: bytes, deep: bool = True, from_referee: bool = False) -> dict[str, Any]:
     """The msgpack map in ``body``: exactly one object, a map with str keys, no extension types.
 
     ``deep=False`` skips walking nested values (the host trusts the referee's observations).
+    ``from_referee``: a referee's frame, read by an agent's host: decoded by msgspec, faster on a
+    large ``decide``; the referee reads its agents' frames with msgpack, whose errors its faults quote.
     """
     try:
-        message = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_reject_ext)
+        if from_referee:
+            message = _REFEREE_DECODER.decode(body)
+        else:
+            message = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_reject_ext)
     except ProtocolError:
         raise
     except msgpack.ExtraData:
@@ -268,8 +282,9 @@ class FrameBuffer:
         return bool(self._data)
 
 
-def read_frame(stream: BinaryIO, limit: int, deep: bool = True) -> dict[str, Any]:
-    """Blocking read of one frame's map from ``stream``; raises PeerClosed at end of input."""
+def read_frame(stream: BinaryIO, limit: int, deep: bool = True, from_referee: bool = False) -> dict[str, Any]:
+    """Blocking read of one frame's map from ``stream``; raises PeerClosed at end of input.
+    ``deep``, ``from_referee``: as ``decode_body``'s."""
     header = stream.read(HEADER.size)
     if len(header) < HEADER.size:
         raise PeerClosed(partial=bool(header))
@@ -278,7 +293,7 @@ def read_frame(stream: BinaryIO, limit: int, deep: bool = True) -> dict[str, Any
     body = stream.read(length)
     if len(body) < length:
         raise PeerClosed(partial=True)
-    return decode_body(body, deep)
+    return decode_body(body, deep, from_referee)
 
 
 def write_frame(stream: BinaryIO, message: Mapping[str, Any]) -> None:

@@ -6,7 +6,8 @@ Agent ``note`` (a plugin, loaded through TLACHTLI_PLUGINS), agent option ``phase
 - ``look``: reports ``FOUND: <channel>`` for each note of ``tag`` it finds, then ``LOOKED``;
 - ``both``: leaves, then looks, in one match (the control: every note left is found);
 - ``inspect``: reports what it is: ``FACT: name=value`` lines (uid, visible pids, capabilities,
-  seccomp mode, open descriptors, /tmp's contents, environment names).
+  seccomp mode, open descriptors, /tmp's contents, environment names);
+- ``linger``: at ``end``, reports ``ENDED``, closes its stdout and stderr and spins, never exiting.
 Notes go to stderr, which the referee keeps in the record.
 """
 
@@ -205,6 +206,7 @@ class NoteLeaver(Agent):
     def setup(self, hello: dict[str, Any]) -> None:
         options = hello["agent_options"]
         phase, tag = options["phase"], str(options.get("tag", ""))
+        self.phase = phase
         if phase in ("leave", "both"):
             leave(tag)
         if phase in ("look", "both"):
@@ -214,6 +216,14 @@ class NoteLeaver(Agent):
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         return 0
+
+    def end(self, result: dict[str, Any]) -> None:
+        if self.phase == "linger":  # closes its files, then keeps the CPU busy
+            report(f"ENDED uid={os.getuid()}")
+            os.close(1)
+            os.close(2)
+            while True:
+                pass
 
 
 @hookimpl

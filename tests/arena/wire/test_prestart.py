@@ -105,6 +105,51 @@ def test_a_worker_plays_each_match_with_agents_started_ahead_for_it_each_fresh()
         assert not any(os.path.exists(directory) for directory in group)
 
 
+def test_each_agent_finds_its_zygote_by_its_environment_once_a_match(monkeypatch):
+    # The key (the whole agent environment, sorted) was built 3 times per agent per match: for the
+    # zygote's start, the spawn and the child started ahead (~0.1 ms each).
+    import arena.wire.connection
+
+    built = []
+
+    def counted() -> zygote.ZygoteKey:
+        built.append(1)
+        return zygote.zygote_key()
+
+    monkeypatch.setattr(arena.wire.connection, "zygote_key", counted)
+    with warm.kept_warm():
+        inspected()
+        assert len(ready()) == 2  # its zygote started each seat's successor too
+    assert len(built) == 2
+
+
+def test_a_worker_kills_an_ended_agent_once_its_files_close_and_reaps_it_in_the_background(monkeypatch):
+    # After `end` a worker's referee waits for the agent's stderr to close (so the record has all of
+    # it), not for the kernel to tear the process down nor for its zygote's report: the agent is
+    # killed then, and reaped (its cgroup and jail removed) by a background task of the run. An agent
+    # that closed its files and stays (here: spinning) is killed at once, not after the grace.
+    from arena.wire import connection
+
+    monkeypatch.setattr(connection, "EXIT_GRACE_S", 60.0)  # before: the whole grace, then a kill
+    spec = MatchSpec(
+        game="goofspiel",
+        agents=("note", "note"),
+        seed=3,
+        agent_options=({"phase": "linger"}, {"phase": "linger"}),
+    )
+    with warm.kept_warm():
+        record = run_match(spec).record
+        assert record["faults"] == [], record["faults"]
+        assert record["duration_ms"] < 30_000
+        ended = [re.search(r"^ENDED uid=(\d+)$", agent["stderr"], re.MULTILINE) for agent in record["agents"]]
+        assert all(ended), record["agents"]
+        for found in ended:  # reaped before the run returned
+            assert processes_of(int(found.group(1))) == []
+        ours = f"tlachtli-{os.getpid()}-"
+        groups = [name for name in os.listdir(_own_cgroup("pids") or "/") if name.startswith(ours)]
+        assert len(groups) == 2, groups  # only the two started ahead for the next match remain
+
+
 def test_a_lone_match_starts_no_agent_ahead(monkeypatch):
     asked = []
     monkeypatch.setattr(zygote.Zygote, "prestart", lambda self, limits: asked.append(limits))
