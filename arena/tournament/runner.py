@@ -1,7 +1,8 @@
 """Runs a ladder's pending matches in parallel local worker processes; the parent stores results.
 
 Each worker process plays one match at a time through the referee (``arena.referee.run_match``,
-trio inside), and talks to the parent over a pipe of its own: workers share no queue or lock,
+trio inside), and talks to the parent over a pipe of its own (the workers are forked from a fork
+server that imported what they need: arena/tournament/fork_server.py): workers share no queue or lock,
 so one killed at any moment costs only its own match. The parent is the only writer of the
 database: it marks a match running when it hands it out and commits each outcome the moment it
 arrives, so a crash or ``kill -9`` loses at most the matches in flight, which the next run plays
@@ -37,6 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, Protocol
@@ -64,6 +66,7 @@ from arena.live import (
 )
 from arena.match import MatchSpec
 from arena.plugins import Registry, discover
+from arena.tournament import fork_server
 from arena.tournament.replies import (
     Done,
     Failed,
@@ -145,11 +148,14 @@ async def play_in_trio(spec: MatchSpec, registry: Registry, live: str | None = N
     return Done(outcome, time.perf_counter() - started)
 
 
-def _worker_main(conn: Connection, parent_pid: int) -> None:
+def _worker_main(conn: Connection, parent_pid: int, environ: dict[str, str] | None = None) -> None:
     """A worker process: play each match the parent sends on ``conn``, answer with its outcome.
 
+    ``parent_pid``: the process it was started from, the run's or its fork server's
+    (arena/tournament/fork_server.py); ``environ``: the run's environment, for a worker forked from
+    the server (which has the environment the run had when it started the server).
     It leads its own process group (the terminal's Ctrl-C reaches the parent only, which stops
-    the workers deliberately) and gets SIGTERM if the parent dies, even by kill -9. SIGTERM
+    the workers deliberately) and gets SIGTERM if the run dies, even by kill -9. SIGTERM
     during a match makes the referee stop it and kill its agents (``Terminated``); between
     matches the worker leaves, ending what it keeps warm (its zygote, the agents it started ahead
     for its next match and their cgroups: arena/wire/warm.py).
@@ -157,6 +163,10 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(signal.SIGTERM, parent_pid)
+    fork_server.leave()
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
     # here: the parent never needs trio; the zygotes (arena/wire/zygote.py) last as long as the worker
     import trio
 
@@ -330,10 +340,13 @@ class _Pool:
     and the parent replaces it.
     """
 
-    def __init__(self, size: int, live: Path | None = None) -> None:
+    def __init__(self, size: int, live: Path | None = None, preloaded: bool = True) -> None:
         self.size = size
         self.live = live  # the folder of the matches' live files (arena/live.py); None: not followed
-        self.context = multiprocessing.get_context("spawn")  # no fork of a parent holding SQLite
+        # Workers are forked from a fork server that imported what they need (arena/tournament/fork_server.py),
+        # or spawned (a fresh interpreter each): never forked from the parent, which holds SQLite.
+        self.preloaded = preloaded
+        self._holds_server = False
         self.workers: list[_Worker] = []
         self._lost: list[tuple[StoredMatch, Reply]] = []  # losses noticed while handing out
 
@@ -375,10 +388,20 @@ class _Pool:
             found.append((match, Lost(reason, began, 1)))
 
     def start_worker(self) -> _Worker:
-        ours, theirs = self.context.Pipe()
-        process = self.context.Process(
-            target=_worker_main, args=(theirs, os.getpid()), name="arena-worker", daemon=True
-        )
+        context: BaseContext
+        if self.preloaded and not self._holds_server:
+            try:
+                fork_server.acquire()
+                self._holds_server = True
+            except OSError:  # its socket cannot be made (e.g. TMPDIR's path too long for one): spawn
+                self.preloaded = False
+        if self.preloaded:
+            context = multiprocessing.get_context("forkserver")
+            args: tuple[object, ...] = (fork_server.server_pid(), dict(os.environ))
+        else:
+            context, args = multiprocessing.get_context("spawn"), (os.getpid(),)
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_worker_main, args=(theirs, *args), name="arena-worker", daemon=True)
         process.start()
         theirs.close()
         worker = _Worker(process, ours)
@@ -470,6 +493,9 @@ class _Pool:
     def close(self) -> None:
         for worker in list(self.workers):
             self.drop(worker)
+        if self._holds_server:  # a kept pool (a swiss run's) acquires it again for its next worker
+            self._holds_server = False
+            fork_server.release()
 
 
 class WatchedWorker:
@@ -479,7 +505,7 @@ class WatchedWorker:
     """
 
     def __init__(self) -> None:
-        self._pool = _Pool(1)
+        self._pool = _Pool(1, preloaded=False)  # one worker, kept: a fork server would not pay
 
     def play(self, match: StoredMatch, cancelled: Callable[[], bool]) -> WorkerReply | None:
         """``match``'s reply (``play``'s, or ``Lost`` if the watchdog ended its

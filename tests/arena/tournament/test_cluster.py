@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ from tests.support.ladder_runs import (
     wait_no_processes,
     write_ladder,
 )
-from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
+from tests.support.processes import TAG_ENV, end, eventually_empty, kept_for_the_session, processes_tagged
 
 pytest.importorskip("distributed", reason="the cluster extra: pip install 'tlachtli[cluster]'")
 
@@ -244,25 +244,43 @@ class DaskCluster:
         return Client(self.address, timeout=30, security=client_security(self.certificates))
 
 
-@pytest.fixture
-def dask_scheduler(tmp_path, popen):
+@pytest.fixture(scope="module")
+def tls_scheduler(tmp_path_factory) -> Iterator[tuple[str, Path]]:
     """A real `dask scheduler` over TLS with mutual authentication, on 127.0.0.1 (ports chosen by the
-    system); yields a DaskCluster. Workers are stopped first, gracefully, then the scheduler."""
-    bin_dir = Path(sys.executable).parent
-    certificates = tmp_path / "certs"
+    system), and the certificates `arena cluster init` wrote for it: one for the module's tests
+    (starting one costs ~2 s of CPU), each of which brings its own workers (``dask_scheduler``)."""
+    folder = tmp_path_factory.mktemp("scheduler")
+    certificates = folder / "certs"
     write_certificates(certificates)
-    info = tmp_path / "scheduler.json"
+    info = folder / "scheduler.json"
+    scheduler = subprocess.Popen(
+        [Path(sys.executable).parent / "dask", "scheduler", "--protocol", "tls", "--host", "127.0.0.1",
+         "--port", "0", "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(info),
+         *tls_flags(certificates, "scheduler")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        with kept_for_the_session([scheduler.pid]):  # the module's, not the first test's leak
+            deadline = time.monotonic() + 60
+            while not info.exists():
+                assert scheduler.poll() is None, "the dask scheduler exited"
+                assert time.monotonic() < deadline, "the dask scheduler did not start"
+                time.sleep(0.1)
+            time.sleep(0.2)  # the file is written in one go, but give it a moment
+            address = json.loads(info.read_text())["address"]
+            assert address.startswith("tls://127.0.0.1:")
+            yield address, certificates
+    finally:
+        end(scheduler)
+
+
+@pytest.fixture
+def dask_scheduler(tls_scheduler, popen):
+    """The module's TLS scheduler (``tls_scheduler``) as a DaskCluster, for a test that starts the
+    workers it needs; at its end they are stopped, gracefully, and the scheduler has none left."""
+    address, certificates = tls_scheduler
+    bin_dir = Path(sys.executable).parent
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    popen([bin_dir / "dask", "scheduler", "--protocol", "tls", "--host", "127.0.0.1", "--port", "0",
-           "--no-dashboard", "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(info),
-           *tls_flags(certificates, "scheduler")], **quiet)  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not info.exists():
-        assert time.monotonic() < deadline, "the dask scheduler did not start"
-        time.sleep(0.1)
-    time.sleep(0.2)  # the file is written in one go, but give it a moment
-    address = json.loads(info.read_text())["address"]
-    assert address.startswith("tls://127.0.0.1:")
     workers = []
 
     def add_worker(
@@ -278,14 +296,21 @@ def dask_scheduler(tmp_path, popen):
         workers.append(worker)
         return worker
 
-    yield DaskCluster(address, certificates, add_worker)
+    dask = DaskCluster(address, certificates, add_worker)
+    yield dask
     for worker in workers:  # a nanny killed outright would leave its worker process behind
         worker.terminate()
     for worker in workers:
         try:
             worker.wait(30)
         except subprocess.TimeoutExpired:
-            pass  # the popen fixture kills it
+            worker.kill()  # the popen fixture reaps it
+    if workers:  # the next test counts its own workers only
+        with dask.client() as client:
+            deadline = time.monotonic() + 60
+            while client.scheduler_info()["workers"]:
+                assert time.monotonic() < deadline, "the scheduler still lists this test's workers"
+                time.sleep(0.1)
 
 
 @pytest.fixture

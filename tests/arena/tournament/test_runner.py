@@ -8,9 +8,12 @@ import os
 import signal
 import sqlite3
 import subprocess
+import tempfile
 import threading
 import time
+import uuid
 
+import psutil
 import pytest
 
 from arena.plugins import discover
@@ -18,7 +21,7 @@ from arena.tournament import runner
 from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store
 from tests.support import cli
-from tests.support.ladder_runs import SLOW, attack_ladder, statuses
+from tests.support.ladder_runs import SLOW, attack_ladder, start, statuses, tagged_env, wait_no_processes
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
 from tests.support.referee_attackers import first_to_claim
 
@@ -181,3 +184,68 @@ def test_a_second_ctrl_c_during_the_cleanup_still_puts_unfinished_matches_back_t
         counts = store.counts(run.id)
     assert report.interrupted and report.signal == signal.SIGINT
     assert counts == {"pending": 2, "running": 0, "done": 0, "aborted": 0}
+
+
+def test_a_runs_workers_are_forked_from_a_server_and_end_with_the_run_even_by_kill_9(tmp_path, popen):
+    """Workers are forked from a fork server that imported what they need (arena/tournament/fork_server.py),
+    not spawned by the run: their parent is the server, and kill -9 of the run must still end them at
+    once, mid-match (a match here takes ~50 s: a worker that noticed its run's end only after its match
+    would outlive the wait below)."""
+    ladder = tmp_path / "slow.toml"
+    slow = SLOW.replace("move_ms = 5000", "move_ms = 8000").replace("pace_ms = 400", "pace_ms = 5000")
+    ladder.write_text(slow)
+    tag = uuid.uuid4().hex
+    db = tmp_path / "t.db"
+    run = start(popen, "run", str(ladder), "--db", str(db), "--quiet", env=tagged_env(tag))
+
+    def worker_playing() -> psutil.Process | None:
+        try:
+            children = psutil.Process(run.pid).children()
+            servers = [child for child in children if "forkserver" in child.cmdline()[-1]]
+            workers = [worker for server in servers for worker in server.children() if worker.children()]
+        except (psutil.Error, IndexError):  # one just started or ended: look again
+            return None
+        return workers[0] if len(servers) == 1 and len(workers) == 1 else None
+
+    deadline = time.monotonic() + 120
+    while (worker := worker_playing()) is None or statuses(db).get("running") != 1:
+        assert run.poll() is None, run.communicate()
+        assert time.monotonic() < deadline, "no match started"
+        time.sleep(0.1)
+    assert worker.ppid() != run.pid
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    assert wait_no_processes(tag) == [], "the fork server, workers or agents outlived the killed run"
+    assert statuses(db) == {"running": 1, "pending": 1}  # nothing was finished: the next run plays both
+
+
+def test_a_worker_forked_from_a_server_started_earlier_has_the_runs_environment(tmp_path, monkeypatch):
+    """Pools in one process share the fork server, started with the environment of the first; a worker
+    must still see the environment of the run that starts it (here: plugins that cannot load)."""
+    holder = runner._Pool(1)
+    holder.start_worker()  # starts the server, with the suite's plugins
+    try:
+        ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
+        monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.exiting_plugin")  # every worker fails to start
+        with Store(tmp_path / "t.db") as store:
+            run = store.open_run(ladder)
+            report = runner.run_pending(store, store.pending(run.id), 1, show_progress=False)
+        assert report.played == 0
+        assert "(last: its worker process exited with status 1)" in report.errors[0]
+    finally:
+        holder.close()
+
+
+def test_workers_are_spawned_where_the_fork_server_cannot_start(tmp_path, monkeypatch):
+    """The server listens on a socket under TMPDIR, whose path may be too long for one (108 bytes at
+    most: a TMPDIR under pytest's tmp_path was, and `arena run` failed with a traceback): the run
+    goes on with spawned workers."""
+    deep = tmp_path / ("d" * 100)
+    deep.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))  # both cache the folder they chose
+    monkeypatch.delitem(multiprocessing.current_process()._config, "tempdir", raising=False)
+    ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        report = runner.run_pending(store, store.pending(run.id), 2, show_progress=False)
+    assert report.played == 2 and report.errors == []
