@@ -48,7 +48,7 @@ DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without 
 POLICIES = ("random", "evaluator", "mast")
 REWARDS = ("win", "gain")
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
-DEFAULT_EPSILON = 0.3  # a "mast" playout's share of random moves
+DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.3 and 0.6 measured: docs/bots.md)
 
 
 class Node:
@@ -108,7 +108,7 @@ class ISMCTSAgent(Agent):
 
     Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
     ``exploration`` (UCB constant, default 0.7), ``policy`` ("random", "evaluator" or "mast"),
-    ``epsilon`` (a "mast" playout's share of random moves, default 0.3),
+    ``epsilon`` (a "mast" playout's share of random moves, default 0.6),
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
     default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
     evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
