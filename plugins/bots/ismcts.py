@@ -6,7 +6,8 @@ reached by the sequence of choices (keyed by seat and option label) taken since 
 every seat. Selection is UCB over the children legal in this sample, with availability counts
 (the number of samples in which a child was legal) in place of the parent's visits. Each seat
 maximises its own reward: a node's statistics are those of the seat that chose it. One new node
-is added per iteration, then a playout (random, or evaluator-guided) runs to the end or to the
+is added per iteration, then a playout (random, evaluator-guided, or by each move's mean reward:
+MAST, plugins/bots/mast.py) runs to the end or to the
 cut-off depth, where the game's evaluator (``tlachtli_evaluators``) stands in for the final
 scores. The reward of a seat is its score margin over the best other seat, squashed into [0, 1]
 around 0 ("win") or around the margin the evaluator gives that seat at the root ("gain": far
@@ -39,13 +40,15 @@ from plugins.flat_mc_agent import find_game
 
 from .clock import positive_int, think_ms
 from .evaluators import find_evaluator, seat_margin, seat_reward
+from .mast import MoveAverages
 
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
 DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
-POLICIES = ("random", "evaluator")
+POLICIES = ("random", "evaluator", "mast")
 REWARDS = ("win", "gain")
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
+DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.3 and 0.6 measured: docs/bots.md)
 
 
 class Node:
@@ -104,10 +107,12 @@ class ISMCTSAgent(Agent):
     """Single-observer ISMCTS (see the module docstring).
 
     Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
-    ``exploration`` (UCB constant, default 0.7), ``policy`` ("random" or "evaluator"),
+    ``exploration`` (UCB constant, default 0.7), ``policy`` ("random", "evaluator" or "mast"),
+    ``epsilon`` (a "mast" playout's share of random moves, default 0.6),
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
     default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
-    evaluator's, else "win"), ``reuse`` (bool, default true).
+    evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
+    evaluator's), ``reuse`` (bool, default true).
     """
 
     name = "ismcts"
@@ -122,6 +127,9 @@ class ISMCTSAgent(Agent):
         self.time_ms: int | None = None
         self.exploration = DEFAULT_EXPLORATION
         self.policy = "random"
+        self.epsilon = DEFAULT_EPSILON
+        # "mast": each move's mean reward over this decision's iterations (plugins/bots/mast.py).
+        self.averages = MoveAverages()
         self.depth = 0
         self.reward = "win"
         # Per seat, the margin a "gain" reward is squashed around: measured on each decision's first sample.
@@ -151,11 +159,19 @@ class ISMCTSAgent(Agent):
             raise ValueError(
                 f"ismcts: agent option 'policy' must be one of {list(POLICIES)}, got {self.policy!r}"
             )
+        epsilon = options.get("epsilon", DEFAULT_EPSILON)
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
+            raise ValueError(f"ismcts: agent option 'epsilon' must be a number from 0 to 1, got {epsilon!r}")
+        self.epsilon = float(epsilon)
         self.reuse = bool(options.get("reuse", True))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
+        scale = options.get("scale", self.scale)
+        if isinstance(scale, bool) or not isinstance(scale, int | float) or scale <= 0:
+            raise ValueError(f"ismcts: agent option 'scale' must be a number > 0, got {scale!r}")
+        self.scale = float(scale)
         depth = options.get("depth", default_depth(self.evaluator, hello))
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"ismcts: agent option 'depth' must be an int >= 0, got {depth!r}")
@@ -188,6 +204,7 @@ class ISMCTSAgent(Agent):
         # and 40 points behind later every choice looked as flat as with "win": docs/bots.md.)
         self.centres = None
         if len(options) > 1:
+            self.averages = MoveAverages()  # "mast": the moves' means of this decision's search
             if self.game is None:
                 raise RuntimeError("ismcts: act() called before setup()")
             self.search(root, observation, len(options), started, decision.get("clock", {}))
@@ -244,6 +261,7 @@ class ISMCTSAgent(Agent):
     def iterate(self, root: Node, state: State) -> None:
         """One selection + expansion + playout + backpropagation on the sampled ``state``."""
         node, path, rng = root, [], self.rng
+        moves: list[tuple] | None = [] if self.policy == "mast" else None  # every move made, for MAST
         while True:
             seats = state.to_act()
             if not seats:
@@ -264,17 +282,25 @@ class ISMCTSAgent(Agent):
                 child.avail = 1
                 state.apply(seat, choice)
                 path.append(child)
+                if moves is not None:
+                    moves.append(keys[choice])
                 break
             choice = self.select(children, keys)
             state.apply(seat, choice)
             node = children[keys[choice]]
             path.append(node)
-        values = self.playout(state)
+            if moves is not None:
+                moves.append(keys[choice])
+        values = self.playout(state, moves)
         centres = self.centres
+        rewards = [  # per seat (an automaton's too): every node and move of a seat gets the same
+            seat_reward(values, seat, self.scale, centres[seat] if centres else 0.0) for seat in range(len(values))
+        ]
         for visited in path:
             visited.visits += 1
-            centre = centres[visited.seat] if centres else 0.0
-            visited.reward += seat_reward(values, visited.seat, self.scale, centre)
+            visited.reward += rewards[visited.seat]
+        for key in moves or ():
+            self.averages.add(key, rewards[key[0]])
 
     def select(self, children: dict, keys: list[tuple]) -> int:
         """UCB with availability counts; ties go to the lowest index."""
@@ -288,8 +314,9 @@ class ISMCTSAgent(Agent):
         return best
 
     # ---- playouts ------------------------------------------------------------------------------
-    def playout(self, state: State) -> list[float]:
-        """Per-seat scores: the final ones, or the evaluator's after ``depth`` playout decisions."""
+    def playout(self, state: State, moves: list[tuple] | None = None) -> list[float]:
+        """Per-seat scores: the final ones, or the evaluator's after ``depth`` playout decisions.
+        With policy "mast", the moves taken are appended to ``moves``."""
         rng = self.rng
         steps = 0
         while True:
@@ -300,6 +327,13 @@ class ISMCTSAgent(Agent):
                 assert self.evaluator is not None  # setup() refuses a depth without one
                 return list(self.evaluator.evaluate(state))
             seat = seats[0]
+            if moves is not None:  # policy "mast": moves by their mean reward so far
+                keys = option_keys(seat, option_labels(state, seat))
+                choice = self.averages.choose(keys, rng, self.epsilon) if len(keys) > 1 else 0
+                moves.append(keys[choice])
+                state.apply(seat, choice)
+                steps += 1
+                continue
             count = option_count(state, seat)
             if self.policy == "evaluator" and count > 1:
                 choice = self.guided_choice(state, seat, count)
