@@ -294,7 +294,8 @@ class ISMCTSAgent(Agent):
         values = self.playout(state, moves)
         centres = self.centres
         rewards = [  # per seat (an automaton's too): every node and move of a seat gets the same
-            seat_reward(values, seat, self.scale, centres[seat] if centres else 0.0) for seat in range(len(values))
+            seat_reward(values, seat, self.scale, centres[seat] if centres else 0.0)
+            for seat in range(len(values))
         ]
         for visited in path:
             visited.visits += 1
