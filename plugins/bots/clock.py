@@ -7,7 +7,7 @@ half of ``move_ms`` plus a small slice of the bank, minus a margin for the answe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 MOVE_SHARE = 0.5
@@ -31,3 +31,19 @@ def positive_int(options: Mapping[str, Any], name: str, bot: str, default: int |
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{bot}: agent option {name!r} must be an int >= 1, got {value!r}")
     return value
+
+
+def number(
+    options: Mapping[str, Any],
+    name: str,
+    bot: str,
+    default: float,
+    valid: Callable[[float], bool],
+    expected: str,
+) -> float:
+    """Agent option ``name`` checked as a number for which ``valid`` holds (or absent: ``default``);
+    ``expected`` says which numbers, for the error."""
+    value = options.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not valid(value):
+        raise ValueError(f"{bot}: agent option {name!r} must be {expected}, got {value!r}")
+    return float(value)

@@ -38,7 +38,7 @@ from engine.draws import below
 from engine.playout import observation_sampler, option_count, option_labels
 from plugins.flat_mc_agent import find_game
 
-from .clock import positive_int, think_ms
+from .clock import number, positive_int, think_ms
 from .evaluators import find_evaluator, seat_margin, seat_reward
 from .mast import MoveAverages
 
@@ -150,28 +150,23 @@ class ISMCTSAgent(Agent):
         self.rng = Random(options.get("seed", self.seat))
         self.iterations = positive_int(options, "iterations", "ismcts", None)
         self.time_ms = positive_int(options, "time_ms", "ismcts", None)
-        exploration = options.get("exploration", DEFAULT_EXPLORATION)
-        if isinstance(exploration, bool) or not isinstance(exploration, int | float) or exploration < 0:
-            raise ValueError(f"ismcts: agent option 'exploration' must be a number >= 0, got {exploration!r}")
-        self.exploration = float(exploration)
+        self.exploration = number(
+            options, "exploration", "ismcts", DEFAULT_EXPLORATION, lambda x: x >= 0, "a number >= 0"
+        )
         self.policy = options.get("policy", "random")
         if self.policy not in POLICIES:
             raise ValueError(
                 f"ismcts: agent option 'policy' must be one of {list(POLICIES)}, got {self.policy!r}"
             )
-        epsilon = options.get("epsilon", DEFAULT_EPSILON)
-        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
-            raise ValueError(f"ismcts: agent option 'epsilon' must be a number from 0 to 1, got {epsilon!r}")
-        self.epsilon = float(epsilon)
+        self.epsilon = number(
+            options, "epsilon", "ismcts", DEFAULT_EPSILON, lambda x: 0 <= x <= 1, "a number from 0 to 1"
+        )
         self.reuse = bool(options.get("reuse", True))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
-        scale = options.get("scale", self.scale)
-        if isinstance(scale, bool) or not isinstance(scale, int | float) or scale <= 0:
-            raise ValueError(f"ismcts: agent option 'scale' must be a number > 0, got {scale!r}")
-        self.scale = float(scale)
+        self.scale = number(options, "scale", "ismcts", self.scale, lambda x: x > 0, "a number > 0")
         depth = options.get("depth", default_depth(self.evaluator, hello))
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"ismcts: agent option 'depth' must be an int >= 0, got {depth!r}")
