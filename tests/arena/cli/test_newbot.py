@@ -24,9 +24,12 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def author_env(bot: str) -> dict[str, str]:
-    """The environment of an author's shell: no test plugins, no source tree on the path; of the
-    installed plugins, Tlachtli's and the new ``bot``'s only (not those the user installed here)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("TLACHTLI_PLUGINS", "PYTHONPATH")}
+    """The environment of an author's shell: no test plugins (Tlachtli's or pytest's, e.g. the CPU
+    report docs/testing.md runs with), no source tree on the path; of the installed plugins,
+    Tlachtli's and the new ``bot``'s only (not those the user installed here)."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("TLACHTLI_PLUGINS", "PYTEST_PLUGINS", "PYTHONPATH")
+    }
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     env["TLACHTLI_ENTRY_POINTS_ONLY"] = f"tlachtli,tlachtli-bot-{bot}"
     return env
