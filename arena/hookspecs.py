@@ -32,7 +32,9 @@ class AgentSpec:
 
     Exactly one of ``factory`` (a callable returning an ``arena.bot.Agent``, hosted by
     ``arena.host``) and ``argv`` (an external executable speaking the wire protocol) is set.
-    ``games`` is empty when the agent plays any game. ``source`` is filled in by discovery.
+    ``games`` is empty when the agent plays any game. ``source`` (where it comes from, for people)
+    and ``plugin`` (its plugin's module, for an agent process to import alone: arena/host.py) are
+    filled in by discovery.
     """
 
     name: str
@@ -43,6 +45,7 @@ class AgentSpec:
     version: str = "0"
     players: tuple[int, ...] = ()  # seat counts the agent claims; empty = any the game allows
     source: str = field(default="", compare=False)
+    plugin: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if (self.factory is None) == (self.argv is None):

@@ -1,8 +1,9 @@
 """The agent side of the wire protocol: runs one plugin agent behind stdin/stdout.
 
 A plugin agent is hosted in one of two ways, both ending in ``host_agent``: the referee execs
-``python -m arena.host NAME`` (the default: a fresh process that holds nothing of the referee's),
-which discovers the plugins and builds agent NAME, or, for trusted bots only, forks itself
+``python -m arena.host NAME [MODULE]`` (the default: a fresh process that holds nothing of the
+referee's), which imports the plugin module MODULE alone (or, without one or where NAME is not
+there, discovers every plugin) and builds agent NAME, or, for trusted bots only, forks itself
 (TLACHTLI_AGENT_START=fork, arena/wire/spawn.py). Either way the host answers the referee's messages by calling
 the agent's ``setup``/``act``/``end``. The protocol owns the real stdout: anything the bot
 prints goes to stderr instead (which the referee keeps in the match record), so a stray
@@ -24,6 +25,7 @@ from arena.wire.protocol import (
     ProtocolError,
     act_message,
     check_message,
+    plain_codec,
     read_frame,
     write_frame,
 )
@@ -94,15 +96,21 @@ def main(argv: list[str] | None = None) -> int:
     from arena.plugins import PluginError, discover
 
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1 or args[0].startswith("-"):
+    if len(args) not in (1, 2) or any(arg.startswith("-") for arg in args):
         print(
-            "usage: python -m arena.host AGENT_NAME   (speaks the wire protocol on stdin/stdout)",
+            "usage: python -m arena.host AGENT_NAME [PLUGIN_MODULE]   (speaks the wire protocol on stdin/stdout)",
             file=sys.stderr,
         )
         return 2
+    # A process for one match: msgpack alone reads and writes its frames (importing msgspec would
+    # cost more than it saves), and only its own plugin is imported where it is named (every
+    # plugin and the installed distributions' metadata cost ~100 ms of CPU at each start).
+    plain_codec()
     inp, out = claim_stdio()
     try:
-        spec = discover(games=False).agent(args[0])
+        name, module = args[0], (args[1] if len(args) == 2 else None)
+        alone = discover(games=False, module=module).agents if module else {}
+        spec = alone[name] if name in alone else discover(games=False).agent(name)
     except PluginError as error:
         print(f"arena.host: {error}", file=sys.stderr)
         _try_send_error(out, str(error))

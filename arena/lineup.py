@@ -27,7 +27,7 @@ class MatchSetupError(ValueError):
 class SeatPlan:
     """How one agent seat is played: the name it was asked by, how to start it, what it claims.
 
-    A Python plugin agent has both ``argv`` (``python -m arena.host NAME``) and, when it is to
+    A Python plugin agent has both ``argv`` (``python -m arena.host NAME MODULE``) and, when it is to
     be forked from the referee (the default start method, see arena/wire/spawn.py), ``hosted``.
     """
 
@@ -39,9 +39,10 @@ class SeatPlan:
     hosted: AgentSpec | None = None  # the plugin agent to fork; None: exec argv
 
 
-def host_argv(name: str) -> tuple[str, ...]:
-    """The command running plugin agent ``name`` behind the wire protocol."""
-    return (sys.executable, "-m", "arena.host", name)
+def host_argv(spec: AgentSpec) -> tuple[str, ...]:
+    """The command running plugin agent ``spec`` behind the wire protocol: with its plugin's
+    module where discovery knew it, for the agent process to import alone."""
+    return (sys.executable, "-m", "arena.host", spec.name, *([spec.plugin] if spec.plugin else []))
 
 
 def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> AgentSpec | str:
@@ -85,7 +86,7 @@ def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPla
         except ValueError as error:
             raise MatchSetupError(str(error)) from None
         hosted = resolved if fork else None
-        return SeatPlan(seat, name, host_argv(resolved.name), "python", resolved.version, hosted)
+        return SeatPlan(seat, name, host_argv(resolved), "python", resolved.version, hosted)
     assert resolved.argv is not None
     return SeatPlan(seat, name, tuple(resolved.argv), "external", resolved.version)
 

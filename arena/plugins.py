@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from arena import hookspecs
 from arena.hookspecs import PROJECT, AgentSpec, EvaluatorSpec, PluginError, hookimpl, hookspec
 from engine.api import Game
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 # Re-exported: plugins and bots import these from here, as before arena/hookspecs.py existed.
 __all__ = [
@@ -81,9 +84,12 @@ def plugin_manager(extra_plugins: dict[str, object] | None = None) -> pluggy.Plu
     return load_plugins(extra_plugins)[0]
 
 
-def load_plugins(extra_plugins: dict[str, object] | None = None) -> tuple[pluggy.PluginManager, list[str]]:
+def load_plugins(
+    extra_plugins: dict[str, object] | None = None, module: str | None = None
+) -> tuple[pluggy.PluginManager, list[str]]:
     """A plugin manager with the ``tlachtli`` entry points and $TLACHTLI_PLUGINS modules registered
     (plus ``extra_plugins``), and one line per plugin that failed to load and was skipped.
+    ``module``: that plugin module alone instead of the entry points and $TLACHTLI_PLUGINS.
 
     A broken plugin (a syntax error, a missing import, a bad hook) must not take down the agents
     and games of the others: only what needs it fails, with its line.
@@ -91,6 +97,12 @@ def load_plugins(extra_plugins: dict[str, object] | None = None) -> tuple[pluggy
     manager = pluggy.PluginManager(PROJECT)
     manager.add_hookspecs(hookspecs)
     broken: list[str] = []
+    if module is not None:
+        try:
+            _register(manager, importlib.import_module(module), repr(module), broken)
+        except Exception as error:
+            broken.append(f"plugin {module!r} failed to import: {_one_line(error)}")
+        return manager, broken
     for entry_point, source in installed_entry_points():
         try:
             plugin = entry_point.load()
@@ -144,8 +156,11 @@ def _entry_points(
     stamp: tuple[tuple[str, int], ...],
 ) -> tuple[tuple[importlib.metadata.EntryPoint, str, str], ...]:
     """Each entry point with its distribution's name and its description, read once per ``stamp``:
-    reading every distribution's metadata took ~40 ms, paid by each agent process at its start
-    (arena.host) and by every match run in a process."""
+    reading every distribution's metadata took ~40 ms, paid by every match run in a process.
+    Imported here, not above: importlib.metadata costs an agent process ~50 ms of CPU at its start
+    (arena.host loads its own plugin module alone)."""
+    import importlib.metadata
+
     found = []
     for entry_point in importlib.metadata.entry_points(group=PROJECT):
         dist = entry_point.dist
@@ -174,14 +189,17 @@ def _one_line(error: BaseException) -> str:
     return " ".join(f"{type(error).__name__}: {error}".split())
 
 
-def discover(extra_plugins: dict[str, object] | None = None, games: bool = True) -> Registry:
+def discover(
+    extra_plugins: dict[str, object] | None = None, games: bool = True, module: str | None = None
+) -> Registry:
     """Load every plugin and collect its agents and games; duplicate names are an error.
 
     A plugin that fails to import or whose hook raises is skipped and listed in ``broken``.
     ``games=False`` skips the ``tlachtli_games`` hooks, so an agent process (``arena.host``)
-    does not pay for importing every rules engine at each match's start.
+    does not pay for importing every rules engine at each match's start. ``module``: that plugin
+    module alone (an agent process told its agent's ``plugin``).
     """
-    manager, broken = load_plugins(extra_plugins)
+    manager, broken = load_plugins(extra_plugins, module)
     agents: dict[str, AgentSpec] = {}
     found_games: dict[str, Game] = {}
     game_sources: dict[str, str] = {}
@@ -200,7 +218,7 @@ def discover(extra_plugins: dict[str, object] | None = None, games: bool = True)
                 raise PluginError(
                     f"agent name {spec.name!r} is registered twice: by {agents[spec.name].source} and by {source}"
                 )
-            agents[spec.name] = _with_source(spec, source)
+            agents[spec.name] = replace(spec, source=source, plugin=_module_name(impl.plugin))
     for impl in manager.hook.tlachtli_games.get_hookimpls() if games else ():
         source = impl.plugin_name
         try:
@@ -226,5 +244,7 @@ def _call(impl: pluggy.HookImpl, source: str, hook: str) -> list:
         raise PluginError(f"plugin {source}: {hook}() raised {_one_line(error)}") from error
 
 
-def _with_source(spec: AgentSpec, source: str) -> AgentSpec:
-    return replace(spec, source=source)
+def _module_name(plugin: object) -> str:
+    """The importable name of a plugin that is a module ("" for another object: an entry point
+    naming a class or instance, a plugin registered in process)."""
+    return plugin.__name__ if isinstance(plugin, ModuleType) else ""

@@ -8,13 +8,13 @@ The format is documented for bot authors in docs/protocol.md.
 
 from __future__ import annotations
 
+import functools
 import operator
 import struct
 from collections.abc import Mapping
 from typing import Any, BinaryIO, Literal, NotRequired, TypedDict
 
 import msgpack
-import msgspec
 
 from arena.textsafe import printable
 from arena.wire.faults import AgentFault
@@ -155,9 +155,10 @@ def encode(message: Mapping[str, Any]) -> bytes:
     """One frame holding ``message`` (a map with str keys and msgpack-able values).
 
     Encoded by msgspec: the same bytes as ``msgpack.packb(message, use_bin_type=True)`` for the
-    protocol's values (tests/arena/wire/test_codec.py), in about half the time (a ``decide``).
+    protocol's values (tests/arena/wire/test_codec.py), in about half the time (a ``decide``);
+    by msgpack itself after ``plain_codec()``.
     """
-    body = _ENCODER.encode(message)
+    body = msgspec_codec()[0].encode(message) if _use_msgspec else msgpack.packb(message, use_bin_type=True)
     return HEADER.pack(len(body)) + body
 
 
@@ -174,8 +175,27 @@ def _reject_ext(code: int, data: bytes | memoryview) -> Any:
     raise ProtocolError("bad-frame", f"msgpack extension type {code} is not allowed")
 
 
-_ENCODER = msgspec.msgpack.Encoder()
-_REFEREE_DECODER = msgspec.msgpack.Decoder(ext_hook=_reject_ext)
+_use_msgspec = True
+
+
+@functools.cache
+def msgspec_codec() -> tuple[Any, Any]:
+    """msgspec's encoder, and its decoder of a referee's frames: imported at first use (a zygote
+    calls it before it forks its children)."""
+    import msgspec
+
+    return msgspec.msgpack.Encoder(), msgspec.msgpack.Decoder(ext_hook=_reject_ext)
+
+
+def plain_codec() -> None:
+    """Read and write frames with msgpack alone in this process (the same bytes and values).
+
+    For an agent process exec'd for one match: importing msgspec costs it ~50 ms of CPU at its
+    start, more than msgspec saves over the match's frames (~2 ms). A zygote imports it once for
+    all its children (arena/wire/zygote.py).
+    """
+    global _use_msgspec
+    _use_msgspec = False
 
 
 def decode_body(body: bytes, deep: bool = True, from_referee: bool = False) -> dict[str, Any]:
@@ -183,11 +203,12 @@ def decode_body(body: bytes, deep: bool = True, from_referee: bool = False) -> d
 
     ``deep=False`` skips walking nested values (the host trusts the referee's observations).
     ``from_referee``: a referee's frame, read by an agent's host: decoded by msgspec, faster on a
-    large ``decide``; the referee reads its agents' frames with msgpack, whose errors its faults quote.
+    large ``decide`` (by msgpack after ``plain_codec()``); the referee reads its agents' frames with
+    msgpack, whose errors its faults quote.
     """
     try:
-        if from_referee:
-            message = _REFEREE_DECODER.decode(body)
+        if from_referee and _use_msgspec:
+            message = msgspec_codec()[1].decode(body)
         else:
             message = msgpack.unpackb(body, raw=False, strict_map_key=False, ext_hook=_reject_ext)
     except ProtocolError:

@@ -417,9 +417,11 @@ def serve(control: socket.socket) -> int:
     and report each child's exit status on its status socket."""
     from arena.host import host_agent  # noqa: F401 (imported once here, for every child)
     from arena.plugins import discover
+    from arena.wire.protocol import msgspec_codec
 
     global _registry
     _registry = discover(games=False)  # the plugins' imports, paid once
+    msgspec_codec()  # and msgspec's: the children's frames are read and written with it
     own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
     seccomp.program()  # built once here (cached), not in every child
     gc.freeze()  # what is imported stays in pages every child shares

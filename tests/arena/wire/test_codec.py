@@ -11,6 +11,7 @@ import msgpack
 import pytest
 
 from arena.inprocess import decide_message, hello_message
+from arena.wire import protocol
 from arena.wire.protocol import ProtocolError, act_message, decode_body, encode
 from engine.playout import random_choice
 from engine.teotihuacan import GAME as TEOTIHUACAN
@@ -37,8 +38,17 @@ def played_messages(game: Any, seeds: range) -> list[dict[str, Any]]:
     return messages
 
 
+@pytest.fixture(params=["msgspec", "plain"])
+def codec(request, monkeypatch):
+    """Both codecs a process may use: msgspec (the default) and msgpack alone (``plain_codec()``,
+    an exec'd agent's host)."""
+    if request.param == "plain":
+        monkeypatch.setattr(protocol, "_use_msgspec", False)
+    return request.param
+
+
 @pytest.mark.parametrize("game", [ZAPOTEC, TEOTIHUACAN], ids=lambda game: game.id)
-def test_frames_are_the_bytes_msgpack_makes_and_read_back_as_msgpack_reads_them(game):
+def test_frames_are_the_bytes_msgpack_makes_and_read_back_as_msgpack_reads_them(game, codec):
     messages = played_messages(game, range(2))
     assert sum(message["type"] == "decide" for message in messages) > 50
     for message in messages:
@@ -47,7 +57,7 @@ def test_frames_are_the_bytes_msgpack_makes_and_read_back_as_msgpack_reads_them(
         assert decode_body(body, deep=False, from_referee=True) == msgpack.unpackb(body, raw=False)
 
 
-def test_a_hosts_decoder_refuses_what_the_referees_refuses():
+def test_a_hosts_decoder_refuses_what_the_referees_refuses(codec):
     for body in (
         msgpack.packb({"type": "end"}) + b"\x00",  # bytes after the map
         msgpack.packb([1, 2]),  # not a map
