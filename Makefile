@@ -18,8 +18,14 @@ $(STAMP): pyproject.toml
 		echo "note: could not install bubblewrap; bots will run without a sandbox"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,rl,web,cluster]'
-	@# Bytecode up front: agent processes start per match, and may run with PYTHONDONTWRITEBYTECODE.
+	@# uv installs in ~6 s what pip installs in ~40 (its bytecode is compiled below); pip where uv cannot.
+	($(PY) -m pip install --quiet uv && $(PY) -m uv pip install --quiet --python $(PY) -e '.[dev,rl,web,cluster]') || \
+		$(PY) -m pip install --quiet -e '.[dev,rl,web,cluster]'
+	@# Bytecode up front: agent processes start per match, in a sandbox that cannot write it. All of
+	@# site-packages but what no process of the suite or of a match imports (tests, type checkers,
+	@# installers): compiled on first use by a process that can write it, if ever.
+	$(PY) -m compileall -q -j 0 -x '/(tests?|testing|mypy|mypyc|pip|setuptools|uv|pygments/lexers|scipy-stubs)/' \
+		"$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" > /dev/null
 	$(PY) -m compileall -q engine arena plugins tests > /dev/null
 	touch $(STAMP)
 
