@@ -36,7 +36,9 @@ $(STAMP): pyproject.toml
 # `make test` (what CI runs) leaves out the tests marked slow (long stress and variant tests, each
 # listed in docs/testing.md with the test that covers its code in `make test`); `make test-all` runs all.
 TEST_WORKERS ?= 4
-PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15
+# tests/support/rewrite_cache.py first caches pytest's rewritten test modules once, which each
+# worker would otherwise rewrite for itself on a fresh clone.
+PYTEST := $(PY) -m tests.support.rewrite_cache && PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15
 test: setup
 	$(PYTEST) -m "not slow"
 
