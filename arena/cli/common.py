@@ -22,6 +22,21 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def table(rows: Any, headers: Any, **options: Any) -> str:
+    """A text table (tabulate's), imported at first use: at the top it cost every command's start
+    ~40 ms, most of which print none."""
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=headers, **options)
+
+
+def stderr_console() -> Any:
+    """rich's console on stderr (progress bars, spinners), imported at first use (~40 ms)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
 def say(text: str, err: bool = False) -> None:
     """Print ``text`` that may hold what a bot or a record file wrote, every control shown escaped."""
     typer.echo(printable(text), err=err)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import webbrowser
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict
@@ -12,8 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from tabulate import tabulate
 
 from arena.cli.cluster import cluster_app
 from arena.cli.common import (
@@ -25,6 +22,8 @@ from arena.cli.common import (
     parse_options,
     save_or_rescue,
     say,
+    stderr_console,
+    table,
     use_sandbox,
 )
 from arena.cli.compare import compare
@@ -66,7 +65,7 @@ def agents() -> None:
         ]
         for spec in sorted(registry.agents.values(), key=lambda s: s.name)
     ]
-    typer.echo(tabulate(rows, headers=["agent", "games", "kind", "description", "plugin"]))
+    typer.echo(table(rows, headers=["agent", "games", "kind", "description", "plugin"]))
 
 
 @app.command()
@@ -84,7 +83,7 @@ def games(
         rows = [
             [name, spec["type"], spec.get("default"), spec.get("help", "")] for name, spec in schema.items()
         ]
-        typer.echo(tabulate(rows, headers=["option", "type", "default", "meaning"]))
+        typer.echo(table(rows, headers=["option", "type", "default", "meaning"]))
         return
     rows = []
     for game_id, found in sorted(registry.games.items()):
@@ -98,13 +97,13 @@ def games(
                 registry.game_sources[game_id],
             ]
         )
-    typer.echo(tabulate(rows, headers=["game", "version", "players", "automata", "plugin"]))
+    typer.echo(table(rows, headers=["game", "version", "players", "automata", "plugin"]))
 
 
 def seat_table(seats: Sequence[SeatResult]) -> str:
     """The seat / agent / score / rank / fault table of a finished match."""
     rows = [[s.seat, s.agent, s.score, s.rank, s.fault or ""] for s in seats]
-    return tabulate(rows, headers=["seat", "agent", "score", "rank", "fault"])
+    return table(rows, headers=["seat", "agent", "score", "rank", "fault"])
 
 
 @app.command()
@@ -314,6 +313,8 @@ def _play_in_browser(
                 err=True,
             )
             if open_browser:
+                import webbrowser  # here: its import cost every command's start ~12 ms
+
                 webbrowser.open(address)
 
     try:
@@ -373,7 +374,7 @@ def _match_errors() -> Iterator[None]:
 @contextmanager
 def _status(show: bool, text: str) -> Iterator[None]:
     """A spinner on stderr while work runs (only on a terminal)."""
-    console = Console(stderr=True)
+    console = stderr_console()
     if show and console.is_terminal:
         with console.status(text):
             yield
@@ -444,7 +445,7 @@ def check(
         raise fail(str(error)) from None
     report = CheckReport(agent)
     with _match_errors():
-        with Progress(console=Console(stderr=True), transient=True) as progress:
+        with Progress(console=stderr_console(), transient=True) as progress:
             task = progress.add_task(f"checking {agent}", total=len(specs))
             for spec, seat in specs:
                 report.add(run_match(spec, registry), seat)

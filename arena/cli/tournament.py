@@ -19,10 +19,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from tabulate import tabulate
 
-from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, use_sandbox
+from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, stderr_console, table, use_sandbox
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.entry import interrupted_once
@@ -238,7 +236,7 @@ def run(
                 progress=not quiet,
                 cluster=target,
                 new=new,
-                console=Console(stderr=True),
+                console=stderr_console(),
                 notify=lambda line: say(line, err=True),
                 on_start=lambda: announce_sandbox(in_force, always=True),
             )
@@ -342,21 +340,21 @@ def leaderboard(
 def _rating_table(rows: list[dict]) -> str:
     headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
     headers += ["matches", "wins", "mean score", "faults"]
-    table = [
+    cells = [
         [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
         + [(_interval(row["mle_low"], row["mle_high"]) or "-") + (" ?" if row.get("uncertain") else "")]
         + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
         for row in rows
     ]
     floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
-    return tabulate(table, headers=headers, floatfmt=floats, missingval="-")
+    return table(cells, headers=headers, floatfmt=floats, missingval="-")
 
 
 def _solo_table(rows: list[dict]) -> str:
     """A solo ladder's table (arena/tournament/solo.py): margins, paired gaps, win rates."""
     headers = ["rank", "agent", "mean margin", "95% interval", "gap to above", "95% interval"]
     headers += ["mean score", "win rate", "95% interval (Wilson)", "deals", "faults"]
-    table = [
+    cells = [
         [row["rank"], row["agent"], row["mean_margin"], _interval(row["margin_low"], row["margin_high"], 2)]
         + [row["gap_above"], _interval(row["gap_low"], row["gap_high"], 2), row["mean_score"]]
         + [f"{100 * row['win_rate']:.1f}%", _percent_interval(row["win_low"], row["win_high"])]
@@ -364,7 +362,7 @@ def _solo_table(rows: list[dict]) -> str:
         for row in rows
     ]
     floats = ["g", "g", "+.2f", "g", "+.2f", "g", ".2f"]  # margins signed: above or below the automaton
-    return tabulate(table, headers=headers, floatfmt=floats, missingval="-")
+    return table(cells, headers=headers, floatfmt=floats, missingval="-")
 
 
 def _percent_interval(low: float, high: float) -> str:
@@ -419,7 +417,7 @@ def matches(
             for m in found[:limit]
         ]
         headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
-        say(tabulate(rows, headers=headers, floatfmt=".2f", missingval="-"))
+        say(table(rows, headers=headers, floatfmt=".2f", missingval="-"))
 
     _guard(show, db)
 
@@ -465,7 +463,7 @@ def head_to_head_command(
                 percent = _percent_interval(low, high)
                 rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
             headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
-            say(tabulate(rows, headers=headers))
+            say(table(rows, headers=headers))
 
     _guard(show, db)
 
