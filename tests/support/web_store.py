@@ -22,7 +22,8 @@ from tests.support.cli import PLAYS_IN_WORKERS, arena_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_NAME = "<script>alert(1)</script>"
-# The modules that share the store (tests/arena/web/conftest.py) run on one worker under xdist.
+# The modules that share the store or the Chromium (tests/arena/web/conftest.py) run on one worker
+# under xdist: the store is played, and a browser launched (~2-3 s of CPU), once in a run.
 WEB_STORE = pytest.mark.xdist_group("web-store")
 
 ZAPOTEC = """\

@@ -12,8 +12,9 @@ import pytest
 from arena.web.replay import draw
 from tests.support.board_positions import SETUPS, positions
 from tests.support.browser import NEEDS_CHROMIUM
+from tests.support.web_store import WEB_STORE
 
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [NEEDS_CHROMIUM, WEB_STORE]
 
 # Each text's box from the browser's own font metrics; a text in a g.box must lie in its first rect.
 MEASURE = """() => {

@@ -17,9 +17,10 @@ from arena.plugins import discover
 from arena.record import load_record, replay
 from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api
 from tests.support.human_play import HumanMatch
+from tests.support.web_store import WEB_STORE
 
 sync_api = playwright_api()
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [NEEDS_CHROMIUM, WEB_STORE]
 
 
 def click_until_the_end(

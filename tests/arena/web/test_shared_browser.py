@@ -9,9 +9,10 @@ import sys
 
 from tests.support.browser import NEEDS_CHROMIUM, SharedChromium, playwright_api
 from tests.support.processes import leftovers
+from tests.support.web_store import WEB_STORE
 
 playwright_api()
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [NEEDS_CHROMIUM, WEB_STORE]
 
 
 def test_between_loans_asyncio_is_free_and_the_browser_still_serves(_shared_chromium: SharedChromium):

@@ -17,10 +17,10 @@ import pytest
 from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api, shot
 from tests.support.info_agents import HOSTILE_INFO
 from tests.support.live_ladder import PLUGIN, get_json, running_match, start_ladder, stop_ladder, wait_for
-from tests.support.web_store import ROOT, free_port, served
+from tests.support.web_store import ROOT, WEB_STORE, free_port, served
 
 sync_api = playwright_api()
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [NEEDS_CHROMIUM, WEB_STORE]
 
 
 def test_a_live_match_is_followed_to_its_end_with_info_and_move_list(browser, tmp_path):
