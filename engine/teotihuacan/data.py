@@ -7,10 +7,11 @@ uses in its hot paths (tuples of ints and strings), and checks their shape on lo
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine import toml_tables
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "components.toml"
 
@@ -204,8 +205,7 @@ class Components:
 
 
 def _load() -> Components:
-    with DATA_FILE.open("rb") as handle:
-        return Components(tomllib.load(handle))
+    return Components(toml_tables.load(DATA_FILE))
 
 
 DATA = _load()

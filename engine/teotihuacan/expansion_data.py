@@ -7,10 +7,11 @@ replaces an assumed one in the TOML without a code change. ``EXP`` holds flat ta
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine import toml_tables
 
 from .data import DATA, OFFER_BOARDS, SIDEBAR_SPACE, SPACE_BOARD, TEMPLES, WORSHIP_OFFER
 
@@ -122,8 +123,7 @@ def _grid(board: dict) -> tuple:
 
 
 def _load() -> Expansion:
-    with DATA_FILE.open("rb") as handle:
-        return Expansion(tomllib.load(handle))
+    return Expansion(toml_tables.load(DATA_FILE))
 
 
 EXP = _load()

@@ -7,11 +7,12 @@ touches strings or dicts.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
+
+from engine import toml_tables
 
 RESOURCES = ("wood", "brick", "stone", "corn", "gold", "priest")
 WOOD, BRICK, STONE, CORN, GOLD, PRIEST = range(6)
@@ -448,7 +449,7 @@ def in_play(back_mark: str, players: int) -> bool:
 
 
 def _read(name: str) -> dict:
-    return tomllib.loads(resources.files("engine.zapotec").joinpath("data", name).read_text("utf-8"))
+    return toml_tables.load(Path(__file__).resolve().parent / "data" / name)
 
 
 @cache

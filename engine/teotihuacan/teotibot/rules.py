@@ -10,9 +10,10 @@ final scoring and the answers to the base rules' choices.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from random import Random
+
+from engine import toml_tables
 
 from .. import modules
 from ..core import TeoCore
@@ -22,8 +23,7 @@ from ..flow import Frame, Payload, push
 from ..hooks import Auto, Automaton, Part
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "teotibot.toml"
-with DATA_FILE.open("rb") as _handle:
-    BOT = tomllib.load(_handle)
+BOT = toml_tables.load(DATA_FILE)
 
 TILE_NAMES = {int(k): v for k, v in BOT["action_tiles"]["names"].items()}
 DICE_POSITION = {int(k): v for k, v in BOT["action_pyramid"]["dice_sum_position"].items()}
