@@ -12,6 +12,7 @@ import importlib
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -98,26 +99,13 @@ def load_plugins(
     manager.add_hookspecs(hookspecs)
     broken: list[str] = []
     if module is not None:
-        try:
-            _register(manager, importlib.import_module(module), repr(module), broken)
-        except Exception as error:
-            broken.append(f"plugin {module!r} failed to import: {_one_line(error)}")
+        _load(manager, functools.partial(importlib.import_module, module), repr(module), broken)
         return manager, broken
     for entry_point, source in installed_entry_points():
-        try:
-            plugin = entry_point.load()
-        except Exception as error:
-            broken.append(f"plugin {source} failed to import: {_one_line(error)}")
-            continue
-        _register(manager, plugin, source, broken)
+        _load(manager, entry_point.load, source, broken)
     for module_name in filter(None, (name.strip() for name in os.environ.get(PLUGINS_ENV, "").split(","))):
         source = f"{module_name!r} (from ${PLUGINS_ENV})"
-        try:
-            plugin = importlib.import_module(module_name)
-        except Exception as error:
-            broken.append(f"plugin {source} failed to import: {_one_line(error)}")
-            continue
-        _register(manager, plugin, source, broken)
+        _load(manager, functools.partial(importlib.import_module, module_name), source, broken)
     for name, plugin in (extra_plugins or {}).items():
         manager.register(plugin, name=name)
     return manager, broken
@@ -174,6 +162,16 @@ def _entry_points(
 def _normalise(distribution: str) -> str:
     """A distribution name as packaging compares them (PEP 503: case, '-', '_' and '.' alike)."""
     return re.sub(r"[-_.]+", "-", distribution.strip()).lower()
+
+
+def _load(manager: pluggy.PluginManager, load: Callable[[], object], source: str, broken: list[str]) -> None:
+    """Import a plugin with ``load`` and register it as ``source``; a failure is one line in ``broken``."""
+    try:
+        plugin = load()
+    except Exception as error:
+        broken.append(f"plugin {source} failed to import: {_one_line(error)}")
+        return
+    _register(manager, plugin, source, broken)
 
 
 def _register(manager: pluggy.PluginManager, plugin: object, source: str, broken: list[str]) -> None:
