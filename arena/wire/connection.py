@@ -25,12 +25,16 @@ from arena.plugins import AgentSpec
 from arena.wire.faults import AgentFault
 from arena.wire.limits import DEFAULT_MEMORY_MB, BotCgroup, oom_killer_first, set_rlimits
 from arena.wire.pipe_holders import agent_dropped_pipe
-from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode
+from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode, msgspec_codec
 from arena.wire.sandbox import Jail
 from arena.wire.seccomp import join_fresh_session_keyring
 from arena.wire.spawn import ForkedProcess, agent_start_method, exec_agent, fork_agent
 from arena.wire.warm import is_kept
 from arena.wire.zygote import Limits, Zygote, ZygoteChild, ZygoteKey, zygote, zygote_key, zygote_supported
+
+# The referee encodes its frames with msgspec: imported with this module, before any match runs,
+# not at a match's first frame inside trio, where a Ctrl-C may cut an import short.
+msgspec_codec()
 
 STDERR_LIMIT = 16 * 1024  # bytes of an agent's stderr kept for the record (the tail)
 EXIT_GRACE_S = 1.0  # how long an agent may take to exit after `end` (or to report its status)
