@@ -197,17 +197,21 @@ def run(
     worker process is lost 3 times (killed, or its referee stopped or hung) is recorded as
     aborted and the ladder goes on (see docs/ladders.md).
     """
-    # Here, not at the top: the runner and the cluster's match checks (trio, psutil, multiprocessing)
-    # are only needed to play, and every `arena` process imports this module.
+    # Here, not at the top: the runner (psutil, multiprocessing) is only needed to play, and every
+    # `arena` process imports this module; the cluster's match checks (trio, the referee) only with
+    # --cluster: a local run's workers import them, not this process.
     with interrupted_once():  # until the runner's own handlers: arena/cli/entry.py says why
-        from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
         from arena.tournament.play import play_ladder
         from arena.tournament.runner import MAX_FAILURES
 
     if jobs is not None and cluster is not None:
         raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")
     target = None
+    cluster_errors: tuple[type[Exception], ...] = ()  # what only a cluster raises
     if cluster is not None:
+        with interrupted_once():
+            from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
+        cluster_errors = (ClusterError,)
         target = ClusterTarget(cluster, cluster_security, insecure_cluster, dashboard)
         try:
             check_target(target)
@@ -242,7 +246,7 @@ def run(
             )
         except StoreError as error:
             raise _fail(str(error)) from None
-        except ClusterError as error:
+        except cluster_errors as error:
             raise _fail(str(error)) from None
     report, counts, total, workers = summary.report, summary.counts, summary.total, summary.workers
     where = f"cluster {cluster}" if cluster else f"{workers} job(s)"

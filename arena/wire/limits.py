@@ -70,6 +70,8 @@ def set_rlimits(
         _lower(resource.RLIMIT_NPROC, MAX_PROCESSES)
 
 
+# A wait status meaning "exited with 255": what is recorded for a child reaped by someone else.
+LOST_STATUS = 255 << 8
 OOM_SCORE_ADJ = 1000  # an agent's: the kernel's OOM killer takes a bot before anything else
 
 

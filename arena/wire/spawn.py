@@ -31,14 +31,12 @@ import trio
 
 from arena.host import claim_stdio, host_agent
 from arena.plugins import AgentSpec
-from arena.wire.limits import die_with_parent, set_rlimits
+from arena.wire.limits import LOST_STATUS, die_with_parent, set_rlimits
 
 START_ENV = "TLACHTLI_AGENT_START"  # "exec" (the default), "zygote" or "fork" (trusted bots, no sandbox)
 START_METHODS = ("fork", "exec", "zygote")
 # Signals blocked in the referee around fork(), so that the child never runs a handler it
 # inherited (trio's, the runner's) before resetting them.
-# A wait status meaning "exited with 255": what is recorded for a child reaped by someone else.
-LOST_STATUS = 255 << 8
 _FORK_BLOCKED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGALRM}
 
 

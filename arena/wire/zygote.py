@@ -45,17 +45,17 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import trio
-
 from arena.wire import seccomp
 from arena.wire.host_view import agent_environment, sandbox_pythonpath
-from arena.wire.limits import BotCgroup, die_with_parent, oom_killer_first, set_rlimits
+from arena.wire.limits import LOST_STATUS, BotCgroup, die_with_parent, oom_killer_first, set_rlimits
 from arena.wire.sandbox import PRIVATE_TMPFS_MB, Jail, bwrap_works
-from arena.wire.spawn import LOST_STATUS
 from arena.wire.warm import on_release
 
 if TYPE_CHECKING:
     from arena.plugins import Registry
+
+# trio is imported by the referee's side (_Slot, ZygoteChild) where it is used, not above: the
+# zygote process itself never needs it, and importing it cost each zygote's start ~130 ms of CPU.
 
 PRESTARTED = 4  # children a zygote keeps started ahead of their match, at most
 START_TIMEOUT_S = 60.0  # a zygote's start: a Python start and the plugins' imports, under load
@@ -229,6 +229,8 @@ class _Slot:
 
     async def started(self) -> None:
         """Wait until the zygote has forked it (OSError if it could not)."""
+        import trio
+
         if self._pidfd is None:
             assert self._status is not None
             await trio.lowlevel.wait_readable(self._status)
@@ -307,6 +309,8 @@ class ZygoteChild:
         stdout: int,
         stderr: int,
     ) -> None:
+        import trio
+
         self.pid = _pidfd_pid(pidfd)
         self._pidfd = pidfd
         self._status = status
@@ -338,6 +342,8 @@ class ZygoteChild:
             os.waitstatus_to_exitcode(int(data)) if data.isdigit() else os.waitstatus_to_exitcode(LOST_STATUS)
         )
         self._returncode = code
+        import trio
+
         with contextlib.suppress(RuntimeError):  # outside trio: nobody can be waiting
             trio.lowlevel.notify_closing(self._status)
         self._status.close()
@@ -351,6 +357,8 @@ class ZygoteChild:
 
     async def wait(self) -> int:
         """Wait for it to end, without blocking trio; its exit status."""
+        import trio
+
         async with self._wait_lock:  # one waiter on the socket at a time, as trio requires
             while self._returncode is None:
                 try:
