@@ -13,18 +13,17 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import astuple, dataclass, field, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
 
 from arena import hookspecs
 from arena.hookspecs import PROJECT, AgentSpec, EvaluatorSpec, PluginError, hookimpl, hookspec
 from engine.api import Game
-
-if TYPE_CHECKING:
-    import importlib.metadata
+from engine.toml_tables import TAG as _TAG
+from engine.toml_tables import keep, read_kept
 
 # Re-exported: plugins and bots import these from here, as before arena/hookspecs.py existed.
 __all__ = [
@@ -101,8 +100,8 @@ def load_plugins(
     if module is not None:
         _load(manager, functools.partial(importlib.import_module, module), repr(module), broken)
         return manager, broken
-    for entry_point, source in installed_entry_points():
-        _load(manager, entry_point.load, source, broken)
+    for entry_point in installed_entry_points():
+        _load(manager, entry_point.load, entry_point.source, broken)
     for module_name in filter(None, (name.strip() for name in os.environ.get(PLUGINS_ENV, "").split(","))):
         source = f"{module_name!r} (from ${PLUGINS_ENV})"
         _load(manager, functools.partial(importlib.import_module, module_name), source, broken)
@@ -112,41 +111,90 @@ def load_plugins(
 
 
 _METADATA_FOLDERS = (".dist-info", ".egg-info")
+# An entry point's value: "module", "module:attribute", extras after it (importlib.metadata's pattern).
+_ENTRY_POINT_VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
 
 
-def installed_entry_points() -> list[tuple[importlib.metadata.EntryPoint, str]]:
-    """The ``tlachtli`` entry points of the installed distributions, each with where it comes from,
-    or only of those named in $TLACHTLI_ENTRY_POINTS_ONLY (comma-separated distribution names: the
-    test suite's way to ignore the bots a user installed)."""
-    found = _entry_points(_path_stamp())
+@dataclass(frozen=True)
+class InstalledEntryPoint:
+    """A ``tlachtli`` entry point of an installed distribution, as its metadata lists it."""
+
+    name: str
+    value: str  # "module" or "module:attribute"
+    distribution: str
+    source: str  # how discovery names it: "'name' (value, from distribution version)"
+    metadata_folder: str  # the distribution's .dist-info (or .egg-info) folder; "" if unknown
+
+    @property
+    def module(self) -> str:
+        found = _ENTRY_POINT_VALUE.match(self.value)
+        return found["module"] if found else self.value
+
+    def load(self) -> object:
+        """Import what it names (as ``importlib.metadata.EntryPoint.load`` does)."""
+        found = _ENTRY_POINT_VALUE.match(self.value)
+        if found is None:
+            raise ValueError(f"malformed entry point value {self.value!r}")
+        target: object = importlib.import_module(found["module"])
+        for attribute in filter(None, (found["attr"] or "").split(".")):
+            target = getattr(target, attribute)
+        return target
+
+
+def installed_entry_points() -> list[InstalledEntryPoint]:
+    """The ``tlachtli`` entry points of the installed distributions, or only of those named in
+    $TLACHTLI_ENTRY_POINTS_ONLY (comma-separated distribution names: the test suite's way to
+    ignore the bots a user installed)."""
+    found = all_installed_entry_points()
     only = {_normalise(name) for name in os.environ.get(ONLY_ENV, "").split(",") if name.strip()}
-    if not only:
-        return [(entry_point, source) for entry_point, _, source in found]
-    return [(entry_point, source) for entry_point, dist, source in found if _normalise(dist) in only]
+    return [entry for entry in found if not only or _normalise(entry.distribution) in only]
 
 
-def _path_stamp() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """sys.path with the distributions' metadata folders in each: installing, upgrading or removing
-    a distribution adds, renames or removes one (a folder's modification time, counted in clock
-    ticks, could miss two changes in one tick)."""
+def all_installed_entry_points() -> tuple[InstalledEntryPoint, ...]:
+    """Every installed ``tlachtli`` entry point, $TLACHTLI_ENTRY_POINTS_ONLY or not."""
+    return _entry_points(_path_stamp())
+
+
+def _path_stamp() -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """The folders of sys.path that hold distributions' metadata, in order, each with its metadata
+    folders and their entry_points.txt's modification time: installing, upgrading or removing a
+    distribution adds, renames or removes one, a reinstall rewrites its file. Folders without
+    any are left out: a process's own folder (its working directory, a sandbox's home) changes
+    no entry point, and every process of an environment shares the kept ones."""
     stamp = []
     for folder in sys.path:
         try:
-            names = os.listdir(folder or ".")
+            names = sorted(name for name in os.listdir(folder or ".") if name.endswith(_METADATA_FOLDERS))
         except OSError:
-            names = []
-        stamp.append((folder, tuple(sorted(name for name in names if name.endswith(_METADATA_FOLDERS)))))
+            continue
+        if names:
+            stamp.append(
+                (
+                    folder,
+                    tuple(
+                        (name, _modified(os.path.join(folder or ".", name, "entry_points.txt")))
+                        for name in names
+                    ),
+                )
+            )
     return tuple(stamp)
 
 
+def _modified(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
+
+
 @functools.lru_cache(maxsize=4)
-def _entry_points(
-    stamp: tuple[tuple[str, int], ...],
-) -> tuple[tuple[importlib.metadata.EntryPoint, str, str], ...]:
-    """Each entry point with its distribution's name and its description, read once per ``stamp``:
-    reading every distribution's metadata took ~40 ms, paid by every match run in a process.
-    Imported here, not above: importlib.metadata costs an agent process ~50 ms of CPU at its start
-    (arena.host loads its own plugin module alone)."""
+def _entry_points(stamp: tuple) -> tuple[InstalledEntryPoint, ...]:
+    """The entry points, read once per ``stamp``: from what an earlier process kept (engine's
+    toml_tables helpers), else from every distribution's metadata with importlib.metadata, which
+    cost each `arena` command, runner worker and zygote ~70 ms of CPU (importing it and reading)."""
+    kept = read_kept(_kept_entry_points(), stamp)
+    if kept is not None:
+        return tuple(InstalledEntryPoint(*fields) for fields in kept)
     import importlib.metadata
 
     found = []
@@ -155,8 +203,25 @@ def _entry_points(
         metadata = dist.metadata if dist is not None else None  # parsed once, not per field
         name = metadata["Name"] if metadata is not None else ""
         where = f"{name} {metadata['Version']}" if metadata is not None else "unknown distribution"
-        found.append((entry_point, name, f"{entry_point.name!r} ({entry_point.value}, from {where})"))
+        folder = getattr(dist, "_path", None)  # the .dist-info folder (no public name for it)
+        found.append(
+            InstalledEntryPoint(
+                entry_point.name,
+                entry_point.value,
+                name,
+                f"{entry_point.name!r} ({entry_point.value}, from {where})",
+                os.path.abspath(str(folder)) if folder is not None else "",
+            )
+        )
+    keep(_kept_entry_points(), stamp, [astuple(entry) for entry in found])
     return tuple(found)
+
+
+def _kept_entry_points() -> str:
+    """Where the entry points read are kept between processes: beside the environment's bytecode."""
+    import sysconfig  # here: an agent's host, told its plugin module, never reads entry points
+
+    return os.path.join(sysconfig.get_paths()["purelib"], "__pycache__", f"tlachtli-entry-points.{_TAG}")
 
 
 def _normalise(distribution: str) -> str:

@@ -14,17 +14,18 @@ import contextlib
 import marshal
 import os
 import sys
-import tomllib
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # The cache's format: this layout, marshal's version and the interpreter's (as a .pyc's name says it).
-_TAG = f"{sys.implementation.cache_tag}-marshal{marshal.version}"
+TAG = f"{sys.implementation.cache_tag}-marshal{marshal.version}"
 
 
 def cache_path(source: Path) -> Path:
     """Where ``source``'s parsed table is kept."""
-    return source.parent / "__pycache__" / f"{source.name}.{_TAG}"
+    return source.parent / "__pycache__" / f"{source.name}.{TAG}"
 
 
 def load(source: Path) -> dict[str, Any]:
@@ -32,24 +33,35 @@ def load(source: Path) -> dict[str, Any]:
     stat = os.stat(source)
     stamp = (stat.st_size, stat.st_mtime_ns)
     cached = cache_path(source)
-    try:
-        kept_stamp, table = marshal.loads(cached.read_bytes())
-        if tuple(kept_stamp) == stamp:
-            return table
-    except (OSError, ValueError, EOFError, TypeError):
-        pass  # no cache yet, or one this interpreter cannot read: parse
-    table = tomllib.loads(source.read_text("utf-8"))
-    _keep(cached, stamp, table)
+    table = read_kept(cached, stamp)
+    if table is None:
+        import tomllib  # here: arena/plugins.py imports this module for read_kept and keep alone
+
+        table = tomllib.loads(source.read_text("utf-8"))
+        keep(cached, stamp, table)
     return table
 
 
-def _keep(cached: Path, stamp: tuple[int, int], table: dict[str, Any]) -> None:
-    """Write the cache atomically (a reader sees the old one or this); silently not where it cannot."""
-    temporary = cached.with_name(f"{cached.name}.{os.getpid()}")
+def read_kept(cached: str | os.PathLike[str], stamp: tuple) -> Any:
+    """What ``keep`` wrote in ``cached`` with this ``stamp``; None where there is none (or another
+    stamp, or a file this interpreter cannot read). Also arena/plugins.py's entry points."""
     try:
-        cached.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(marshal.dumps((stamp, table)))
+        with open(cached, "rb") as file:
+            kept_stamp, value = marshal.loads(file.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None  # no cache yet, or one this interpreter cannot read
+    return value if kept_stamp == stamp else None
+
+
+def keep(cached: str | os.PathLike[str], stamp: tuple, value: Any) -> None:
+    """Write ``value`` with ``stamp`` to ``cached`` atomically (a reader sees the old one or this);
+    silently not where it cannot (read-only, or a value marshal cannot hold: a TOML date)."""
+    temporary = f"{os.fspath(cached)}.{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(temporary), exist_ok=True)
+        with open(temporary, "wb") as file:
+            file.write(marshal.dumps((stamp, value)))
         os.replace(temporary, cached)
-    except (OSError, ValueError):  # read-only, or a value marshal cannot hold (a TOML date)
+    except (OSError, ValueError):
         with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+            os.unlink(temporary)

@@ -13,14 +13,13 @@ found in (with nothing else of them visible). Environment: only the variables of
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import importlib.util
 import os
 import site
 import sys
 import sysconfig
 
-from arena.plugins import PLUGINS_ENV, PROJECT
+from arena.plugins import PLUGINS_ENV, all_installed_entry_points
 
 # Variables passed on from the referee's environment (docs/security.md lists them); HOME, TMPDIR
 # and PYTHONPATH are set by the sandbox, never passed on.
@@ -137,11 +136,10 @@ def plugin_locations() -> frozenset[str]:
 def _entry_point_locations() -> frozenset[str]:
     """The installed plugins' packages (``pip install -e`` ones too) and their ``.dist-info`` folders."""
     locations = set()
-    for entry in importlib.metadata.entry_points(group=PROJECT):
+    for entry in all_installed_entry_points():
         locations.update(_module_locations(entry.module.split(".")[0]))
-        metadata = getattr(entry.dist, "_path", None)  # the .dist-info folder (no public name for it)
-        if metadata is not None:
-            locations.add(os.path.abspath(str(metadata)))
+        if entry.metadata_folder:
+            locations.add(entry.metadata_folder)
     return frozenset(locations)
 
 

@@ -1,4 +1,6 @@
+import importlib.metadata
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -7,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena import hookspecs, plugins
 from arena.plugins import AgentSpec, PluginError, discover, hookimpl, installed_entry_points
 from plugins.random_agent import RandomAgent
 
@@ -260,15 +263,79 @@ def test_entry_points_are_read_once_but_an_install_or_upgrade_is_seen(tmp_path, 
     monkeypatch.delenv("TLACHTLI_ENTRY_POINTS_ONLY")
     monkeypatch.syspath_prepend(str(tmp_path))
     _fake_distribution(tmp_path, "first_bot", "1.0")
-    sources = [source for _, source in installed_entry_points()]
+    sources = [entry.source for entry in installed_entry_points()]
     assert "'first_bot' (first_bot_module, from first_bot 1.0)" in sources
-    assert installed_entry_points()[0][0] is installed_entry_points()[0][0], "read once"
+    assert installed_entry_points()[0] is installed_entry_points()[0], "read once"
     _fake_distribution(tmp_path, "second_bot", "2.0")  # a pip install in this process's lifetime
     (tmp_path / "first_bot-1.0.dist-info").rename(tmp_path / "first_bot-1.1.dist-info")  # an upgrade
     (tmp_path / "first_bot-1.1.dist-info" / "METADATA").write_text(
         "Metadata-Version: 2.1\nName: first_bot\nVersion: 1.1\n"
     )
-    sources = [source for _, source in installed_entry_points()]
+    sources = [entry.source for entry in installed_entry_points()]
     assert "'second_bot' (second_bot_module, from second_bot 2.0)" in sources
     assert "'first_bot' (first_bot_module, from first_bot 1.1)" in sources
     assert not any("first_bot 1.0" in source for source in sources)
+
+
+@pytest.fixture
+def kept_entry_points(tmp_path, monkeypatch) -> Path:
+    """The file entry points are kept in between processes, this test's own (the environment's is
+    shared by every process of the suite); the in-process memo emptied before and after."""
+    kept = tmp_path / "kept" / "tlachtli-entry-points"
+    monkeypatch.setattr(plugins, "_kept_entry_points", lambda: str(kept))
+    plugins._entry_points.cache_clear()
+    yield kept
+    plugins._entry_points.cache_clear()
+
+
+def test_entry_points_read_by_one_process_are_kept_for_the_next(tmp_path, monkeypatch, kept_entry_points):
+    # Importing importlib.metadata and reading every distribution cost each `arena` command,
+    # runner worker and zygote ~70 ms: a process reads what an earlier one kept.
+    monkeypatch.delenv("TLACHTLI_ENTRY_POINTS_ONLY")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _fake_distribution(tmp_path, "kept_bot", "1.0")
+    first = plugins.all_installed_entry_points()
+    assert kept_entry_points.is_file()
+    plugins._entry_points.cache_clear()  # as a new process starts
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the metadata was read again")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", unread)
+    again = plugins.all_installed_entry_points()
+    assert again == first
+    (kept_bot,) = [entry for entry in again if entry.distribution == "kept_bot"]
+    assert kept_bot.source == "'kept_bot' (kept_bot_module, from kept_bot 1.0)"
+    assert kept_bot.metadata_folder == str(tmp_path / "kept_bot-1.0.dist-info")
+    assert any(entry.module == "plugins.random_agent" for entry in again)  # the bundled ones too
+
+
+def test_a_reinstall_that_rewrites_an_entry_point_is_seen(tmp_path, monkeypatch, kept_entry_points):
+    # pip reinstalling the same version keeps the .dist-info folder's name: its file's time says it
+    monkeypatch.delenv("TLACHTLI_ENTRY_POINTS_ONLY")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _fake_distribution(tmp_path, "edited_bot", "1.0")
+    assert "edited_bot_module" in {entry.value for entry in plugins.all_installed_entry_points()}
+    listed = tmp_path / "edited_bot-1.0.dist-info" / "entry_points.txt"
+    before = listed.stat().st_mtime_ns
+    listed.write_text("[tlachtli]\nedited_bot = edited_bot.hooks:plugin\n")
+    os.utime(listed, ns=(before + 10**9, before + 10**9))  # a later time, even on a coarse clock
+    plugins._entry_points.cache_clear()  # a new process
+    values = {entry.value for entry in plugins.all_installed_entry_points()}
+    assert "edited_bot.hooks:plugin" in values and "edited_bot_module" not in values
+
+
+def test_a_kept_file_that_is_damaged_or_from_elsewhere_is_read_past(tmp_path, monkeypatch, kept_entry_points):
+    truth = plugins.all_installed_entry_points()
+    for damage in (b"", b"not marshal", marshal.dumps(((("elsewhere", ()),), [("x", "y", "z", "w", "")]))):
+        kept_entry_points.write_bytes(damage)
+        plugins._entry_points.cache_clear()
+        assert plugins.all_installed_entry_points() == truth
+
+
+def test_an_entry_point_loads_what_its_value_names(monkeypatch):
+    entry = plugins.InstalledEntryPoint("x", "arena.plugins:Registry.__name__", "d", "s", "")
+    assert entry.load() == "Registry" and entry.module == "arena.plugins"
+    assert plugins.InstalledEntryPoint("x", "arena.hookspecs [extra]", "d", "s", "").load() is hookspecs
+    with pytest.raises(ValueError, match="malformed"):
+        plugins.InstalledEntryPoint("x", "not a value!", "d", "s", "").load()
