@@ -27,8 +27,6 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import NoReturn
 
-import trio
-
 from arena.host import claim_stdio, host_agent
 from arena.plugins import AgentSpec
 from arena.wire.limits import LOST_STATUS, die_with_parent, set_rlimits
@@ -111,9 +109,15 @@ def exec_agent(
 
 
 class ForkedProcess:
-    """A forked agent seen from the referee, with the surface of ``trio.Process`` that it uses."""
+    """A forked agent seen from the referee, with the surface of ``trio.Process`` that it uses.
+
+    trio is imported in its methods, not with this module: a zygote (arena/wire/zygote.py) imports
+    the fork machinery below for its children and never runs trio (~130 ms of CPU at its start).
+    """
 
     def __init__(self, pid: int, pidfd: int, stdin: int, stdout: int, stderr: int) -> None:
+        import trio
+
         self.pid = pid
         self._pidfd: int | None = pidfd
         self._returncode: int | None = None
@@ -145,6 +149,8 @@ class ForkedProcess:
             return  # still running
         self._returncode = os.waitstatus_to_exitcode(status)
         if self._pidfd is not None:
+            import trio
+
             trio.lowlevel.notify_closing(self._pidfd)  # a task waiting on it wakes up
             os.close(self._pidfd)
             self._pidfd = None
@@ -161,6 +167,8 @@ class ForkedProcess:
 
     async def wait(self) -> int:
         """Wait for the process to end, without blocking trio; its exit status."""
+        import trio
+
         async with self._wait_lock:  # one waiter on the pidfd at a time, as trio requires
             while self._returncode is None and self._pidfd is not None:
                 try:

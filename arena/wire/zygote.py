@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 # trio is imported by the referee's side (_Slot, ZygoteChild) where it is used, not above: the
 # zygote process itself never needs it, and importing it cost each zygote's start ~130 ms of CPU.
+# What a child needs is imported by ``serve`` before any fork, so that no child imports it again.
 
 PRESTARTED = 4  # children a zygote keeps started ahead of their match, at most
 START_TIMEOUT_S = 60.0  # a zygote's start: a Python start and the plugins' imports, under load
@@ -425,6 +426,7 @@ def serve(control: socket.socket) -> int:
     and report each child's exit status on its status socket."""
     from arena.host import host_agent  # noqa: F401 (imported once here, for every child)
     from arena.plugins import discover
+    from arena.wire import spawn  # noqa: F401 (every child's fork machinery: _child)
     from arena.wire.protocol import msgspec_codec
 
     global _registry

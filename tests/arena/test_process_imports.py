@@ -40,7 +40,8 @@ def test_a_zygote_serves_without_importing_trio():
             _, stderr = zygote.communicate(timeout=60)
     assert zygote.returncode == 0, stderr
     modules = imported(stderr)
-    assert {"arena.host", "arena.plugins", "msgspec"} <= modules
+    # what each child runs is imported before any fork (a child importing it would pay each time)
+    assert {"arena.host", "arena.plugins", "arena.wire.spawn", "msgspec"} <= modules
     assert "trio" not in modules
 
 
