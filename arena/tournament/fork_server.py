@@ -24,10 +24,10 @@ import threading
 from multiprocessing import forkserver
 from typing import Any
 
-# What a worker imports before its first match (arena/tournament/runner.py, ``_worker_main``);
+# What a worker imports before its first match (arena/tournament/worker.py, ``worker_main``);
 # plugins are left out: a bot's module is user code, not to be run in the server.
 WORKER_MODULES = [
-    "arena.tournament.runner",
+    "arena.tournament.worker",
     "arena.referee",
     "arena.wire.spawn",
     "arena.wire.warm",

@@ -71,3 +71,16 @@ def test_a_local_arena_run_leaves_trio_and_the_referee_to_its_workers(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "one: 2/2 matches done, 2 played now" in run.stdout
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_runs_fork_server_preloads_what_workers_play_with_and_not_the_runs_display_or_store():
+    from arena.tournament.fork_server import WORKER_MODULES
+
+    script = (
+        f"import sys\nfor name in {WORKER_MODULES!r}:\n    __import__(name)\n"
+        "print(sorted(m for m in ('rich', 'psutil', 'sqlite3', 'arena.tournament.store') if m in sys.modules))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+    assert "arena.tournament.worker" in WORKER_MODULES and "trio" in WORKER_MODULES
