@@ -59,8 +59,10 @@ def _exit_status(done: SystemExit, err: io.StringIO) -> int:
     return 1
 
 
-# Commands that play in worker processes of their own (multiprocessing, Dask): real processes.
-PLAYS_IN_WORKERS = frozenset({"run", "compare"})
+# Commands whose workers come from the calling process (Dask's, compare's): a real process. A local
+# `arena run` plays in workers forked from a fork server, a fresh interpreter it starts (its own
+# process saved ~0.3 s of CPU a call: its imports and start).
+PLAYS_IN_WORKERS = frozenset({"compare"})
 
 
 def arena(
@@ -68,7 +70,7 @@ def arena(
 ) -> subprocess.CompletedProcess[str]:
     """``arena ARGS``: in this process where that is the same (``arena_in_process``); as a real
     process for a command in ``PLAYS_IN_WORKERS`` or one given an environment of its own."""
-    if env is None and args and args[0] not in PLAYS_IN_WORKERS:
+    if env is None and args and args[0] not in PLAYS_IN_WORKERS and "--cluster" not in args:
         return arena_in_process(*args, cwd=cwd)
     return subprocess.run(
         [sys.executable, "-m", "arena.cli", *args],
