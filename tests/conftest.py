@@ -19,7 +19,7 @@ import pytest
 from arena.wire import connection, spawn
 from tests.support.agent_processes import eventually_empty as agents_gone
 from tests.support.agent_processes import processes_in_sessions, processes_marked
-from tests.support.processes import TAG_ENV, describe, end, eventually_empty, kill_all, leftovers
+from tests.support.processes import TAG_ENV, clock_ticks, describe, end, eventually_empty, kill_all, leftovers
 
 ROOT = Path(__file__).resolve().parent.parent
 pytest_plugins = ["tests.support.xdist_groups"]  # refuses a run whose xdist groups would not hold
@@ -102,9 +102,10 @@ def _test_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
 def _no_process_left(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Fail a test that leaves a process running (and kill what it left)."""
     tag = f"{_SESSION}-{next(_COUNTER)}"
+    since = clock_ticks()  # before the tag exists: whatever carries it started later
     monkeypatch.setenv(TAG_ENV, tag)
     yield
-    left = eventually_empty(lambda: leftovers(tag), seconds=5)
+    left = eventually_empty(lambda: leftovers(tag, since), seconds=5)
     if left:
         text = describe(left)
         kill_all(left)

@@ -38,8 +38,12 @@ def kept_for_the_session(pids: Iterable[int]) -> Iterator[None]:
         _SESSION_KEPT.difference_update(kept)
 
 
-def _table() -> dict[int, tuple[int, str, bytes]]:
-    """Every readable process: pid -> (parent pid, state, environment), in one walk of /proc."""
+def _table(since: int | None = None) -> dict[int, tuple[int, str, bytes]]:
+    """Every readable process: pid -> (parent pid, state, environment), in one walk of /proc.
+
+    ``since`` (``clock_ticks``): the environment only of processes started then or later, b"" for
+    the others, which cannot carry a tag set after they started (reading every process's
+    environment was most of the leak guard's ~10 ms a test on a busy machine)."""
     table = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -47,12 +51,21 @@ def _table() -> dict[int, tuple[int, str, bytes]]:
         try:
             with open(f"/proc/{entry.name}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
-            with open(f"/proc/{entry.name}/environ", "rb") as environ:
-                env = environ.read()
+            env = b""
+            if since is None or int(fields[19]) >= since:  # field 22 of stat(5): its start, in ticks
+                with open(f"/proc/{entry.name}/environ", "rb") as environ:
+                    env = environ.read()
         except OSError:  # gone meanwhile, or another user's
             continue
         table[int(entry.name)] = (int(fields[1]), fields[0].decode(), env)
     return table
+
+
+def clock_ticks() -> int:
+    """Now, as /proc/PID/stat counts a process's start (clock ticks since boot), less one tick:
+    a process started from now on has this start or a later one."""
+    seconds = min(time.clock_gettime(time.CLOCK_BOOTTIME), time.clock_gettime(time.CLOCK_MONOTONIC))
+    return int(seconds * os.sysconf("SC_CLK_TCK")) - 1
 
 
 def _tagged(table: dict[int, tuple[int, str, bytes]], wanted: bytes) -> set[int]:
@@ -60,9 +73,15 @@ def _tagged(table: dict[int, tuple[int, str, bytes]], wanted: bytes) -> set[int]
 
 
 def processes_tagged(tag: str, name: str = TAG_ENV) -> list[int]:
-    """Live (not zombie) processes whose environment holds ``name=tag``."""
+    """Live (not zombie) processes whose environment holds ``name=tag``, but this process's own
+    services (a resource tracker started by an `arena run` in this process outlives the run)."""
     table = _table()
-    return sorted(pid for pid in _tagged(table, f"{name}={tag}\0".encode()) if table[pid][1] != "Z")
+    me = os.getpid()
+    return sorted(
+        pid
+        for pid in _tagged(table, f"{name}={tag}\0".encode())
+        if table[pid][1] != "Z" and not (table[pid][0] == me and _is_service(pid))
+    )
 
 
 def _is_service(pid: int) -> bool:
@@ -73,9 +92,10 @@ def _is_service(pid: int) -> bool:
         return False
 
 
-def leftovers(tag: str) -> list[int]:
-    """Processes started under ``tag``, or descendants of this process, still alive (zombies aside)."""
-    table = _table()
+def leftovers(tag: str, since: int | None = None) -> list[int]:
+    """Processes started under ``tag``, or descendants of this process, still alive (zombies aside).
+    ``since``: when the tag was set (``clock_ticks``); no process started before can carry it."""
+    table = _table(since)
     me = os.getpid()
     found = _tagged(table, f"{TAG_ENV}={tag}\0".encode())
     children: dict[int, list[int]] = {}
