@@ -215,3 +215,29 @@ def test_teotihuacan_values_an_avenue_step_and_a_missing_salary():
 def test_teotihuacan_first_evaluator_kept_for_comparison():
     state = next(teotihuacan_positions(1, seeds=[2], every=10))
     assert len(teotihuacan_eval.evaluate_v1(state)) == 2
+
+
+def test_zapotec_values_building_tiles_lined_up_for_income():
+    """Income is one row or column of the grid (1 + 2 per tile on it): two tiles on one line pay
+    more than two tiles spread out, by ``INCOME_LINE`` per tile on the best lines (their mean over
+    the three basic resources) per income still to come; the fitted ``grid_t`` sees no difference."""
+    state = ZAPOTEC.setup(1, 5, {})
+    assert state.step == "pick" and state.round == 1 and all(cell < 0 for cell in state.grid[0])
+    lined, spread = state.clone(), state.clone()
+    lined.grid[0][0], lined.grid[0][1] = 0, 1  # both in the first row
+    spread.grid[0][0], spread.grid[0][4] = 0, 1  # different rows and columns
+    assert zapotec_eval.best_lines(lined, 0) == 1.0 and zapotec_eval.best_lines(spread, 0) == 2 / 3
+    assert zapotec_eval.incomes_left(state, 0) == state.data.rounds
+    gained = zapotec_eval.evaluate(lined)[0] - zapotec_eval.evaluate(spread)[0]
+    assert gained == pytest.approx(zapotec_eval.INCOME_LINE * state.data.rounds / 3)
+    assert zapotec_eval.evaluate(lined)[1] == zapotec_eval.evaluate(spread)[1]  # Cocijobot's own
+
+
+def test_zapotec_an_income_collected_no_longer_counts():
+    """Once a seat's income step of the round is done, the lines forecast one income fewer."""
+    for state in random_positions(ZAPOTEC, 1, 2, {}, 1):
+        if state.round == 2 and state.current == 0 and state.step == "capital":
+            break
+    else:
+        raise AssertionError("no capital step in round 2")
+    assert zapotec_eval.incomes_left(state, 0) == state.data.rounds - 2

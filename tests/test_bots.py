@@ -287,3 +287,48 @@ def test_greedy_look_ahead_ends_with_its_turn_against_cocijobot():
     assert state.decision(0).kind == "choose-card"
     after = agent.rest_of_turn(state, 0)
     assert after.observation(0)["round"] == 2 and after.decision(0).kind == "choose-card"
+
+
+def greedy_for(game: Game, seed: int, options: dict, automaton: str = "cocijobot") -> GreedyAgent:
+    agent = GreedyAgent()
+    agent.setup(hello_message(game, 0, 1, {"automaton": automaton}, {"seed": seed, **options}))
+    return agent
+
+
+def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_override_them():
+    assert (greedy_for(ZAPOTEC, 1, {}).plies, greedy_for(ZAPOTEC, 1, {}).width) == (5, 3)
+    teotihuacan = greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
+    assert (teotihuacan.plies, teotihuacan.width) == (1, 0)
+    assert greedy_for(ZAPOTEC, 1, {"plies": 2, "width": 0}).plies == 2
+    with pytest.raises(ValueError, match="plies"):
+        greedy_for(ZAPOTEC, 1, {"plies": 0})
+
+
+def test_greedy_search_never_values_an_option_below_its_one_step_line_and_changes_choices():
+    """The searched lines include the one-step continuation (its option is always among the
+    ``width`` best one step ahead), so an option searched is worth at least what plies=1 says;
+    and along a seeded game against Cocijobot (played by plies=1) the search chooses differently."""
+    searched, one_step = greedy_for(ZAPOTEC, 3, {}), greedy_for(ZAPOTEC, 3, {"plies": 1})
+    state = ZAPOTEC.setup(1, 3, {"automaton": "cocijobot"})
+    compared = differed = 0
+    while state.to_act():
+        count = len(state.decision(0).options)
+        choice = 0
+        if count > 1:
+            deep = [searched.value_of(state, i) for i in range(count)]
+            flat = [one_step.value_of(state, i) for i in range(count)]
+            assert all(d >= f - 1e-12 for d, f in zip(deep, flat, strict=True))
+            choice = max(range(count), key=lambda i: (flat[i], -i))
+            differed += choice != max(range(count), key=lambda i: (deep[i], -i))
+            compared += 1
+        state.apply(0, choice)
+    assert compared >= 10 and differed > 0, (compared, differed)
+
+
+def test_greedy_with_search_replays_a_seeded_game_against_cocijobot():
+    games = [
+        play_in_process(ZAPOTEC, [GreedyAgent()], 11, agent_options=[{"seed": 11}], automaton="cocijobot")
+        for _ in range(2)
+    ]
+    assert games[0].result().scores == games[1].result().scores
+    assert [e["text"] for e in games[0].log()] == [e["text"] for e in games[1].log()]

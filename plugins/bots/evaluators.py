@@ -81,5 +81,7 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             turn_start=(
                 "choose-card",
             ),  # greedy's look-ahead ends with the turn: +2.8 VP on fresh deals (docs/bots.md)
+            greedy_plies=5,  # greedy searches 5 decisions of its turn, 3 options each after the first:
+            greedy_width=3,  # +10 VP a game against Cocijobot, ~30 ms a decision (docs/bots.md)
         ),
     ]

@@ -6,6 +6,12 @@ evaluator names them in ``turn_start``, a decision that opens a new turn; at mos
 ``WHOLE_TURN_STEPS`` with ``turn_start``) by taking, at each of those later decisions, the option the evaluator likes best
 right after it. The option whose turn ends best for this seat (margin over the best other seat,
 by the evaluator) is chosen; ties go to the lowest index.
+
+With ``plies`` above 1 (option, or the evaluator's default) the look-ahead also tries the options
+of the seat's next ``plies - 1`` decisions of the same turn (the ``width`` best of them one step
+ahead, every one with ``width`` 0; a decision with one option costs no ply) and takes the best
+line before finishing the turn as above: a small search over the turn, which sees plans the
+one-step continuation misses (e.g. taking the income that pays for a House it builds later).
 """
 
 from __future__ import annotations
@@ -27,10 +33,11 @@ WHOLE_TURN_STEPS = 40
 
 
 class GreedyAgent(Agent):
-    """One-turn lookahead by evaluator (see the module docstring). Option: ``seed`` (default the seat)."""
+    """One-turn lookahead by evaluator (see the module docstring). Options: ``seed`` (default the
+    seat); ``plies`` and ``width`` (default the evaluator's ``greedy_plies`` and ``greedy_width``)."""
 
     name = "greedy"
-    version = "1"
+    version = "2"
 
     def __init__(self) -> None:
         self.rng = Random(0)
@@ -38,14 +45,23 @@ class GreedyAgent(Agent):
         self.game: Game | None = None
         self.evaluator: EvaluatorSpec | None = None
         self.mismatches = 0
+        self.plies = 1
+        self.width = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.seat = hello.get("seat", 0)
-        self.rng = Random(hello.get("agent_options", {}).get("seed", self.seat))
+        options = hello.get("agent_options", {})
+        self.rng = Random(options.get("seed", self.seat))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
         if self.evaluator is None:
             raise ValueError(f"greedy: game {hello['game']!r} has no evaluator (see docs/bots.md)")
+        self.plies = int(options.get("plies", self.evaluator.greedy_plies))
+        self.width = int(options.get("width", self.evaluator.greedy_width))
+        if self.plies < 1 or self.width < 0:
+            raise ValueError(
+                f"greedy: plies must be at least 1 and width at least 0 (got {self.plies}, {self.width})"
+            )
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         count = len(decision["options"])
@@ -63,9 +79,27 @@ class GreedyAgent(Agent):
         self.explain(f"value {values[best]:.3f}, next best {max(others):.3f} ({count} options)")
         return best
 
-    def value_of(self, state: State, choice: int) -> float:
-        """This seat's reward after ``choice`` and the rest of its turn played greedily."""
-        return self.reward(self.rest_of_turn(state, choice))
+    def value_of(self, state: State, choice: int, plies: int | None = None) -> float:
+        """This seat's reward after ``choice`` and the rest of its turn: its next ``plies - 1``
+        decisions of the turn searched (``width`` options each, 0 = all), the others greedy."""
+        assert self.evaluator is not None  # setup() refuses a game without one
+        plies = self.plies if plies is None else plies
+        if plies <= 1:
+            return self.reward(self.rest_of_turn(state, choice))
+        after = state.clone()
+        after.apply(self.seat, choice)
+        if after.to_act() != (self.seat,) or after.terminal():
+            return self.reward(after)
+        decision = after.decision(self.seat)
+        if decision.kind in self.evaluator.turn_start:
+            return self.reward(after)
+        count = len(decision.options)
+        if count == 1:  # a forced step costs no ply
+            return self.value_of(after, 0, plies)
+        choices: list[int] = list(range(count))
+        if self.width and count > self.width:
+            choices = sorted(choices, key=lambda i: (-self.one_step(after, i), i))[: self.width]
+        return max(self.value_of(after, i, plies - 1) for i in choices)
 
     def rest_of_turn(self, state: State, choice: int) -> State:
         """A copy of ``state`` after ``choice`` and the seat's further decisions, each the best
