@@ -1,7 +1,7 @@
 """Plays a ladder's matches on a Dask cluster (dask.distributed): ``arena run --cluster``.
 
 A match is one Dask task: ``play_on_worker`` hands it to a match-playing process of the task
-thread's own, which plays it with the same ``arena.tournament.worker.play`` as a local worker
+thread's own, which plays it with the same ``arena.tournament.worker`` code as a local worker
 (agents are its child processes, with their limits and faults), under the local runner's
 watchdog (``arena.tournament.runner.WatchedWorker``): a referee stopped, hung or killed by a bot
 costs the match a lost worker, counted and retried as locally, never the Dask worker. The reply

@@ -79,7 +79,7 @@ class Unchecked:
     seconds: float
 
 
-PlayReply = Done | Failed  # what ``worker.play`` returns
+PlayReply = Done | Failed  # what ``worker.play_in_trio`` returns
 WorkerReply = Done | Failed | Lost  # a watched worker's answer: played, refused, or lost
 Reply = Done | Failed | Lost | Recovered | Stop  # what a ``runner.Pool`` reports for a match
 TaskReply = Done | Failed | Lost | Refused | Cancelled  # what a Dask task sends (``encode_reply``)

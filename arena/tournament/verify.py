@@ -46,7 +46,7 @@ _SHAPES: dict[str, tuple[type, ...]] = {
 
 
 def encode_reply(reply: TaskReply) -> bytes:
-    """A worker's reply (``arena.tournament.worker.play``'s, or a watchdog's ``Lost``) as JSON bytes."""
+    """A worker's reply (``arena.tournament.worker.play_in_trio``'s, or a watchdog's ``Lost``) as JSON bytes."""
     if isinstance(reply, Done):
         return json.dumps(
             {"reply": "done", "record": reply.outcome.record, "seconds": reply.seconds}

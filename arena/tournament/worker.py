@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import time
-from functools import partial
 from multiprocessing.connection import Connection
 
 from arena.match import MatchSpec
@@ -20,20 +19,10 @@ from arena.tournament.replies import Done, Failed, PlayReply, Started
 from arena.wire.limits import die_with_parent
 
 
-def play(spec: MatchSpec, registry: Registry, live: str | None = None) -> PlayReply:
-    """Play one match: a worker's reply, ``Done`` (outcome, seconds) or ``Failed`` (why);
-    ``live``: the file its steps go to as they are played (arena/live.py).
-
-    The one thing every worker does, local or a Dask task. ``Terminated`` (SIGTERM) passes through.
-    """
-    from arena.referee import run_trio  # here: the parent never needs trio
-
-    return run_trio(partial(play_in_trio, spec, registry, live))
-
-
 async def play_in_trio(spec: MatchSpec, registry: Registry, live: str | None = None) -> PlayReply:
-    """``play`` inside a running trio loop (a local worker's, kept from match to match: starting
-    one costs ~2 ms a match)."""
+    """Play one match inside the worker's trio loop (kept from match to match: starting one costs
+    ~2 ms a match): its reply, ``Done`` (outcome, seconds) or ``Failed`` (why); ``live``: the file
+    its steps go to as they are played (arena/live.py). ``Terminated`` (SIGTERM) passes through."""
     from arena.referee import Terminated, play_unless_terminated, single_errors
 
     started = time.perf_counter()
