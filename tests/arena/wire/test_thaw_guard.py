@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
+import subprocess
 import sys
 import time
 import uuid
@@ -29,11 +30,13 @@ pytestmark = pytest.mark.skipif(
     not FREEZER or not bwrap_works(), reason="needs root, bubblewrap and the cgroup v1 freezer"
 )
 
-# Goofspiel's seats bid at once: seat 1 answers and is frozen while seat 0 spins for 30 s.
+# Goofspiel's seats bid at once: seat 1 answers and is frozen while seat 0 spins for 30 s. The
+# handshake clock is long: a CI run saw an agent forfeit at the default 10 s start on a loaded
+# machine, the match end before anything froze, and this test fail without having attacked.
 REFEREE = (
     "from arena.match import MatchSpec; from arena.referee import run_match; "
-    "run_match(MatchSpec(game='goofspiel', agents=('hosted-fault', 'random'), seed=1, move_ms=600000,"
-    " agent_options=({'mode': 'spin', 'at': 2}, {})))"
+    "print(run_match(MatchSpec(game='goofspiel', agents=('hosted-fault', 'random'), seed=1, move_ms=600000,"
+    " handshake_ms=120000, agent_options=({'mode': 'spin', 'at': 2}, {}))).seats)"
 )
 
 
@@ -59,17 +62,22 @@ def frozen_groups(referee: int) -> list[str]:
         pytest.param("zygote", marks=pytest.mark.skipif(not zygote_supported(), reason="no zygote here")),
     ],
 )
-def test_a_frozen_agent_dies_with_a_referee_killed_outright(popen, monkeypatch, start):
+def test_a_frozen_agent_dies_with_a_referee_killed_outright(popen, monkeypatch, tmp_path, start):
     mark = f"tlachtli-test-{uuid.uuid4().hex}"
     monkeypatch.setenv("TLACHTLI_TEST_MARK", mark)  # passed on to the agents (tests/conftest.py)
     monkeypatch.setenv("TLACHTLI_AGENT_START", start)
     monkeypatch.setenv("TLACHTLI_SANDBOX", "bwrap")
-    referee = popen([sys.executable, "-c", REFEREE])
+    output = tmp_path / "referee.txt"
+    with output.open("w") as sink:
+        referee = popen([sys.executable, "-c", REFEREE], stdout=sink, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 150
         while not frozen_groups(referee.pid) and referee.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert frozen_groups(referee.pid), "no agent was ever frozen: the attack did not take place"
+        assert frozen_groups(referee.pid), (
+            f"no agent was ever frozen: the attack did not take place (referee exit {referee.poll()},"
+            f" printed: {output.read_text()[-2000:]!r})"
+        )
         agents = [pid for pid in processes_marked(mark) if pid != referee.pid]
         assert agents, "the agents never started"
         referee.kill()
