@@ -163,7 +163,7 @@ class ForkedProcess:
             pass
         self._reap(0)
         for stream in (self.stdin, self.stdout, self.stderr):
-            os.close(stream.fileno())
+            stream.close()  # through the stream: closing the number alone, its collection closed it again
 
     async def wait(self) -> int:
         """Wait for the process to end, without blocking trio; its exit status."""

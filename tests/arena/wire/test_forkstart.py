@@ -6,6 +6,9 @@ and nothing may be left alive in their sessions (their process groups and descen
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import gc
 import os
 import signal
 import sys
@@ -19,7 +22,7 @@ from arena.match import MatchSpec
 from arena.plugins import discover
 from arena.referee import play_match, run_match
 from arena.wire.sandbox import SANDBOX_ENV
-from arena.wire.spawn import START_ENV, fork_supported
+from arena.wire.spawn import START_ENV, exec_agent, fork_supported
 from tests.support.agent_processes import ROUNDS, alive, check_replays, eventually_empty, processes_marked
 
 pytestmark = pytest.mark.skipif(not fork_supported(), reason="forking agents needs Linux 5.3+")
@@ -273,3 +276,26 @@ def test_reaping_is_idempotent_when_a_poll_reaps_between_wake_up_and_reap(monkey
         if process.returncode is None:
             os.kill(process.pid, signal.SIGKILL)
             os.waitpid(process.pid, 0)
+
+
+def test_a_program_that_cannot_start_leaves_no_descriptor_closed_twice():
+    """A failed exec closes its three pipes once: numbers reused while its error is still held stay open."""
+    reused: list[int] = []
+
+    async def start() -> None:  # as the referee starts agents: inside trio
+        with pytest.raises(OSError) as failed:
+            exec_agent(["/nonexistent/agent"], prepare=lambda: None)
+        assert failed.value.errno == errno.ENOENT
+        # The error's traceback holds the failed process; meanwhile its pipes' numbers are reused.
+        reused.extend(os.open(os.devnull, os.O_RDONLY) for _ in range(8))
+        del failed
+
+    try:
+        trio.run(start)
+        gc.collect()  # the failed process's streams, had they kept the numbers, would close them now
+        for fd in reused:
+            os.fstat(fd)  # OSError (EBADF) where one was closed behind its owner's back
+    finally:
+        for fd in reused:
+            with contextlib.suppress(OSError):  # already closed: the failure above says so
+                os.close(fd)
