@@ -25,7 +25,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from arena.host import claim_stdio, host_agent
 from arena.plugins import AgentSpec
@@ -108,33 +108,67 @@ def exec_agent(
     return process
 
 
-class ForkedProcess:
-    """A forked agent seen from the referee, with the surface of ``trio.Process`` that it uses.
+class PipedChild:
+    """An agent process seen from the referee, with the surface of ``trio.Process`` that it uses:
+    ``pid``, its three pipes as trio streams, ``returncode`` and ``wait``.
 
-    trio is imported in its methods, not with this module: a zygote (arena/wire/zygote.py) imports
+    A subclass says how its end is learnt: ``_end_handle`` (a descriptor or socket that becomes
+    readable when it has ended) and ``_collect`` (reads the exit status into ``_returncode`` and
+    closes what only served to learn it; idempotent, never raises).
+    trio is imported in the methods, not with this module: a zygote (arena/wire/zygote.py) imports
     the fork machinery below for its children and never runs trio (~130 ms of CPU at its start).
     """
 
-    def __init__(self, pid: int, pidfd: int, stdin: int, stdout: int, stderr: int) -> None:
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
         import trio
 
         self.pid = pid
-        self._pidfd: int | None = pidfd
         self._returncode: int | None = None
         self._wait_lock = trio.Lock()
         self.stdin = trio.lowlevel.FdStream(stdin)
         self.stdout = trio.lowlevel.FdStream(stdout)
         self.stderr = trio.lowlevel.FdStream(stderr)
 
+    def _end_handle(self) -> Any:
+        raise NotImplementedError
+
+    def _collect(self, block: bool) -> None:
+        raise NotImplementedError
+
     @property
     def returncode(self) -> int | None:
-        """The exit status (negative: killed by that signal), or None while it runs; reaps it if it ended."""
+        """The exit status (negative: killed by that signal), or None while it runs."""
         if self._returncode is None:
-            self._reap(os.WNOHANG)
+            self._collect(block=False)
         return self._returncode
 
-    def _reap(self, options: int) -> None:
-        """Reap the child if it ended (blocking with ``options`` 0); idempotent, never raises.
+    async def wait(self) -> int:
+        """Wait for the process to end, without blocking trio; its exit status."""
+        import trio
+
+        async with self._wait_lock:  # one waiter on the handle at a time, as trio requires
+            while self._returncode is None:
+                try:
+                    await trio.lowlevel.wait_readable(self._end_handle())
+                except trio.ClosedResourceError:
+                    break  # collected meanwhile by a `returncode` poll
+                self._collect(block=True)
+        assert self._returncode is not None
+        return self._returncode
+
+
+class ForkedProcess(PipedChild):
+    """A child forked (and perhaps exec'd) by the referee; its end is learnt from a pidfd and waitpid."""
+
+    def __init__(self, pid: int, pidfd: int, stdin: int, stdout: int, stderr: int) -> None:
+        super().__init__(pid, stdin, stdout, stderr)
+        self._pidfd: int | None = pidfd
+
+    def _end_handle(self) -> int | None:
+        return self._pidfd
+
+    def _collect(self, block: bool) -> None:
+        """Reap the child if it ended (waiting for it with ``block``).
 
         Several paths reap (a ``returncode`` poll, ``wait``): whichever comes second finds the
         status kept. ChildProcessError means it was reaped outside this object: its status is lost.
@@ -142,7 +176,7 @@ class ForkedProcess:
         if self._returncode is not None:
             return
         try:
-            pid, status = os.waitpid(self.pid, options)
+            pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
         except ChildProcessError:
             pid, status = self.pid, LOST_STATUS
         if pid == 0:
@@ -161,23 +195,9 @@ class ForkedProcess:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self._reap(0)
+        self._collect(block=True)
         for stream in (self.stdin, self.stdout, self.stderr):
             stream.close()  # through the stream: closing the number alone, its collection closed it again
-
-    async def wait(self) -> int:
-        """Wait for the process to end, without blocking trio; its exit status."""
-        import trio
-
-        async with self._wait_lock:  # one waiter on the pidfd at a time, as trio requires
-            while self._returncode is None and self._pidfd is not None:
-                try:
-                    await trio.lowlevel.wait_readable(self._pidfd)  # readable once it has exited
-                except trio.ClosedResourceError:
-                    break  # reaped meanwhile by a `returncode` poll
-                self._reap(0)
-        assert self._returncode is not None
-        return self._returncode
 
 
 def fork_agent(

@@ -45,7 +45,10 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from arena.wire import seccomp
+from arena.wire import (
+    seccomp,
+    spawn,  # the fork machinery (its children's) and PipedChild
+)
 from arena.wire.host_view import agent_environment, sandbox_pythonpath
 from arena.wire.limits import LOST_STATUS, BotCgroup, die_with_parent, oom_killer_first, set_rlimits
 from arena.wire.sandbox import PRIVATE_TMPFS_MB, Jail, bwrap_works
@@ -54,7 +57,7 @@ from arena.wire.warm import on_release
 if TYPE_CHECKING:
     from arena.plugins import Registry
 
-# trio is imported by the referee's side (_Slot, ZygoteChild) where it is used, not above: the
+# trio is imported by the referee's side (_Slot, PipedChild) where it is used, not above: the
 # zygote process itself never needs it, and importing it cost each zygote's start ~130 ms of CPU.
 # What a child needs is imported by ``serve`` before any fork, so that no child imports it again.
 
@@ -295,11 +298,11 @@ def _remove(jail: Jail | None, cgroup: BotCgroup | None) -> None:
         jail.remove()
 
 
-class ZygoteChild:
-    """An agent forked by a zygote, with the surface of ``trio.Process`` that the referee uses.
+class ZygoteChild(spawn.PipedChild):
+    """An agent forked by a zygote.
 
     ``pid``: its pid in the referee's namespace (the first process of its own PID namespace:
-    killing it ends every process it started). Its exit status comes from the zygote.
+    killing it ends every process it started). Its exit status comes from the zygote, on ``status``.
     """
 
     def __init__(
@@ -310,25 +313,14 @@ class ZygoteChild:
         stdout: int,
         stderr: int,
     ) -> None:
-        import trio
-
-        self.pid = _pidfd_pid(pidfd)
+        super().__init__(_pidfd_pid(pidfd), stdin, stdout, stderr)
         self._pidfd = pidfd
         self._status = status
-        self._returncode: int | None = None
-        self._wait_lock = trio.Lock()
-        self.stdin = trio.lowlevel.FdStream(stdin)
-        self.stdout = trio.lowlevel.FdStream(stdout)
-        self.stderr = trio.lowlevel.FdStream(stderr)
 
-    @property
-    def returncode(self) -> int | None:
-        """Its exit status (negative: killed by that signal), or None while it runs."""
-        if self._returncode is None:
-            self._read_status(block=False)
-        return self._returncode
+    def _end_handle(self) -> socket.socket:
+        return self._status
 
-    def _read_status(self, block: bool) -> None:
+    def _collect(self, block: bool) -> None:
         if self._returncode is not None:
             # Read already: a waiter woken as readable can run after a `returncode` poll that read
             # the status and closed both descriptors (a second close could hit a reused number).
@@ -355,20 +347,6 @@ class ZygoteChild:
         if self._returncode is None:
             with contextlib.suppress(OSError):  # ended meanwhile
                 signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
-
-    async def wait(self) -> int:
-        """Wait for it to end, without blocking trio; its exit status."""
-        import trio
-
-        async with self._wait_lock:  # one waiter on the socket at a time, as trio requires
-            while self._returncode is None:
-                try:
-                    await trio.lowlevel.wait_readable(self._status)
-                except trio.ClosedResourceError:
-                    break  # read meanwhile by a `returncode` poll
-                self._read_status(block=True)
-        assert self._returncode is not None
-        return self._returncode
 
 
 def _pidfd_pid(pidfd: int) -> int:
@@ -424,9 +402,7 @@ def _check(result: int, what: str) -> None:
 def serve(control: socket.socket) -> int:
     """The zygote: discover the plugins, say ready, then fork a child per request until closed,
     and report each child's exit status on its status socket."""
-    from arena.host import host_agent  # noqa: F401 (imported once here, for every child)
     from arena.plugins import discover
-    from arena.wire import spawn  # noqa: F401 (every child's fork machinery: _child)
     from arena.wire.protocol import msgspec_codec
 
     global _registry
@@ -497,8 +473,6 @@ def _report(pidfd: int, pid: int, status: socket.socket) -> None:
 
 def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
     """The agent: its cgroup, namespaces, mounts, uid and filter, then the bot. Never returns."""
-    from arena.wire import spawn  # the fork machinery: signals, descriptors, std streams
-
     stdio, status, cgroup_files = fds[:3], fds[3], fds[4:]
     os.close(status)
     try:

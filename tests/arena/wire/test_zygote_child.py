@@ -26,7 +26,7 @@ def test_a_waiter_woken_after_a_poll_read_the_status_closes_nothing_again():
         assert child.returncode == 0  # the poll reads it and closes the pidfd and the socket
         reused = os.open(os.devnull, os.O_RDONLY)  # most likely the pidfd's number, free again
         try:
-            child._read_status(block=True)  # what the woken waiter did next
+            child._collect(block=True)  # what the woken waiter did next
             os.fstat(reused)  # still open: nothing was closed twice
             assert child.returncode == 0  # and the status read stays
         finally:
