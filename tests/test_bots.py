@@ -321,7 +321,7 @@ def greedy_for(game: Game, seed: int, options: dict, automaton: str = "cocijobot
 def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_override_them():
     assert (greedy_for(ZAPOTEC, 1, {}).plies, greedy_for(ZAPOTEC, 1, {}).width) == (5, 3)
     teotihuacan = greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
-    assert (teotihuacan.plies, teotihuacan.width) == (1, 0)
+    assert (teotihuacan.plies, teotihuacan.width) == (2, 3)
     assert greedy_for(ZAPOTEC, 1, {"plies": 2, "width": 0}).plies == 2
     with pytest.raises(ValueError, match="plies"):
         greedy_for(ZAPOTEC, 1, {"plies": 0})

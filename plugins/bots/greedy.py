@@ -37,7 +37,7 @@ class GreedyAgent(Agent):
     seat); ``plies`` and ``width`` (default the evaluator's ``greedy_plies`` and ``greedy_width``)."""
 
     name = "greedy"
-    version = "2"
+    version = "3"
 
     def __init__(self) -> None:
         self.rng = Random(0)
