@@ -26,9 +26,9 @@ from plugins.flat_mc_agent import find_game
 
 from .evaluators import find_evaluator, seat_reward
 
-TURN_STEPS = 12  # a Teotihuacan turn is a chain of a few small decisions
+TURN_STEPS = 12  # without ``turn_start``: a few turns of a game whose turns are small decisions
 # With the evaluator's ``turn_start`` the look-ahead ends with the turn; a Zapotec turn (income,
-# Capital actions, builds, the draw) is rarely more than 20 decisions.
+# Capital actions, builds, the draw) is rarely more than 20 decisions, a Teotihuacan one 2-4.
 WHOLE_TURN_STEPS = 40
 
 
