@@ -73,7 +73,10 @@ class EvaluatorSpec:
     gives at the root: improving on the position is what counts, which still tells moves apart
     when every playout ends far from level, e.g. against a strong automaton). ``turn_start``
     names the decision kinds that open a seat's turn: a one-turn look-ahead (``greedy``) stops
-    there, where no other seat is asked in between (against an automaton). ``greedy_plies``
+    there, where no other seat is asked in between (against an automaton). ``turn_count``
+    (optional) counts the turns played so far in a state, for a game that asks a ``turn_start``
+    decision again within a turn (Teotihuacan, after a discovery tile or a paid unlock): the
+    look-ahead then stops at one only once the count has changed. ``greedy_plies``
     and ``greedy_width`` are ``greedy``'s defaults for its options of the same names (how many
     of its own decisions of a turn it searches, and how many options of each after the first;
     1 and 0: a one-step continuation). ``source`` is filled in by whoever collects the specs.
@@ -87,6 +90,7 @@ class EvaluatorSpec:
     rivals_depth: int = 0
     reward: str = "win"
     turn_start: tuple[str, ...] = ()
+    turn_count: Callable[[Any], int] | None = None
     greedy_plies: int = 1
     greedy_width: int = 0
     source: str = field(default="", compare=False)

@@ -289,6 +289,29 @@ def test_greedy_look_ahead_ends_with_its_turn_against_cocijobot():
     assert after.observation(0)["round"] == 2 and after.decision(0).kind == "choose-card"
 
 
+def test_greedy_look_ahead_ends_with_its_turn_against_teotibot():
+    # Teotibot plays inside apply, so only turn_start ("turn") ends the look-ahead; a turn
+    # decision asked again within the turn (after paying to unlock, or an instant tile) opens no
+    # new turn (the evaluator's turn_count): the look-ahead goes on through that turn.
+    agent = greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
+    state, rng = TEOTIHUACAN.setup(1, 1, {"automaton": "teotibot"}), Random(1)
+    checked = again = 0
+    while state.to_act() and again == 0:
+        decision = state.decision(0)
+        if decision.kind == "turn":
+            for choice, option in enumerate(decision.options):
+                after = agent.rest_of_turn(state, choice)
+                assert after.terminal() or after.decision(0).kind == "turn"
+                assert after.terminal() or after.turns > state.turns, option["label"]
+                checked += 1
+                once = state.clone()
+                once.apply(0, choice)
+                if once.to_act() == (0,) and once.decision(0).kind == "turn" and once.turns == state.turns:
+                    again += 1  # e.g. "pay 3 cocoa to unlock ...": the same turn asks again
+        state.apply(0, rng.randrange(len(decision.options)))
+    assert checked > 5 and again == 1
+
+
 def greedy_for(game: Game, seed: int, options: dict, automaton: str = "cocijobot") -> GreedyAgent:
     agent = GreedyAgent()
     agent.setup(hello_message(game, 0, 1, {"automaton": automaton}, {"seed": seed, **options}))
@@ -298,7 +321,7 @@ def greedy_for(game: Game, seed: int, options: dict, automaton: str = "cocijobot
 def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_override_them():
     assert (greedy_for(ZAPOTEC, 1, {}).plies, greedy_for(ZAPOTEC, 1, {}).width) == (5, 3)
     teotihuacan = greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
-    assert (teotihuacan.plies, teotihuacan.width) == (1, 0)
+    assert (teotihuacan.plies, teotihuacan.width) == (2, 3)
     assert greedy_for(ZAPOTEC, 1, {"plies": 2, "width": 0}).plies == 2
     with pytest.raises(ValueError, match="plies"):
         greedy_for(ZAPOTEC, 1, {"plies": 0})

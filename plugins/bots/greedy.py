@@ -26,9 +26,9 @@ from plugins.flat_mc_agent import find_game
 
 from .evaluators import find_evaluator, seat_reward
 
-TURN_STEPS = 12  # a Teotihuacan turn is a chain of a few small decisions
+TURN_STEPS = 12  # without ``turn_start``: a few turns of a game whose turns are small decisions
 # With the evaluator's ``turn_start`` the look-ahead ends with the turn; a Zapotec turn (income,
-# Capital actions, builds, the draw) is rarely more than 20 decisions.
+# Capital actions, builds, the draw) is rarely more than 20 decisions, a Teotihuacan one 2-4.
 WHOLE_TURN_STEPS = 40
 
 
@@ -37,7 +37,7 @@ class GreedyAgent(Agent):
     seat); ``plies`` and ``width`` (default the evaluator's ``greedy_plies`` and ``greedy_width``)."""
 
     name = "greedy"
-    version = "2"
+    version = "3"
 
     def __init__(self) -> None:
         self.rng = Random(0)
@@ -79,41 +79,61 @@ class GreedyAgent(Agent):
         self.explain(f"value {values[best]:.3f}, next best {max(others):.3f} ({count} options)")
         return best
 
-    def value_of(self, state: State, choice: int, plies: int | None = None) -> float:
+    def value_of(self, state: State, choice: int, plies: int | None = None, turn: Any = None) -> float:
         """This seat's reward after ``choice`` and the rest of its turn: its next ``plies - 1``
-        decisions of the turn searched (``width`` options each, 0 = all), the others greedy."""
+        decisions of the turn searched (``width`` options each, 0 = all), the others greedy.
+        ``turn``: the evaluator's ``turn_count`` where the search began (None: ``state``'s)."""
         assert self.evaluator is not None  # setup() refuses a game without one
         plies = self.plies if plies is None else plies
+        if turn is None:
+            turn = self.turn_of(state)
         if plies <= 1:
-            return self.reward(self.rest_of_turn(state, choice))
+            return self.reward(self.rest_of_turn(state, choice, turn))
         after = state.clone()
         after.apply(self.seat, choice)
         if after.to_act() != (self.seat,) or after.terminal():
             return self.reward(after)
         decision = after.decision(self.seat)
-        if decision.kind in self.evaluator.turn_start:
+        if self.opens_turn(after, decision.kind, turn):
             return self.reward(after)
         count = len(decision.options)
         if count == 1:  # a forced step costs no ply
-            return self.value_of(after, 0, plies)
+            return self.value_of(after, 0, plies, turn)
         choices: list[int] = list(range(count))
         if self.width and count > self.width:
             choices = sorted(choices, key=lambda i: (-self.one_step(after, i), i))[: self.width]
-        return max(self.value_of(after, i, plies - 1) for i in choices)
+        return max(self.value_of(after, i, plies - 1, turn) for i in choices)
 
-    def rest_of_turn(self, state: State, choice: int) -> State:
+    def turn_of(self, state: State) -> Any:
+        """The evaluator's ``turn_count`` of ``state`` (0 where it gives none)."""
+        assert self.evaluator is not None  # setup() refuses a game without one
+        count = self.evaluator.turn_count
+        return 0 if count is None else count(state)
+
+    def opens_turn(self, state: State, kind: str, turn: Any) -> bool:
+        """Whether the seat's decision ``kind`` in ``state`` opens a new turn: a kind the
+        evaluator's ``turn_start`` names, and (where it gives a ``turn_count``) a turn ended
+        since ``turn`` (Teotihuacan asks its turn decision again after a tile or a paid unlock)."""
+        assert self.evaluator is not None  # setup() refuses a game without one
+        if kind not in self.evaluator.turn_start:
+            return False
+        return self.evaluator.turn_count is None or self.turn_of(state) != turn
+
+    def rest_of_turn(self, state: State, choice: int, turn: Any = None) -> State:
         """A copy of ``state`` after ``choice`` and the seat's further decisions, each the best
         one step ahead, until another seat is asked, a new turn starts (the evaluator's
         ``turn_start``: against an automaton nobody else is ever asked) or the step limit."""
         assert self.evaluator is not None  # setup() refuses a game without one
         starts = self.evaluator.turn_start
+        if turn is None:
+            turn = self.turn_of(state)
         after = state.clone()
         after.apply(self.seat, choice)
         for _ in range(WHOLE_TURN_STEPS if starts else TURN_STEPS):
             if after.to_act() != (self.seat,):
                 break
             decision = after.decision(self.seat)
-            if decision.kind in starts:
+            if self.opens_turn(after, decision.kind, turn):
                 break
             count = len(decision.options)
             best = max(range(count), key=lambda i: (self.one_step(after, i), -i))

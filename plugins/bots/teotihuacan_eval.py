@@ -154,6 +154,12 @@ def evaluate(state: TeoCore) -> list[float]:
     return evaluate_public(PublicView(state))
 
 
+def turns_played(state: TeoCore) -> int:
+    """Turns ended so far (every seat's; the evaluator spec's ``turn_count``): a turn decision
+    asked again within a turn (after a discovery tile or a paid unlock) leaves it unchanged."""
+    return state.turns
+
+
 def evaluate_observation(observation: dict) -> list[float]:
     """``evaluate`` from an observation (any seat's: only what every seat sees is read)."""
     return evaluate_public(observation["public"])
