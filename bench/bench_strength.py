@@ -8,7 +8,9 @@ rates, the mean margin with its standard error, games spread over ``--workers`` 
         --games 40 --save new.json --paired-with old.json
 
 Pairings: ismcts vs Teotibot, vs Cocijobot (normal), vs flatmc (2 players, both games, both
-seatings of each deal); greedy vs random (both seatings) and vs each automaton. A deal is a seed:
+seatings of each deal), vs a rival ismcts (``ismcts-ismcts``: issue 35's "last round's ismcts",
+1000 iterations unless ``--rival-option`` says otherwise; both seatings); greedy vs random (both
+seatings) and vs each automaton. A deal is a seed:
 every run plays deal ``d`` with the same game seed and agent seeds, so two runs (two versions,
 two option sets) on the same deals are paired, and ``--paired-with`` gives the per-deal
 difference of margins with its standard error (far tighter than comparing two win rates).
@@ -47,7 +49,11 @@ from plugins.random_agent import RandomAgent
 
 GAMES = {"teotihuacan": TEOTIHUACAN, "zapotec": ZAPOTEC}
 AUTOMATA = {"teotihuacan": ("teotibot", {}), "zapotec": ("cocijobot", {"difficulty": "normal"})}
-PAIRINGS = ("ismcts-automaton", "ismcts-flatmc", "greedy-random", "greedy-automaton")
+PAIRINGS = ("ismcts-automaton", "ismcts-flatmc", "ismcts-ismcts", "greedy-random", "greedy-automaton")
+# Without --pairing, all but ismcts-ismcts: its 1000-iteration rival alone would take ``make bench``
+# (10 deals, both games) about half an hour of one core.
+DEFAULT_PAIRINGS = tuple(p for p in PAIRINGS if p != "ismcts-ismcts")
+RIVAL_ISMCTS = {"iterations": 1000}  # the rival of ismcts-ismcts: the budget issue 35 measured against
 FLATMC_PLAYOUTS = {"teotihuacan": 16, "zapotec": 160}  # as bench_flat_mc plays it
 Z95 = 1.96
 
@@ -140,6 +146,7 @@ class Plan:
     bot_options: dict
     game_options: dict
     flatmc_playouts: int
+    rival_options: dict = field(default_factory=lambda: dict(RIVAL_ISMCTS))
 
 
 def bot_factory(pairing: str) -> Callable[[], Agent]:
@@ -163,6 +170,8 @@ def play_deal(plan: Plan, deal: int) -> DealResult:
     if plan.pairing.endswith("flatmc"):
         other: Callable[[], Agent] = FlatMonteCarloAgent
         other_options = {"playouts": plan.flatmc_playouts, "seed": 500 + deal}
+    elif plan.pairing == "ismcts-ismcts":
+        other, other_options = ISMCTSAgent, {**plan.rival_options, "seed": 500 + deal}
     else:
         other, other_options = RandomAgent, {}  # seeded by its seat, as the figures were played
     for seat in (0, 1):
@@ -263,6 +272,7 @@ def run(plan: Plan, deals: range, workers: int, save_to: Path | None, paired_wit
     rival = {
         "automaton": AUTOMATA[plan.game_id][0],
         "flatmc": f"flatmc ({plan.flatmc_playouts} playouts)",
+        "ismcts": "ismcts (" + ", ".join(f"{k}={v}" for k, v in plan.rival_options.items()) + ")",
     }.get(rival, rival)
     seatings = "" if plan.pairing.endswith("automaton") else ", both seatings"
     extra = "".join(f", {k}={v}" for k, v in plan.game_options.items())
@@ -311,8 +321,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--flatmc-playouts", type=int, help="flatmc's playouts (default: 16 Teotihuacan, 160 Zapotec)"
     )
+    parser.add_argument(
+        "--rival-option", action="append", default=[], metavar="KEY=VALUE",
+        help="an option of ismcts-ismcts's rival ismcts (default iterations=1000; repeatable)",
+    )  # fmt: skip
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="only this game (repeatable)")
-    parser.add_argument("--pairing", choices=PAIRINGS, action="append", help="only this pairing (repeatable)")
+    parser.add_argument(
+        "--pairing",
+        choices=PAIRINGS,
+        action="append",
+        help="only this pairing (repeatable; default: all but ismcts-ismcts)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals at once (default 1)")
     parser.add_argument(
         "--save", type=Path, metavar="FILE", help="write the per-deal outcomes (JSON) to FILE"
@@ -331,17 +350,18 @@ def main(argv: list[str] | None = None) -> None:
         ismcts = {**budget, **parse_agent_settings(args.ismcts_option, "--ismcts-option")}
         greedy = parse_agent_settings(args.greedy_option, "--greedy-option")
         game_options = parse_agent_settings(args.game_option, "--game-option")
+        rival = {**RIVAL_ISMCTS, **parse_agent_settings(args.rival_option, "--rival-option")}
     except typer.Exit as stop:
         raise SystemExit(stop.exit_code) from None
     deals = range(args.first_deal, args.first_deal + args.games)
-    pairings = args.pairing or PAIRINGS
+    pairings = args.pairing or DEFAULT_PAIRINGS
     if (args.save or args.paired_with) and len(pairings) * len(args.game or GAMES) > 1:
         parser.error("--save and --paired-with need one --game and one --pairing")
     for game_id in args.game or sorted(GAMES):
         for pairing in pairings:
             playouts = args.flatmc_playouts or FLATMC_PLAYOUTS[game_id]
             options = ismcts if pairing.startswith("ismcts") else greedy
-            plan = Plan(pairing, game_id, options, game_options, playouts)
+            plan = Plan(pairing, game_id, options, game_options, playouts, rival)
             run(plan, deals, args.workers, args.save, args.paired_with)
 
 

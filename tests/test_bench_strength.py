@@ -65,6 +65,19 @@ def test_deals_replay_and_workers_change_nothing() -> None:
     assert [len(d.games) for d in alone] == [2, 2]  # both seatings
 
 
+def test_ismcts_meets_a_rival_ismcts_on_its_budget_in_both_seatings() -> None:
+    """ismcts-ismcts plays both seatings of a deal against a rival ismcts on the rival's own
+    budget; every agent is seeded, so the deal replays."""
+    plan = Plan("ismcts-ismcts", "zapotec", {"iterations": 4}, {}, 160, {"iterations": 2})
+    [deal] = play_all(plan, range(5, 6), workers=1)
+    assert len(deal.games) == 2  # both seatings
+    assert deal.mine[1] > 0 and deal.theirs[1] > 0  # both sides decided
+    same = Plan("ismcts-ismcts", "zapotec", {"iterations": 4}, {}, 160, {"iterations": 2})
+    assert play_all(same, range(5, 6), workers=1)[0].games == deal.games  # seeded: replays
+    other = Plan("ismcts-ismcts", "zapotec", {"iterations": 4}, {}, 160, {"iterations": 30})
+    assert play_all(other, range(5, 6), workers=1)[0].games != deal.games  # the rival's budget counts
+
+
 def test_save_and_paired_with(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     saved = tmp_path / "run.json"
     args = ["--game", "zapotec", "--pairing", "greedy-random", "--games", "1", "--first-deal", "7"]
