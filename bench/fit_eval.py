@@ -35,7 +35,8 @@ players' seats and for the automaton's separately, ridge least squares of (final
 the features (standardised, ``--ridge``), games split 80/20 into fit and held-out sets by seed.
 It prints R^2 and the RMSE on both sets, the same figures for the first evaluator's estimate
 (``evaluate_v1`` - banked, given its best affine use of the time left, fitted on the same rows)
-on the same positions, and the two weight tables in the module's format.
+and for the module's tables as they are now (before ``--write``) on the same positions, and the
+two weight tables in the module's format.
 """
 
 from __future__ import annotations
@@ -294,11 +295,16 @@ def report(target: Target, data: dict, args) -> None:
         time_col = X[:, list(target.module.FEATURES).index(target.time_feature)]
         V = np.column_stack([v1, time_col, np.ones(len(v1))])
         v1_fit = V @ np.linalg.lstsq(V[fit_rows], y[fit_rows], rcond=None)[0]
+        # the module's table now (before any --write), as it is, on the same rows
+        table = getattr(target.module, label)
+        now = np.array([table[name] for name in target.module.FEATURES])
         for name_set, rows in (("fit", fit_rows), ("held-out", test_rows)):
             r2, rmse = r2_rmse(y[rows], X[rows] @ w)
             r2_old, rmse_old = r2_rmse(y[rows], v1_fit[rows])
+            r2_now, rmse_now = r2_rmse(y[rows], X[rows] @ now)
             print(
-                f"  {name_set}: R^2 {r2:.3f}, RMSE {rmse:.1f} VP (first evaluator, rescaled: R^2 {r2_old:.3f}, RMSE {rmse_old:.1f})"
+                f"  {name_set}: R^2 {r2:.3f}, RMSE {rmse:.1f} VP (first evaluator, rescaled: R^2 {r2_old:.3f}, RMSE {rmse_old:.1f};"
+                f" the module's table now: R^2 {r2_now:.3f}, RMSE {rmse_now:.1f})"
             )
         tables[label] = w
     block = weight_block(target, tables, data, args)
