@@ -5,13 +5,15 @@
     .venv/bin/python bench/fit_eval.py --game zapotec --games 200 --save a.npz
     .venv/bin/python bench/fit_eval.py --game zapotec --load a.npz --load b.npz
 
-Teotihuacan's tables came from two rounds (about 4 minutes each on the shared 2-core machine,
-niced; the script was bench/fit_teotihuacan_eval.py then):
+Teotihuacan's tables came from two rounds of the current greedy against Teotibot, more random
+than the default (issue 35, sixth session; about 4 minutes each on the shared 2-core machine,
+niced), the first played with the tables before them (fitted on the old one-step greedy's games):
 
-    .venv/bin/python bench/fit_eval.py --games 80 --save r1.npz --write
-    .venv/bin/python bench/fit_eval.py --games 80 --first-seed 200000 \
-        --policy-eval fitted --save r2.npz
-    .venv/bin/python bench/fit_eval.py --load r1.npz --load r2.npz --write
+    .venv/bin/python bench/fit_eval.py --games 512 --first-seed 320000 --epsilon 0.3 \
+        --kinds solo-greedy --policy-eval fitted --save r3eps.npz --write
+    .venv/bin/python bench/fit_eval.py --games 512 --first-seed 330000 --epsilon 0.3 \
+        --kinds solo-greedy --policy-eval fitted --save r4eps.npz
+    .venv/bin/python bench/fit_eval.py --load r3eps.npz --load r4eps.npz --write
 
 Zapotec's the same way, with ``--game zapotec`` (docs/bots.md, Evaluators, gives the runs).
 
