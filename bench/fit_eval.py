@@ -5,13 +5,15 @@
     .venv/bin/python bench/fit_eval.py --game zapotec --games 200 --save a.npz
     .venv/bin/python bench/fit_eval.py --game zapotec --load a.npz --load b.npz
 
-Teotihuacan's tables came from two rounds (about 4 minutes each on the shared 2-core machine,
-niced; the script was bench/fit_teotihuacan_eval.py then):
+Teotihuacan's tables came from two rounds of the current greedy against Teotibot, more random
+than the default (issue 35, sixth session; about 4 minutes each on the shared 2-core machine,
+niced), the first played with the tables before them (fitted on the old one-step greedy's games):
 
-    .venv/bin/python bench/fit_eval.py --games 80 --save r1.npz --write
-    .venv/bin/python bench/fit_eval.py --games 80 --first-seed 200000 \
-        --policy-eval fitted --save r2.npz
-    .venv/bin/python bench/fit_eval.py --load r1.npz --load r2.npz --write
+    .venv/bin/python bench/fit_eval.py --games 512 --first-seed 320000 --epsilon 0.3 \
+        --kinds solo-greedy --policy-eval fitted --save r3eps.npz --write
+    .venv/bin/python bench/fit_eval.py --games 512 --first-seed 330000 --epsilon 0.3 \
+        --kinds solo-greedy --policy-eval fitted --save r4eps.npz
+    .venv/bin/python bench/fit_eval.py --load r3eps.npz --load r4eps.npz --write
 
 Zapotec's the same way, with ``--game zapotec`` (docs/bots.md, Evaluators, gives the runs).
 
@@ -35,7 +37,8 @@ players' seats and for the automaton's separately, ridge least squares of (final
 the features (standardised, ``--ridge``), games split 80/20 into fit and held-out sets by seed.
 It prints R^2 and the RMSE on both sets, the same figures for the first evaluator's estimate
 (``evaluate_v1`` - banked, given its best affine use of the time left, fitted on the same rows)
-on the same positions, and the two weight tables in the module's format.
+and for the module's tables as they are now (before ``--write``) on the same positions, and the
+two weight tables in the module's format.
 """
 
 from __future__ import annotations
@@ -294,11 +297,16 @@ def report(target: Target, data: dict, args) -> None:
         time_col = X[:, list(target.module.FEATURES).index(target.time_feature)]
         V = np.column_stack([v1, time_col, np.ones(len(v1))])
         v1_fit = V @ np.linalg.lstsq(V[fit_rows], y[fit_rows], rcond=None)[0]
+        # the module's table now (before any --write), as it is, on the same rows
+        table = getattr(target.module, label)
+        now = np.array([table[name] for name in target.module.FEATURES])
         for name_set, rows in (("fit", fit_rows), ("held-out", test_rows)):
             r2, rmse = r2_rmse(y[rows], X[rows] @ w)
             r2_old, rmse_old = r2_rmse(y[rows], v1_fit[rows])
+            r2_now, rmse_now = r2_rmse(y[rows], X[rows] @ now)
             print(
-                f"  {name_set}: R^2 {r2:.3f}, RMSE {rmse:.1f} VP (first evaluator, rescaled: R^2 {r2_old:.3f}, RMSE {rmse_old:.1f})"
+                f"  {name_set}: R^2 {r2:.3f}, RMSE {rmse:.1f} VP (first evaluator, rescaled: R^2 {r2_old:.3f}, RMSE {rmse_old:.1f};"
+                f" the module's table now: R^2 {r2_now:.3f}, RMSE {rmse_now:.1f})"
             )
         tables[label] = w
     block = weight_block(target, tables, data, args)
