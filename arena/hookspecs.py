@@ -79,7 +79,9 @@ class EvaluatorSpec:
     look-ahead then stops at one only once the count has changed. ``greedy_plies``
     and ``greedy_width`` are ``greedy``'s defaults for its options of the same names (how many
     of its own decisions of a turn it searches, and how many options of each after the first;
-    1 and 0: a one-step continuation). ``source`` is filled in by whoever collects the specs.
+    1 and 0: a one-step continuation). ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
+    option (the visits each root option starts with at greedy's value of it; 0: none).
+    ``source`` is filled in by whoever collects the specs.
     """
 
     game: str
@@ -93,6 +95,7 @@ class EvaluatorSpec:
     turn_count: Callable[[Any], int] | None = None
     greedy_plies: int = 1
     greedy_width: int = 0
+    ismcts_prior: int = 0
     source: str = field(default="", compare=False)
 
 

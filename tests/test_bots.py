@@ -120,7 +120,8 @@ def test_a_single_option_is_answered_without_search():
 @pytest.mark.parametrize(
     "options, word",
     [({"iterations": 0}, "iterations"), ({"time_ms": "fast"}, "time_ms"), ({"policy": "smart"}, "policy"),
-     ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth"), ({"reward": "score"}, "reward")],
+     ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth"), ({"reward": "score"}, "reward"),
+     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior")],
 )  # fmt: skip
 def test_bad_ismcts_options_are_refused_with_their_name(options, word):
     with pytest.raises(ValueError, match=word):
@@ -174,6 +175,38 @@ def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
     assert agent.depth == spec.depth
     agent.setup(hello_message(game, 0, 2, solo, {"depth": 0}))
     assert agent.depth == 0  # played to the end
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(game):
+    """``prior``: greedy's value of each root option, counted as visits, leads the selection; with one
+    iteration the search takes the option greedy takes (the same seed: the same first sample)."""
+    solo = {"automaton": AUTOMATA[game.id]}
+    state = game.setup(1, 11, solo)
+    rng = Random(5)
+    choices = []
+    while state.to_act() and len(choices) < 8:
+        message = decide_message(state, 0, 1)
+        if len(message["options"]) > 1:
+            ismcts, greedy = ISMCTSAgent(), GreedyAgent()
+            ismcts.setup(hello_message(game, 0, 2, solo, {"seed": 3, "iterations": 1, "prior": 5}))
+            greedy.setup(hello_message(game, 0, 2, solo, {"seed": 3}))
+            choice = greedy.act(message["obs"], message)
+            assert ismcts.act(message["obs"], message) == choice
+            choices.append(choice)
+        state.apply(0, rng.randrange(len(state.decision(0).options)))
+    assert len(choices) == 8 and set(choices) != {0}  # real choices, not the first option each time
+
+
+def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
+    assert evaluators.find_evaluator(TEOTIHUACAN.id).ismcts_prior > 0  # measured: docs/bots.md
+    for game in GAMES:
+        spec = evaluators.find_evaluator(game.id)
+        agent = ISMCTSAgent()
+        agent.setup(hello_message(game, 0, 2, {}, {}))
+        assert agent.prior == spec.ismcts_prior and (agent.greedy is not None) == bool(spec.ismcts_prior)
+        agent.setup(hello_message(game, 0, 2, {}, {"prior": 0}))
+        assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
 
 
 def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():

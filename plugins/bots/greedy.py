@@ -47,6 +47,9 @@ class GreedyAgent(Agent):
         self.mismatches = 0
         self.plies = 1
         self.width = 0
+        # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
+        self.scale = 1.0
+        self.centre = 0.0
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.seat = hello.get("seat", 0)
@@ -56,6 +59,7 @@ class GreedyAgent(Agent):
         self.evaluator = find_evaluator(hello["game"])
         if self.evaluator is None:
             raise ValueError(f"greedy: game {hello['game']!r} has no evaluator (see docs/bots.md)")
+        self.scale = self.evaluator.scale
         self.plies = int(options.get("plies", self.evaluator.greedy_plies))
         self.width = int(options.get("width", self.evaluator.greedy_width))
         if self.plies < 1 or self.width < 0:
@@ -148,7 +152,7 @@ class GreedyAgent(Agent):
     def reward(self, state: State) -> float:
         assert self.evaluator is not None  # setup() refuses a game without one
         scores = state.result().scores if state.terminal() else self.evaluator.evaluate(state)
-        return seat_reward(scores, self.seat, self.evaluator.scale)
+        return seat_reward(scores, self.seat, self.scale, self.centre)
 
 
 @hookimpl

@@ -17,6 +17,11 @@ Budget: ``iterations`` (hardware independent: the same seed and count give the s
 and/or ``time_ms``; with neither, the time comes from the clock of each decide message
 (plugins/bots/clock.py). The answer is the most visited option.
 
+Prior (``prior``): each root option starts with that many visits at the value ``greedy``'s
+own-turn look-ahead gives it on the decision's first sample, so the search starts from greedy's
+opinion and leaves it where its iterations disagree (docs/bots.md: +12 to +18 VP a game against
+Teotibot at 300 iterations).
+
 Subtree reuse: when the agent decides twice in a row (the decide id is the previous one plus
 one: nobody else was asked in between, e.g. the small decisions of one Teotihuacan turn), the
 child of its previous choice becomes the new root; its statistics came from samples in which
@@ -40,6 +45,7 @@ from plugins.flat_mc_agent import find_game
 
 from .clock import number, positive_int, think_ms
 from .evaluators import find_evaluator, seat_margin, seat_reward
+from .greedy import GreedyAgent
 from .mast import MoveAverages
 
 DEFAULT_EXPLORATION = 0.7
@@ -112,11 +118,12 @@ class ISMCTSAgent(Agent):
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
     default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
     evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
-    evaluator's), ``reuse`` (bool, default true).
+    evaluator's), ``reuse`` (bool, default true), ``prior`` (int >= 0: the visits each root option
+    starts with at greedy's value of it, default the evaluator's ``ismcts_prior``, else 0).
     """
 
     name = "ismcts"
-    version = "1"
+    version = "2"
 
     def __init__(self) -> None:
         self.rng = Random(0)
@@ -136,6 +143,9 @@ class ISMCTSAgent(Agent):
         self.centres: list[float] | None = None
         self.reuse = True
         self.scale = DEFAULT_SCALE
+        # ``prior``: greedy's value of each root option counts as this many visits (0 = none).
+        self.prior = 0
+        self.greedy: GreedyAgent | None = None
         self.root: Node | None = None
         self.last_id: int | None = None
         self.last_key: tuple | None = None
@@ -186,6 +196,16 @@ class ISMCTSAgent(Agent):
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
+        self.prior = options.get("prior", self.evaluator.ismcts_prior if self.evaluator else 0)
+        if isinstance(self.prior, bool) or not isinstance(self.prior, int) or self.prior < 0:
+            raise ValueError(f"ismcts: agent option 'prior' must be an int >= 0, got {self.prior!r}")
+        self.greedy = None
+        if self.prior:
+            if self.evaluator is None:
+                raise ValueError(f"ismcts: game {hello['game']!r} has no evaluator, so 'prior' must be 0")
+            self.greedy = GreedyAgent()
+            self.greedy.setup({**hello, "agent_options": {}})
+            self.greedy.scale = self.scale
 
     # ---- deciding ------------------------------------------------------------------------------
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
@@ -236,6 +256,7 @@ class ISMCTSAgent(Agent):
         done = 0
         assert self.game is not None  # act() checked setup() came first
         sample = observation_sampler(self.game, observation)
+        primed = False
         while True:
             state = sample(self.rng)
             if self.seat in state.to_act() and option_count(state, self.seat) == count:
@@ -243,6 +264,9 @@ class ISMCTSAgent(Agent):
                     assert self.evaluator is not None  # setup() refuses "gain" without one
                     values = self.evaluator.evaluate(state)
                     self.centres = [seat_margin(values, seat) for seat in range(len(values))]
+                if self.greedy is not None and not primed:
+                    self.prime(root, state)
+                    primed = True
                 self.iterate(root, state)
             else:
                 self.mismatches += 1
@@ -252,6 +276,20 @@ class ISMCTSAgent(Agent):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.total_iterations += done
+
+    def prime(self, root: Node, state: State) -> None:
+        """Greedy's value of each root option (its look-ahead over the rest of the turn, on this
+        sample, rewarded as the search rewards) as ``prior`` visits of the root's children."""
+        greedy = self.greedy
+        assert greedy is not None  # setup() made one for a prior
+        greedy.centre = self.centres[self.seat] if self.centres else 0.0
+        for choice, key in enumerate(option_keys(self.seat, option_labels(state, self.seat))):
+            child = root.children.get(key)
+            if child is None:
+                child = root.children[key] = Node(self.seat)
+            child.visits += self.prior
+            child.avail += self.prior
+            child.reward += self.prior * greedy.value_of(state, choice)
 
     def iterate(self, root: Node, state: State) -> None:
         """One selection + expansion + playout + backpropagation on the sampled ``state``."""
