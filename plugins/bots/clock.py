@@ -23,13 +23,15 @@ def think_ms(clock: Mapping[str, Any]) -> float:
     return max(MIN_MS, MOVE_SHARE * move + BANK_SHARE * bank - MARGIN_MS)
 
 
-def positive_int(options: Mapping[str, Any], name: str, bot: str, default: int | None) -> int | None:
-    """Agent option ``name`` checked as an int >= 1 (or absent: ``default``)."""
+def int_option(
+    options: Mapping[str, Any], name: str, bot: str, default: int | None, least: int = 1
+) -> int | None:
+    """Agent option ``name`` checked as an int >= ``least`` (or absent: ``default``)."""
     value = options.get(name, default)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{bot}: agent option {name!r} must be an int >= 1, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{bot}: agent option {name!r} must be an int >= {least}, got {value!r}")
     return value
 
 
