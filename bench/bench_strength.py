@@ -37,15 +37,19 @@ from typing import Any
 
 import typer
 
-from arena.agent import Agent
-from arena.cli.common import parse_agent_settings
-from arena.inprocess import play_in_process
-from engine.teotihuacan import GAME as TEOTIHUACAN
-from engine.zapotec import GAME as ZAPOTEC
-from plugins.bots.greedy import GreedyAgent
-from plugins.bots.ismcts import ISMCTSAgent
-from plugins.flat_mc_agent import FlatMonteCarloAgent
-from plugins.random_agent import RandomAgent
+# This checkout's code, not whichever one the environment's editable install names (a git worktree
+# sharing another checkout's .venv measured that checkout's bots, silently).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.agent import Agent  # noqa: E402
+from arena.cli.common import parse_agent_settings  # noqa: E402
+from arena.inprocess import play_in_process  # noqa: E402
+from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
+from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
+from plugins.bots.greedy import GreedyAgent  # noqa: E402
+from plugins.bots.ismcts import ISMCTSAgent  # noqa: E402
+from plugins.flat_mc_agent import FlatMonteCarloAgent  # noqa: E402
+from plugins.random_agent import RandomAgent  # noqa: E402
 
 GAMES = {"teotihuacan": TEOTIHUACAN, "zapotec": ZAPOTEC}
 AUTOMATA = {"teotihuacan": ("teotibot", {}), "zapotec": ("cocijobot", {"difficulty": "normal"})}

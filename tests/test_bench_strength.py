@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,3 +104,18 @@ def test_a_malformed_option_is_a_one_line_error(capsys: pytest.CaptureFixture[st
         main(["--greedy-option", "samples"])
     assert stopped.value.code == 2
     assert capsys.readouterr().err.startswith("error: --greedy-option 'samples': write it as key=value")
+
+
+def test_the_script_measures_its_own_checkout(tmp_path: Path) -> None:
+    # A `plugins` package ahead of the checkout on the path (as another checkout's editable install
+    # is, for a git worktree sharing its .venv) must not be the code the script measures.
+    decoy = tmp_path / "plugins"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy plugins package was imported')\n")
+    script = Path(__file__).resolve().parent.parent / "bench" / "bench_strength.py"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, str(script), "--help"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--pairing" in done.stdout
