@@ -9,8 +9,9 @@ rates, the mean margin with its standard error, games spread over ``--workers`` 
 
 Pairings: ismcts vs Teotibot, vs Cocijobot (normal), vs flatmc (2 players, both games, both
 seatings of each deal), vs a rival ismcts (``ismcts-ismcts``: issue 35's "last round's ismcts",
-1000 iterations unless ``--rival-option`` says otherwise; both seatings); greedy vs random (both
-seatings) and vs each automaton. A deal is a seed:
+the code and evaluator tables of ``--rival-commit``, by default the bots as issue 35 found them
+(bench/rival.py), at 1000 iterations unless ``--rival-option`` says otherwise; both seatings);
+greedy vs random (both seatings) and vs each automaton. A deal is a seed:
 every run plays deal ``d`` with the same game seed and agent seeds, so two runs (two versions,
 two option sets) on the same deals are paired, and ``--paired-with`` gives the per-deal
 difference of margins with its standard error (far tighter than comparing two win rates).
@@ -28,6 +29,7 @@ import argparse
 import json
 import math
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -44,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from arena.agent import Agent  # noqa: E402
 from arena.cli.common import parse_agent_settings  # noqa: E402
 from arena.inprocess import play_in_process  # noqa: E402
+from bench.rival import LAST_ROUND, extract, rival_ismcts  # noqa: E402
 from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
 from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
 from plugins.bots.greedy import GreedyAgent  # noqa: E402
@@ -152,6 +155,10 @@ class Plan:
     game_options: dict
     flatmc_playouts: int
     rival_options: dict = field(default_factory=lambda: dict(RIVAL_ISMCTS))
+    # ismcts-ismcts: the rival's commit and the folder bench/rival.py extracted its bots into
+    # (None: this checkout's ismcts)
+    rival_commit: str | None = None
+    rival_dir: str | None = None
 
 
 def bot_factory(pairing: str) -> Callable[[], Agent]:
@@ -176,7 +183,8 @@ def play_deal(plan: Plan, deal: int) -> DealResult:
         other: Callable[[], Agent] = FlatMonteCarloAgent
         other_options = {"playouts": plan.flatmc_playouts, "seed": 500 + deal}
     elif plan.pairing == "ismcts-ismcts":
-        other, other_options = ISMCTSAgent, {**plan.rival_options, "seed": 500 + deal}
+        other = rival_ismcts(plan.rival_dir) if plan.rival_dir else ISMCTSAgent
+        other_options = {**plan.rival_options, "seed": 500 + deal}
     else:
         other, other_options = RandomAgent, {}  # seeded by its seat, as the figures were played
     for seat in (0, 1):
@@ -277,7 +285,10 @@ def run(plan: Plan, deals: range, workers: int, save_to: Path | None, paired_wit
     rival = {
         "automaton": AUTOMATA[plan.game_id][0],
         "flatmc": f"flatmc ({plan.flatmc_playouts} playouts)",
-        "ismcts": "ismcts (" + ", ".join(f"{k}={v}" for k, v in plan.rival_options.items()) + ")",
+        "ismcts": ("ismcts" if plan.rival_dir is None else f"ismcts of {plan.rival_commit}")
+        + " ("
+        + ", ".join(f"{k}={v}" for k, v in plan.rival_options.items())
+        + ")",
     }.get(rival, rival)
     seatings = "" if plan.pairing.endswith("automaton") else ", both seatings"
     extra = "".join(f", {k}={v}" for k, v in plan.game_options.items())
@@ -330,6 +341,11 @@ def main(argv: list[str] | None = None) -> None:
         "--rival-option", action="append", default=[], metavar="KEY=VALUE",
         help="an option of ismcts-ismcts's rival ismcts (default iterations=1000, prior=0: last round's search; repeatable)",
     )  # fmt: skip
+    parser.add_argument(
+        "--rival-commit", default=LAST_ROUND, metavar="REV",
+        help=f"ismcts-ismcts's rival is the ismcts (and evaluators) of this commit of the checkout's history "
+        f"(default {LAST_ROUND}: last round's, as issue 35 found it); 'here': this checkout's ismcts",
+    )  # fmt: skip
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="only this game (repeatable)")
     parser.add_argument(
         "--pairing",
@@ -362,12 +378,17 @@ def main(argv: list[str] | None = None) -> None:
     pairings = args.pairing or DEFAULT_PAIRINGS
     if (args.save or args.paired_with) and len(pairings) * len(args.game or GAMES) > 1:
         parser.error("--save and --paired-with need one --game and one --pairing")
-    for game_id in args.game or sorted(GAMES):
-        for pairing in pairings:
-            playouts = args.flatmc_playouts or FLATMC_PLAYOUTS[game_id]
-            options = ismcts if pairing.startswith("ismcts") else greedy
-            plan = Plan(pairing, game_id, options, game_options, playouts, rival)
-            run(plan, deals, args.workers, args.save, args.paired_with)
+    with tempfile.TemporaryDirectory(prefix="tlachtli-rival-") as folder:
+        commit = None if args.rival_commit == "here" else args.rival_commit
+        rival_dir = None
+        if "ismcts-ismcts" in pairings and commit:
+            rival_dir = str(extract(Path(__file__).resolve().parent.parent, commit, Path(folder)))
+        for game_id in args.game or sorted(GAMES):
+            for pairing in pairings:
+                playouts = args.flatmc_playouts or FLATMC_PLAYOUTS[game_id]
+                options = ismcts if pairing.startswith("ismcts") else greedy
+                plan = Plan(pairing, game_id, options, game_options, playouts, rival, commit, rival_dir)
+                run(plan, deals, args.workers, args.save, args.paired_with)
 
 
 if __name__ == "__main__":

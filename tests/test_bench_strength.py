@@ -20,6 +20,7 @@ from bench.bench_strength import (
     summary,
     wilson,
 )
+from bench.rival import extract, rival_ismcts
 
 
 def test_wilson_interval_matches_hand_computed_values() -> None:
@@ -119,3 +120,47 @@ def test_the_script_measures_its_own_checkout(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "--pairing" in done.stdout
+
+
+@pytest.fixture
+def old_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A git repository whose one commit holds this checkout's plugins/bots with a Zapotec evaluator
+    of its own (every seat level, always); the rival package is dropped again afterwards."""
+    repo = tmp_path / "repo"
+    bots = repo / "plugins" / "bots"
+    bots.mkdir(parents=True)
+    for source in (Path(__file__).resolve().parent.parent / "plugins" / "bots").glob("*.py"):
+        (bots / source.name).write_text(source.read_text())
+    with (bots / "zapotec_eval.py").open("a") as module:
+        module.write("\n\ndef evaluate(state):\n    return [0.0, 0.0]  # the test's games have two seats\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "old bots"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    yield repo, commit.stdout.strip()
+    rival_ismcts.cache_clear()
+    for name in [m for m in sys.modules if m.split(".")[0] == "rival_bots"]:
+        del sys.modules[name]
+
+
+def test_the_rival_is_the_old_commits_ismcts_with_its_own_evaluators(tmp_path: Path, old_bots) -> None:
+    repo, commit = old_bots
+    folder = str(extract(repo, commit, tmp_path / "rival"))
+    rival = rival_ismcts(folder)
+    assert Path(sys.modules[rival.__module__].__file__ or "").parent == tmp_path / "rival" / "rival_bots"
+    spec = sys.modules["rival_bots.evaluators"].find_evaluator("zapotec")
+    assert spec.evaluate.__module__ == "rival_bots.zapotec_eval"  # not today's, registered by plugins
+    old = Plan("ismcts-ismcts", "zapotec", {"iterations": 4}, {}, 160, {"iterations": 8}, commit, folder)
+    here = Plan("ismcts-ismcts", "zapotec", {"iterations": 4}, {}, 160, {"iterations": 8})
+    # the same bot but for its evaluator (level everywhere): its cut-offs decide nothing, its games differ
+    assert play_all(old, range(3), workers=1)[0].games != play_all(here, range(3), workers=1)[0].games
+
+
+def test_a_commit_not_in_the_history_is_a_one_line_error(tmp_path: Path, old_bots) -> None:
+    repo, _ = old_bots
+    with pytest.raises(SystemExit) as stopped:
+        extract(repo, "0" * 40, tmp_path / "rival")
+    message = str(stopped.value)
+    assert message.startswith("error: --rival-commit: git ") and "\n" not in message

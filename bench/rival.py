@@ -1,0 +1,57 @@
+"""Last round's bots beside this checkout's, for issue 35's 2-player target ("the same bot >= 75%
+against last round's ismcts (1000 iterations)"): the rival is the old code, evaluator tables included.
+
+``extract(repo, commit, folder)`` copies ``plugins/bots`` as it was at ``commit`` out of ``repo``'s
+history into ``folder/rival_bots``, a package of its own; ``rival_ismcts(folder)`` imports it and
+returns its ``ismcts`` agent class, after giving the package's evaluator lookup the package's own
+evaluators (it would otherwise discover the ones this checkout's plugins register, and the old
+search would play with today's tables). The engine is this checkout's: the old bot plays today's rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+# The bots as issue 35 found them (2026-11-25): no change to plugins/bots for issue 35 comes before it,
+# and its imports name today's engine modules.
+LAST_ROUND = "3f100e2"
+PACKAGE = "rival_bots"
+BOTS = "plugins/bots"
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(
+            f"error: --rival-commit: git {' '.join(args)} failed in {repo}: {done.stderr.strip()} "
+            "(a shallow clone needs `git fetch --unshallow`; --rival-commit here plays this checkout's ismcts)"
+        )
+    return done.stdout
+
+
+def extract(repo: Path, commit: str, folder: Path) -> Path:
+    """Write ``plugins/bots`` at ``commit`` as the package ``folder/rival_bots``; returns ``folder``."""
+    package = folder / PACKAGE
+    package.mkdir(parents=True)
+    for path in git(repo, "ls-tree", "--name-only", commit, f"{BOTS}/").split():
+        if path.endswith(".py"):
+            (package / Path(path).name).write_text(git(repo, "show", f"{commit}:{path}"))
+    if not (package / "ismcts.py").exists():
+        raise SystemExit(f"error: --rival-commit {commit}: it has no {BOTS}/ismcts.py")
+    return folder
+
+
+@cache
+def rival_ismcts(folder: str) -> type:
+    """The ``ismcts`` agent class of the package ``extract`` wrote (once per process: the worker
+    processes of bench_strength import it themselves)."""
+    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+        del sys.modules[name]  # another folder's package (one process, two rivals: the tests)
+    sys.path.insert(0, folder)
+    evaluators = importlib.import_module(f"{PACKAGE}.evaluators")
+    evaluators._FOUND = {spec.game: spec for spec in evaluators.tlachtli_evaluators()}
+    return importlib.import_module(f"{PACKAGE}.ismcts").ISMCTSAgent
