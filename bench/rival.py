@@ -27,7 +27,7 @@ def git(repo: Path, *args: str) -> str:
     done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(
-            f"error: --rival-commit: git {' '.join(args)} failed in {repo}: {done.stderr.strip()} "
+            f"error: --rival-commit: git {' '.join(args)} failed in {repo}: {' '.join(done.stderr.split())} "
             "(a shallow clone needs `git fetch --unshallow`; --rival-commit here plays this checkout's ismcts)"
         )
     return done.stdout

@@ -155,7 +155,8 @@ def test_the_rival_is_the_old_commits_ismcts_with_its_own_evaluators(tmp_path: P
     old = Plan("ismcts-ismcts", "zapotec", {"iterations": 4}, {}, 160, {"iterations": 8}, commit, folder)
     here = Plan("ismcts-ismcts", "zapotec", {"iterations": 4}, {}, 160, {"iterations": 8})
     # the same bot but for its evaluator (level everywhere): its cut-offs decide nothing, its games differ
-    assert play_all(old, range(3), workers=1)[0].games != play_all(here, range(3), workers=1)[0].games
+    games = [[deal.games for deal in play_all(plan, range(3), workers=1)] for plan in (old, here)]
+    assert games[0] != games[1]
 
 
 def test_a_commit_not_in_the_history_is_a_one_line_error(tmp_path: Path, old_bots) -> None:
