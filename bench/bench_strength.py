@@ -41,7 +41,8 @@ import typer
 
 # This checkout's code, not whichever one the environment's editable install names (a git worktree
 # sharing another checkout's .venv measured that checkout's bots, silently).
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+CHECKOUT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(CHECKOUT))
 
 from arena.agent import Agent  # noqa: E402
 from arena.cli.common import parse_agent_settings  # noqa: E402
@@ -282,13 +283,11 @@ def run(plan: Plan, deals: range, workers: int, save_to: Path | None, paired_wit
     named = ", ".join(f"{k}={v}" for k, v in plan.bot_options.items())
     bot = f"{plan.pairing.split('-')[0]} ({named})" if named else plan.pairing.split("-")[0]
     rival = plan.pairing.split("-")[1]
+    searcher = "ismcts" if plan.rival_dir is None else f"ismcts of {plan.rival_commit}"
     rival = {
         "automaton": AUTOMATA[plan.game_id][0],
         "flatmc": f"flatmc ({plan.flatmc_playouts} playouts)",
-        "ismcts": ("ismcts" if plan.rival_dir is None else f"ismcts of {plan.rival_commit}")
-        + " ("
-        + ", ".join(f"{k}={v}" for k, v in plan.rival_options.items())
-        + ")",
+        "ismcts": f"{searcher} (" + ", ".join(f"{k}={v}" for k, v in plan.rival_options.items()) + ")",
     }.get(rival, rival)
     seatings = "" if plan.pairing.endswith("automaton") else ", both seatings"
     extra = "".join(f", {k}={v}" for k, v in plan.game_options.items())
@@ -382,7 +381,7 @@ def main(argv: list[str] | None = None) -> None:
         commit = None if args.rival_commit == "here" else args.rival_commit
         rival_dir = None
         if "ismcts-ismcts" in pairings and commit:
-            rival_dir = str(extract(Path(__file__).resolve().parent.parent, commit, Path(folder)))
+            rival_dir = str(extract(CHECKOUT, commit, Path(folder)))
         for game_id in args.game or sorted(GAMES):
             for pairing in pairings:
                 playouts = args.flatmc_playouts or FLATMC_PLAYOUTS[game_id]
