@@ -79,7 +79,9 @@ class EvaluatorSpec:
     look-ahead then stops at one only once the count has changed. ``greedy_plies``
     and ``greedy_width`` are ``greedy``'s defaults for its options of the same names (how many
     of its own decisions of a turn it searches, and how many options of each after the first;
-    1 and 0: a one-step continuation). ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
+    1 and 0: a one-step continuation); ``greedy_turns`` and ``greedy_top`` its ``turns`` and
+    ``top`` (the ``top`` best options played on through that many more own turns; 0: none).
+    ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
     option (the visits each root option starts with at greedy's value of it; 0: none).
     ``source`` is filled in by whoever collects the specs.
     """
@@ -95,6 +97,8 @@ class EvaluatorSpec:
     turn_count: Callable[[Any], int] | None = None
     greedy_plies: int = 1
     greedy_width: int = 0
+    greedy_turns: int = 0
+    greedy_top: int = 3
     ismcts_prior: int = 0
     source: str = field(default="", compare=False)
 

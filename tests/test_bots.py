@@ -180,7 +180,8 @@ def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(game):
     """``prior``: greedy's value of each root option, counted as visits, leads the selection; with one
-    iteration the search takes the option greedy takes (the same seed: the same first sample)."""
+    iteration the search takes the option greedy takes (the same seed: the same first sample). The
+    prior is greedy's look-ahead over the turn, without its play-outs (``turns`` 0)."""
     solo = {"automaton": AUTOMATA[game.id]}
     state = game.setup(1, 11, solo)
     rng = Random(5)
@@ -190,7 +191,7 @@ def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(gam
         if len(message["options"]) > 1:
             ismcts, greedy = ISMCTSAgent(), GreedyAgent()
             ismcts.setup(hello_message(game, 0, 2, solo, {"seed": 3, "iterations": 1, "prior": 5}))
-            greedy.setup(hello_message(game, 0, 2, solo, {"seed": 3}))
+            greedy.setup(hello_message(game, 0, 2, solo, {"seed": 3, "turns": 0}))
             choice = greedy.act(message["obs"], message)
             assert ismcts.act(message["obs"], message) == choice
             choices.append(choice)
@@ -355,9 +356,50 @@ def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_overrid
     assert (greedy_for(ZAPOTEC, 1, {}).plies, greedy_for(ZAPOTEC, 1, {}).width) == (5, 3)
     teotihuacan = greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
     assert (teotihuacan.plies, teotihuacan.width) == (2, 3)
+    assert (teotihuacan.turns, teotihuacan.top) == (1, 3)
+    assert greedy_for(ZAPOTEC, 1, {}).turns == 0
     assert greedy_for(ZAPOTEC, 1, {"plies": 2, "width": 0}).plies == 2
-    with pytest.raises(ValueError, match="plies"):
-        greedy_for(ZAPOTEC, 1, {"plies": 0})
+    for bad in ({"plies": 0}, {"width": -1}, {"turns": -1}, {"top": 0}):
+        with pytest.raises(ValueError, match="plies and top must be at least 1"):
+            greedy_for(ZAPOTEC, 1, bad)
+
+
+def test_greedy_plays_its_best_options_on_through_its_next_turn_against_teotibot():
+    """With ``turns`` 1 (Teotihuacan's default) an option's play-out ends where the seat's turn
+    after next opens: its turn and Teotibot's, twice (the turn count, every seat's, up by 4; with
+    ``turns`` 0 by 2, where the look-ahead ends). Greedy then chooses among the ``top`` 3 options
+    by the turn's look-ahead, by their play-outs: along a seeded game, not always the same."""
+    on, within = greedy_for(TEOTIHUACAN, 1, {}, "teotibot"), greedy_for(TEOTIHUACAN, 1, {"turns": 0}, "teotibot")
+    state, rng = TEOTIHUACAN.setup(1, 1, {"automaton": "teotibot"}), Random(1)
+    compared = differed = 0
+    while state.to_act() and compared < 8:
+        decision = state.decision(0)
+        count = len(decision.options)
+        if decision.kind == "turn" and count > 1:
+            for played, turns in ((on.play_on(state, 0), 4), (within.play_on(state, 0), 2)):
+                assert played.decision(0).kind == "turn" and played.turns == state.turns + turns
+            look_ahead, play_outs = within.decision_values(state), on.decision_values(state)
+            assert look_ahead == within.option_values(state)  # turns 0: the look-ahead alone
+            top = sorted(range(count), key=lambda i: (-look_ahead[i], i))[:3]
+            best = max(range(count), key=lambda i: (play_outs[i], -i))
+            assert best in top and sorted(play_outs)[-3] >= 0 and all(play_outs[i] == -1 for i in range(count) if i not in top)
+            differed += best != max(range(count), key=lambda i: (look_ahead[i], -i))
+            compared += 1
+        state.apply(0, rng.randrange(count))
+    assert compared == 8 and differed > 0, differed
+
+
+def test_greedy_playing_on_chooses_the_same_for_the_same_seed():
+    state, rng = TEOTIHUACAN.setup(1, 5, {"automaton": "teotibot"}), Random(5)
+    first, second = (greedy_for(TEOTIHUACAN, 5, {}, "teotibot") for _ in range(2))
+    asked = 0
+    while state.to_act() and asked < 6:
+        if len(state.decision(0).options) > 1:
+            message = decide_message(state, 0, asked + 1)
+            assert first.act(message["obs"], message) == second.act(message["obs"], message)
+            asked += 1
+        state.apply(0, rng.randrange(len(state.decision(0).options)))
+    assert asked == 6
 
 
 def test_greedy_search_never_values_an_option_below_its_one_step_line_and_changes_choices():

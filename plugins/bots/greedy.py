@@ -12,6 +12,12 @@ of the seat's next ``plies - 1`` decisions of the same turn (the ``width`` best 
 ahead, every one with ``width`` 0; a decision with one option costs no ply) and takes the best
 line before finishing the turn as above: a small search over the turn, which sees plans the
 one-step continuation misses (e.g. taking the income that pays for a House it builds later).
+
+With ``turns`` above 0 (option, or the evaluator's ``greedy_turns``) the ``top`` best options by
+that look-ahead are valued again by playing on: the option, the rest of its turn and the seat's
+next ``turns`` turns, every decision greedy's own choice (the search above), valued where the
+last of those turns ends; the best of them is chosen. A turn's value then includes what it sets
+up for the next, which a look-ahead ending with the turn cannot see.
 """
 
 from __future__ import annotations
@@ -34,10 +40,11 @@ WHOLE_TURN_STEPS = 40
 
 class GreedyAgent(Agent):
     """One-turn lookahead by evaluator (see the module docstring). Options: ``seed`` (default the
-    seat); ``plies`` and ``width`` (default the evaluator's ``greedy_plies`` and ``greedy_width``)."""
+    seat); ``plies``, ``width``, ``turns`` and ``top`` (default the evaluator's ``greedy_plies``,
+    ``greedy_width``, ``greedy_turns`` and ``greedy_top``)."""
 
     name = "greedy"
-    version = "3"
+    version = "4"
 
     def __init__(self) -> None:
         self.rng = Random(0)
@@ -47,6 +54,8 @@ class GreedyAgent(Agent):
         self.mismatches = 0
         self.plies = 1
         self.width = 0
+        self.turns = 0
+        self.top = 1
         # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
         self.scale = 1.0
         self.centre = 0.0
@@ -62,9 +71,12 @@ class GreedyAgent(Agent):
         self.scale = self.evaluator.scale
         self.plies = int(options.get("plies", self.evaluator.greedy_plies))
         self.width = int(options.get("width", self.evaluator.greedy_width))
-        if self.plies < 1 or self.width < 0:
+        self.turns = int(options.get("turns", self.evaluator.greedy_turns))
+        self.top = int(options.get("top", self.evaluator.greedy_top))
+        if self.plies < 1 or self.width < 0 or self.turns < 0 or self.top < 1:
             raise ValueError(
-                f"greedy: plies must be at least 1 and width at least 0 (got {self.plies}, {self.width})"
+                "greedy: plies and top must be at least 1, width and turns at least 0 "
+                f"(got plies {self.plies}, width {self.width}, turns {self.turns}, top {self.top})"
             )
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
@@ -77,11 +89,52 @@ class GreedyAgent(Agent):
         if self.seat not in state.to_act() or len(state.decision(self.seat).options) != count:
             self.mismatches += 1
             return self.rng.randrange(count)
-        values = [self.value_of(state, choice) for choice in range(count)]
+        values = self.decision_values(state)
         best = max(range(count), key=lambda i: (values[i], -i))
         others = [value for i, value in enumerate(values) if i != best]
         self.explain(f"value {values[best]:.3f}, next best {max(others):.3f} ({count} options)")
         return best
+
+    def decision_values(self, state: State) -> list[float]:
+        """What the seat's options in ``state`` are worth to it (the best is chosen): by the
+        turn's look-ahead, or with ``turns`` its ``top`` best by their play-outs (the rest -1)."""
+        values = self.option_values(state)
+        if not self.turns:
+            return values
+        # only the best few are played on: a play-out costs a greedy decision per decision played
+        top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: self.top]
+        return [self.reward(self.play_on(state, i)) if i in top else -1.0 for i in range(len(values))]
+
+    def option_values(self, state: State, turn: Any = None) -> list[float]:
+        """``value_of`` each option of the seat's decision in ``state`` (``turn`` as there)."""
+        return [self.value_of(state, i, None, turn) for i in range(len(state.decision(self.seat).options))]
+
+    def choice(self, state: State, turn: Any = None) -> int:
+        """The seat's choice in ``state`` by the turn's look-ahead (ties to the lowest index)."""
+        if len(state.decision(self.seat).options) == 1:
+            return 0
+        values = self.option_values(state, turn)
+        return max(range(len(values)), key=lambda i: (values[i], -i))
+
+    def play_on(self, state: State, choice: int) -> State:
+        """A copy of ``state`` after ``choice``, the rest of the seat's turn and its next ``turns``
+        turns, each decision its own ``choice``, stopped where the turn after those opens, where
+        another seat is asked (only automata play inside it) or where the game ends."""
+        turn = self.turn_of(state)
+        after = state.clone()
+        after.apply(self.seat, choice)
+        turns_left = self.turns
+        for _ in range(WHOLE_TURN_STEPS * (self.turns + 1)):
+            if after.to_act() != (self.seat,):
+                break
+            decision = after.decision(self.seat)
+            if self.opens_turn(after, decision.kind, turn):
+                if turns_left == 0:
+                    break
+                turns_left -= 1
+                turn = self.turn_of(after)
+            after.apply(self.seat, self.choice(after, turn))
+        return after
 
     def value_of(self, state: State, choice: int, plies: int | None = None, turn: Any = None) -> float:
         """This seat's reward after ``choice`` and the rest of its turn: its next ``plies - 1``
