@@ -364,25 +364,29 @@ def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_overrid
             greedy_for(ZAPOTEC, 1, bad)
 
 
-def test_greedy_plays_its_best_options_on_through_its_next_turn_against_teotibot():
-    """With ``turns`` 1 (Teotihuacan's default) an option's play-out ends where the seat's turn
-    after next opens: its turn and Teotibot's, twice (the turn count, every seat's, up by 4; with
-    ``turns`` 0 by 2, where the look-ahead ends). Greedy then chooses among the ``top`` 3 options
-    by the turn's look-ahead, by their play-outs: along a seeded game, not always the same."""
-    on, within = greedy_for(TEOTIHUACAN, 1, {}, "teotibot"), greedy_for(TEOTIHUACAN, 1, {"turns": 0}, "teotibot")
+def test_greedy_plays_its_best_options_on_through_its_next_turns_against_teotibot():
+    """With ``turns`` (Teotihuacan's default) an option's play-out ends where the seat's turn after
+    those opens: its turn and Teotibot's, ``turns`` + 1 times (the turn count, every seat's, up by
+    twice that; with ``turns`` 0 by 2, where the look-ahead ends). Greedy then chooses among the
+    ``top`` 3 options by the turn's look-ahead, by their play-outs: along a seeded game, not
+    always the look-ahead's own choice."""
+    on = greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
+    within = greedy_for(TEOTIHUACAN, 1, {"turns": 0}, "teotibot")
     state, rng = TEOTIHUACAN.setup(1, 1, {"automaton": "teotibot"}), Random(1)
     compared = differed = 0
     while state.to_act() and compared < 8:
-        decision = state.decision(0)
-        count = len(decision.options)
-        if decision.kind == "turn" and count > 1:
-            for played, turns in ((on.play_on(state, 0), 4), (within.play_on(state, 0), 2)):
-                assert played.decision(0).kind == "turn" and played.turns == state.turns + turns
+        count = len(state.decision(0).options)
+        if state.decision(0).kind == "turn" and count > 1:
+            for agent in (on, within):
+                played = agent.play_on(state, 0)
+                assert played.decision(0).kind == "turn" and played.turns == state.turns + 2 * (
+                    agent.turns + 1
+                )
             look_ahead, play_outs = within.decision_values(state), on.decision_values(state)
             assert look_ahead == within.option_values(state)  # turns 0: the look-ahead alone
             top = sorted(range(count), key=lambda i: (-look_ahead[i], i))[:3]
+            assert [i for i in range(count) if play_outs[i] >= 0] == sorted(top)  # the rest -1
             best = max(range(count), key=lambda i: (play_outs[i], -i))
-            assert best in top and sorted(play_outs)[-3] >= 0 and all(play_outs[i] == -1 for i in range(count) if i not in top)
             differed += best != max(range(count), key=lambda i: (look_ahead[i], -i))
             compared += 1
         state.apply(0, rng.randrange(count))
