@@ -5,7 +5,8 @@
     .venv/bin/python bench/fit_eval.py --game zapotec --games 200 --save a.npz
     .venv/bin/python bench/fit_eval.py --game zapotec --load a.npz --load b.npz
 
-Teotihuacan's tables came from two rounds of the current greedy against Teotibot, more random
+Teotihuacan's tables came from two rounds of greedy (its look-ahead, without the play-outs that
+greedy's ``turns`` adds, as ``solo-greedy`` still plays) against Teotibot, more random
 than the default (issue 35, sixth session; about 4 minutes each on the shared 2-core machine,
 niced), the first played with the tables before them (fitted on the old one-step greedy's games):
 
@@ -138,6 +139,9 @@ class EpsilonGreedy(GreedyAgent):
     def setup(self, hello):
         super().setup(hello)
         self.evaluator = replace(self.evaluator, evaluate=self.evaluate)
+        # no play-outs (greedy's ``turns``): the shipped tables' games were played without them,
+        # and with them a Teotihuacan game costs ~15 times the CPU
+        self.turns = 0
         self.explore = Random(hello.get("agent_options", {}).get("seed", 0) + 7)
 
     def act(self, observation, decision):
