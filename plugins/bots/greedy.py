@@ -1,4 +1,4 @@
-"""``greedy``: one-turn lookahead with the game's evaluator; a fast baseline for any game that has one.
+"""``greedy``: a look-ahead over its turn with the game's evaluator; a fast baseline for any game that has one.
 
 Each decision samples one full state from the observation, then for every option plays it and
 the rest of the agent's turn (its further decisions until another seat is asked or, where the
@@ -39,7 +39,7 @@ WHOLE_TURN_STEPS = 40
 
 
 class GreedyAgent(Agent):
-    """One-turn lookahead by evaluator (see the module docstring). Options: ``seed`` (default the
+    """A look-ahead over its turn by evaluator (see the module docstring). Options: ``seed`` (default the
     seat); ``plies``, ``width``, ``turns`` and ``top`` (default the evaluator's ``greedy_plies``,
     ``greedy_width``, ``greedy_turns`` and ``greedy_top``)."""
 
@@ -213,7 +213,10 @@ def tlachtli_agents() -> list[AgentSpec]:
     return [
         AgentSpec(
             name="greedy",
-            description="One-turn lookahead with the game's evaluator (any game that has one); a fast baseline.",
+            description=(
+                "A look-ahead over its turn with the game's evaluator (any game that has one), "
+                "its best options played on through its next turns; a fast baseline."
+            ),
             factory=GreedyAgent,
             version=GreedyAgent.version,
         )
