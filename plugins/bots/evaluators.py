@@ -76,9 +76,9 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             turn_count=teotihuacan_eval.turns_played,
             greedy_plies=2,  # greedy searches 2 decisions of its turn, 3 options of the second:
             greedy_width=3,  # +13 VP a game more against Teotibot, 5 ms a decision (docs/bots.md)
-            # greedy plays its 3 best options on through its next turn, its own choices (~100 ms a
-            # decision): +16 VP a game against Teotibot (docs/bots.md)
-            greedy_turns=1,
+            # greedy plays its 3 best options on through its next 2 turns, its own choices (~140 ms a
+            # decision): 32% to 70% of fresh deals against Teotibot (1 turn: 59%; docs/bots.md)
+            greedy_turns=2,
             # ismcts's root options start at greedy's values, worth 300 visits: +12 to +17 VP a game against
             # Teotibot at 300 iterations, +1.2 (s.e. 4.3) at 1200: nothing measurable (docs/bots.md)
             ismcts_prior=300,
