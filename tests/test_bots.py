@@ -18,12 +18,13 @@ import pytest
 from arena.inprocess import decide_message, hello_message, play_in_process
 from arena.plugins import PluginError, discover
 from engine.api import Game
+from engine.playout import option_labels
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
 from plugins.bots import evaluators
 from plugins.bots.clock import think_ms
 from plugins.bots.greedy import GreedyAgent
-from plugins.bots.ismcts import ISMCTSAgent
+from plugins.bots.ismcts import ISMCTSAgent, Node, option_keys
 from plugins.random_agent import RandomAgent
 
 GAMES = [ZAPOTEC, TEOTIHUACAN]
@@ -180,8 +181,8 @@ def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(game):
     """``prior``: greedy's value of each root option, counted as visits, leads the selection; with one
-    iteration the search takes the option greedy takes (the same seed: the same first sample). The
-    prior is greedy's look-ahead over the turn, without its play-outs (``turns`` 0)."""
+    iteration the search takes the option greedy takes (the same seed: the same first sample), its
+    play-outs included (Teotihuacan's ``turns``)."""
     solo = {"automaton": AUTOMATA[game.id]}
     state = game.setup(1, 11, solo)
     rng = Random(5)
@@ -191,12 +192,33 @@ def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(gam
         if len(message["options"]) > 1:
             ismcts, greedy = ISMCTSAgent(), GreedyAgent()
             ismcts.setup(hello_message(game, 0, 2, solo, {"seed": 3, "iterations": 1, "prior": 5}))
-            greedy.setup(hello_message(game, 0, 2, solo, {"seed": 3, "turns": 0}))
+            greedy.setup(hello_message(game, 0, 2, solo, {"seed": 3}))
             choice = greedy.act(message["obs"], message)
             assert ismcts.act(message["obs"], message) == choice
             choices.append(choice)
         state.apply(0, rng.randrange(len(state.decision(0).options)))
     assert len(choices) == 8 and set(choices) != {0}  # real choices, not the first option each time
+
+
+def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
+    """Each root option starts at greedy's value of it as greedy decides: its play-outs for its
+    ``top`` 3 (Teotihuacan's ``turns``), the rest at the worst of those."""
+    solo = {"automaton": "teotibot"}
+    ismcts, greedy = ISMCTSAgent(), greedy_for(TEOTIHUACAN, 3, {}, "teotibot")
+    ismcts.setup(hello_message(TEOTIHUACAN, 0, 2, solo, {"seed": 3}))
+    assert ismcts.prior == evaluators.find_evaluator(TEOTIHUACAN.id).ismcts_prior and greedy.turns > 0
+    state, rng = TEOTIHUACAN.setup(1, 2, solo), Random(2)
+    primed = 0
+    while primed < 3:
+        if state.decision(0).kind == "turn" and len(state.decision(0).options) > 3:
+            root = Node(0)
+            ismcts.prime(root, state)
+            keys = option_keys(0, option_labels(state, 0))
+            values, top = greedy.decision_values(state)
+            assert [root.children[k].reward / root.children[k].visits for k in keys] == pytest.approx(values)
+            assert len(set(values)) > 1 and len(top) == 3
+            primed += 1
+        state.apply(0, rng.randrange(len(state.decision(0).options)))
 
 
 def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
@@ -369,7 +391,7 @@ def test_greedy_plays_its_best_options_on_through_its_next_turns_against_teotibo
     those opens: its turn and Teotibot's, ``turns`` + 1 times (the turn count, every seat's, up by
     twice that; with ``turns`` 0 by 2, where the look-ahead ends). Greedy then chooses among the
     ``top`` 3 options by the turn's look-ahead, by their play-outs: along a seeded game, not
-    always the look-ahead's own choice."""
+    always the look-ahead's own choice; the rest are valued as the worst of those."""
     on = greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
     within = greedy_for(TEOTIHUACAN, 1, {"turns": 0}, "teotibot")
     state, rng = TEOTIHUACAN.setup(1, 1, {"automaton": "teotibot"}), Random(1)
@@ -382,11 +404,12 @@ def test_greedy_plays_its_best_options_on_through_its_next_turns_against_teotibo
                 assert played.decision(0).kind == "turn" and played.turns == state.turns + 2 * (
                     agent.turns + 1
                 )
-            look_ahead, play_outs = within.decision_values(state), on.decision_values(state)
-            assert look_ahead == within.option_values(state)  # turns 0: the look-ahead alone
-            top = sorted(range(count), key=lambda i: (-look_ahead[i], i))[:3]
-            assert [i for i in range(count) if play_outs[i] >= 0] == sorted(top)  # the rest -1
-            best = max(range(count), key=lambda i: (play_outs[i], -i))
+            (look_ahead, every), (play_outs, top) = within.decision_values(state), on.decision_values(state)
+            assert look_ahead == within.option_values(state) and every == list(range(count))
+            assert top == sorted(range(count), key=lambda i: (-look_ahead[i], i))[:3]
+            worst = min(play_outs[i] for i in top)  # the rest valued as the worst play-out (ismcts's prior)
+            assert all(play_outs[i] == worst for i in range(count) if i not in top)
+            best = max(top, key=lambda i: (play_outs[i], -i))
             differed += best != max(range(count), key=lambda i: (look_ahead[i], -i))
             compared += 1
         state.apply(0, rng.randrange(count))

@@ -79,9 +79,10 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             # greedy plays its 3 best options on through its next 2 turns, its own choices (~140 ms a
             # decision): 32% to 70% of fresh deals against Teotibot (1 turn: 59%; docs/bots.md)
             greedy_turns=2,
-            # ismcts's root options start at greedy's values, worth 300 visits: +12 to +17 VP a game against
-            # Teotibot at 300 iterations, +1.2 (s.e. 4.3) at 1200: nothing measurable (docs/bots.md)
-            ismcts_prior=300,
+            # ismcts's root options start at greedy's values (its play-outs), worth 3000 visits: at 300
+            # iterations +9 VP a game against Teotibot over 300 visits of its look-ahead, +8 over
+            # those at 1200 iterations; as greedy alone (docs/bots.md)
+            ismcts_prior=3000,
         ),
         EvaluatorSpec(
             game="zapotec",

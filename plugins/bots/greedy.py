@@ -89,21 +89,24 @@ class GreedyAgent(Agent):
         if self.seat not in state.to_act() or len(state.decision(self.seat).options) != count:
             self.mismatches += 1
             return self.rng.randrange(count)
-        values = self.decision_values(state)
-        best = max(range(count), key=lambda i: (values[i], -i))
+        values, candidates = self.decision_values(state)
+        best = max(candidates, key=lambda i: (values[i], -i))
         others = [value for i, value in enumerate(values) if i != best]
         self.explain(f"value {values[best]:.3f}, next best {max(others):.3f} ({count} options)")
         return best
 
-    def decision_values(self, state: State) -> list[float]:
-        """What the seat's options in ``state`` are worth to it (the best is chosen): by the
-        turn's look-ahead, or with ``turns`` its ``top`` best by their play-outs (the rest -1)."""
+    def decision_values(self, state: State) -> tuple[list[float], list[int]]:
+        """What the seat's options in ``state`` are worth to it, and the options it chooses among
+        (the best of them): by the turn's look-ahead, all of them; with ``turns``, its ``top``
+        best by their play-outs, the rest at the worst play-out's value (``ismcts``'s prior)."""
         values = self.option_values(state)
         if not self.turns:
-            return values
+            return values, list(range(len(values)))
         # only the best few are played on: a play-out costs a greedy decision per decision played
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: self.top]
-        return [self.reward(self.play_on(state, i)) if i in top else -1.0 for i in range(len(values))]
+        played = {i: self.reward(self.play_on(state, i)) for i in top}
+        worst = min(played.values())
+        return [played.get(i, worst) for i in range(len(values))], top
 
     def option_values(self, state: State, turn: Any = None) -> list[float]:
         """``value_of`` each option of the seat's decision in ``state`` (``turn`` as there)."""

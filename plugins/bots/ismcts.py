@@ -17,10 +17,11 @@ Budget: ``iterations`` (hardware independent: the same seed and count give the s
 and/or ``time_ms``; with neither, the time comes from the clock of each decide message
 (plugins/bots/clock.py). The answer is the most visited option.
 
-Prior (``prior``): each root option starts with that many visits at the value ``greedy``'s
-own-turn look-ahead gives it on the decision's first sample, so the search starts from greedy's
-opinion and leaves it where its iterations disagree (docs/bots.md: +12 to +17 VP a game against
-Teotibot at 300 iterations, nothing measurable at 1200).
+Prior (``prior``): each root option starts with that many visits at the value ``greedy`` gives it
+deciding on the decision's first sample (its look-ahead over the turn, and where it plays on, its
+play-outs: ``GreedyAgent.decision_values``), so the search starts from greedy's opinion and leaves
+it where its iterations disagree (docs/bots.md: in Teotihuacan, 3000 visits of greedy's 2-turn
+play-outs at 300 iterations, +8 to +10 VP a game against Teotibot over the search before).
 
 Subtree reuse: when the agent decides twice in a row (the decide id is the previous one plus
 one: nobody else was asked in between, e.g. the small decisions of one Teotihuacan turn), the
@@ -275,18 +276,19 @@ class ISMCTSAgent(Agent):
         self.total_iterations += done
 
     def prime(self, root: Node, state: State) -> None:
-        """Greedy's value of each root option (its look-ahead over the rest of the turn, on this
-        sample, rewarded as the search rewards) as ``prior`` visits of the root's children."""
+        """Greedy's value of each root option (as greedy values it deciding, play-outs included,
+        on this sample, rewarded as the search rewards) as ``prior`` visits of the root's children."""
         greedy = self.greedy
         assert greedy is not None  # setup() made one for a prior
         greedy.centre = self.centres[self.seat] if self.centres else 0.0
+        values, _ = greedy.decision_values(state)
         for choice, key in enumerate(option_keys(self.seat, option_labels(state, self.seat))):
             child = root.children.get(key)
             if child is None:
                 child = root.children[key] = Node(self.seat)
             child.visits += self.prior
             child.avail += self.prior
-            child.reward += self.prior * greedy.value_of(state, choice)
+            child.reward += self.prior * values[choice]
 
     def iterate(self, root: Node, state: State) -> None:
         """One selection + expansion + playout + backpropagation on the sampled ``state``."""
