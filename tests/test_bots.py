@@ -222,12 +222,16 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
 
 
 def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
-    assert evaluators.find_evaluator(TEOTIHUACAN.id).ismcts_prior > 0  # measured: docs/bots.md
+    teotihuacan = evaluators.find_evaluator(TEOTIHUACAN.id)
+    assert teotihuacan.ismcts_prior > teotihuacan.ismcts_rivals_prior > 0  # measured: docs/bots.md
     for game in GAMES:
         spec = evaluators.find_evaluator(game.id)
         agent = ISMCTSAgent()
         agent.setup(hello_message(game, 0, 2, {}, {}))
-        assert agent.prior == spec.ismcts_prior and (agent.greedy is not None) == bool(spec.ismcts_prior)
+        rivals_prior = spec.ismcts_rivals_prior or spec.ismcts_prior
+        assert agent.prior == rivals_prior and (agent.greedy is not None) == bool(rivals_prior)
+        agent.setup(hello_message(game, 0, 2, {"automaton": AUTOMATA[game.id]}, {}))
+        assert agent.prior == spec.ismcts_prior  # solo: only the automaton decides besides
         agent.setup(hello_message(game, 0, 2, {}, {"prior": 0}))
         assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
 

@@ -99,15 +99,29 @@ def search_info(root: Node, chosen: tuple, length: int = 4) -> str:
     return f"visits {child.visits}/{total}, reward {mean:.3f}; PV: " + " > ".join(line)
 
 
+def rivals_decide(hello: dict[str, Any]) -> bool:
+    """Whether other agents decide in this match (an automaton's seat, named in the options, does not)."""
+    return hello.get("players", 1) - ("automaton" in hello.get("options", {})) > 1
+
+
 def default_depth(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int:
     """The playout cut-off the evaluator asks for in this match: its ``rivals_depth`` when other
-    agents decide too (an automaton's seat, named in the options, does not count), else its ``depth``."""
+    agents decide too, else its ``depth``."""
     if evaluator is None:
         return 0
-    agents = hello.get("players", 1) - ("automaton" in hello.get("options", {}))
-    if agents > 1 and evaluator.rivals_depth:
+    if rivals_decide(hello) and evaluator.rivals_depth:
         return evaluator.rivals_depth
     return evaluator.depth or DEFAULT_DEPTH
+
+
+def default_prior(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int:
+    """The prior visits the evaluator asks for in this match: its ``ismcts_rivals_prior`` when
+    other agents decide too, else its ``ismcts_prior``."""
+    if evaluator is None:
+        return 0
+    if rivals_decide(hello) and evaluator.ismcts_rivals_prior:
+        return evaluator.ismcts_rivals_prior
+    return evaluator.ismcts_prior
 
 
 class ISMCTSAgent(Agent):
@@ -195,8 +209,9 @@ class ISMCTSAgent(Agent):
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
-        prior = self.evaluator.ismcts_prior if self.evaluator else 0
-        self.prior = int_option(options, "prior", "ismcts", prior, least=0) or 0
+        self.prior = (
+            int_option(options, "prior", "ismcts", default_prior(self.evaluator, hello), least=0) or 0
+        )
         self.greedy = None
         if self.prior:
             if self.evaluator is None:
