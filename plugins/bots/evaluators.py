@@ -80,7 +80,7 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             # decision): 32% to 70% of fresh deals against Teotibot (1 turn: 59%; docs/bots.md)
             greedy_turns=2,
             # ismcts's root options start at greedy's values (its play-outs), worth 3000 visits: at 300
-            # iterations +9 VP a game against Teotibot over 300 visits of its look-ahead, +8 over
+            # iterations +8.2 VP a game against Teotibot over 300 visits of its look-ahead, +7.5 over
             # those at 1200 iterations; as greedy alone (docs/bots.md). Against other agents greedy's
             # play-outs end with its turn: the 300 visits the 2-player figures were measured with
             ismcts_prior=3000,

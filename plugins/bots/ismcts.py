@@ -21,7 +21,7 @@ Prior (``prior``): each root option starts with that many visits at the value ``
 deciding on the decision's first sample (its look-ahead over the turn, and where it plays on, its
 play-outs: ``GreedyAgent.decision_values``), so the search starts from greedy's opinion and leaves
 it where its iterations disagree (docs/bots.md: in Teotihuacan, 3000 visits of greedy's 2-turn
-play-outs at 300 iterations, +8 to +10 VP a game against Teotibot over the search before).
+play-outs at 300 iterations, +7.5 to +8.7 VP a game against Teotibot over the search before).
 
 Subtree reuse: when the agent decides twice in a row (the decide id is the previous one plus
 one: nobody else was asked in between, e.g. the small decisions of one Teotihuacan turn), the
