@@ -138,7 +138,7 @@ class ISMCTSAgent(Agent):
     """
 
     name = "ismcts"
-    version = "2"
+    version = "3"
 
     def __init__(self) -> None:
         self.rng = Random(0)
