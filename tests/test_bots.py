@@ -420,6 +420,46 @@ def test_greedy_plays_its_best_options_on_through_its_next_turns_against_teotibo
     assert compared == 8 and differed > 0, differed
 
 
+def two_player_greedy(seat: int, options: dict) -> GreedyAgent:
+    agent = GreedyAgent()
+    agent.setup(hello_message(TEOTIHUACAN, seat, 2, {}, {"seed": 1, **options}))
+    return agent
+
+
+def test_greedy_plays_on_through_the_other_seats_turns_with_greedys_choices_for_them():
+    """Where another agent decides, a play-out goes on through that seat's turns, each of its
+    decisions greedy's choice for that seat (an opponent model), and ends where the seat's turn
+    after its next ``turns`` opens (the turn count up by 2 per round, as against Teotibot);
+    ``rivals`` "stop" ends it where the other seat is first asked (the look-ahead's end)."""
+    modelled, stopped = two_player_greedy(0, {"turns": 1}), two_player_greedy(0, {"rivals": "stop"})
+    once = two_player_greedy(0, {"turns": 0})
+    rival = two_player_greedy(1, {})  # seat 1's own greedy: what the model must choose for it
+    state, rng = TEOTIHUACAN.setup(2, 7, {}), Random(7)
+    checked = 0
+    while state.to_act() and checked < 5:
+        seat = state.to_act()[0]
+        count = len(state.decision(seat).options)
+        if seat == 0 and state.decision(0).kind == "turn" and count > 1:
+            played = modelled.play_on(state, 0)
+            assert played.to_act() == (0,) and played.decision(0).kind == "turn"
+            assert played.turns == state.turns + 4
+            cut = stopped.play_on(state, 0)
+            assert cut.to_act() == (1,) and cut.turns == state.turns + 1
+            # turns 0, by hand: the rest of the own turn greedy's choices, then seat 1's as its greedy's
+            by_hand = state.clone()
+            by_hand.apply(0, 0)
+            while by_hand.to_act() == (0,) and by_hand.turns == state.turns:
+                by_hand.apply(0, once.choice(by_hand, state.turns))
+            while by_hand.to_act() == (1,):
+                by_hand.apply(1, rival.choice(by_hand))
+            assert once.play_on(state, 0).observation(0) == by_hand.observation(0)
+            checked += 1
+        state.apply(seat, rng.randrange(count))
+    assert checked == 5
+    with pytest.raises(ValueError, match="rivals must be 'greedy' or 'stop'"):
+        two_player_greedy(0, {"rivals": "random"})
+
+
 def test_greedy_playing_on_chooses_the_same_for_the_same_seed():
     state, rng = TEOTIHUACAN.setup(1, 5, {"automaton": "teotibot"}), Random(5)
     first, second = (greedy_for(TEOTIHUACAN, 5, {}, "teotibot") for _ in range(2))

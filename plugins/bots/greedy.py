@@ -17,11 +17,14 @@ With ``turns`` above 0 (option, or the evaluator's ``greedy_turns``) the ``top``
 that look-ahead are valued again by playing on: the option, the rest of its turn and the seat's
 next ``turns`` turns, every decision greedy's own choice (the search above), valued where the
 last of those turns ends; the best of them is chosen. A turn's value then includes what it sets
-up for the next, which a look-ahead ending with the turn cannot see.
+up for the next, which a look-ahead ending with the turn cannot see. Other seats' turns on the way
+(where other agents decide) are played by greedy's choices for their seats, an opponent model
+(``rivals`` "greedy"; "stop" ends the play-out where another seat is asked, as the look-ahead does).
 """
 
 from __future__ import annotations
 
+import copy
 from random import Random
 from typing import Any
 
@@ -41,10 +44,10 @@ WHOLE_TURN_STEPS = 40
 class GreedyAgent(Agent):
     """A look-ahead over its turn by evaluator (see the module docstring). Options: ``seed`` (default the
     seat); ``plies``, ``width``, ``turns`` and ``top`` (default the evaluator's ``greedy_plies``,
-    ``greedy_width``, ``greedy_turns`` and ``greedy_top``)."""
+    ``greedy_width``, ``greedy_turns`` and ``greedy_top``); ``rivals`` ("greedy" or "stop")."""
 
     name = "greedy"
-    version = "4"
+    version = "5"
 
     def __init__(self) -> None:
         self.rng = Random(0)
@@ -56,6 +59,8 @@ class GreedyAgent(Agent):
         self.width = 0
         self.turns = 0
         self.top = 1
+        self.players = 1
+        self.rivals = "greedy"
         # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
         self.scale = 1.0
         self.centre = 0.0
@@ -73,6 +78,10 @@ class GreedyAgent(Agent):
         self.width = int(options.get("width", self.evaluator.greedy_width))
         self.turns = int(options.get("turns", self.evaluator.greedy_turns))
         self.top = int(options.get("top", self.evaluator.greedy_top))
+        self.players = int(hello.get("players", 1))
+        self.rivals = str(options.get("rivals", "greedy"))
+        if self.rivals not in ("greedy", "stop"):
+            raise ValueError(f"greedy: rivals must be 'greedy' or 'stop' (got {self.rivals!r})")
         if self.plies < 1 or self.width < 0 or self.turns < 0 or self.top < 1:
             raise ValueError(
                 "greedy: plies and top must be at least 1, width and turns at least 0 "
@@ -121,15 +130,25 @@ class GreedyAgent(Agent):
 
     def play_on(self, state: State, choice: int) -> State:
         """A copy of ``state`` after ``choice``, the rest of the seat's turn and its next ``turns``
-        turns, each decision its own ``choice``, stopped where the turn after those opens, where
-        another seat is asked (only automata play inside it) or where the game ends."""
+        turns, each decision its own ``choice``, stopped where the turn after those opens or where
+        the game ends. Another seat asked on the way plays greedy's choice for that seat (with
+        ``rivals`` "greedy"; "stop": the play-out stops there)."""
         turn = self.turn_of(state)
         after = state.clone()
         after.apply(self.seat, choice)
         turns_left = self.turns
-        for _ in range(WHOLE_TURN_STEPS * (self.turns + 1)):
-            if after.to_act() != (self.seat,):
+        rivals: dict[int, GreedyAgent] = {}
+        for _ in range(WHOLE_TURN_STEPS * (self.turns + 1) * self.players):
+            if after.terminal() or len(after.to_act()) != 1:
                 break
+            (seat,) = after.to_act()
+            if seat != self.seat:
+                if self.rivals != "greedy":
+                    break
+                if seat not in rivals:
+                    rivals[seat] = self.as_seat(seat)
+                after.apply(seat, rivals[seat].choice(after))
+                continue
             decision = after.decision(self.seat)
             if self.opens_turn(after, decision.kind, turn):
                 if turns_left == 0:
@@ -138,6 +157,12 @@ class GreedyAgent(Agent):
                 turn = self.turn_of(after)
             after.apply(self.seat, self.choice(after, turn))
         return after
+
+    def as_seat(self, seat: int) -> GreedyAgent:
+        """This agent deciding for ``seat`` (its opponent model in a play-out)."""
+        other = copy.copy(self)
+        other.seat = seat
+        return other
 
     def value_of(self, state: State, choice: int, plies: int | None = None, turn: Any = None) -> float:
         """This seat's reward after ``choice`` and the rest of its turn: its next ``plies - 1``
