@@ -82,8 +82,7 @@ class EvaluatorSpec:
     1 and 0: a one-step continuation); ``greedy_turns`` and ``greedy_top`` its ``turns`` and
     ``top`` (the ``top`` best options played on through that many more own turns; 0: none).
     ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
-    option (the visits each root option starts with at greedy's value of it; 0: none), and
-    ``ismcts_rivals_prior`` the same where other agents decide too (0: ``ismcts_prior`` everywhere).
+    option (the visits each root option starts with at greedy's value of it; 0: none).
     ``source`` is filled in by whoever collects the specs.
     """
 
@@ -101,7 +100,6 @@ class EvaluatorSpec:
     greedy_turns: int = 0
     greedy_top: int = 3
     ismcts_prior: int = 0
-    ismcts_rivals_prior: int = 0
     source: str = field(default="", compare=False)
 
 

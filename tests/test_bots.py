@@ -222,16 +222,13 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
 
 
 def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
-    teotihuacan = evaluators.find_evaluator(TEOTIHUACAN.id)
-    assert teotihuacan.ismcts_prior > teotihuacan.ismcts_rivals_prior > 0  # measured: docs/bots.md
+    assert evaluators.find_evaluator(TEOTIHUACAN.id).ismcts_prior > 0  # measured: docs/bots.md
     for game in GAMES:
         spec = evaluators.find_evaluator(game.id)
         agent = ISMCTSAgent()
-        agent.setup(hello_message(game, 0, 2, {}, {}))
-        rivals_prior = spec.ismcts_rivals_prior or spec.ismcts_prior
-        assert agent.prior == rivals_prior and (agent.greedy is not None) == bool(rivals_prior)
-        agent.setup(hello_message(game, 0, 2, {"automaton": AUTOMATA[game.id]}, {}))
-        assert agent.prior == spec.ismcts_prior  # solo: only the automaton decides besides
+        for given in ({}, {"automaton": AUTOMATA[game.id]}):  # against agents and solo alike
+            agent.setup(hello_message(game, 0, 2, given, {}))
+            assert agent.prior == spec.ismcts_prior and (agent.greedy is not None) == bool(spec.ismcts_prior)
         agent.setup(hello_message(game, 0, 2, {}, {"prior": 0}))
         assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
 
