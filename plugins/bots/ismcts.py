@@ -200,10 +200,8 @@ class ISMCTSAgent(Agent):
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
-        self.prior = (
-            int_option(options, "prior", "ismcts", self.evaluator.ismcts_prior if self.evaluator else 0, least=0)
-            or 0
-        )
+        prior = self.evaluator.ismcts_prior if self.evaluator else 0
+        self.prior = int_option(options, "prior", "ismcts", prior, least=0) or 0
         self.greedy = None
         if self.prior:
             if self.evaluator is None:
