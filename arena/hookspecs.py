@@ -80,7 +80,9 @@ class EvaluatorSpec:
     and ``greedy_width`` are ``greedy``'s defaults for its options of the same names (how many
     of its own decisions of a turn it searches, and how many options of each after the first;
     1 and 0: a one-step continuation); ``greedy_turns`` and ``greedy_top`` its ``turns`` and
-    ``top`` (the ``top`` best options played on through that many more own turns; 0: none).
+    ``top`` (the ``top`` best options played on through that many more own turns; 0: none),
+    ``greedy_line`` its ``line`` (each decision of those play-outs by its look-ahead, "turn", or
+    the option best one step ahead, "step").
     ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
     option (the visits each root option starts with at greedy's value of it; 0: none).
     ``source`` is filled in by whoever collects the specs.
@@ -99,6 +101,7 @@ class EvaluatorSpec:
     greedy_width: int = 0
     greedy_turns: int = 0
     greedy_top: int = 3
+    greedy_line: str = "turn"
     ismcts_prior: int = 0
     source: str = field(default="", compare=False)
 

@@ -20,6 +20,8 @@ last of those turns ends; the best of them is chosen. A turn's value then includ
 up for the next, which a look-ahead ending with the turn cannot see. Other seats' turns on the way
 (where other agents decide) are played by greedy's choices for their seats, an opponent model
 (``rivals`` "greedy"; "stop" ends the play-out where another seat is asked, as the look-ahead does).
+Each decision of a play-out is greedy's choice by the look-ahead above (``line`` "turn"), or, where
+that costs too much (a Zapotec turn is ~20 decisions), the option best one step ahead (``line`` "step").
 """
 
 from __future__ import annotations
@@ -44,10 +46,11 @@ WHOLE_TURN_STEPS = 40
 class GreedyAgent(Agent):
     """A look-ahead over its turn by evaluator (see the module docstring). Options: ``seed`` (default the
     seat); ``plies``, ``width``, ``turns`` and ``top`` (default the evaluator's ``greedy_plies``,
-    ``greedy_width``, ``greedy_turns`` and ``greedy_top``); ``rivals`` ("greedy" or "stop")."""
+    ``greedy_width``, ``greedy_turns`` and ``greedy_top``); ``rivals`` ("greedy" or "stop"); ``line``
+    ("turn" or "step", default the evaluator's ``greedy_line``)."""
 
     name = "greedy"
-    version = "5"
+    version = "6"
 
     def __init__(self) -> None:
         self.rng = Random(0)
@@ -61,6 +64,7 @@ class GreedyAgent(Agent):
         self.top = 1
         self.players = 1
         self.rivals = "greedy"
+        self.line = "turn"
         # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
         self.scale = 1.0
         self.centre = 0.0
@@ -82,6 +86,9 @@ class GreedyAgent(Agent):
         self.rivals = str(options.get("rivals", "greedy"))
         if self.rivals not in ("greedy", "stop"):
             raise ValueError(f"greedy: rivals must be 'greedy' or 'stop' (got {self.rivals!r})")
+        self.line = str(options.get("line", self.evaluator.greedy_line))
+        if self.line not in ("turn", "step"):
+            raise ValueError(f"greedy: line must be 'turn' or 'step' (got {self.line!r})")
         if self.plies < 1 or self.width < 0 or self.turns < 0 or self.top < 1:
             raise ValueError(
                 "greedy: plies and top must be at least 1, width and turns at least 0 "
@@ -130,8 +137,8 @@ class GreedyAgent(Agent):
 
     def play_on(self, state: State, choice: int) -> State:
         """A copy of ``state`` after ``choice``, the rest of the seat's turn and its next ``turns``
-        turns, each decision its own ``choice``, stopped where the turn after those opens or where
-        the game ends. Another seat asked on the way plays greedy's choice for that seat (with
+        turns, each decision its own ``line_choice``, stopped where the turn after those opens or
+        where the game ends. Another seat asked on the way plays greedy's choice for that seat (with
         ``rivals`` "greedy"; "stop": the play-out stops there)."""
         turn = self.turn_of(state)
         after = state.clone()
@@ -147,7 +154,7 @@ class GreedyAgent(Agent):
                     break
                 if seat not in rivals:
                     rivals[seat] = self.as_seat(seat)
-                after.apply(seat, rivals[seat].choice(after))
+                after.apply(seat, rivals[seat].line_choice(after))
                 continue
             decision = after.decision(self.seat)
             if self.opens_turn(after, decision.kind, turn):
@@ -155,8 +162,18 @@ class GreedyAgent(Agent):
                     break
                 turns_left -= 1
                 turn = self.turn_of(after)
-            after.apply(self.seat, self.choice(after, turn))
+            after.apply(self.seat, self.line_choice(after, turn))
         return after
+
+    def line_choice(self, state: State, turn: Any = None) -> int:
+        """The seat's choice at a decision inside a play-out: by the turn's look-ahead (``line``
+        "turn"), or the option best one step ahead ("step"; ties to the lowest index)."""
+        return self.choice(state, turn) if self.line == "turn" else self.step_choice(state)
+
+    def step_choice(self, state: State) -> int:
+        """The seat's option in ``state`` best right after it (ties to the lowest index)."""
+        count = len(state.decision(self.seat).options)
+        return max(range(count), key=lambda i: (self.one_step(state, i), -i)) if count > 1 else 0
 
     def as_seat(self, seat: int) -> GreedyAgent:
         """This agent deciding for ``seat`` (its opponent model in a play-out)."""
@@ -220,9 +237,7 @@ class GreedyAgent(Agent):
             decision = after.decision(self.seat)
             if self.opens_turn(after, decision.kind, turn):
                 break
-            count = len(decision.options)
-            best = max(range(count), key=lambda i: (self.one_step(after, i), -i))
-            after.apply(self.seat, best)
+            after.apply(self.seat, self.step_choice(after))
         return after
 
     def one_step(self, state: State, choice: int) -> float:
