@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -214,7 +214,8 @@ def show_progress(done: list[DealResult], total: int) -> None:
 
 
 def play_all(plan: Plan, deals: range, workers: int) -> list[DealResult]:
-    """Every deal of ``deals``, in ``workers`` processes (1: in this one); in deal order."""
+    """Every deal of ``deals``, in ``workers`` processes (1: in this one); in deal order. Each deal
+    is shown as it ends (with workers, in the order they end: a stopped run's log keeps them all)."""
     done: list[DealResult] = []
     if workers <= 1:
         for deal in deals:
@@ -222,10 +223,10 @@ def play_all(plan: Plan, deals: range, workers: int) -> list[DealResult]:
             show_progress(done, len(deals))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for result in pool.map(play_deal, [plan] * len(deals), deals):
-                done.append(result)
+            for future in as_completed([pool.submit(play_deal, plan, deal) for deal in deals]):
+                done.append(future.result())
                 show_progress(done, len(deals))
-    return done
+    return sorted(done, key=lambda result: result.deal)
 
 
 # ---- reporting ---------------------------------------------------------------------------------
