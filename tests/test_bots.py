@@ -457,6 +457,53 @@ def test_greedy_plays_on_through_the_other_seats_turns_with_greedys_choices_for_
         two_player_greedy(0, {"rivals": "random"})
 
 
+def test_greedy_line_step_plays_each_play_out_decision_one_step_ahead_for_every_seat():
+    """With ``line`` "step" each decision of a play-out, the seat's own and the rival's, is the
+    option best right after it by the evaluator (ties to the lowest index): in 2-player Zapotec,
+    whose rounds open with a card chosen by both seats at once, the play-out is the rest of the
+    round, ending there. "turn" (the default) takes greedy's look-ahead choice instead."""
+    spec = evaluators.find_evaluator(ZAPOTEC.id)
+    assert spec is not None and spec.greedy_line == "turn"
+
+    def zapotec_greedy(seat: int, options: dict) -> GreedyAgent:
+        agent = GreedyAgent()
+        agent.setup(hello_message(ZAPOTEC, seat, 2, {}, {"seed": 1, **options}))
+        return agent
+
+    def best_step(state, seat: int) -> int:  # by hand: the evaluator's margin right after each option
+        def reward(choice: int) -> float:
+            after = state.clone()
+            after.apply(seat, choice)
+            return evaluators.seat_reward(spec.evaluate(after), seat, spec.scale)
+
+        return max(range(len(state.decision(seat).options)), key=lambda i: (reward(i), -i))
+
+    step, turn = zapotec_greedy(0, {"turns": 1, "line": "step"}), zapotec_greedy(0, {})
+    assert turn.line == "turn"
+    state, rng = ZAPOTEC.setup(2, 7, {}), Random(7)
+    checked = rival_moves = 0
+    while state.to_act() and checked < 4:
+        seat = state.to_act()[0]
+        count = len(state.decision(seat).options)
+        if state.to_act() == (0,) and count > 1 and state.decision(0).kind == "construction":
+            assert step.line_choice(state) == best_step(state, 0)
+            assert turn.line_choice(state) == turn.choice(state)
+            by_hand = state.clone()
+            by_hand.apply(0, 0)
+            while len(by_hand.to_act()) == 1:
+                (mover,) = by_hand.to_act()
+                by_hand.apply(mover, best_step(by_hand, mover))
+                rival_moves += mover == 1
+            played = step.play_on(state, 0)
+            assert played.to_act() == by_hand.to_act() and played.observation(0) == by_hand.observation(0)
+            assert played.terminal() or played.decision(0).kind == "choose-card"
+            checked += 1
+        state.apply(seat, rng.randrange(count))
+    assert checked == 4 and rival_moves > 0  # the rival's turn was played inside some play-out
+    with pytest.raises(ValueError, match="line must be 'turn' or 'step'"):
+        zapotec_greedy(0, {"line": "random"})
+
+
 def test_greedy_playing_on_chooses_the_same_for_the_same_seed():
     state, rng = TEOTIHUACAN.setup(1, 5, {"automaton": "teotibot"}), Random(5)
     first, second = (greedy_for(TEOTIHUACAN, 5, {}, "teotibot") for _ in range(2))
