@@ -50,7 +50,7 @@ class GreedyAgent(Agent):
     ("turn" or "step", default the evaluator's ``greedy_line``)."""
 
     name = "greedy"
-    version = "6"
+    version = "5"
 
     def __init__(self) -> None:
         self.rng = Random(0)
