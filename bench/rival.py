@@ -24,7 +24,13 @@ BOTS = "plugins/bots"
 
 
 def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+    try:
+        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+    except FileNotFoundError:
+        raise SystemExit(
+            "error: --rival-commit needs git, which is not installed here "
+            "(install it, or --rival-commit here plays this checkout's ismcts)"
+        ) from None
     if done.returncode:
         raise SystemExit(
             f"error: --rival-commit: git {' '.join(args)} failed in {repo}: {' '.join(done.stderr.split())} "

@@ -165,3 +165,11 @@ def test_a_commit_not_in_the_history_is_a_one_line_error(tmp_path: Path, old_bot
         extract(repo, "0" * 40, tmp_path / "rival")
     message = str(stopped.value)
     assert message.startswith("error: --rival-commit: git ") and "\n" not in message
+
+
+def test_no_git_installed_is_a_one_line_error(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git on it
+    with pytest.raises(SystemExit) as stopped:
+        extract(tmp_path, "HEAD", tmp_path / "rival")
+    message = str(stopped.value)
+    assert message.startswith("error: --rival-commit needs git") and "\n" not in message
