@@ -35,6 +35,7 @@ from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from plugins.flat_mc_agent import find_game
 
+from .clock import int_option
 from .evaluators import find_evaluator, seat_reward
 
 TURN_STEPS = 12  # without ``turn_start``: a few turns of a game whose turns are small decisions
@@ -78,10 +79,11 @@ class GreedyAgent(Agent):
         if self.evaluator is None:
             raise ValueError(f"greedy: game {hello['game']!r} has no evaluator (see docs/bots.md)")
         self.scale = self.evaluator.scale
-        self.plies = int(options.get("plies", self.evaluator.greedy_plies))
-        self.width = int(options.get("width", self.evaluator.greedy_width))
-        self.turns = int(options.get("turns", self.evaluator.greedy_turns))
-        self.top = int(options.get("top", self.evaluator.greedy_top))
+        spec = self.evaluator
+        self.plies = int_option(options, "plies", "greedy", spec.greedy_plies) or 1
+        self.width = int_option(options, "width", "greedy", spec.greedy_width, least=0) or 0
+        self.turns = int_option(options, "turns", "greedy", spec.greedy_turns, least=0) or 0
+        self.top = int_option(options, "top", "greedy", spec.greedy_top) or 1
         self.players = int(hello.get("players", 1))
         self.rivals = str(options.get("rivals", "greedy"))
         if self.rivals not in ("greedy", "stop"):
@@ -89,11 +91,6 @@ class GreedyAgent(Agent):
         self.line = str(options.get("line", self.evaluator.greedy_line))
         if self.line not in ("turn", "step"):
             raise ValueError(f"greedy: line must be 'turn' or 'step' (got {self.line!r})")
-        if self.plies < 1 or self.width < 0 or self.turns < 0 or self.top < 1:
-            raise ValueError(
-                "greedy: plies and top must be at least 1, width and turns at least 0 "
-                f"(got plies {self.plies}, width {self.width}, turns {self.turns}, top {self.top})"
-            )
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         count = len(decision["options"])
