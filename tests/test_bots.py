@@ -382,8 +382,16 @@ def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_overrid
     assert (teotihuacan.turns, teotihuacan.top) == (2, 3)
     assert greedy_for(ZAPOTEC, 1, {}).turns == 0
     assert greedy_for(ZAPOTEC, 1, {"plies": 2, "width": 0}).plies == 2
-    for bad, least in (({"plies": 0}, 1), ({"width": -1}, 0), ({"turns": -1}, 0), ({"top": 0}, 1), ({"top": "3"}, 1)):
-        with pytest.raises(ValueError, match=f"greedy: agent option '{next(iter(bad))}' must be an int >= {least}"):
+    for bad, least in (
+        ({"plies": 0}, 1),
+        ({"width": -1}, 0),
+        ({"turns": -1}, 0),
+        ({"top": 0}, 1),
+        ({"top": "3"}, 1),
+    ):
+        with pytest.raises(
+            ValueError, match=f"greedy: agent option '{next(iter(bad))}' must be an int >= {least}"
+        ):
             greedy_for(ZAPOTEC, 1, bad)
 
 
