@@ -461,7 +461,7 @@ def test_greedy_plays_on_through_the_other_seats_turns_with_greedys_choices_for_
             checked += 1
         state.apply(seat, rng.randrange(count))
     assert checked == 5
-    with pytest.raises(ValueError, match="rivals must be 'greedy' or 'stop'"):
+    with pytest.raises(ValueError, match="'rivals' must be one of \\['greedy', 'stop'\\]"):
         two_player_greedy(0, {"rivals": "random"})
 
 
@@ -508,7 +508,7 @@ def test_greedy_line_step_plays_each_play_out_decision_one_step_ahead_for_every_
             checked += 1
         state.apply(seat, rng.randrange(count))
     assert checked == 4 and rival_moves > 0  # the rival's turn was played inside some play-out
-    with pytest.raises(ValueError, match="line must be 'turn' or 'step'"):
+    with pytest.raises(ValueError, match="'line' must be one of \\['turn', 'step'\\]"):
         zapotec_greedy(0, {"line": "random"})
 
 

@@ -3,11 +3,13 @@
 The referee allows ``move_ms`` per decision plus what is left of the game's bank; time over
 ``move_ms`` is taken from the bank. A bot that answers late forfeits, so it spends a safe share:
 half of ``move_ms`` plus a small slice of the bank, minus a margin for the answer's trip.
+Also the checks of the search bots' agent options (an int, a number, one of a few words), so
+that a bad option is one clear error naming it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 MOVE_SHARE = 0.5
@@ -49,3 +51,13 @@ def number(
     if isinstance(value, bool) or not isinstance(value, int | float) or not valid(value):
         raise ValueError(f"{bot}: agent option {name!r} must be {expected}, got {value!r}")
     return float(value)
+
+
+def choice_option(
+    options: Mapping[str, Any], name: str, bot: str, default: str, choices: Sequence[str]
+) -> str:
+    """Agent option ``name`` checked as one of ``choices`` (or absent: ``default``)."""
+    value = options.get(name, default)
+    if value not in choices:
+        raise ValueError(f"{bot}: agent option {name!r} must be one of {list(choices)}, got {value!r}")
+    return str(value)

@@ -35,7 +35,7 @@ from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from plugins.flat_mc_agent import find_game
 
-from .clock import int_option
+from .clock import choice_option, int_option
 from .evaluators import find_evaluator, seat_reward
 
 TURN_STEPS = 12  # without ``turn_start``: a few turns of a game whose turns are small decisions
@@ -75,22 +75,17 @@ class GreedyAgent(Agent):
         options = hello.get("agent_options", {})
         self.rng = Random(options.get("seed", self.seat))
         self.game = find_game(hello["game"])
-        self.evaluator = find_evaluator(hello["game"])
-        if self.evaluator is None:
+        self.evaluator = spec = find_evaluator(hello["game"])
+        if spec is None:
             raise ValueError(f"greedy: game {hello['game']!r} has no evaluator (see docs/bots.md)")
-        self.scale = self.evaluator.scale
-        spec = self.evaluator
+        self.scale = spec.scale
         self.plies = int_option(options, "plies", "greedy", spec.greedy_plies) or 1
         self.width = int_option(options, "width", "greedy", spec.greedy_width, least=0) or 0
         self.turns = int_option(options, "turns", "greedy", spec.greedy_turns, least=0) or 0
         self.top = int_option(options, "top", "greedy", spec.greedy_top) or 1
         self.players = int(hello.get("players", 1))
-        self.rivals = str(options.get("rivals", "greedy"))
-        if self.rivals not in ("greedy", "stop"):
-            raise ValueError(f"greedy: rivals must be 'greedy' or 'stop' (got {self.rivals!r})")
-        self.line = str(options.get("line", self.evaluator.greedy_line))
-        if self.line not in ("turn", "step"):
-            raise ValueError(f"greedy: line must be 'turn' or 'step' (got {self.line!r})")
+        self.rivals = choice_option(options, "rivals", "greedy", "greedy", ("greedy", "stop"))
+        self.line = choice_option(options, "line", "greedy", spec.greedy_line, ("turn", "step"))
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         count = len(decision["options"])

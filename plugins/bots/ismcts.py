@@ -45,7 +45,7 @@ from engine.draws import below
 from engine.playout import observation_sampler, option_count, option_labels
 from plugins.flat_mc_agent import find_game
 
-from .clock import int_option, number, think_ms
+from .clock import choice_option, int_option, number, think_ms
 from .evaluators import find_evaluator, seat_margin, seat_reward
 from .greedy import GreedyAgent
 from .mast import MoveAverages
@@ -169,11 +169,7 @@ class ISMCTSAgent(Agent):
         self.exploration = number(
             options, "exploration", "ismcts", DEFAULT_EXPLORATION, lambda x: x >= 0, "a number >= 0"
         )
-        self.policy = options.get("policy", "random")
-        if self.policy not in POLICIES:
-            raise ValueError(
-                f"ismcts: agent option 'policy' must be one of {list(POLICIES)}, got {self.policy!r}"
-            )
+        self.policy = choice_option(options, "policy", "ismcts", "random", POLICIES)
         self.epsilon = number(
             options, "epsilon", "ismcts", DEFAULT_EPSILON, lambda x: 0 <= x <= 1, "a number from 0 to 1"
         )
@@ -190,11 +186,9 @@ class ISMCTSAgent(Agent):
                 "must be 0, 'policy' random and 'reward' win"
             )
         self.depth = depth
-        self.reward = options.get("reward", self.evaluator.reward if self.evaluator else "win")
-        if self.reward not in REWARDS:
-            raise ValueError(
-                f"ismcts: agent option 'reward' must be one of {list(REWARDS)}, got {self.reward!r}"
-            )
+        self.reward = choice_option(
+            options, "reward", "ismcts", self.evaluator.reward if self.evaluator else "win", REWARDS
+        )
         if self.reward == "gain" and self.evaluator is None:
             raise ValueError(
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
