@@ -59,12 +59,12 @@ demo: setup
 bench: setup
 	$(PY) bench/run_all.py
 
-# ruff (lint and formatting) over the tree; mypy over the packages and examples ([tool.mypy] in
+# ruff (lint and formatting) over the tree; mypy over the packages, examples and benchmarks ([tool.mypy] in
 # pyproject.toml; docs/testing.md says why that strictness).
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy arena engine plugins examples
+	$(VENV)/bin/mypy arena engine plugins examples bench
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .mypy_cache demo.db*

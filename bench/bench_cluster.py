@@ -82,13 +82,12 @@ def main() -> None:
     os.environ["TLACHTLI_PLUGINS"] = "examples.games.goofspiel.game"
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(ROOT / "bench"))
     try:
         import distributed  # noqa: F401
     except ImportError:
         print("skipped: dask.distributed is not installed (pip install 'tlachtli[cluster]')")
         return
-    from bench_tournament import ladder_text
+    from bench.bench_tournament import ladder_text
 
     text = ladder_text("goofspiel", DEALS, "cards = 13")
     print(f"load average {os.getloadavg()[0]:.2f} at start; {REPEATS} runs each, alternating")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from arena.agent import Agent
 from arena.inprocess import play_in_process
 from engine.api import Game
 from engine.teotihuacan import GAME as TEOTIHUACAN
@@ -46,7 +47,7 @@ def versus_random(game: Game, games: int, playouts: int) -> dict:
     for seed in range(games):
         seat = seed % 2
         flatmc = TimedFlatMC()
-        agents = [RandomAgent(), RandomAgent()]
+        agents: list[Agent] = [RandomAgent(), RandomAgent()]
         options = [{"seed": 1000 + seed}, {"seed": 1000 + seed}]
         agents[seat] = flatmc
         options[seat] = {"seed": seed, "playouts": playouts}

@@ -92,7 +92,9 @@ def eval_times(game: Game, positions: list[State], rounds: int) -> list[float]:
     """Microseconds per call of the game's bundled evaluator, one sample per batch of EVALS."""
     from plugins.bots.evaluators import find_evaluator
 
-    evaluate = find_evaluator(game.id).evaluate
+    spec = find_evaluator(game.id)
+    assert spec is not None, f"{game.id} has no bundled evaluator"
+    evaluate = spec.evaluate
     samples = []
     for _ in range(rounds):
         for state in positions:

@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from random import Random
 from typing import Any
 
@@ -71,6 +72,17 @@ class CountdownState:
     def render(self) -> str:
         return f"{self.left} left, totals {self.totals}"
 
+    def clone(self) -> CountdownState:
+        copy = CountdownState(self.left)
+        copy.totals = list(self.totals)
+        return copy
+
+    def determinize(self, seat: int, rng: Random) -> CountdownState:
+        return self.clone()  # nothing is hidden
+
+    def log(self) -> list[dict]:
+        return []
+
 
 class Countdown:
     id = "bench-countdown"
@@ -82,8 +94,13 @@ class Countdown:
     def option_schema(self) -> dict[str, Any]:
         return {}
 
-    def setup(self, players: int, seed: int, options: dict[str, Any]) -> CountdownState:
+    def setup(self, players: int, seed: int, options: Mapping[str, Any]) -> CountdownState:
         return CountdownState(2000)
+
+    def from_observation(self, observation: dict, rng: Random) -> CountdownState:
+        state = CountdownState(observation["left"])  # nothing is hidden
+        state.totals = list(observation["totals"])
+        return state
 
 
 def decide_message(state: CountdownState, ident: int) -> dict[str, Any]:
@@ -107,6 +124,7 @@ def bare_echo(rounds: int = 3000) -> float:
     child = subprocess.Popen(
         [sys.executable, "-c", ECHO_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
+    assert child.stdout is not None and child.stdin is not None  # both piped above
     inp, out = child.stdout.fileno(), child.stdin.fileno()
     message = decide_message(CountdownState(10), 1)
     samples = []

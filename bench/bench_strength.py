@@ -44,10 +44,11 @@ import typer
 CHECKOUT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(CHECKOUT))
 
-from arena.agent import Agent  # noqa: E402
+from arena.agent import Agent, Answer  # noqa: E402
 from arena.cli.common import parse_agent_settings  # noqa: E402
 from arena.inprocess import play_in_process  # noqa: E402
 from bench.rival import LAST_ROUND, extract, rival_ismcts  # noqa: E402
+from engine.api import Game  # noqa: E402
 from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
 from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
 from plugins.bots.greedy import GreedyAgent  # noqa: E402
@@ -55,7 +56,7 @@ from plugins.bots.ismcts import ISMCTSAgent  # noqa: E402
 from plugins.flat_mc_agent import FlatMonteCarloAgent  # noqa: E402
 from plugins.random_agent import RandomAgent  # noqa: E402
 
-GAMES = {"teotihuacan": TEOTIHUACAN, "zapotec": ZAPOTEC}
+GAMES: dict[str, Game] = {"teotihuacan": TEOTIHUACAN, "zapotec": ZAPOTEC}
 AUTOMATA = {"teotihuacan": ("teotibot", {}), "zapotec": ("cocijobot", {"difficulty": "normal"})}
 PAIRINGS = ("ismcts-automaton", "ismcts-flatmc", "ismcts-ismcts", "greedy-random", "greedy-automaton")
 # Without --pairing, all but ismcts-ismcts: its 1000-iteration rival alone would take ``make bench``
@@ -126,7 +127,7 @@ class Thinking(Agent):
     def setup(self, hello: dict[str, Any]) -> None:
         self.agent.setup(hello)
 
-    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+    def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int | Answer:
         started = time.process_time()
         choice = self.agent.act(observation, decision)
         self.tally[0] += time.process_time() - started

@@ -24,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,12 +122,7 @@ def simulate(seeds: int, target: float) -> None:
                 with Store(Path(tmp) / f"{seed}-{variant}.db") as store:
                     run = store.open_run(ladder)
                     if fmt == "swiss":
-                        play_swiss(
-                            store,
-                            run,
-                            ladder,
-                            lambda pending, store=store, seed=seed: play_all(store, pending, seed),
-                        )
+                        play_swiss(store, run, ladder, partial(play_all, store, draw_seed=seed))
                     else:
                         play_all(store, store.pending(run.id), seed)
                     played = store.counts(run.id)["done"]

@@ -67,7 +67,10 @@ def _collected(name: str, games: int) -> int:
     command += [sys.executable, __file__, "--play", name, str(games)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, check=True)
-    return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    if collected is None:
+        raise SystemExit(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
+    return int(collected.group(1))
 
 
 def spread(values: list[float]) -> str:

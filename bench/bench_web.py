@@ -57,7 +57,8 @@ class SyntheticRun:
         with Store(folder / "records.db") as store:
             run = store.open_run(small, make_schedule(small))
             run_pending(store, store.pending(run.id), 2, show_progress=False)
-            self.records = [store.record(m.id) for m in store.matches(run.id, statuses=("done",))]
+            done = store.matches(run.id, statuses=("done",))
+            self.records = [record for m in done if (record := store.record(m.id)) is not None]
         ladder = parse_ladder(big_ladder(), registry, source="bench")
         self.db = folder / "web.db"
         self.store = Store(self.db)
@@ -112,9 +113,10 @@ def main() -> None:
             f"store: {synthetic.stored} matches written in {time.perf_counter() - start:.1f} s "
             f"({db.stat().st_size / 1e6:.1f} MB)"
         )
-        client = TestClient(create_app(db, registry))
+        app = create_app(db, registry)
+        client = TestClient(app)
         start = time.perf_counter()
-        client.app.state.arena.warm_up()
+        app.state.arena.warm_up()
         print(
             f"server start-up warm-up (every ladder's ratings from scratch): {time.perf_counter() - start:.2f} s"
         )

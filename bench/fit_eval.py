@@ -52,16 +52,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.inprocess import decide_message, hello_message  # noqa: E402
-from engine.api import Game, State  # noqa: E402
+from engine.api import Game  # noqa: E402
 from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
+from engine.teotihuacan.core import TeoCore  # noqa: E402
 from engine.teotihuacan.observation import PublicView  # noqa: E402
 from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
+from engine.zapotec.core import ZapotecCore  # noqa: E402
 from plugins.bots import teotihuacan_eval, zapotec_eval  # noqa: E402
 from plugins.bots.evaluators import find_evaluator  # noqa: E402
 from plugins.bots.greedy import GreedyAgent  # noqa: E402
@@ -78,23 +82,23 @@ class Target:
     ``evaluate``, ``evaluate_v1`` and a BEGIN FITTED block with the two tables)."""
 
     game: Game
-    module: object
+    module: ModuleType  # the evaluator's module: its FEATURES, evaluate, evaluate_v1
     solo: dict  # the setup options of a game against the automaton
     bot_table: str  # the name of the automaton seat's table in the module
     # per seat: the points banked (what the fit does not forecast), the feature rows; the automaton's seat (-1: none)
-    view: Callable[[State], tuple[list, list, int]]
-    sampled: Callable[[State], bool]  # positions worth recording
+    view: Callable[[Any], tuple[list, list, int]]  # the game's own state class
+    sampled: Callable[[Any], bool]  # positions worth recording
     time_feature: str  # the share of the game left, for the first evaluator's affine rescale
     nonpositive: tuple[str, ...]  # signs (--signs): never worth more; "unsigned" ones are free
     unsigned: tuple[str, ...]
 
 
-def _teotihuacan_view(state: State) -> tuple[list, list, int]:
+def _teotihuacan_view(state: TeoCore) -> tuple[list, list, int]:
     public = PublicView(state)
     return public["vp"], teotihuacan_eval.features(public), public["bot"]
 
 
-def _zapotec_view(state: State) -> tuple[list, list, int]:
+def _zapotec_view(state: ZapotecCore) -> tuple[list, list, int]:
     bot = zapotec_eval.BOT_SEAT if state.solo else -1
     return zapotec_eval.if_ended_now(state), zapotec_eval.features(state), bot
 
@@ -138,6 +142,7 @@ class EpsilonGreedy(GreedyAgent):
 
     def setup(self, hello):
         super().setup(hello)
+        assert self.evaluator is not None  # setup() refuses a game without one
         self.evaluator = replace(self.evaluator, evaluate=self.evaluate)
         # no play-outs (greedy's ``turns``): the shipped tables' games were played without them,
         # and with them a Teotihuacan game costs ~15 times the CPU
@@ -159,6 +164,7 @@ class SearchWith(ISMCTSAgent):
 
     def setup(self, hello):
         super().setup(hello)
+        assert self.evaluator is not None  # setup() refuses a game without one
         self.evaluator = replace(self.evaluator, evaluate=self.evaluate)
 
 
@@ -316,6 +322,7 @@ def report(target: Target, data: dict, args) -> None:
     block = weight_block(target, tables, data, args)
     print("\n" + block)
     if args.write:
+        assert target.module.__file__ is not None  # a plugin module, loaded from its file
         module = Path(target.module.__file__)
         text = module.read_text()
         head, rest = text.split(BEGIN, 1)

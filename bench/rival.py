@@ -59,5 +59,6 @@ def rival_ismcts(folder: str) -> type:
         del sys.modules[name]  # another folder's package (one process, two rivals: the tests)
     sys.path.insert(0, folder)
     evaluators = importlib.import_module(f"{PACKAGE}.evaluators")
-    evaluators._FOUND = {spec.game: spec for spec in evaluators.tlachtli_evaluators()}
+    found = {spec.game: spec for spec in evaluators.tlachtli_evaluators()}
+    evaluators._FOUND = found  # type: ignore[attr-defined]  # the rival's module: mypy knows ours
     return importlib.import_module(f"{PACKAGE}.ismcts").ISMCTSAgent

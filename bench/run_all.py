@@ -16,6 +16,7 @@ def main() -> None:
             continue
         print(f"== {path.stem}", flush=True)
         spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None  # a .py file always has both
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         module.main()
