@@ -175,6 +175,7 @@ def main() -> None:
     os.environ.setdefault("TLACHTLI_PLUGINS", "examples.games.goofspiel.game")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+    sys.path.insert(0, root)  # the example game's plugin, when run as `python bench/bench_referee.py`
     # Two settings: free (the agent usually runs on the other core, so each round trip pays a
     # cross-core wake-up whose cost depends on the machine's load and idle states) and pinned
     # to one core (a plain context switch: the software cost of the path). The machine is
