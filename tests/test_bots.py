@@ -166,6 +166,41 @@ def test_a_real_match_with_a_100_ms_clock_has_no_timeout():
     assert [s["fault"] for s in seats] == [None, None]
 
 
+@pytest.mark.parametrize("bot", ["greedy", "ismcts"])
+def test_a_fast_clock_against_teotibot_costs_no_forfeit(bot):
+    # greedy's play-outs (~140 ms a Teotihuacan decision here, also ismcts's prior) once
+    # overran a 50 ms clock and drained the bank: forfeit after ~20 decisions. Now they are cut.
+    command = [sys.executable, "-m", "arena.cli", "play", "--game", "teotihuacan", "--agent", bot,
+               "--automaton", "teotibot", "--seed", "1", "--move-ms", "50", "--bank-ms", "2000", "--json"]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    seats = json.loads(result.stdout)["seats"]
+    assert [s["agent"] for s in seats] == [bot, "teotibot"]
+    assert [s["fault"] for s in seats] == [None, None]
+
+
+def test_greedy_skips_its_play_outs_where_the_clock_leaves_no_time_for_them():
+    """A decision whose clock leaves ~1 ms (a fast ladder, a drained bank) gets the turn
+    look-ahead's choice at once, in greedy and in ismcts's prior; the nominal clock (~1.5 s)
+    gets the play-outs."""
+    state, rng = TEOTIHUACAN.setup(1, 3, {"automaton": "teotibot"}), Random(3)
+    while not (state.decision(0).kind == "turn" and len(state.decision(0).options) > 1):
+        state.apply(0, rng.randrange(len(state.decision(0).options)))
+    message = decide_message(state, 0, 1)
+    hurried = {**message, "clock": {"move_ms": 1, "bank_ms_left": 0}}
+    fast, relaxed = greedy_for(TEOTIHUACAN, 1, {}, "teotibot"), greedy_for(TEOTIHUACAN, 1, {}, "teotibot")
+    within = greedy_for(TEOTIHUACAN, 1, {"turns": 0}, "teotibot")
+    assert fast.act(message["obs"], hurried) == within.act(message["obs"], message)
+    assert fast.cut_short == 1
+    relaxed.act(message["obs"], message)
+    assert relaxed.cut_short == 0 and relaxed.playout_seconds > 0
+    searcher = ISMCTSAgent()
+    searcher.setup(hello_message(TEOTIHUACAN, 0, 1, {"automaton": "teotibot"}, {"seed": 1}))
+    assert searcher.greedy is not None  # the evaluator's prior
+    searcher.act(message["obs"], hurried)
+    assert searcher.greedy.cut_short == 1
+
+
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
     spec = evaluators.find_evaluator(game.id)

@@ -27,6 +27,7 @@ that costs too much (a Zapotec turn is ~20 decisions), the option best one step 
 from __future__ import annotations
 
 import copy
+import time
 from random import Random
 from typing import Any
 
@@ -35,7 +36,7 @@ from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from plugins.flat_mc_agent import find_game
 
-from .clock import choice_option, int_option
+from .clock import choice_option, int_option, think_ms
 from .evaluators import find_evaluator, seat_reward
 
 TURN_STEPS = 12  # without ``turn_start``: a few turns of a game whose turns are small decisions
@@ -69,6 +70,9 @@ class GreedyAgent(Agent):
         # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
         self.scale = 1.0
         self.centre = 0.0
+        # The last play-out's wall time, and the decisions whose play-outs the clock cut short.
+        self.playout_seconds = 0.0
+        self.cut_short = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.seat = hello.get("seat", 0)
@@ -88,6 +92,9 @@ class GreedyAgent(Agent):
         self.line = choice_option(options, "line", "greedy", spec.greedy_line, ("turn", "step"))
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+        started = time.perf_counter()
+        clock = decision.get("clock")
+        deadline = None if clock is None else started + think_ms(clock) / 1000
         count = len(decision["options"])
         if count == 1:
             return 0
@@ -97,22 +104,32 @@ class GreedyAgent(Agent):
         if self.seat not in state.to_act() or len(state.decision(self.seat).options) != count:
             self.mismatches += 1
             return self.rng.randrange(count)
-        values, candidates = self.decision_values(state)
+        values, candidates = self.decision_values(state, deadline)
         best = max(candidates, key=lambda i: (values[i], -i))
         others = [value for i, value in enumerate(values) if i != best]
         self.explain(f"value {values[best]:.3f}, next best {max(others):.3f} ({count} options)")
         return best
 
-    def decision_values(self, state: State) -> tuple[list[float], list[int]]:
+    def decision_values(self, state: State, deadline: float | None = None) -> tuple[list[float], list[int]]:
         """What the seat's options in ``state`` are worth to it, and the options it chooses among
         (the best of them): by the turn's look-ahead, all of them; with ``turns``, its ``top``
-        best by their play-outs, the rest at the worst play-out's value (``ismcts``'s prior)."""
+        best by their play-outs, the rest at the worst play-out's value (``ismcts``'s prior).
+        Where another play-out would end past ``deadline`` (``time.perf_counter()``), the
+        look-ahead's values alone: a fast clock gets the cheap bot, not a forfeit."""
         values = self.option_values(state)
+        everything = list(range(len(values)))
         if not self.turns:
-            return values, list(range(len(values)))
+            return values, everything
         # only the best few are played on: a play-out costs a greedy decision per decision played
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: self.top]
-        played = {i: self.reward(self.play_on(state, i)) for i in top}
+        played: dict[int, float] = {}
+        for i in top:
+            if deadline is not None and time.perf_counter() + self.playout_seconds > deadline:
+                self.cut_short += 1
+                return values, everything
+            began = time.perf_counter()
+            played[i] = self.reward(self.play_on(state, i))
+            self.playout_seconds = time.perf_counter() - began
         worst = min(played.values())
         return [played.get(i, worst) for i in range(len(values))], top
 

@@ -262,7 +262,7 @@ class ISMCTSAgent(Agent):
                     values = self.evaluator.evaluate(state)
                     self.centres = [seat_margin(values, seat) for seat in range(len(values))]
                 if self.greedy is not None and not primed:
-                    self.prime(root, state)
+                    self.prime(root, state, deadline)
                     primed = True
                 self.iterate(root, state)
             else:
@@ -274,13 +274,14 @@ class ISMCTSAgent(Agent):
                 break
         self.total_iterations += done
 
-    def prime(self, root: Node, state: State) -> None:
-        """Greedy's value of each root option (as greedy values it deciding, play-outs included,
-        on this sample, rewarded as the search rewards) as ``prior`` visits of the root's children."""
+    def prime(self, root: Node, state: State, deadline: float | None = None) -> None:
+        """Greedy's value of each root option (as greedy values it deciding, play-outs included
+        where ``deadline`` leaves time for them, on this sample, rewarded as the search rewards)
+        as ``prior`` visits of the root's children."""
         greedy = self.greedy
         assert greedy is not None  # setup() made one for a prior
         greedy.centre = self.centres[self.seat] if self.centres else 0.0
-        values, _ = greedy.decision_values(state)
+        values, _ = greedy.decision_values(state, deadline)
         for choice, key in enumerate(option_keys(self.seat, option_labels(state, self.seat))):
             child = root.children.get(key)
             if child is None:
