@@ -155,13 +155,18 @@ def test_think_time_is_a_safe_share_of_the_clock():
     assert think_ms({"move_ms": 10, "bank_ms_left": 0}) == 1  # never less than a millisecond
 
 
-def test_a_real_match_with_a_100_ms_clock_has_no_timeout():
-    # Agents think by the clock in each decide message (no budget option): nobody may forfeit.
-    command = [sys.executable, "-m", "arena.cli", "play", "--game", "zapotec", "--agent", "ismcts",
-               "--agent", "greedy", "--seed", "5", "--move-ms", "100", "--bank-ms", "2000", "--json"]  # fmt: skip
+def seats_of_a_real_match(*arguments: str) -> list[dict]:
+    """The seats `arena play ... --json` reports for a match through the real referee."""
+    command = [sys.executable, "-m", "arena.cli", "play", *arguments, "--json"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
-    seats = json.loads(result.stdout)["seats"]
+    return json.loads(result.stdout)["seats"]
+
+
+def test_a_real_match_with_a_100_ms_clock_has_no_timeout():
+    # Agents think by the clock in each decide message (no budget option): nobody may forfeit.
+    seats = seats_of_a_real_match("--game", "zapotec", "--agent", "ismcts", "--agent", "greedy",
+                                  "--seed", "5", "--move-ms", "100", "--bank-ms", "2000")  # fmt: skip
     assert [s["agent"] for s in seats] == ["ismcts", "greedy"]
     assert [s["fault"] for s in seats] == [None, None]
 
@@ -170,11 +175,8 @@ def test_a_real_match_with_a_100_ms_clock_has_no_timeout():
 def test_a_fast_clock_against_teotibot_costs_no_forfeit(bot):
     # greedy's play-outs (~140 ms a Teotihuacan decision here, also ismcts's prior) once
     # overran a 50 ms clock and drained the bank: forfeit after ~20 decisions. Now they are cut.
-    command = [sys.executable, "-m", "arena.cli", "play", "--game", "teotihuacan", "--agent", bot,
-               "--automaton", "teotibot", "--seed", "1", "--move-ms", "50", "--bank-ms", "2000", "--json"]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
-    assert result.returncode == 0, result.stderr
-    seats = json.loads(result.stdout)["seats"]
+    seats = seats_of_a_real_match("--game", "teotihuacan", "--agent", bot, "--automaton", "teotibot",
+                                  "--seed", "1", "--move-ms", "50", "--bank-ms", "2000")  # fmt: skip
     assert [s["agent"] for s in seats] == [bot, "teotibot"]
     assert [s["fault"] for s in seats] == [None, None]
 
