@@ -6,7 +6,7 @@
     .venv/bin/python bench/fit_eval.py --game zapotec --load a.npz --load b.npz
 
 Teotihuacan's tables came from two rounds of greedy (its look-ahead, without the play-outs that
-greedy's ``turns`` adds, as ``solo-greedy`` still plays) against Teotibot, more random
+greedy's ``turns`` adds, as ``solo-greedy`` plays unless ``--turns`` is given) against Teotibot, more random
 than the default (issue 35, sixth session; about 4 minutes each on the shared 2-core machine,
 niced), the first played with the tables before them (fitted on the old one-step greedy's games):
 
@@ -21,7 +21,8 @@ Zapotec's the same way, with ``--game zapotec`` (docs/bots.md, Evaluators, gives
 Games (each kind gets ``--games`` seeds; a seed is the game's seed and its agents' seeds):
 
 - ``solo-greedy``: greedy vs the automaton (Teotibot, Cocijobot normal), a random option instead of greedy's with probability
-  ``--epsilon`` (so that positions vary);
+  ``--epsilon`` (so that positions vary); with ``--turns N`` greedy plays its best options on through
+  its next N turns as the shipped greedy does (about 6 s a Teotihuacan game at 2, against 0.5 without);
 - ``solo-random``: the random agent vs the automaton (a tenth of the games: weak play, other states);
 - ``solo-ismcts``: ismcts (``--ismcts-iterations``) vs the automaton (a tenth of the games: slow);
 - ``duo-greedy``: two epsilon-greedy seats; ``duo-mixed``: epsilon-greedy vs random.
@@ -136,17 +137,17 @@ def evaluator(target: Target, name: str):
 class EpsilonGreedy(GreedyAgent):
     """greedy with the chosen evaluator, playing a random option with probability ``epsilon``."""
 
-    def __init__(self, evaluate, epsilon: float) -> None:
+    def __init__(self, evaluate, epsilon: float, turns: int) -> None:
         super().__init__()
-        self.evaluate, self.epsilon = evaluate, epsilon
+        self.evaluate, self.epsilon, self.fit_turns = evaluate, epsilon, turns
 
     def setup(self, hello):
         super().setup(hello)
         assert self.evaluator is not None  # setup() refuses a game without one
         self.evaluator = replace(self.evaluator, evaluate=self.evaluate)
-        # no play-outs (greedy's ``turns``): the shipped tables' games were played without them,
-        # and with them a Teotihuacan game costs ~15 times the CPU
-        self.turns = 0
+        # greedy's ``turns`` (--turns, default 0): the sixth session's tables were fitted on games
+        # without play-outs; with two turns a Teotihuacan game costs ~10 times the CPU
+        self.turns = self.fit_turns
         self.explore = Random(hello.get("agent_options", {}).get("seed", 0) + 7)
 
     def act(self, observation, decision):
@@ -168,8 +169,8 @@ class SearchWith(ISMCTSAgent):
         self.evaluator = replace(self.evaluator, evaluate=self.evaluate)
 
 
-def agents_for(kind: str, evaluate, epsilon: float):
-    greedy = lambda: EpsilonGreedy(evaluate, epsilon)  # noqa: E731
+def agents_for(kind: str, evaluate, args):
+    greedy = lambda: EpsilonGreedy(evaluate, args.epsilon, args.turns)  # noqa: E731
     return {
         "solo-greedy": [greedy()],
         "solo-random": [RandomAgent()],
@@ -181,7 +182,7 @@ def agents_for(kind: str, evaluate, epsilon: float):
 
 def play(target: Target, kind: str, seed: int, args, evaluate) -> tuple[list, list]:
     """One game; the sampled rows (features, banked points, v1 estimate, seat, is_bot) and the final scores."""
-    agents = agents_for(kind, evaluate, args.epsilon)
+    agents = agents_for(kind, evaluate, args)
     options = dict(target.solo) if kind.startswith("solo") else {}
     state = target.game.setup(len(agents), seed, options)
     players = len(agents) + (1 if options else 0)
@@ -372,6 +373,12 @@ def main(argv=None) -> None:
     )
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
     parser.add_argument("--epsilon", type=float, default=0.1, help="greedy's random-move probability")
+    parser.add_argument(
+        "--turns",
+        type=int,
+        default=0,
+        help="greedy's play-outs: its best options played on through this many more turns (0: its look-ahead only)",
+    )
     parser.add_argument(
         "--sample", type=float, default=0.3, help="probability of recording a decision's position"
     )
