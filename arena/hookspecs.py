@@ -84,7 +84,10 @@ class EvaluatorSpec:
     ``greedy_line`` its ``line`` (each decision of those play-outs by its look-ahead, "turn", or
     the option best one step ahead, "step").
     ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
-    option (the visits each root option starts with at greedy's value of it; 0: none).
+    option (the visits each root option starts with at greedy's value of it; 0: none);
+    ``ismcts_policy`` its default ``policy`` (how a playout picks moves: "random", "evaluator" or
+    "mast"), and ``ismcts_rivals_policy`` the same where other agents decide too ("": ``ismcts_policy``
+    everywhere).
     ``source`` is filled in by whoever collects the specs.
     """
 
@@ -103,6 +106,8 @@ class EvaluatorSpec:
     greedy_top: int = 3
     greedy_line: str = "turn"
     ismcts_prior: int = 0
+    ismcts_policy: str = "random"
+    ismcts_rivals_policy: str = ""
     source: str = field(default="", compare=False)
 
 

@@ -288,6 +288,25 @@ def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():
     assert agent.depth == teotihuacan.depth  # no rivals_depth: one cut-off everywhere
 
 
+def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told():
+    spec = evaluators.find_evaluator(ZAPOTEC.id)
+    assert spec.ismcts_policy == "mast" and spec.ismcts_rivals_policy == "random"  # measured: docs/bots.md
+    agent = ISMCTSAgent()
+    for players, given, expected in (
+        (2, {"automaton": "cocijobot"}, "mast"),  # solo: Cocijobot plays inside apply
+        (2, {}, "random"),
+        (3, {}, "random"),
+    ):
+        agent.setup(hello_message(ZAPOTEC, 0, players, given, {}))
+        assert agent.policy == expected
+    agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, {"policy": "random"}))
+    assert agent.policy == "random"  # the option wins
+    teotihuacan = evaluators.find_evaluator(TEOTIHUACAN.id)
+    assert (teotihuacan.ismcts_policy, teotihuacan.ismcts_rivals_policy) == ("random", "")
+    agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {}))
+    assert agent.policy == "random"
+
+
 def test_the_reward_comes_from_the_evaluator_unless_told():
     for game, default in ((TEOTIHUACAN, "gain"), (ZAPOTEC, "win")):
         agent = ISMCTSAgent()

@@ -115,11 +115,22 @@ def default_depth(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int
     return evaluator.depth or DEFAULT_DEPTH
 
 
+def default_policy(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> str:
+    """The playout policy the evaluator asks for in this match: its ``ismcts_rivals_policy`` when
+    other agents decide too (where it names one), else its ``ismcts_policy``."""
+    if evaluator is None:
+        return "random"
+    if rivals_decide(hello) and evaluator.ismcts_rivals_policy:
+        return evaluator.ismcts_rivals_policy
+    return evaluator.ismcts_policy
+
+
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS (see the module docstring).
 
     Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
-    ``exploration`` (UCB constant, default 0.7), ``policy`` ("random", "evaluator" or "mast"),
+    ``exploration`` (UCB constant, default 0.7), ``policy`` ("random", "evaluator" or "mast",
+    default the evaluator's: ``default_policy``),
     ``epsilon`` (a "mast" playout's share of random moves, default 0.6),
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
     default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
@@ -169,13 +180,15 @@ class ISMCTSAgent(Agent):
         self.exploration = number(
             options, "exploration", "ismcts", DEFAULT_EXPLORATION, lambda x: x >= 0, "a number >= 0"
         )
-        self.policy = choice_option(options, "policy", "ismcts", "random", POLICIES)
         self.epsilon = number(
             options, "epsilon", "ismcts", DEFAULT_EPSILON, lambda x: 0 <= x <= 1, "a number from 0 to 1"
         )
         self.reuse = bool(options.get("reuse", True))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
+        self.policy = choice_option(
+            options, "policy", "ismcts", default_policy(self.evaluator, hello), POLICIES
+        )
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
         self.scale = number(options, "scale", "ismcts", self.scale, lambda x: x > 0, "a number > 0")
