@@ -25,7 +25,7 @@ def test_saved_positions_fit_the_same_tables_when_loaded(tmp_path: Path, capsys)
     data = np.load(saved)
     assert set(data["game"]) == {100000, 100001, 100002}
     assert list(data["names"]) == list(zapotec_eval.FEATURES)
-    # rows of both the player and Cocijobot, each with the player's final score
+    # rows of both seats, the player's and Cocijobot's (each fitted to its own table)
     assert data["bot"].any() and not data["bot"].all()
 
     main(["--game", "zapotec", "--load", str(saved)])
