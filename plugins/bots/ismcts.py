@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import time
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.agent import Agent
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
@@ -105,14 +105,21 @@ def rivals_decide(hello: dict[str, Any]) -> bool:
     return hello.get("players", 1) - ("automaton" in hello.get("options", {})) > 1
 
 
+Setting = TypeVar("Setting")
+
+
+def for_this_match(hello: dict[str, Any], everywhere: Setting, with_rivals: Setting) -> Setting:
+    """An evaluator setting that has a variant for matches where other agents decide too (not only
+    automata): ``with_rivals`` there, where it is set, else ``everywhere``."""
+    return with_rivals if with_rivals and rivals_decide(hello) else everywhere
+
+
 def default_depth(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int:
     """The playout cut-off the evaluator asks for in this match: its ``rivals_depth`` when other
     agents decide too, else its ``depth``."""
     if evaluator is None:
         return 0
-    if rivals_decide(hello) and evaluator.rivals_depth:
-        return evaluator.rivals_depth
-    return evaluator.depth or DEFAULT_DEPTH
+    return for_this_match(hello, evaluator.depth or DEFAULT_DEPTH, evaluator.rivals_depth)
 
 
 def default_policy(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> str:
@@ -120,9 +127,7 @@ def default_policy(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> st
     other agents decide too (where it names one), else its ``ismcts_policy``."""
     if evaluator is None:
         return "random"
-    if rivals_decide(hello) and evaluator.ismcts_rivals_policy:
-        return evaluator.ismcts_rivals_policy
-    return evaluator.ismcts_policy
+    return for_this_match(hello, evaluator.ismcts_policy, evaluator.ismcts_rivals_policy)
 
 
 class ISMCTSAgent(Agent):
