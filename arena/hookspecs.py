@@ -56,6 +56,13 @@ class AgentSpec:
         return not self.games or game_id in self.games
 
 
+# The words an evaluator may give for the search bots' settings: checked where the spec is made, so
+# a wrong one names the evaluator, not an agent option nobody passed.
+REWARDS = ("win", "gain")
+GREEDY_LINES = ("turn", "step")
+ISMCTS_POLICIES = ("random", "evaluator", "mast")
+
+
 @dataclass(frozen=True)
 class EvaluatorSpec:
     """A position evaluator for one game, used by search bots (``ismcts``, ``greedy``).
@@ -109,6 +116,19 @@ class EvaluatorSpec:
     ismcts_policy: str = "random"
     ismcts_rivals_policy: str = ""
     source: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        for name, allowed in (
+            ("reward", REWARDS),
+            ("greedy_line", GREEDY_LINES),
+            ("ismcts_policy", ISMCTS_POLICIES),
+            ("ismcts_rivals_policy", ("", *ISMCTS_POLICIES)),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(
+                    f"the {self.game!r} evaluator's {name} must be one of {list(allowed)}, got {value!r}"
+                )
 
 
 # -- the hooks a Tlachtli plugin may implement ---------------------------------------------------

@@ -16,7 +16,7 @@ from random import Random
 import pytest
 
 from arena.inprocess import decide_message, hello_message, play_in_process
-from arena.plugins import PluginError, discover
+from arena.plugins import EvaluatorSpec, PluginError, discover
 from engine.api import Game
 from engine.playout import option_labels
 from engine.teotihuacan import GAME as TEOTIHUACAN
@@ -147,6 +147,28 @@ def test_two_evaluators_for_one_game_are_an_error(monkeypatch):
     monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.bot_evaluators,tests.support.bot_evaluators_clash")
     with pytest.raises(PluginError, match="'zapotec' has two evaluators"):
         evaluators.collect_evaluators()
+
+
+def test_an_evaluator_naming_an_unknown_setting_is_refused_at_discovery(monkeypatch):
+    monkeypatch.setenv(
+        "TLACHTLI_PLUGINS", "examples.games.goofspiel.game,tests.support.bot_evaluators_bad_word"
+    )
+    with pytest.raises(
+        PluginError, match=r"bot_evaluators_bad_word.*'goofspiel' evaluator's ismcts_policy.*'smart'"
+    ):
+        evaluators.collect_evaluators()
+
+
+@pytest.mark.parametrize("setting", ["reward", "greedy_line", "ismcts_policy", "ismcts_rivals_policy"])
+def test_an_evaluator_spec_checks_each_word_setting(setting):
+    with pytest.raises(ValueError, match=f"evaluator's {setting} must be one of"):
+        EvaluatorSpec(game="goofspiel", evaluate=lambda state: [0.0], **{setting: "nonsense"})
+    assert (
+        EvaluatorSpec(
+            game="goofspiel", evaluate=lambda state: [0.0], ismcts_rivals_policy=""
+        ).ismcts_rivals_policy
+        == ""
+    )
 
 
 def test_think_time_is_a_safe_share_of_the_clock():

@@ -21,7 +21,10 @@ def collect_evaluators() -> dict[str, EvaluatorSpec]:
     found: dict[str, EvaluatorSpec] = {}
     manager = plugin_manager()
     for impl in manager.hook.tlachtli_evaluators.get_hookimpls():
-        specs: Any = impl.function()  # pluggy types a hook's return as object
+        try:
+            specs: Any = impl.function()  # pluggy types a hook's return as object
+        except ValueError as error:  # a spec refused its own settings (EvaluatorSpec.__post_init__)
+            raise PluginError(f"plugin {impl.plugin_name}: {error}") from None
         for spec in specs or []:
             if not isinstance(spec, EvaluatorSpec):
                 raise PluginError(f"plugin {impl.plugin_name}: tlachtli_evaluators returned {spec!r}")

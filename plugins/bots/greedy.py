@@ -32,6 +32,7 @@ from random import Random
 from typing import Any
 
 from arena.agent import Agent
+from arena.hookspecs import GREEDY_LINES
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from plugins.flat_mc_agent import find_game
@@ -89,7 +90,7 @@ class GreedyAgent(Agent):
         self.top = int_option(options, "top", "greedy", spec.greedy_top) or 1
         self.players = int(hello.get("players", 1))
         self.rivals = choice_option(options, "rivals", "greedy", "greedy", ("greedy", "stop"))
-        self.line = choice_option(options, "line", "greedy", spec.greedy_line, ("turn", "step"))
+        self.line = choice_option(options, "line", "greedy", spec.greedy_line, GREEDY_LINES)
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         started = time.perf_counter()

@@ -39,6 +39,7 @@ from random import Random
 from typing import Any, TypeVar
 
 from arena.agent import Agent
+from arena.hookspecs import ISMCTS_POLICIES, REWARDS
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from engine.draws import below
@@ -53,8 +54,6 @@ from .mast import MoveAverages
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
 DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
-POLICIES = ("random", "evaluator", "mast")
-REWARDS = ("win", "gain")
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.3 and 0.6 measured: docs/bots.md)
 
@@ -192,7 +191,7 @@ class ISMCTSAgent(Agent):
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
         self.policy = choice_option(
-            options, "policy", "ismcts", default_policy(self.evaluator, hello), POLICIES
+            options, "policy", "ismcts", default_policy(self.evaluator, hello), ISMCTS_POLICIES
         )
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
