@@ -214,19 +214,27 @@ def show_progress(done: list[DealResult], total: int) -> None:
         print(line, file=sys.stderr, flush=True)
 
 
-def play_all(plan: Plan, deals: range, workers: int) -> list[DealResult]:
+def play_all(
+    plan: Plan, deals: range, workers: int, keep: Callable[[list[DealResult]], None] | None = None
+) -> list[DealResult]:
     """Every deal of ``deals``, in ``workers`` processes (1: in this one); in deal order. Each deal
-    is shown as it ends (with workers, in the order they end: a stopped run's log keeps them all)."""
+    is shown as it ends (with workers, in the order they end: a stopped run's log keeps them all),
+    and handed with those before it to ``keep`` (``--save``: a stopped run's file keeps them too)."""
     done: list[DealResult] = []
+
+    def ended(result: DealResult) -> None:
+        done.append(result)
+        show_progress(done, len(deals))
+        if keep:
+            keep(sorted(done, key=lambda result: result.deal))
+
     if workers <= 1:
         for deal in deals:
-            done.append(play_deal(plan, deal))
-            show_progress(done, len(deals))
+            ended(play_deal(plan, deal))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for future in as_completed([pool.submit(play_deal, plan, deal) for deal in deals]):
-                done.append(future.result())
-                show_progress(done, len(deals))
+                ended(future.result())
     return sorted(done, key=lambda result: result.deal)
 
 
@@ -260,7 +268,7 @@ def margins_by_deal(results: list[DealResult]) -> dict[int, list[float]]:
 
 
 def save(path: Path, plan: Plan, results: list[DealResult]) -> None:
-    """The run's per-deal outcomes as JSON, for a later ``--paired-with``."""
+    """The per-deal outcomes so far as JSON, for a later ``--paired-with``."""
     path.write_text(
         json.dumps(
             {"plan": plan.__dict__, "deals": {str(d.deal): [list(g) for g in d.games] for d in results}},
@@ -296,10 +304,9 @@ def run(plan: Plan, deals: range, workers: int, save_to: Path | None, paired_wit
     label = f"{plan.game_id}{extra}: {bot} vs {rival}{seatings}, deals {deals.start}-{deals.stop - 1}"
     old = load_margins(paired_with) if paired_with else None
     started = time.perf_counter()
-    results = play_all(plan, deals, workers)
+    keep = (lambda done: save(save_to, plan, done)) if save_to else None
+    results = play_all(plan, deals, workers, keep)
     print(summary(label, results, time.perf_counter() - started), flush=True)
-    if save_to:
-        save(save_to, plan, results)
     if old is not None:
         mean, error, n = paired_difference(margins_by_deal(results), old)
         print(
@@ -356,7 +363,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals at once (default 1)")
     parser.add_argument(
-        "--save", type=Path, metavar="FILE", help="write the per-deal outcomes (JSON) to FILE"
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="write the per-deal outcomes (JSON) to FILE, rewritten as each deal ends",
     )
     parser.add_argument(
         "--paired-with",

@@ -92,6 +92,26 @@ def test_save_and_paired_with(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "+0.0 VP a deal (s.e. nan) over 1 deals" in out
 
 
+def test_a_stopped_run_keeps_the_deals_it_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--save is rewritten as each deal ends: a run stopped in its second deal (Ctrl-C, a kill)
+    leaves a file with its first, which --paired-with reads."""
+    import bench.bench_strength as bench
+
+    played = bench.play_deal
+
+    def stopped_after_one(plan: Plan, deal: int) -> DealResult:
+        if deal > 7:
+            raise KeyboardInterrupt
+        return played(plan, deal)
+
+    monkeypatch.setattr(bench, "play_deal", stopped_after_one)
+    saved = tmp_path / "run.json"
+    args = ["--game", "zapotec", "--pairing", "greedy-random", "--games", "3", "--first-deal", "7"]
+    with pytest.raises(KeyboardInterrupt):
+        main([*args, "--greedy-option", "plies=1", "--save", str(saved)])
+    assert list(bench.load_margins(saved)) == [7]
+
+
 def test_paired_with_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("not json")
