@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from itertools import islice
 from random import Random
 
@@ -310,10 +311,21 @@ def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():
     assert agent.depth == teotihuacan.depth  # no rivals_depth: one cut-off everywhere
 
 
-def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told():
+def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told(monkeypatch):
     spec = evaluators.find_evaluator(ZAPOTEC.id)
-    assert spec.ismcts_policy == "mast" and spec.ismcts_rivals_policy == "random"  # measured: docs/bots.md
+    assert (spec.ismcts_policy, spec.ismcts_rivals_policy) == ("mast", "")  # measured: docs/bots.md
     agent = ISMCTSAgent()
+    for players, given in ((2, {"automaton": "cocijobot"}), (2, {}), (3, {})):
+        agent.setup(hello_message(ZAPOTEC, 0, players, given, {}))
+        assert agent.policy == "mast"  # against Cocijobot and against other agents alike
+    agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, {"policy": "random"}))
+    assert agent.policy == "random"  # the option wins
+    # an evaluator naming a policy for matches with other agents gets it there, not solo
+    rivals_random = {
+        **evaluators.collect_evaluators(),
+        ZAPOTEC.id: replace(spec, ismcts_rivals_policy="random"),
+    }
+    monkeypatch.setattr(evaluators, "_FOUND", rivals_random)
     for players, given, expected in (
         (2, {"automaton": "cocijobot"}, "mast"),  # solo: Cocijobot plays inside apply
         (2, {}, "random"),
@@ -321,8 +333,6 @@ def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told():
     ):
         agent.setup(hello_message(ZAPOTEC, 0, players, given, {}))
         assert agent.policy == expected
-    agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, {"policy": "random"}))
-    assert agent.policy == "random"  # the option wins
     teotihuacan = evaluators.find_evaluator(TEOTIHUACAN.id)
     assert (teotihuacan.ismcts_policy, teotihuacan.ismcts_rivals_policy) == ("random", "")
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {}))
