@@ -89,7 +89,8 @@ class EvaluatorSpec:
     1 and 0: a one-step continuation); ``greedy_turns`` and ``greedy_top`` its ``turns`` and
     ``top`` (the ``top`` best options played on through that many more own turns; 0: none),
     ``greedy_line`` its ``line`` (each decision of those play-outs by its look-ahead, "turn", or
-    the option best one step ahead, "step").
+    the option best one step ahead, "step"), ``greedy_samples`` its ``samples`` (the states each of
+    those options is played on in: the one sampled and others redrawn from it).
     ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
     option (the visits each root option starts with at greedy's value of it; 0: none);
     ``ismcts_policy`` its default ``policy`` (how a playout picks moves: "random", "evaluator" or
@@ -112,6 +113,7 @@ class EvaluatorSpec:
     greedy_turns: int = 0
     greedy_top: int = 3
     greedy_line: str = "turn"
+    greedy_samples: int = 1
     ismcts_prior: int = 0
     ismcts_policy: str = "random"
     ismcts_rivals_policy: str = ""

@@ -513,6 +513,27 @@ def test_greedy_plays_its_best_options_on_through_its_next_turns_against_teotibo
     assert compared == 8 and differed > 0, differed
 
 
+def test_greedy_samples_play_each_option_on_in_the_same_redrawn_states():
+    """With ``samples`` k each of the ``top`` options is played on in k states, the same for all
+    of them: the one given and k - 1 with the hidden parts and the chance to come redrawn from it
+    (``determinize``, with the agent's seeded generator); its value is the mean of those rewards."""
+    state, rng = TEOTIHUACAN.setup(1, 3, {"automaton": "teotibot"}), Random(3)
+    while not (state.decision(0).kind == "turn" and len(state.decision(0).options) > 1):
+        state.apply(0, rng.randrange(len(state.decision(0).options)))
+    sampled = greedy_for(TEOTIHUACAN, 3, {"samples": 3}, "teotibot")
+    one = greedy_for(TEOTIHUACAN, 3, {"samples": 1}, "teotibot")
+    drawn = Random(3)  # the agent's generator, seeded as in setup()
+    states = [state] + [state.determinize(0, drawn) for _ in range(2)]
+    values, top = sampled.decision_values(state)
+    for i in top:
+        rewards = [one.reward(one.play_on(sample, i)) for sample in states]
+        assert values[i] == pytest.approx(sum(rewards) / 3)
+    assert len({one.reward(one.play_on(sample, top[0])) for sample in states}) > 1  # the draws matter
+    assert one.decision_values(state)[0][top[0]] == one.reward(one.play_on(state, top[0]))  # 1: the one given
+    with pytest.raises(ValueError, match="greedy: agent option 'samples' must be an int >= 1"):
+        greedy_for(TEOTIHUACAN, 3, {"samples": 0}, "teotibot")
+
+
 def two_player_greedy(seat: int, options: dict) -> GreedyAgent:
     agent = GreedyAgent()
     agent.setup(hello_message(TEOTIHUACAN, seat, 2, {}, {"seed": 1, **options}))

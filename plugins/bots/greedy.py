@@ -68,6 +68,7 @@ class GreedyAgent(Agent):
         self.players = 1
         self.rivals = "greedy"
         self.line = "turn"
+        self.samples = 1
         # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
         self.scale = 1.0
         self.centre = 0.0
@@ -91,6 +92,7 @@ class GreedyAgent(Agent):
         self.players = int(hello.get("players", 1))
         self.rivals = choice_option(options, "rivals", "greedy", "greedy", ("greedy", "stop"))
         self.line = choice_option(options, "line", "greedy", spec.greedy_line, GREEDY_LINES)
+        self.samples = int_option(options, "samples", "greedy", spec.greedy_samples) or 1
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         started = time.perf_counter()
@@ -124,12 +126,15 @@ class GreedyAgent(Agent):
         # only the best few are played on: a play-out costs a greedy decision per decision played
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: self.top]
         played: dict[int, float] = {}
+        # each option played on in ``samples`` states, the same for all: the one given and others
+        # with the hidden cards and the chance to come re-drawn, so one lucky draw does not decide
+        states = [state] + [state.determinize(self.seat, self.rng) for _ in range(self.samples - 1)]
         for i in top:
             if deadline is not None and time.perf_counter() + self.playout_seconds > deadline:
                 self.cut_short += 1
                 return values, everything
             began = time.perf_counter()
-            played[i] = self.reward(self.play_on(state, i))
+            played[i] = sum(self.reward(self.play_on(sample, i)) for sample in states) / len(states)
             self.playout_seconds = time.perf_counter() - began
         worst = min(played.values())
         return [played.get(i, worst) for i in range(len(values))], top
