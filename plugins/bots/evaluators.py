@@ -105,7 +105,7 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             greedy_width=3,  # +10 VP a game against Cocijobot, ~30 ms a decision (docs/bots.md)
             # playouts by each move's mean reward (MAST), at 2000 iterations: solo +4.0 VP a game
             # (s.e. 1.6) against Cocijobot, 71 to 80 of 100 fresh deals; 2 players, against last
-            # round's ismcts, 58% of 152 games with random playouts, ~85% with MAST (docs/bots.md)
+            # round's ismcts, 58% of 152 games with random playouts, 81% of 200 with MAST (docs/bots.md)
             ismcts_policy="mast",
         ),
     ]
