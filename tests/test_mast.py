@@ -33,12 +33,41 @@ def test_epsilon_one_is_uniformly_random():
     assert all(800 < picks.count(i) < 1200 for i in range(3))
 
 
+def test_decay_keeps_the_means_and_shrinks_their_weight():
+    averages = MoveAverages()
+    for reward in (1.0, 1.0, 1.0, 0.0):
+        averages.add((0, "a", 0), reward)
+    averages.decay(0.5)
+    assert averages.mean((0, "a", 0)) == pytest.approx(0.75)
+    averages.add((0, "a", 0), 0.0)  # weighs as much as half of the four earlier plays
+    assert averages.mean((0, "a", 0)) == pytest.approx(1.5 / 3)
+    averages.decay(0.0)
+    assert averages.mean((0, "a", 0)) == UNSEEN
+
+
 def game_choices(options: dict) -> tuple[list[float], int]:
     agent = ISMCTSAgent()
     state = play_in_process(
         ZAPOTEC, [agent], 5, options={"difficulty": "normal"}, agent_options=[options], automaton="cocijobot"
     )
     return list(state.result().scores), len(agent.averages.table)
+
+
+def averaged_plays(options: dict) -> float:
+    """The plays a game's MAST table holds at its end, earlier decisions' weighed by ``decay``."""
+    agent = ISMCTSAgent()
+    play_in_process(
+        ZAPOTEC, [agent], 5, options={"difficulty": "normal"}, agent_options=[options], automaton="cocijobot"
+    )
+    return sum(count for _, count in agent.averages.table.values())
+
+
+def test_decay_carries_the_move_averages_over_the_decisions_of_a_game():
+    options = {"iterations": 12, "policy": "mast", "seed": 4}
+    fresh = averaged_plays(options)  # the last decision's 12 iterations alone
+    kept = averaged_plays({**options, "decay": 1.0})  # every decision's
+    assert kept > 10 * fresh
+    assert game_choices({**options, "decay": 0.0}) == game_choices(options)  # 0 is the default
 
 
 def test_a_mast_game_replays_for_a_seed_and_budget_and_learns_moves():
@@ -51,6 +80,7 @@ def test_a_mast_game_replays_for_a_seed_and_budget_and_learns_moves():
 @pytest.mark.parametrize(
     "options, word",
     [({"epsilon": 1.5}, "epsilon"), ({"epsilon": "some"}, "epsilon"), ({"scale": 0}, "scale"),
+     ({"decay": -0.1}, "decay"), ({"decay": 2}, "decay"),
      ({"scale": True}, "scale")],
 )  # fmt: skip
 def test_bad_mast_and_scale_options_are_refused_with_their_name(options, word):

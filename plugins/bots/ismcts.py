@@ -56,6 +56,7 @@ DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its Ev
 DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.3 and 0.6 measured: docs/bots.md)
+DEFAULT_DECAY = 0.0  # the weight a "mast" table's counts keep into the next decision (0: a fresh table)
 
 
 class Node:
@@ -135,7 +136,8 @@ class ISMCTSAgent(Agent):
     Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
     ``exploration`` (UCB constant, default 0.7), ``policy`` ("random", "evaluator" or "mast",
     default the evaluator's: ``default_policy``),
-    ``epsilon`` (a "mast" playout's share of random moves, default 0.6),
+    ``epsilon`` (a "mast" playout's share of random moves, default 0.6), ``decay`` (the weight the
+    move averages of earlier decisions keep in the next one, 0 to 1, default 0: each starts afresh),
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
     default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
     evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
@@ -156,8 +158,10 @@ class ISMCTSAgent(Agent):
         self.exploration = DEFAULT_EXPLORATION
         self.policy = "random"
         self.epsilon = DEFAULT_EPSILON
-        # "mast": each move's mean reward over this decision's iterations (plugins/bots/mast.py).
+        # "mast": each move's mean reward over this decision's iterations (plugins/bots/mast.py),
+        # and earlier decisions' at ``decay`` times their counts.
         self.averages = MoveAverages()
+        self.decay = DEFAULT_DECAY
         self.depth = 0
         self.reward = "win"
         # Per seat, the margin a "gain" reward is squashed around: measured on each decision's first sample.
@@ -187,6 +191,10 @@ class ISMCTSAgent(Agent):
         self.epsilon = number(
             options, "epsilon", "ismcts", DEFAULT_EPSILON, lambda x: 0 <= x <= 1, "a number from 0 to 1"
         )
+        self.decay = number(
+            options, "decay", "ismcts", DEFAULT_DECAY, lambda x: 0 <= x <= 1, "a number from 0 to 1"
+        )
+        self.averages = MoveAverages()  # a new game learns its moves afresh
         self.reuse = bool(options.get("reuse", True))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
@@ -233,7 +241,7 @@ class ISMCTSAgent(Agent):
         # and 40 points behind later every choice looked as flat as with "win": docs/bots.md.)
         self.centres = None
         if len(options) > 1:
-            self.averages = MoveAverages()  # "mast": the moves' means of this decision's search
+            self.averages.decay(self.decay)  # "mast": this decision's search, earlier ones weighed down
             if self.game is None:
                 raise RuntimeError("ismcts: act() called before setup()")
             self.search(root, observation, len(options), started, decision.get("clock", {}))

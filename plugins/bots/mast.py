@@ -34,6 +34,16 @@ class MoveAverages:
             entry[0] += reward
             entry[1] += 1.0
 
+    def decay(self, factor: float) -> None:
+        """Weigh what was learned so far by ``factor`` before a new decision's search: the means
+        stay, their counts shrink, so the new search's moves soon outweigh them (0 forgets all)."""
+        if factor <= 0:
+            self.table.clear()
+            return
+        for entry in self.table.values():
+            entry[0] *= factor
+            entry[1] *= factor
+
     def mean(self, key: tuple) -> float:
         entry = self.table.get(key)
         return UNSEEN if entry is None else entry[0] / entry[1]
