@@ -208,6 +208,7 @@ def show_progress(done: list[DealResult], total: int) -> None:
     played = sum(len(d.games) for d in done)
     said = ", ".join(f"{'won' if w == 1 else 'tied' if w else 'lost'} by {m:+d}" for w, m in last.games)
     line = f"  deal {last.deal}: {said}; {wins:g} won of {played} played ({len(done)} of {total} deals)"
+    line += f", {per_decision(tally(done, 'mine'))} so far"  # a stopped run's log keeps its cost too
     if sys.stderr.isatty():
         print("\x1b[2K\r" + line, end="" if len(done) < total else "\x1b[2K\r", file=sys.stderr, flush=True)
     else:
@@ -241,8 +242,13 @@ def play_all(
 # ---- reporting ---------------------------------------------------------------------------------
 
 
-def per_decision(tally: Sequence[float]) -> str:
-    return f"{1000 * tally[0] / max(1, tally[1]):.0f} ms/decision"
+def tally(results: Sequence[DealResult], side: str) -> list[float]:
+    """[seconds, decisions] one side ("mine": the bot measured, or "theirs") spent deciding."""
+    return [sum(getattr(d, side)[0] for d in results), sum(getattr(d, side)[1] for d in results)]
+
+
+def per_decision(seconds_decisions: Sequence[float]) -> str:
+    return f"{1000 * seconds_decisions[0] / max(1, seconds_decisions[1]):.0f} ms/decision"
 
 
 def summary(label: str, results: list[DealResult], seconds: float) -> str:
@@ -254,8 +260,7 @@ def summary(label: str, results: list[DealResult], seconds: float) -> str:
     low, high = wilson(wins, n)
     # the error over deals: the two seatings of a deal share its luck
     margin, error = mean_and_error([sum(m for _, m in d.games) / len(d.games) for d in results])
-    mine = [sum(d.mine[0] for d in results), sum(d.mine[1] for d in results)]
-    theirs = [sum(d.theirs[0] for d in results), sum(d.theirs[1] for d in results)]
+    mine, theirs = tally(results, "mine"), tally(results, "theirs")
     thinking = per_decision(mine) + (f" against {per_decision(theirs)}" if theirs[1] else "")
     return (
         f"{label}: {wins:g}/{n} = {wins / max(1, n):.0%} (95% {low:.0%}-{high:.0%}), "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,9 +93,11 @@ def test_save_and_paired_with(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "+0.0 VP a deal (s.e. nan) over 1 deals" in out
 
 
-def test_a_stopped_run_keeps_the_deals_it_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stopped_run_keeps_the_deals_it_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--save is rewritten as each deal ends: a run stopped in its second deal (Ctrl-C, a kill)
-    leaves a file with its first, which --paired-with reads."""
+    leaves a file with its first, which --paired-with reads, and a log with its CPU a decision."""
     import bench.bench_strength as bench
 
     played = bench.play_deal
@@ -110,6 +113,8 @@ def test_a_stopped_run_keeps_the_deals_it_saved(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(KeyboardInterrupt):
         main([*args, "--greedy-option", "plies=1", "--save", str(saved)])
     assert list(bench.load_margins(saved)) == [7]
+    [line] = [line for line in capsys.readouterr().err.splitlines() if "deal 7:" in line]
+    assert re.search(r", \d+ ms/decision so far$", line)  # the bot's CPU a decision, read as it went
 
 
 def test_paired_with_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
