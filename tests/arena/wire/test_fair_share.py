@@ -29,7 +29,7 @@ if _PROBE is not None:
     _PROBE.remove()
 needs_cgroups = pytest.mark.skipif(_PROBE is None, reason="cgroups cannot be created here (not root?)")
 needs_freezer = pytest.mark.skipif(not FREEZER, reason="no cgroup freezer here (not root, or not mounted)")
-VICTIM_LOOPS = 2_000_000  # the victim's fixed work per decision: ~0.1-0.4 s of CPU on these machines
+VICTIM_LOOPS = 2_000_000  # the victim's fixed work per decision: ~0.05-0.4 s of CPU on these machines
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +38,7 @@ def _hostile_plugin(monkeypatch):
     monkeypatch.delenv(SANDBOX_ENV, raising=False)
 
 
-def victim_times(first: str, options: dict, **spec) -> tuple[list[float], str]:
+def victim_times(first: str, options: dict, loops: int = VICTIM_LOOPS, **spec) -> tuple[list[float], str]:
     """The wall times (ms, as the referee recorded them) of the ``steady`` victim's 13 decisions
     against ``first``, and ``first``'s stderr. Clocks generous: a slowed victim must not forfeit."""
     outcome = run_match(
@@ -47,7 +47,7 @@ def victim_times(first: str, options: dict, **spec) -> tuple[list[float], str]:
             agents=(first, "steady"),
             seed=5,
             options={"cards": 13},
-            agent_options=(options, {"loops": VICTIM_LOOPS}),
+            agent_options=(options, {"loops": loops}),
             move_ms=120_000,
             bank_ms=600_000,
             **spec,
@@ -100,8 +100,9 @@ def test_a_bot_is_frozen_between_its_decisions_and_its_cpu_share_bounded():
 
 def ticks_between_decisions(ponder: bool) -> list[int]:
     """How many 10 ms ticks the hostile ``ticker``'s child counted between its decisions, while
-    the victim worked (0.1-0.4 s a decision)."""
-    _, stderr = victim_times("hostile", {"attack": "ticker"}, ponder=ponder)
+    the victim worked (four times the other tests' work: on a fast idle machine their ~50 ms a
+    decision left a pondering ticker 4 ticks, under the floor of 5)."""
+    _, stderr = victim_times("hostile", {"attack": "ticker"}, loops=4 * VICTIM_LOOPS, ponder=ponder)
     counts = [int(n) for n in re.findall(r"RESULT: ticks (\d+)", stderr)]
     assert len(counts) == 12, stderr
     return [later - earlier for earlier, later in zip(counts, counts[1:], strict=False)]
@@ -112,11 +113,14 @@ def test_a_bot_works_between_its_decisions_only_where_pondering_is_allowed():
     # Frozen, the ticker advances only during the bot's own (instant) decisions, 0-2 ticks;
     # pondering, through the victim's work too, 40-70 ticks (measured on a loaded 2-core
     # machine), but 9 in one CI run under pytest-xdist, where the ticker shares the cores with
-    # three other workers. A ratio, with a wide margin: a loaded machine lengthens both windows alike.
+    # three other workers, 8 against a frozen 2 with a benchmark beside the suite, and 4 on a fast
+    # idle machine (before the victim's work was made four times longer: now 15-18 there).
+    # A ratio, with a wide margin: a loaded machine lengthens both windows alike, and a bot the
+    # freeze missed would tick as often frozen as pondering (a ratio near 1).
     assert MatchSpec(game="goofspiel", agents=("random", "random"), seed=1).ponder is False
     frozen = statistics.median(ticks_between_decisions(ponder=False))
     pondering = statistics.median(ticks_between_decisions(ponder=True))
-    assert pondering >= max(5, frozen * 5), (frozen, pondering)
+    assert pondering >= max(5, frozen * 3), (frozen, pondering)
 
 
 def test_agents_are_the_oom_killers_first_choice():
