@@ -45,20 +45,23 @@ def test_decay_keeps_the_means_and_shrinks_their_weight():
     assert averages.mean((0, "a", 0)) == UNSEEN
 
 
-def game_choices(options: dict) -> tuple[list[float], int]:
+def solo_game(options: dict) -> tuple[list[float], ISMCTSAgent]:
+    """A seeded Zapotec game of ``ismcts`` with ``options`` against Cocijobot: scores and the agent."""
     agent = ISMCTSAgent()
     state = play_in_process(
         ZAPOTEC, [agent], 5, options={"difficulty": "normal"}, agent_options=[options], automaton="cocijobot"
     )
-    return list(state.result().scores), len(agent.averages.table)
+    return list(state.result().scores), agent
+
+
+def game_choices(options: dict) -> tuple[list[float], int]:
+    scores, agent = solo_game(options)
+    return scores, len(agent.averages.table)
 
 
 def averaged_plays(options: dict) -> float:
     """The plays a game's MAST table holds at its end, earlier decisions' weighed by ``decay``."""
-    agent = ISMCTSAgent()
-    play_in_process(
-        ZAPOTEC, [agent], 5, options={"difficulty": "normal"}, agent_options=[options], automaton="cocijobot"
-    )
+    _, agent = solo_game(options)
     return sum(count for _, count in agent.averages.table.values())
 
 
