@@ -50,7 +50,9 @@ class GreedyAgent(Agent):
     """A look-ahead over its turn by evaluator (see the module docstring). Options: ``seed`` (default the
     seat); ``plies``, ``width``, ``turns`` and ``top`` (default the evaluator's ``greedy_plies``,
     ``greedy_width``, ``greedy_turns`` and ``greedy_top``); ``rivals`` ("greedy" or "stop"); ``line``
-    ("turn" or "step", default the evaluator's ``greedy_line``)."""
+    ("turn" or "step", default the evaluator's ``greedy_line``); ``samples``; ``clock`` (default true:
+    play-outs the decide message's clock leaves no time for are skipped; false: never, so a seed
+    gives the same choices on any machine and under any load, as a fixed budget does ``ismcts``)."""
 
     name = "greedy"
     version = "5"
@@ -69,6 +71,7 @@ class GreedyAgent(Agent):
         self.rivals = "greedy"
         self.line = "turn"
         self.samples = 1
+        self.clocked = True  # the ``clock`` option
         # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
         self.scale = 1.0
         self.centre = 0.0
@@ -93,10 +96,13 @@ class GreedyAgent(Agent):
         self.rivals = choice_option(options, "rivals", "greedy", "greedy", ("greedy", "stop"))
         self.line = choice_option(options, "line", "greedy", spec.greedy_line, GREEDY_LINES)
         self.samples = int_option(options, "samples", "greedy", spec.greedy_samples) or 1
+        self.clocked = options.get("clock", True)
+        if not isinstance(self.clocked, bool):
+            raise ValueError(f"greedy: agent option 'clock' must be true or false, got {self.clocked!r}")
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         started = time.perf_counter()
-        clock = decision.get("clock")
+        clock = decision.get("clock") if self.clocked else None
         deadline = None if clock is None else started + think_ms(clock) / 1000
         count = len(decision["options"])
         if count == 1:
