@@ -104,6 +104,33 @@ def paired_difference(new: dict[int, list[float]], old: dict[int, list[float]]) 
     return mean, error, len(diffs)
 
 
+def flips(new: dict[int, list[float]], old: dict[int, list[float]]) -> tuple[int, int]:
+    """Games of the deals both runs played that ``new`` did better in (won where ``old`` lost or
+    tied, tied where it lost) and worse in: (gained, lost). Outcomes are 1 / 0.5 / 0 per game,
+    a deal's seatings in the same order in both runs."""
+    pairs = [(a, b) for d in set(new) & set(old) for a, b in zip(new[d], old[d], strict=False)]
+    return sum(a > b for a, b in pairs), sum(a < b for a, b in pairs)
+
+
+def mcnemar(gained: int, lost: int) -> float:
+    """The exact two-sided McNemar p-value of ``gained`` against ``lost`` flips: how often a coin
+    splits ``gained + lost`` flips at least that unevenly."""
+    n = gained + lost
+    tail = sum(math.comb(n, k) for k in range(min(gained, lost) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def paired_report(new: list[DealResult], old: list[DealResult]) -> str:
+    """Two runs on the deals both played: the mean per-deal margin difference with its standard
+    error, and the games that flipped (with McNemar's p: are the flips more than a coin?)."""
+    mean, error, n = paired_difference(margins_by_deal(new), margins_by_deal(old))
+    gained, lost = flips(outcomes_by_deal(new), outcomes_by_deal(old))
+    return (
+        f"{mean:+.1f} VP a deal (s.e. {error:.1f}) over {n} deals; "
+        f"games flipped {gained} won / {lost} lost (McNemar p {mcnemar(gained, lost):.2f})"
+    )
+
+
 # ---- playing -----------------------------------------------------------------------------------
 
 
@@ -216,16 +243,21 @@ def show_progress(done: list[DealResult], total: int) -> None:
 
 
 def play_all(
-    plan: Plan, deals: range, workers: int, keep: Callable[[list[DealResult]], None] | None = None
+    plan: Plan,
+    deals: Sequence[int],
+    workers: int,
+    keep: Callable[[list[DealResult]], None] | None = None,
+    kept: Sequence[DealResult] = (),
 ) -> list[DealResult]:
     """Every deal of ``deals``, in ``workers`` processes (1: in this one); in deal order. Each deal
     is shown as it ends (with workers, in the order they end: a stopped run's log keeps them all),
-    and handed with those before it to ``keep`` (``--save``: a stopped run's file keeps them too)."""
-    done: list[DealResult] = []
+    with the ``kept`` ones of a resumed run in its tallies, and handed with those before it to
+    ``keep`` (``--save``: a stopped run's file keeps them too); the ``kept`` are not returned."""
+    done: list[DealResult] = list(kept)
 
     def ended(result: DealResult) -> None:
         done.append(result)
-        show_progress(done, len(deals))
+        show_progress(done, len(deals) + len(kept))
         if keep:
             keep(sorted(done, key=lambda result: result.deal))
 
@@ -236,7 +268,7 @@ def play_all(
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for future in as_completed([pool.submit(play_deal, plan, deal) for deal in deals]):
                 ended(future.result())
-    return sorted(done, key=lambda result: result.deal)
+    return sorted(done[len(kept) :], key=lambda result: result.deal)
 
 
 # ---- reporting ---------------------------------------------------------------------------------
@@ -248,12 +280,16 @@ def tally(results: Sequence[DealResult], side: str) -> list[float]:
 
 
 def per_decision(seconds_decisions: Sequence[float]) -> str:
-    return f"{1000 * seconds_decisions[0] / max(1, seconds_decisions[1]):.0f} ms/decision"
+    if not seconds_decisions[1]:  # a file saved before the CPU was kept
+        return "? ms/decision"
+    return f"{1000 * seconds_decisions[0] / seconds_decisions[1]:.0f} ms/decision"
 
 
-def summary(label: str, results: list[DealResult], seconds: float) -> str:
+def summary(label: str, results: list[DealResult], seconds: float | None, played: int | None = None) -> str:
     """One line: wins (ties half) with the Wilson interval, the mean margin with its standard
-    error, the time per game, and the CPU each side spent per decision."""
+    error, the time per game (``seconds`` over the ``played`` games, by default all: a resumed
+    run's kept games took no time of this one; none if ``seconds`` is None), and the CPU each
+    side spent per decision."""
     games = [g for d in results for g in d.games]
     n = len(games)
     wins = sum(w for w, _ in games)
@@ -262,9 +298,10 @@ def summary(label: str, results: list[DealResult], seconds: float) -> str:
     margin, error = mean_and_error([sum(m for _, m in d.games) / len(d.games) for d in results])
     mine, theirs = tally(results, "mine"), tally(results, "theirs")
     thinking = per_decision(mine) + (f" against {per_decision(theirs)}" if theirs[1] else "")
+    pace = "" if seconds is None else f"{seconds / max(1, n if played is None else played):.1f} s/game, "
     return (
         f"{label}: {wins:g}/{n} = {wins / max(1, n):.0%} (95% {low:.0%}-{high:.0%}), "
-        f"mean margin {margin:+.1f} (s.e. {error:.1f}), {seconds / max(1, n):.1f} s/game, {thinking}"
+        f"mean margin {margin:+.1f} (s.e. {error:.1f}), {pace}{thinking}"
     )
 
 
@@ -272,25 +309,64 @@ def margins_by_deal(results: list[DealResult]) -> dict[int, list[float]]:
     return {d.deal: [float(m) for _, m in d.games] for d in results}
 
 
+def outcomes_by_deal(results: list[DealResult]) -> dict[int, list[float]]:
+    return {d.deal: [float(w) for w, _ in d.games] for d in results}
+
+
+def saved_plan(plan: Plan) -> dict[str, Any]:
+    """What a saved run records of its plan, as JSON reads it back; not the rival's folder (a
+    temporary one, a new one each run)."""
+    return json.loads(json.dumps({k: v for k, v in plan.__dict__.items() if k != "rival_dir"}))
+
+
 def save(path: Path, plan: Plan, results: list[DealResult]) -> None:
-    """The per-deal outcomes so far as JSON, for a later ``--paired-with``."""
+    """The per-deal outcomes so far, and each deal's CPU ([seconds, decisions] of the bot, then
+    of its opponents), as JSON: for a later ``--paired-with``, a resumed run, ``compare_strength``."""
     path.write_text(
         json.dumps(
-            {"plan": plan.__dict__, "deals": {str(d.deal): [list(g) for g in d.games] for d in results}},
+            {
+                "plan": saved_plan(plan),
+                "deals": {str(d.deal): [list(g) for g in d.games] for d in results},
+                "cpu": {str(d.deal): [*d.mine, *d.theirs] for d in results},
+            },
             indent=1,
         )
     )
 
 
-def load_margins(path: Path) -> dict[int, list[float]]:
-    """Per-deal margins from a file ``--save`` wrote."""
+def load_run(path: Path, flag: str = "--paired-with") -> tuple[dict[str, Any], list[DealResult]]:
+    """The plan and the deals of a file ``--save`` wrote (files without CPU figures, written before
+    they were kept, read as taking none); a one-line error naming ``flag`` if it is not one."""
     try:
         data = json.loads(path.read_text())
-        return {int(deal): [float(m) for _, m in games] for deal, games in data["deals"].items()}
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        cpu = data.get("cpu", {})
+        results = []
+        for deal, games in sorted(data["deals"].items(), key=lambda item: int(item[0])):
+            spent = [float(x) for x in cpu.get(deal, [0, 0, 0, 0])]
+            result = DealResult(int(deal), [(float(w), int(m)) for w, m in games], spent[:2], spent[2:])
+            results.append(result)
+        return data["plan"], results
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise SystemExit(f"error: {flag} {path}: not a file bench_strength --save wrote ({error})") from None
+
+
+def resumed(path: Path | None, plan: Plan) -> list[DealResult]:
+    """The deals an earlier run of the same plan saved in ``path`` (none if there is no file):
+    a stopped run started again plays only the rest, and one file can grow over several ranges."""
+    if path is None or not path.exists():
+        return []
+    kept_plan, kept = load_run(path, "--save")
+    if kept_plan != saved_plan(plan):
+        differ = sorted(
+            k
+            for k in kept_plan.keys() | saved_plan(plan).keys()
+            if kept_plan.get(k) != saved_plan(plan).get(k)
+        )
         raise SystemExit(
-            f"error: --paired-with {path}: not a file bench_strength --save wrote ({error})"
-        ) from None
+            f"error: --save {path} holds another run (its {', '.join(differ)} differ): "
+            "give a new file, or delete this one to start over"
+        )
+    return kept
 
 
 def run(plan: Plan, deals: range, workers: int, save_to: Path | None, paired_with: Path | None) -> None:
@@ -307,17 +383,24 @@ def run(plan: Plan, deals: range, workers: int, save_to: Path | None, paired_wit
     seatings = "" if plan.pairing.endswith("automaton") else ", both seatings"
     extra = "".join(f", {k}={v}" for k, v in plan.game_options.items())
     label = f"{plan.game_id}{extra}: {bot} vs {rival}{seatings}, deals {deals.start}-{deals.stop - 1}"
-    old = load_margins(paired_with) if paired_with else None
-    started = time.perf_counter()
-    keep = (lambda done: save(save_to, plan, done)) if save_to else None
-    results = play_all(plan, deals, workers, keep)
-    print(summary(label, results, time.perf_counter() - started), flush=True)
-    if old is not None:
-        mean, error, n = paired_difference(margins_by_deal(results), old)
+    old = load_run(paired_with)[1] if paired_with else None
+    kept = resumed(save_to, plan)
+    done = {d.deal for d in kept}
+    if kept:
         print(
-            f"  paired with {paired_with}: {mean:+.1f} VP a deal (s.e. {error:.1f}) over {n} deals",
-            flush=True,
+            f"resuming {save_to}: {sum(d in done for d in deals)} of these deals already played",
+            file=sys.stderr,
         )
+    others = [d for d in kept if d.deal not in deals]  # other ranges the file holds stay in it
+    keep = (lambda new: save(save_to, plan, sorted(others + new, key=lambda d: d.deal))) if save_to else None
+    started = time.perf_counter()
+    mine = [d for d in kept if d.deal in deals]
+    fresh = play_all(plan, [d for d in deals if d not in done], workers, keep, mine)
+    results = sorted(mine + fresh, key=lambda d: d.deal)
+    played = sum(len(d.games) for d in fresh)
+    print(summary(label, results, time.perf_counter() - started, played), flush=True)
+    if old is not None:
+        print(f"  paired with {paired_with}: {paired_report(results, old)}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -371,7 +454,8 @@ def main(argv: list[str] | None = None) -> None:
         "--save",
         type=Path,
         metavar="FILE",
-        help="write the per-deal outcomes (JSON) to FILE, rewritten as each deal ends",
+        help="write the per-deal outcomes (JSON) to FILE, rewritten as each deal ends; if FILE holds "
+        "a run of the same plan, its deals are kept and only the others played (a stopped run resumes)",
     )
     parser.add_argument(
         "--paired-with",
@@ -385,7 +469,8 @@ def main(argv: list[str] | None = None) -> None:
     budget = {"time_ms": args.time_ms} if args.time_ms else {"iterations": args.iterations}
     try:  # a malformed KEY=VALUE: parse_agent_settings has printed its one-line error
         ismcts = {**budget, **parse_agent_settings(args.ismcts_option, "--ismcts-option")}
-        greedy = parse_agent_settings(args.greedy_option, "--greedy-option")
+        # greedy's play-outs ignore the clock here: the figures replay on a slow or loaded machine too
+        greedy = {"clock": False, **parse_agent_settings(args.greedy_option, "--greedy-option")}
         game_options = parse_agent_settings(args.game_option, "--game-option")
         rival = {**RIVAL_ISMCTS, **parse_agent_settings(args.rival_option, "--rival-option")}
     except typer.Exit as stop:

@@ -14,13 +14,17 @@ import pytest
 from bench.bench_strength import (
     DealResult,
     Plan,
+    flips,
+    load_run,
     main,
+    mcnemar,
     mean_and_error,
     paired_difference,
     play_all,
     summary,
     wilson,
 )
+from bench.compare_strength import compare
 from bench.rival import extract, rival_ismcts
 
 
@@ -49,6 +53,20 @@ def test_paired_difference_compares_deals_both_runs_played() -> None:
     old = {0: [0.0, 0.0], 1: [1.0], 3: [5.0]}
     # deals 0 and 1 only: differences 4 and 3
     assert paired_difference(new, old) == pytest.approx((3.5, 0.5, 2))
+
+
+def test_flips_count_games_each_run_did_better_in() -> None:
+    new = {0: [1.0, 0.0], 1: [0.5], 2: [1.0]}  # deal 2: the old run did not play it
+    old = {0: [0.0, 0.0], 1: [1.0], 3: [0.0]}
+    assert flips(new, old) == (1, 1)  # deal 0's first game won, deal 1's tied where old won
+
+
+def test_mcnemar_exact_p_matches_hand_computed_values() -> None:
+    assert mcnemar(0, 0) == 1.0 and mcnemar(5, 5) == 1.0  # an even split: nothing to see
+    # 1 against 9: 2 * (C(10,0) + C(10,1)) / 2^10 = 22 / 1024
+    assert mcnemar(1, 9) == pytest.approx(22 / 1024)
+    assert mcnemar(9, 1) == mcnemar(1, 9)
+    assert mcnemar(0, 6) == pytest.approx(2 / 64)
 
 
 def test_summary_counts_ties_half_and_errors_over_deals() -> None:
@@ -112,9 +130,67 @@ def test_a_stopped_run_keeps_the_deals_it_saved(
     args = ["--game", "zapotec", "--pairing", "greedy-random", "--games", "3", "--first-deal", "7"]
     with pytest.raises(KeyboardInterrupt):
         main([*args, "--greedy-option", "plies=1", "--save", str(saved)])
-    assert list(bench.load_margins(saved)) == [7]
+    assert [d.deal for d in load_run(saved)[1]] == [7]
     [line] = [line for line in capsys.readouterr().err.splitlines() if "deal 7:" in line]
     assert re.search(r", \d+ ms/decision so far$", line)  # the bot's CPU a decision, read as it went
+
+
+GREEDY_RANDOM = ["--game", "zapotec", "--pairing", "greedy-random", "--greedy-option", "plies=1"]
+
+
+def test_a_stopped_run_started_again_plays_only_the_deals_it_had_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same command with the same --save file resumes: the deals saved are kept, not replayed,
+    and the summary covers them all; a later range grows the same file."""
+    import bench.bench_strength as bench
+
+    played: list[int] = []
+    real = bench.play_deal
+
+    def counted(plan: Plan, deal: int) -> DealResult:
+        played.append(deal)
+        return real(plan, deal)
+
+    monkeypatch.setattr(bench, "play_deal", counted)
+    saved = tmp_path / "run.json"
+    main([*GREEDY_RANDOM, "--games", "1", "--first-deal", "7", "--save", str(saved)])
+    first = load_run(saved)[1]
+    main([*GREEDY_RANDOM, "--games", "2", "--first-deal", "7", "--save", str(saved)])
+    assert played == [7, 8]  # deal 7 was not played again
+    out = capsys.readouterr()
+    assert "1 of these deals already played" in out.err
+    assert re.search(r"deals 7-8: [\d.]+/4 = ", out.out)  # both deals' games, kept and played
+    kept = load_run(saved)[1]
+    assert [d.deal for d in kept] == [7, 8] and kept[0] == first[0]  # CPU figures kept too
+    assert kept[1].mine[1] > 0
+    main([*GREEDY_RANDOM, "--games", "1", "--first-deal", "10", "--save", str(saved)])
+    assert [d.deal for d in load_run(saved)[1]] == [7, 8, 10]  # another range: the file grows
+
+
+def test_a_save_file_of_another_run_is_a_one_line_error(tmp_path: Path) -> None:
+    saved = tmp_path / "run.json"
+    main([*GREEDY_RANDOM, "--games", "1", "--first-deal", "7", "--save", str(saved)])
+    before = saved.read_text()
+    with pytest.raises(SystemExit) as stopped:
+        main([*GREEDY_RANDOM, "--greedy-option", "plies=2", "--games", "1", "--save", str(saved)])
+    assert str(stopped.value).startswith(f"error: --save {saved} holds another run (its bot_options differ)")
+    assert saved.read_text() == before  # nothing lost
+
+
+def test_compare_two_saved_runs_on_the_deals_both_played(tmp_path: Path) -> None:
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    main([*GREEDY_RANDOM, "--games", "2", "--first-deal", "7", "--save", str(new)])
+    main([*GREEDY_RANDOM[:-1], "plies=2", "--games", "1", "--first-deal", "8", "--save", str(old)])
+    report = compare(new, old)
+    assert report.startswith("on the 1 deals both played (deal 8):")
+    assert f"{new} (zapotec, greedy-random: clock=False, plies=1): " in report and "/2 = " in report
+    assert re.search(r"paired \(the first less the second\): [+-]\d+\.\d VP a deal", report)
+    assert "games flipped" in report and "McNemar p" in report
+    other = tmp_path / "other.json"
+    main([*GREEDY_RANDOM, "--games", "1", "--first-deal", "20", "--save", str(other)])
+    with pytest.raises(SystemExit, match="share no deal"):
+        compare(new, other)
 
 
 def test_paired_with_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
