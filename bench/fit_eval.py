@@ -148,6 +148,7 @@ class EpsilonGreedy(GreedyAgent):
         # greedy's ``turns`` (--turns, default 0): the sixth session's tables were fitted on games
         # without play-outs; with two turns a Teotihuacan game costs ~10 times the CPU
         self.turns = self.fit_turns
+        self.clocked = False  # its play-outs never cut short: the same seed, the same games on any machine
         self.explore = Random(hello.get("agent_options", {}).get("seed", 0) + 7)
 
     def act(self, observation, decision):
