@@ -356,12 +356,9 @@ def resumed(path: Path | None, plan: Plan) -> list[DealResult]:
     if path is None or not path.exists():
         return []
     kept_plan, kept = load_run(path, "--save")
-    if kept_plan != saved_plan(plan):
-        differ = sorted(
-            k
-            for k in kept_plan.keys() | saved_plan(plan).keys()
-            if kept_plan.get(k) != saved_plan(plan).get(k)
-        )
+    wanted = saved_plan(plan)  # the options, not the code: a changed checkout needs a new file
+    if kept_plan != wanted:
+        differ = sorted(k for k in kept_plan.keys() | wanted.keys() if kept_plan.get(k) != wanted.get(k))
         raise SystemExit(
             f"error: --save {path} holds another run (its {', '.join(differ)} differ): "
             "give a new file, or delete this one to start over"
