@@ -297,8 +297,14 @@ def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
         for given in ({}, {"automaton": AUTOMATA[game.id]}):  # against agents and solo alike
             agent.setup(hello_message(game, 0, 2, given, {}))
             assert agent.prior == spec.ismcts_prior and (agent.greedy is not None) == bool(spec.ismcts_prior)
+            if agent.greedy is not None:
+                assert agent.greedy.samples == spec.ismcts_prior_samples
         agent.setup(hello_message(game, 0, 2, {}, {"prior": 0}))
         assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
+    agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_samples": 2}))
+    assert agent.greedy is not None and agent.greedy.samples == 2
+    with pytest.raises(ValueError, match="ismcts: agent option 'prior_samples' must be an int >= 1"):
+        agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_samples": 0}))
 
 
 def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():

@@ -142,7 +142,9 @@ class ISMCTSAgent(Agent):
     default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
     evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
     evaluator's), ``reuse`` (bool, default true), ``prior`` (int >= 0: the visits each root option
-    starts with at greedy's value of it, default the evaluator's ``ismcts_prior``, else 0).
+    starts with at greedy's value of it, default the evaluator's ``ismcts_prior``, else 0),
+    ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
+    ``ismcts_prior_samples``).
     """
 
     name = "ismcts"
@@ -225,8 +227,9 @@ class ISMCTSAgent(Agent):
         if self.prior:
             if self.evaluator is None:
                 raise ValueError(f"ismcts: game {hello['game']!r} has no evaluator, so 'prior' must be 0")
+            samples = int_option(options, "prior_samples", "ismcts", self.evaluator.ismcts_prior_samples)
             self.greedy = GreedyAgent()
-            self.greedy.setup({**hello, "agent_options": {}})
+            self.greedy.setup({**hello, "agent_options": {"samples": samples}})
             self.greedy.scale = self.scale
 
     # ---- deciding ------------------------------------------------------------------------------
