@@ -227,13 +227,21 @@ def play_deal(plan: Plan, deal: int) -> DealResult:
     return result
 
 
+def game_said(won: float, margin: int) -> str:
+    """One game's outcome for the progress line; a level score is decided by the tie-break."""
+    if won == 0.5:
+        return "tied"
+    outcome = "won" if won == 1 else "lost"
+    return f"{outcome} by {margin:+d}" if margin else f"{outcome} on the tie-break"
+
+
 def show_progress(done: list[DealResult], total: int) -> None:
     """The run so far on stderr (a line per deal, or one line rewritten on a terminal), so a long
     run shows progress and a stopped one leaves what it played."""
     last = done[-1]
     wins = sum(w for d in done for w, _ in d.games)
     played = sum(len(d.games) for d in done)
-    said = ", ".join(f"{'won' if w == 1 else 'tied' if w else 'lost'} by {m:+d}" for w, m in last.games)
+    said = ", ".join(game_said(w, m) for w, m in last.games)
     line = f"  deal {last.deal}: {said}; {wins:g} won of {played} played ({len(done)} of {total} deals)"
     line += f", {per_decision(tally(done, 'mine'))} so far"  # a stopped run's log keeps its cost too
     if sys.stderr.isatty():

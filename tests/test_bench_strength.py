@@ -15,6 +15,7 @@ from bench.bench_strength import (
     DealResult,
     Plan,
     flips,
+    game_said,
     load_run,
     main,
     mcnemar,
@@ -274,3 +275,8 @@ def test_no_git_installed_is_a_one_line_error(tmp_path: Path, monkeypatch) -> No
         extract(tmp_path, "HEAD", tmp_path / "rival")
     message = str(stopped.value)
     assert message.startswith("error: --rival-commit needs git") and "\n" not in message
+
+
+def test_progress_says_a_game_decided_on_the_tie_break_so():
+    assert [game_said(1, 17), game_said(0, -3), game_said(0.5, 0)] == ["won by +17", "lost by -3", "tied"]
+    assert [game_said(1, 0), game_said(0, 0)] == ["won on the tie-break", "lost on the tie-break"]
