@@ -92,8 +92,9 @@ class EvaluatorSpec:
     the option best one step ahead, "step"), ``greedy_samples`` its ``samples`` (the states each of
     those options is played on in: the one sampled and others redrawn from it).
     ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
-    option (the visits each root option starts with at greedy's value of it; 0: none) and
-    ``ismcts_prior_samples`` its ``prior_samples`` (the prior's greedy's ``samples``);
+    option (the visits each root option starts with at greedy's value of it; 0: none),
+    ``ismcts_prior_samples`` its ``prior_samples`` (the prior's greedy's ``samples``) and
+    ``ismcts_rivals_prior_samples`` the same where other agents decide too (0: the same);
     ``ismcts_policy`` its default ``policy`` (how a playout picks moves: "random", "evaluator" or
     "mast"), and ``ismcts_rivals_policy`` the same where other agents decide too ("": ``ismcts_policy``
     everywhere).
@@ -117,6 +118,7 @@ class EvaluatorSpec:
     greedy_samples: int = 1
     ismcts_prior: int = 0
     ismcts_prior_samples: int = 1
+    ismcts_rivals_prior_samples: int = 0
     ismcts_policy: str = "random"
     ismcts_rivals_policy: str = ""
     source: str = field(default="", compare=False)

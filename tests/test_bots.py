@@ -249,19 +249,22 @@ def test_ismcts_cuts_its_playouts_where_the_evaluator_says_unless_told(game):
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(game):
     """``prior``: greedy's value of each root option, counted as visits, leads the selection; with one
-    iteration the search takes the option greedy takes (the same seed: the same first sample), its
-    play-outs included (Teotihuacan's ``turns``)."""
+    iteration the search takes the option greedy takes on the search's first sample (the same seed),
+    its play-outs included (Teotihuacan's ``turns``, in ``prior_samples`` states: Teotihuacan's
+    other 2 redrawn by the prior's greedy, seeded by the seat)."""
     solo = {"automaton": AUTOMATA[game.id]}
     state = game.setup(1, 11, solo)
     rng = Random(5)
     choices = []
+    samples = evaluators.find_evaluator(game.id).ismcts_prior_samples
     while state.to_act() and len(choices) < 8:
         message = decide_message(state, 0, 1)
         if len(message["options"]) > 1:
             ismcts, greedy = ISMCTSAgent(), GreedyAgent()
             ismcts.setup(hello_message(game, 0, 2, solo, {"seed": 3, "iterations": 1, "prior": 5}))
-            greedy.setup(hello_message(game, 0, 2, solo, {"seed": 3, "clock": False}))  # as ismcts's prior
-            choice = greedy.act(message["obs"], message)
+            greedy.setup(hello_message(game, 0, 2, solo, {"samples": samples}))  # as ismcts's prior's
+            values, candidates = greedy.decision_values(game.from_observation(message["obs"], Random(3)))
+            choice = max(candidates, key=lambda i: (values[i], -i))  # as greedy decides
             assert ismcts.act(message["obs"], message) == choice
             choices.append(choice)
         state.apply(0, rng.randrange(len(state.decision(0).options)))
@@ -272,9 +275,15 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
     """Each root option starts at greedy's value of it as greedy decides: its play-outs for its
     ``top`` 3 (Teotihuacan's ``turns``), the rest at the worst of those."""
     solo = {"automaton": "teotibot"}
-    ismcts, greedy = ISMCTSAgent(), greedy_for(TEOTIHUACAN, 3, {}, "teotibot")
+    spec = evaluators.find_evaluator(TEOTIHUACAN.id)
+    ismcts, greedy = (
+        ISMCTSAgent(),
+        greedy_for(
+            TEOTIHUACAN, 0, {"samples": spec.ismcts_prior_samples}, "teotibot"
+        ),  # seeded as the prior's
+    )
     ismcts.setup(hello_message(TEOTIHUACAN, 0, 2, solo, {"seed": 3}))
-    assert ismcts.prior == evaluators.find_evaluator(TEOTIHUACAN.id).ismcts_prior and greedy.turns > 0
+    assert ismcts.prior == spec.ismcts_prior and greedy.turns > 0 and greedy.samples > 1
     state, rng = TEOTIHUACAN.setup(1, 2, solo), Random(2)
     primed = 0
     while primed < 3:
@@ -297,8 +306,9 @@ def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
         for given in ({}, {"automaton": AUTOMATA[game.id]}):  # against agents and solo alike
             agent.setup(hello_message(game, 0, 2, given, {}))
             assert agent.prior == spec.ismcts_prior and (agent.greedy is not None) == bool(spec.ismcts_prior)
-            if agent.greedy is not None:
-                assert agent.greedy.samples == spec.ismcts_prior_samples
+            if agent.greedy is not None:  # solo, the evaluator's samples; against agents, its rivals' ones
+                rivals = not given and spec.ismcts_rivals_prior_samples
+                assert agent.greedy.samples == (rivals or spec.ismcts_prior_samples)
         agent.setup(hello_message(game, 0, 2, {}, {"prior": 0}))
         assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_samples": 2}))

@@ -144,7 +144,7 @@ class ISMCTSAgent(Agent):
     evaluator's), ``reuse`` (bool, default true), ``prior`` (int >= 0: the visits each root option
     starts with at greedy's value of it, default the evaluator's ``ismcts_prior``, else 0),
     ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
-    ``ismcts_prior_samples``).
+    ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too).
     """
 
     name = "ismcts"
@@ -227,7 +227,9 @@ class ISMCTSAgent(Agent):
         if self.prior:
             if self.evaluator is None:
                 raise ValueError(f"ismcts: game {hello['game']!r} has no evaluator, so 'prior' must be 0")
-            samples = int_option(options, "prior_samples", "ismcts", self.evaluator.ismcts_prior_samples)
+            spec = self.evaluator
+            default = for_this_match(hello, spec.ismcts_prior_samples, spec.ismcts_rivals_prior_samples)
+            samples = int_option(options, "prior_samples", "ismcts", default)
             self.greedy = GreedyAgent()
             self.greedy.setup({**hello, "agent_options": {"samples": samples}})
             self.greedy.scale = self.scale
