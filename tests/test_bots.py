@@ -276,12 +276,9 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
     ``top`` 3 (Teotihuacan's ``turns``), the rest at the worst of those."""
     solo = {"automaton": "teotibot"}
     spec = evaluators.find_evaluator(TEOTIHUACAN.id)
-    ismcts, greedy = (
-        ISMCTSAgent(),
-        greedy_for(
-            TEOTIHUACAN, 0, {"samples": spec.ismcts_prior_samples}, "teotibot"
-        ),  # seeded as the prior's
-    )
+    ismcts = ISMCTSAgent()
+    # seeded by the seat, as the prior's greedy is
+    greedy = greedy_for(TEOTIHUACAN, 0, {"samples": spec.ismcts_prior_samples}, "teotibot")
     ismcts.setup(hello_message(TEOTIHUACAN, 0, 2, solo, {"seed": 3}))
     assert ismcts.prior == spec.ismcts_prior and greedy.turns > 0 and greedy.samples > 1
     state, rng = TEOTIHUACAN.setup(1, 2, solo), Random(2)
