@@ -190,8 +190,10 @@ def seats_of_a_real_match(*arguments: str) -> list[dict]:
 
 def test_a_real_match_with_a_100_ms_clock_has_no_timeout():
     # Agents think by the clock in each decide message (no budget option): nobody may forfeit.
+    # The bank is the slack for a loaded machine: 2 s once drained on CI (4 test workers, 2 cores)
+    # although greedy's decisions take <= 31 ms here; 6 s makes ismcts think ~130 ms a decision.
     seats = seats_of_a_real_match("--game", "zapotec", "--agent", "ismcts", "--agent", "greedy",
-                                  "--seed", "5", "--move-ms", "100", "--bank-ms", "2000")  # fmt: skip
+                                  "--seed", "5", "--move-ms", "100", "--bank-ms", "6000")  # fmt: skip
     assert [s["agent"] for s in seats] == ["ismcts", "greedy"]
     assert [s["fault"] for s in seats] == [None, None]
 
