@@ -557,6 +557,41 @@ def test_greedy_samples_play_each_option_on_in_the_same_redrawn_states():
         greedy_for(TEOTIHUACAN, 3, {"samples": 0}, "teotibot")
 
 
+def test_greedy_keep_plays_only_the_best_on_the_first_sample_on_in_the_others():
+    """With ``keep`` k below ``top``, all ``top`` options are played on in the first state and
+    only the k best there in the redrawn ones (a round of sequential halving): a finalist is worth
+    the mean of all its samples, a dropped option its one reward but no more than the worst
+    finalist. ``ismcts``'s ``prior_keep`` is its prior's ``keep``."""
+    state, rng = TEOTIHUACAN.setup(1, 3, {"automaton": "teotibot"}), Random(3)
+    while not (state.decision(0).kind == "turn" and len(state.decision(0).options) > 1):
+        state.apply(0, rng.randrange(len(state.decision(0).options)))
+    halving = greedy_for(TEOTIHUACAN, 3, {"samples": 3, "keep": 1}, "teotibot")
+    one = greedy_for(TEOTIHUACAN, 3, {"samples": 1}, "teotibot")
+    drawn = Random(3)  # the agent's generator, seeded as in setup()
+    states = [state] + [state.determinize(0, drawn) for _ in range(2)]
+    values, finalists = halving.decision_values(state)
+    look_ahead = one.option_values(state)
+    top = sorted(range(len(look_ahead)), key=lambda i: (-look_ahead[i], i))[:3]
+    first = {i: one.reward(one.play_on(state, i)) for i in top}
+    (best,) = finalists
+    assert best == max(top, key=lambda i: (first[i], -top.index(i)))
+    mean = sum(one.reward(one.play_on(sample, best)) for sample in states) / 3
+    assert values[best] == pytest.approx(mean)
+    for i in top:
+        if i != best:
+            assert values[i] == pytest.approx(min(first[i], mean))
+    # keep as large as top plays every option on in every sample, as without it
+    assert (
+        greedy_for(TEOTIHUACAN, 3, {"samples": 3, "keep": 3}, "teotibot").decision_values(state)[0]
+        == (greedy_for(TEOTIHUACAN, 3, {"samples": 3}, "teotibot").decision_values(state)[0])
+    )
+    with pytest.raises(ValueError, match="greedy: agent option 'keep' must be an int >= 1"):
+        greedy_for(TEOTIHUACAN, 3, {"keep": 0}, "teotibot")
+    searcher = ISMCTSAgent()
+    searcher.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"prior_keep": 2}))
+    assert searcher.greedy is not None and (searcher.greedy.keep, searcher.greedy.samples) == (2, 3)
+
+
 def two_player_greedy(seat: int, options: dict) -> GreedyAgent:
     agent = GreedyAgent()
     agent.setup(hello_message(TEOTIHUACAN, seat, 2, {}, {"seed": 1, **options}))

@@ -50,9 +50,11 @@ class GreedyAgent(Agent):
     """A look-ahead over its turn by evaluator (see the module docstring). Options: ``seed`` (default the
     seat); ``plies``, ``width``, ``turns`` and ``top`` (default the evaluator's ``greedy_plies``,
     ``greedy_width``, ``greedy_turns`` and ``greedy_top``); ``rivals`` ("greedy" or "stop"); ``line``
-    ("turn" or "step", default the evaluator's ``greedy_line``); ``samples``; ``clock`` (default true:
-    play-outs the decide message's clock leaves no time for are skipped; false: never, so a seed
-    gives the same choices on any machine and under any load, as a fixed budget does ``ismcts``)."""
+    ("turn" or "step", default the evaluator's ``greedy_line``); ``samples``; ``keep`` (default
+    ``top``: how many of the ``top`` options, the best on the first sample, are played on in the
+    others); ``clock`` (default true: play-outs the decide message's clock leaves no time for are
+    skipped; false: never, so a seed gives the same choices on any machine and under any load, as
+    a fixed budget does ``ismcts``)."""
 
     name = "greedy"
     version = "5"
@@ -71,6 +73,7 @@ class GreedyAgent(Agent):
         self.rivals = "greedy"
         self.line = "turn"
         self.samples = 1
+        self.keep = 1
         self.clocked = True  # the ``clock`` option
         # The reward's squash (seat_reward): ismcts's root prior sets them to its own (plugins/bots/ismcts.py).
         self.scale = 1.0
@@ -96,6 +99,7 @@ class GreedyAgent(Agent):
         self.rivals = choice_option(options, "rivals", "greedy", "greedy", ("greedy", "stop"))
         self.line = choice_option(options, "line", "greedy", spec.greedy_line, GREEDY_LINES)
         self.samples = int_option(options, "samples", "greedy", spec.greedy_samples) or 1
+        self.keep = int_option(options, "keep", "greedy", self.top) or self.top
         self.clocked = options.get("clock", True)
         if not isinstance(self.clocked, bool):
             raise ValueError(f"greedy: agent option 'clock' must be true or false, got {self.clocked!r}")
@@ -131,19 +135,37 @@ class GreedyAgent(Agent):
             return values, everything
         # only the best few are played on: a play-out costs a greedy decision per decision played
         top = sorted(range(len(values)), key=lambda i: (-values[i], i))[: self.top]
-        played: dict[int, float] = {}
         # each option played on in ``samples`` states, the same for all: the one given and others
         # with the hidden cards and the chance to come re-drawn, so one lucky draw does not decide
         states = [state] + [state.determinize(self.seat, self.rng) for _ in range(self.samples - 1)]
-        for i in top:
-            if deadline is not None and time.perf_counter() + self.playout_seconds > deadline:
-                self.cut_short += 1
-                return values, everything
-            began = time.perf_counter()
-            played[i] = sum(self.reward(self.play_on(sample, i)) for sample in states) / len(states)
-            self.playout_seconds = time.perf_counter() - began
-        worst = min(played.values())
-        return [played.get(i, worst) for i in range(len(values))], top
+        ends: dict[int, list[float]] = {i: [] for i in top}
+        playing = top
+        for sampled in (states[:1], states[1:]):
+            for i in playing if sampled else []:
+                rewards = self.played_on(sampled, i, deadline)
+                if rewards is None:  # the clock leaves no time for it
+                    self.cut_short += 1
+                    return values, everything
+                ends[i] += rewards
+            # the other samples go to the ``keep`` best after the first only (all by default)
+            ranked = sorted(top, key=lambda i: (-ends[i][0], top.index(i)))[: self.keep]
+            playing = [i for i in top if i in ranked]  # in the look-ahead's order
+        finalists = playing
+        played = {i: sum(ends[i]) / len(ends[i]) for i in top}
+        worst = min(played[i] for i in finalists)
+        # a dropped option is worth no more than the worst finalist: one sample does not beat many
+        played.update({i: min(played[i], worst) for i in top if i not in finalists})
+        return [played.get(i, worst) for i in range(len(values))], finalists
+
+    def played_on(self, states: list[State], choice: int, deadline: float | None) -> list[float] | None:
+        """``choice``'s reward where ``play_on`` ends from each of ``states``, or None where the
+        play-outs (each as long as the last) would end past ``deadline``."""
+        if deadline is not None and time.perf_counter() + self.playout_seconds * len(states) > deadline:
+            return None
+        began = time.perf_counter()
+        rewards = [self.reward(self.play_on(sample, choice)) for sample in states]
+        self.playout_seconds = (time.perf_counter() - began) / len(states)
+        return rewards
 
     def option_values(self, state: State, turn: Any = None) -> list[float]:
         """``value_of`` each option of the seat's decision in ``state`` (``turn`` as there)."""

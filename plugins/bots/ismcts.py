@@ -144,7 +144,8 @@ class ISMCTSAgent(Agent):
     evaluator's), ``reuse`` (bool, default true), ``prior`` (int >= 0: the visits each root option
     starts with at greedy's value of it, default the evaluator's ``ismcts_prior``, else 0),
     ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
-    ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too).
+    ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too),
+    ``prior_keep`` (int >= 1: the prior's greedy's ``keep``, default all its ``top``).
     """
 
     name = "ismcts"
@@ -230,8 +231,10 @@ class ISMCTSAgent(Agent):
             spec = self.evaluator
             default = for_this_match(hello, spec.ismcts_prior_samples, spec.ismcts_rivals_prior_samples)
             samples = int_option(options, "prior_samples", "ismcts", default)
+            keep = int_option(options, "prior_keep", "ismcts", None)
             self.greedy = GreedyAgent()
-            self.greedy.setup({**hello, "agent_options": {"samples": samples}})
+            given = {"samples": samples} if keep is None else {"samples": samples, "keep": keep}
+            self.greedy.setup({**hello, "agent_options": given})
             self.greedy.scale = self.scale
 
     # ---- deciding ------------------------------------------------------------------------------
