@@ -91,7 +91,8 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             # the prior's greedy plays its options on in 3 sampled states against Teotibot: +4.1 VP a
             # game (s.e. 1.4) over 1 sample, paired on 186 deals; 75.5% of deals 0-199 (65.0%), 1.7
             # times the CPU (docs/bots.md); 4 samples at 150 iterations, the same CPU: -0.4 VP
-            # (s.e. 2.0). Against other agents, not measured: 1 (its play-outs model their turns,
+            # (s.e. 2.0); 5 samples for the 2 best on the first (ismcts's prior_keep 2): -2.4 VP
+            # (s.e. 1.7). Against other agents, not measured: 1 (its play-outs model their turns,
             # already dearer)
             ismcts_prior_samples=3,
             ismcts_rivals_prior_samples=1,
