@@ -255,10 +255,12 @@ print(json.dumps({"status": status, "loaded": [name for name in loaded if name i
         # told its plugin: that module alone, and msgpack alone for its frames (~120 ms of CPU a
         # start instead of ~230: the installed distributions' metadata, every plugin and msgspec)
         (["random", "plugins.random_agent"], ["plugins.random_agent"]),
-        # a plugin that is not there (or does not offer the agent): every plugin, as before
+        # a plugin that is not there (or does not offer the agent): every plugin, as before; the
+        # entry points come from the metadata (importlib.metadata) unless an earlier process of
+        # the suite kept them for this sys.path (arena/plugins.py), so that import may be either
         (
             ["random", "no_such_plugin_module"],
-            ["importlib.metadata", "plugins.bots.ismcts", "plugins.random_agent"],
+            ["importlib.metadata?", "plugins.bots.ismcts", "plugins.random_agent"],
         ),
     ],
 )
@@ -271,7 +273,10 @@ def test_an_execd_host_imports_its_agents_plugin_alone(args, loaded):
         timeout=60,
     )
     report = json.loads(played.stderr.decode().strip().splitlines()[-1])
-    assert report == {"status": 0, "loaded": loaded}, played.stderr.decode()
+    either = [name.rstrip("?") for name in loaded if name.endswith("?")]
+    required = [name for name in loaded if not name.endswith("?")]
+    seen = [name for name in report["loaded"] if name not in either]
+    assert (report["status"], seen) == (0, required), played.stderr.decode()
     ready, act = frames(played.stdout)
     assert ready == {"type": "ready", "name": "random", "version": ready["version"]}
     assert act["type"] == "act" and act["id"] == 1 and act["choice"] in range(3)
