@@ -41,10 +41,14 @@ options = {{ pace_ms = {pace_ms} }}
 """
 
 
-def write_ladder(tmp_path: Path, repeats: int, tag: str = "t", pace_ms: int = 0) -> Path:
-    """The test ladder; ``pace_ms`` slows the bidder, so that a run is still going when interrupted."""
+def write_ladder(
+    tmp_path: Path, repeats: int, tag: str = "t", pace_ms: int = 0, handshake_ms: int | None = None
+) -> Path:
+    """The test ladder; ``pace_ms`` slows the bidder, so that a run is still going when interrupted;
+    ``handshake_ms`` (default the ladder's 10 s) is the time an agent has to start."""
     path = tmp_path / f"ladder-{tag}.toml"
-    path.write_text(LADDER.format(repeats=repeats, tag=tag, pace_ms=pace_ms))
+    clock = "" if handshake_ms is None else f"\n[clock]\nhandshake_ms = {handshake_ms}\n"
+    path.write_text(LADDER.format(repeats=repeats, tag=tag, pace_ms=pace_ms) + clock)
     return path
 
 
