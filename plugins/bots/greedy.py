@@ -139,18 +139,25 @@ class GreedyAgent(Agent):
         # with the hidden cards and the chance to come re-drawn, so one lucky draw does not decide
         states = [state] + [state.determinize(self.seat, self.rng) for _ in range(self.samples - 1)]
         ends: dict[int, list[float]] = {i: [] for i in top}
-        playing = top
-        for sampled in (states[:1], states[1:]):
-            for i in playing if sampled else []:
+
+        def play(options: list[int], sampled: list[State]) -> bool:
+            """Each of ``options`` played on in ``sampled``; False where the clock leaves no time."""
+            for i in options:
                 rewards = self.played_on(sampled, i, deadline)
-                if rewards is None:  # the clock leaves no time for it
-                    self.cut_short += 1
-                    return values, everything
+                if rewards is None:
+                    return False
                 ends[i] += rewards
-            # the other samples go to the ``keep`` best after the first only (all by default)
-            ranked = sorted(top, key=lambda i: (-ends[i][0], top.index(i)))[: self.keep]
-            playing = [i for i in top if i in ranked]  # in the look-ahead's order
-        finalists = playing
+            return True
+
+        if not play(top, states[:1]):
+            self.cut_short += 1
+            return values, everything
+        # the other samples go to the ``keep`` best on the first only (all by default)
+        ranked = sorted(top, key=lambda i: (-ends[i][0], top.index(i)))[: self.keep]
+        finalists = [i for i in top if i in ranked]  # in the look-ahead's order
+        if not play(finalists, states[1:]):
+            self.cut_short += 1
+            return values, everything
         played = {i: sum(ends[i]) / len(ends[i]) for i in top}
         worst = min(played[i] for i in finalists)
         # a dropped option is worth no more than the worst finalist: one sample does not beat many
@@ -160,6 +167,8 @@ class GreedyAgent(Agent):
     def played_on(self, states: list[State], choice: int, deadline: float | None) -> list[float] | None:
         """``choice``'s reward where ``play_on`` ends from each of ``states``, or None where the
         play-outs (each as long as the last) would end past ``deadline``."""
+        if not states:
+            return []
         if deadline is not None and time.perf_counter() + self.playout_seconds * len(states) > deadline:
             return None
         began = time.perf_counter()
