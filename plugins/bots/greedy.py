@@ -141,22 +141,22 @@ class GreedyAgent(Agent):
         ends: dict[int, list[float]] = {i: [] for i in top}
 
         def play(options: list[int], sampled: list[State]) -> bool:
-            """Each of ``options`` played on in ``sampled``; False where the clock leaves no time."""
+            """Each of ``options`` played on in ``sampled``; False (counted) where the clock leaves
+            no time."""
             for i in options:
                 rewards = self.played_on(sampled, i, deadline)
                 if rewards is None:
+                    self.cut_short += 1
                     return False
                 ends[i] += rewards
             return True
 
         if not play(top, states[:1]):
-            self.cut_short += 1
             return values, everything
         # the other samples go to the ``keep`` best on the first only (all by default)
         ranked = sorted(top, key=lambda i: (-ends[i][0], top.index(i)))[: self.keep]
         finalists = [i for i in top if i in ranked]  # in the look-ahead's order
         if not play(finalists, states[1:]):
-            self.cut_short += 1
             return values, everything
         played = {i: sum(ends[i]) / len(ends[i]) for i in top}
         worst = min(played[i] for i in finalists)
