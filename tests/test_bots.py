@@ -312,8 +312,12 @@ def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
         assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_samples": 2}))
     assert agent.greedy is not None and agent.greedy.samples == 2
-    with pytest.raises(ValueError, match="ismcts: agent option 'prior_samples' must be an int >= 1"):
-        agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_samples": 0}))
+    assert agent.greedy.plies == evaluators.find_evaluator(TEOTIHUACAN.id).greedy_plies  # its own
+    agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_plies": 3}))
+    assert agent.greedy is not None and agent.greedy.plies == 3
+    for name in ("prior_samples", "prior_plies"):
+        with pytest.raises(ValueError, match=f"ismcts: agent option '{name}' must be an int >= 1"):
+            agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {name: 0}))
 
 
 def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():

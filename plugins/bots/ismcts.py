@@ -145,7 +145,8 @@ class ISMCTSAgent(Agent):
     starts with at greedy's value of it, default the evaluator's ``ismcts_prior``, else 0),
     ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
     ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too),
-    ``prior_keep`` (int >= 1: the prior's greedy's ``keep``, default all its ``top``).
+    ``prior_keep`` (int >= 1: the prior's greedy's ``keep``, default all its ``top``),
+    ``prior_plies`` (int >= 1: the prior's greedy's ``plies``, default the evaluator's ``greedy_plies``).
     """
 
     name = "ismcts"
@@ -231,9 +232,13 @@ class ISMCTSAgent(Agent):
             spec = self.evaluator
             default = for_this_match(hello, spec.ismcts_prior_samples, spec.ismcts_rivals_prior_samples)
             samples = int_option(options, "prior_samples", "ismcts", default)
-            keep = int_option(options, "prior_keep", "ismcts", None)
+            # The prior's greedy: its samples, and its keep and plies where given (else its own).
+            given = {"samples": samples}
+            for name in ("keep", "plies"):
+                value = int_option(options, f"prior_{name}", "ismcts", None)
+                if value is not None:
+                    given[name] = value
             self.greedy = GreedyAgent()
-            given = {"samples": samples} if keep is None else {"samples": samples, "keep": keep}
             self.greedy.setup({**hello, "agent_options": given})
             self.greedy.scale = self.scale
 
