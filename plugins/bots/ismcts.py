@@ -55,7 +55,7 @@ DEFAULT_EXPLORATION = 0.7
 DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
 DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
-DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.3 and 0.6 measured: docs/bots.md)
+DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.2-0.6 measured: docs/bots.md)
 DEFAULT_DECAY = 0.0  # the weight a "mast" table's counts keep into the next decision (0: a fresh table)
 
 
