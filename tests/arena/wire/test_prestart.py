@@ -79,6 +79,15 @@ def wait_for_processes(uid: int) -> list[int]:
     return []
 
 
+def wait_until_gone(uid: int) -> None:
+    """Until no process of ``uid`` is left (reaped by its zygote, so its pidfd reads as ended)."""
+    for _ in range(500):
+        if not processes_of(uid):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the processes of uid {uid} outlived SIGKILL")
+
+
 def test_a_worker_plays_each_match_with_agents_started_ahead_for_it_each_fresh():
     with warm.kept_warm():
         first = inspected()
@@ -164,6 +173,10 @@ def test_an_agent_started_ahead_that_died_is_replaced_and_the_seat_plays():
         for uid in ahead_uids:
             for pid in wait_for_processes(uid):
                 os.kill(pid, signal.SIGKILL)
+            # SIGKILL lands when the process is next scheduled: on a loaded machine it could still be
+            # alive when the next match takes it (then it dies in the handshake, a crash the
+            # referee cannot tell from the bot's own). The case under test is one already dead.
+            wait_until_gone(uid)
         second = inspected()  # no fault (checked there)
         assert not uids(second) & ahead_uids
 
