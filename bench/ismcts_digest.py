@@ -1,14 +1,16 @@
-"""Digests of seeded Teotihuacan games played by ``ismcts`` at a fixed iteration budget: what a
-speed-up of the engine or of the search must leave unchanged (the same seed and budget give
-the same choices, bit for bit).
+"""Digests of seeded games played by ``ismcts`` at a fixed iteration budget: what a speed-up of
+an engine or of the search must leave unchanged (the same seed and budget give the same
+choices, bit for bit).
 
-Each game is solo against Teotibot or 2-player (ismcts against itself), base rules or all the
-Late Preclassic modules; its digest covers every choice made and the result. Prints one line
+Each game is solo against the game's automaton (Teotibot, Cocijobot) or 2-player (ismcts
+against itself); Teotihuacan's with the base rules or all the Late Preclassic modules. Its
+digest covers every choice made and the result. Prints one line
 per game (``name digest``, plus the CPU seconds it took on stderr); ``--check FILE`` compares
 with a saved run and names the games that differ (exit status 1 if any).
 
-    python bench/teotihuacan_ismcts_digest.py > before.txt
-    python bench/teotihuacan_ismcts_digest.py --check before.txt
+    python bench/ismcts_digest.py > before.txt
+    python bench/ismcts_digest.py --check before.txt
+    python bench/ismcts_digest.py --game zapotec --iterations 300 > before.txt
 """
 
 from __future__ import annotations
@@ -18,21 +20,26 @@ import hashlib
 import sys
 import time
 
-from engine.teotihuacan import GAME
+from engine.api import Game
+from engine.teotihuacan import GAME as TEOTIHUACAN
+from engine.zapotec import GAME as ZAPOTEC
 from plugins.bots.ismcts import ISMCTSAgent
 
+GAMES: dict[str, Game] = {"teotihuacan": TEOTIHUACAN, "zapotec": ZAPOTEC}
+MODULES = {"teotihuacan": ("", "all"), "zapotec": ("",)}  # Zapotec has no modules
 
-def game_digest(players: int, modules: str, seed: int, iterations: int) -> str:
+
+def game_digest(game: Game, players: int, modules: str, seed: int, iterations: int) -> str:
     """The digest of one game: every seat's choices (ismcts for agents) and the result."""
-    options: dict = {"modules": modules}
-    if players == 1:
-        options["automaton"] = "teotibot"
-    state = GAME.setup(players, seed, options)
+    options: dict = {"modules": modules} if game is TEOTIHUACAN else {}
+    if players == 1 and game is TEOTIHUACAN:
+        options["automaton"] = "teotibot"  # Zapotec's solo game always has Cocijobot
+    state = game.setup(players, seed, options)
     agents = {}
-    for seat in state.agent_seats():
+    for seat in range(players):  # the agents; an automaton sits after them
         agent = ISMCTSAgent()
         hello = {
-            "game": GAME.id,
+            "game": game.id,
             "seat": seat,
             "players": players,
             "options": options,
@@ -57,6 +64,7 @@ def game_digest(players: int, modules: str, seed: int, iterations: int) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=sorted(GAMES), default="teotihuacan", help="the game (teotihuacan)")
     parser.add_argument("--seeds", type=int, default=2, help="seeds per setting (2)")
     parser.add_argument("--iterations", type=int, default=30, help="ismcts iterations a decision (30)")
     parser.add_argument(
@@ -65,11 +73,13 @@ def main() -> int:
     args = parser.parse_args()
     lines = []
     for players in (1, 2):
-        for modules in ("", "all"):
+        for modules in MODULES[args.game]:
             for seed in range(args.seeds):
                 began = time.process_time()
                 name = f"p{players}-{modules or 'base'}-s{seed}"
-                lines.append(f"{name} {game_digest(players, modules, seed, args.iterations)}")
+                lines.append(
+                    f"{name} {game_digest(GAMES[args.game], players, modules, seed, args.iterations)}"
+                )
                 print(f"{name}: {time.process_time() - began:.1f} s", file=sys.stderr, flush=True)
                 if not args.check:
                     print(lines[-1], flush=True)
