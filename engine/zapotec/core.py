@@ -18,7 +18,7 @@ GAME_ID = "zapotec"
 SCALAR_FIELDS = (
     "data", "options", "players", "seats", "solo", "difficulty", "round", "step", "current",
     "turn_pos", "sac_clock", "cj_card", "cj_pyramid", "sel_space", "sel_tile", "sel_trade",
-    "final", "in_play", "version",
+    "final", "in_play", "version", "keep_log",
 )  # fmt: skip
 LIST_FIELDS = (
     "score", "houses_left", "palace", "palace_tile", "sac", "sac_order", "built_pieces",
@@ -64,6 +64,7 @@ class ZapotecCore:
     final: list[dict[str, int]] | None  # per seat, once the game is scored
     in_play: tuple[bool, ...]  # per board space
     version: str
+    keep_log: bool  # False in a search's samples: ``event`` records nothing
     rng: Random
     # Lists (per seat, per space, or piles of card and tile indices)
     score: list[int]
@@ -148,7 +149,9 @@ class ZapotecCore:
 
     # ---------------------------------------------------------------- helpers
     def event(self, text: str, **fields: Any) -> None:
-        """Record a log event for the active round."""
+        """Record a log event for the active round (unless no log is kept: a search's samples)."""
+        if not self.keep_log:
+            return
         entry = {"round": self.round, "text": text}
         entry.update(fields)
         self.events.append(entry)

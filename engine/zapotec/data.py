@@ -185,8 +185,17 @@ def _resource(name: str, where: str) -> int:
 
 def describe_cost(vector: tuple[int, ...] | list[int]) -> str:
     """'1 wood + 1 stone' for a resource vector."""
-    parts = [f"{amount} {RESOURCES[i]}" for i, amount in enumerate(vector) if amount]
-    return " + ".join(parts) if parts else "nothing"
+    key = tuple(vector)
+    text = _COST_TEXTS.get(key)
+    if text is None:
+        parts = [f"{amount} {RESOURCES[i]}" for i, amount in enumerate(vector) if amount]
+        text = _COST_TEXTS[key] = " + ".join(parts) if parts else "nothing"
+    return text
+
+
+# Every option label names a cost, and a search labels ~16 decisions an iteration: the few
+# vectors that occur (costs, incomes) are written out once each.
+_COST_TEXTS: dict[tuple[int, ...], str] = {}
 
 
 def _trade_text(tile: dict[str, Any], pay: tuple[int, ...], gain: tuple[int, ...]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from copy import deepcopy
 from random import Random
 from typing import Any
@@ -75,6 +75,15 @@ class ZapotecGame:
         state = from_observation(observation, rng)
         self._parsed = (deepcopy(observation), state.clone())
         return state
+
+    def observation_sampler(self, observation: dict) -> Callable[[Random], ZapotecState]:
+        """``rng -> from_observation(observation, rng)`` for a search's many samples of one
+        observation: the same states (``determinize`` of one parse draws as parsing does),
+        neither parsed nor compared again, and without a log."""
+        parsed = from_observation(observation, Random(0))
+        parsed.keep_log = False
+        seat = observation["seat"]
+        return lambda rng: determinize(parsed, seat, rng)
 
 
 GAME = ZapotecGame()

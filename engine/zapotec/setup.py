@@ -129,6 +129,7 @@ def blank_state() -> ZapotecState:
     for name in LIST_FIELDS + NESTED_FIELDS:
         setattr(state, name, [])
     state.rng = Random(0)
+    state.keep_log = True
     return state
 
 

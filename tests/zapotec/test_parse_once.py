@@ -64,3 +64,38 @@ def test_a_seeded_ismcts_game_replays_without_the_copy(monkeypatch):
     with_copy = play()
     monkeypatch.setattr(ZapotecGame, "from_observation", lambda self, obs, rng: from_observation(obs, rng))
     assert play() == with_copy
+
+
+def without_log(state: ZapotecState) -> dict:
+    """``fields`` less the log (a search's sample keeps none)."""
+    return {k: v for k, v in fields(state).items() if k not in ("events", "keep_log")}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_observation_sampler_makes_what_from_observation_makes_without_a_log(players):
+    # The sampler parses once and re-deals the parse for each sample: the states, the draws and
+    # the play from them must be from_observation's; only the log is not kept.
+    state = GAME.setup(players, 4, {})
+    rng = Random(8)
+    steps = 0
+    while state.to_act():
+        if steps % 7 == 0:
+            seat = state.to_act()[0]
+            obs = state.observation(seat)
+            sample = GAME.observation_sampler(obs)
+            for k in range(2):
+                fast_rng, full_rng = Random(k), Random(k)
+                fast, full = sample(fast_rng), from_observation(obs, full_rng)
+                assert without_log(fast) == without_log(full)
+                assert fast_rng.getstate() == full_rng.getstate()
+                for played in (fast, full):
+                    moves = Random(steps)
+                    while played.to_act():
+                        who = played.to_act()[0]
+                        played.apply(who, moves.randrange(played.option_count(who)))
+                assert without_log(fast) == without_log(full) and fast.result() == full.result()
+                assert fast.log() == [] and len(full.log()) > 0
+        seat = state.to_act()[0]
+        state.apply(seat, rng.randrange(state.option_count(seat)))
+        steps += 1
+    assert steps > 25  # a whole game (solo: ~30 decisions)
