@@ -237,15 +237,16 @@ def _build_decision(state: ZapotecCore, seat: int) -> Decision:
     d = state.data
     prop = d.action_cards[state.picks[seat]].prop
     options: list[dict] = []
-    palace_ok = _can_build_palace(state, seat)
+    palace = palace_label(state) if _can_build_palace(state, seat) else ""
+    houses = state.houses_left[seat] > 0
     # What each building type can be built as, worked out once for all spaces.
     what = []
     for kind in range(3):
         parts = []
-        if _can_build_house(state, seat, kind):
-            parts.append(f"House for {describe_cost(rules.building_cost(state, seat, kind))}")
-        if palace_ok:
-            parts.append(palace_label(state))
+        if houses and rules.can_pay(state.res[seat], cost := rules.building_cost(state, seat, kind)):
+            parts.append(f"House for {describe_cost(cost)}")  # as _can_build_house, the cost found once
+        if palace:
+            parts.append(palace)
         what.append(" or ".join(parts))
     if any(what):
         tiles = state.space_tile
