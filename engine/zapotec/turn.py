@@ -219,10 +219,12 @@ def _pending_decision(state: ZapotecCore, seat: int) -> Decision:
     return Decision("free-ritual", title, options)
 
 
-def _can_build_house(state: ZapotecCore, seat: int, kind: int) -> bool:
-    return state.houses_left[seat] > 0 and rules.can_pay(
-        state.res[seat], rules.building_cost(state, seat, kind)
-    )
+def _house_cost(state: ZapotecCore, seat: int, kind: int) -> tuple[int, ...] | None:
+    """What a House of building type ``kind`` costs ``seat``, or None if it cannot build one now."""
+    if state.houses_left[seat] <= 0:
+        return None
+    cost = rules.building_cost(state, seat, kind)
+    return cost if rules.can_pay(state.res[seat], cost) else None
 
 
 def _can_build_palace(state: ZapotecCore, seat: int) -> bool:
@@ -238,13 +240,12 @@ def _build_decision(state: ZapotecCore, seat: int) -> Decision:
     prop = d.action_cards[state.picks[seat]].prop
     options: list[dict] = []
     palace = palace_label(state) if _can_build_palace(state, seat) else ""
-    houses = state.houses_left[seat] > 0
     # What each building type can be built as, worked out once for all spaces.
     what = []
     for kind in range(3):
         parts = []
-        if houses and rules.can_pay(state.res[seat], cost := rules.building_cost(state, seat, kind)):
-            parts.append(f"House for {describe_cost(cost)}")  # as _can_build_house, the cost found once
+        if (cost := _house_cost(state, seat, kind)) is not None:
+            parts.append(f"House for {describe_cost(cost)}")
         if palace:
             parts.append(palace)
         what.append(" or ".join(parts))
@@ -527,13 +528,13 @@ def _do_draw(state: ZapotecCore, seat: int, option: dict) -> None:
 def _do_build(state: ZapotecCore, seat: int, option: dict) -> None:
     space = _space_index(state, option["space"])
     kind = state.data.spaces[space].type
-    house_ok = _can_build_house(state, seat, kind)
+    cost = _house_cost(state, seat, kind)
     palace_ok = _can_build_palace(state, seat)
-    if house_ok and palace_ok:
+    if cost is not None and palace_ok:
         state.sel_space = space
         state.step = "build-kind"
-    elif house_ok:
-        _build_house(state, seat, space, rules.building_cost(state, seat, kind))
+    elif cost is not None:
+        _build_house(state, seat, space, cost)
     else:
         _build_palace(state, seat, space)
 
