@@ -28,6 +28,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
+import os
+import signal
 import sys
 import tempfile
 import time
@@ -273,9 +276,19 @@ def play_all(
         for deal in deals:
             ended(play_deal(plan, deal))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for future in as_completed([pool.submit(play_deal, plan, deal) for deal in deals]):
-                ended(future.result())
+        # The workers take SIGTERM's default (they inherit the script's KeyboardInterrupt): ended, silently.
+        default_sigterm = (signal.SIGTERM, signal.SIG_DFL)
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=signal.signal, initargs=default_sigterm
+        ) as pool:
+            try:
+                for future in as_completed([pool.submit(play_deal, plan, deal) for deal in deals]):
+                    ended(future.result())
+            except BaseException:  # stopped: leaving the pool would first play every deal queued
+                pool.shutdown(wait=False, cancel_futures=True)
+                for worker in multiprocessing.active_children():
+                    worker.terminate()
+                raise
     return sorted(done[len(kept) :], key=lambda result: result.deal)
 
 
@@ -329,8 +342,10 @@ def saved_plan(plan: Plan) -> dict[str, Any]:
 
 def save(path: Path, plan: Plan, results: list[DealResult]) -> None:
     """The per-deal outcomes so far, and each deal's CPU ([seconds, decisions] of the bot, then
-    of its opponents), as JSON: for a later ``--paired-with``, a resumed run, ``compare_strength``."""
-    path.write_text(
+    of its opponents), as JSON: for a later ``--paired-with``, a resumed run, ``compare_strength``.
+    Written beside and then renamed, so a run stopped while saving keeps the file it had."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(
         json.dumps(
             {
                 "plan": saved_plan(plan),
@@ -340,6 +355,7 @@ def save(path: Path, plan: Plan, results: list[DealResult]) -> None:
             indent=1,
         )
     )
+    os.replace(part, path)
 
 
 def load_run(path: Path, flag: str = "--paired-with") -> tuple[dict[str, Any], list[DealResult]]:
@@ -497,5 +513,16 @@ def main(argv: list[str] | None = None) -> None:
                 run(plan, deals, args.workers, args.save, args.paired_with)
 
 
+def interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    # SIGTERM (how a background run, which ignores Ctrl-C, is stopped) unwinds as Ctrl-C does: the
+    # rival's temporary folder is removed and the worker processes end.
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        main(sys.argv[1:])
+    except KeyboardInterrupt:
+        print("stopped: a --save file keeps the deals that ended; the same command resumes", file=sys.stderr)
+        raise SystemExit(130) from None

@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -280,3 +282,60 @@ def test_no_git_installed_is_a_one_line_error(tmp_path: Path, monkeypatch) -> No
 def test_progress_says_a_game_decided_on_the_tie_break_so():
     assert [game_said(1, 17), game_said(0, -3), game_said(0.5, 0)] == ["won by +17", "lost by -3", "tied"]
     assert [game_said(1, 0), game_said(0, 0)] == ["won on the tie-break", "lost on the tie-break"]
+
+
+def children(pid: int) -> set[int]:
+    """The processes ``pid`` started, still running (Linux's /proc lists them per thread)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def gone(pid: int) -> bool:
+    """Whether ``pid`` has ended (a zombie waiting to be reaped counts as ended)."""
+    try:
+        return "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_run_stopped_with_sigterm_removes_its_folder_and_its_workers(tmp_path: Path, workers: int) -> None:
+    """A background run ignores Ctrl-C, so it is stopped with SIGTERM: that must unwind as Ctrl-C
+    does (the rival's temporary folder removed, every worker ended, the deals saved kept), with a
+    one-line message, not leave a folder per stopped run in /tmp and workers playing on."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    saved = tmp_path / "run.json"
+    script = Path(__file__).resolve().parent.parent / "bench" / "bench_strength.py"
+    args = [*GREEDY_RANDOM, "--games", "100000", "--workers", str(workers), "--save", str(saved)]
+    run = subprocess.Popen(
+        [sys.executable, str(script), *args],
+        env={**os.environ, "TMPDIR": str(temp)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not saved.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert saved.exists(), "no deal was saved in 60 s"
+        assert [p.name for p in temp.iterdir() if p.name.startswith("tlachtli-rival-")]
+        workers_seen = children(run.pid)
+        assert len(workers_seen) == (workers if workers > 1 else 0)  # the pool's processes
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+        run.wait()
+    assert run.returncode == 130
+    assert err.strip().splitlines()[-1].startswith("stopped: a --save file keeps the deals that ended")
+    assert "Traceback" not in err
+    assert not [p.name for p in temp.iterdir() if p.name.startswith("tlachtli-rival-")]
+    deadline = time.monotonic() + 10
+    while not all(gone(pid) for pid in workers_seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in workers_seen), "a worker went on after the run was stopped"
+    assert load_run(saved)[1]  # the deals that ended are kept
