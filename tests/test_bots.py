@@ -125,7 +125,7 @@ def test_a_single_option_is_answered_without_search():
     "options, word",
     [({"iterations": 0}, "iterations"), ({"time_ms": "fast"}, "time_ms"), ({"policy": "smart"}, "policy"),
      ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth"), ({"reward": "score"}, "reward"),
-     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior")],
+     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior"), ({"win_share": 1.5}, "win_share")],
 )  # fmt: skip
 def test_bad_ismcts_options_are_refused_with_their_name(options, word):
     with pytest.raises(ValueError, match=word):
@@ -417,6 +417,23 @@ def test_a_gain_reward_still_tells_choices_apart_far_behind():
     assert max(means["win"]) < 0.02 and max(means["win"]) - min(means["win"]) < 0.01
     # Squashed around the root's margin, the choices differ clearly.
     assert min(means["gain"]) > 0.05 and max(means["gain"]) - min(means["gain"]) > 0.03
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3, 1.0])
+def test_win_share_mixes_the_outcome_into_the_reward(share):
+    """Played to the end (``depth`` 0), each iteration's reward is ``share`` times the outcome
+    (1 won, 0.5 level, 0 lost) plus the rest times the squashed margin: with the share 1, every
+    node's summed reward is a whole number of halves; with 0, the margins' squash shows."""
+    state = ZAPOTEC.setup(1, 5, {"automaton": "cocijobot"})
+    agent = ISMCTSAgent()
+    options = {"iterations": 40, "depth": 0, "win_share": share, "seed": 3}
+    agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, options))
+    message = decide_message(state, 0, 1)
+    agent.act(message["obs"], message)
+    sums = [child.reward for child in agent.root.children.values()]
+    assert sum(child.visits for child in agent.root.children.values()) == 40
+    halves = [abs(2 * total - round(2 * total)) < 1e-9 for total in sums]
+    assert all(halves) == (share == 1.0)
 
 
 def test_a_gain_reward_is_centred_on_each_decision_even_when_the_subtree_is_reused():

@@ -85,6 +85,11 @@ def option_keys(seat: int, labels: list[str]) -> list[tuple]:
     return keys
 
 
+def outcome(margin: float) -> float:
+    """A seat's outcome by its margin over the best other seat: 1 won, 0.5 level, 0 lost."""
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+
+
 def search_info(root: Node, chosen: tuple, length: int = 4) -> str:
     """The info text of a search (shown beside the move): the chosen move's visits and mean
     reward, and the principal variation (the most visited line) from it."""
@@ -141,8 +146,10 @@ class ISMCTSAgent(Agent):
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
     default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
     evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
-    evaluator's), ``reuse`` (bool, default true), ``prior`` (int >= 0: the visits each root option
-    starts with at greedy's value of it, default the evaluator's ``ismcts_prior``, else 0),
+    evaluator's), ``win_share`` (0 to 1, default 0: the reward's share that is the outcome alone,
+    1 won, 0.5 level, 0 lost, beside the squashed margin), ``reuse`` (bool, default true),
+    ``prior`` (int >= 0: the visits each root option starts with at greedy's value of it, default
+    the evaluator's ``ismcts_prior``, else 0),
     ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
     ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too),
     ``prior_keep`` (int >= 1: the prior's greedy's ``keep``, default all its ``top``),
@@ -168,6 +175,9 @@ class ISMCTSAgent(Agent):
         self.decay = DEFAULT_DECAY
         self.depth = 0
         self.reward = "win"
+        # The share of the reward that is the outcome alone (1 won, 0.5 level, 0 lost) beside the
+        # squashed margin: 0 = the margin only.
+        self.win_share = 0.0
         # Per seat, the margin a "gain" reward is squashed around: measured on each decision's first sample.
         self.centres: list[float] | None = None
         self.reuse = True
@@ -217,6 +227,9 @@ class ISMCTSAgent(Agent):
         self.depth = depth
         self.reward = choice_option(
             options, "reward", "ismcts", self.evaluator.reward if self.evaluator else "win", REWARDS
+        )
+        self.win_share = number(
+            options, "win_share", "ismcts", 0.0, lambda x: 0 <= x <= 1, "a number from 0 to 1"
         )
         if self.reward == "gain" and self.evaluator is None:
             raise ValueError(
@@ -367,6 +380,12 @@ class ISMCTSAgent(Agent):
             seat_reward(values, seat, self.scale, centres[seat] if centres else 0.0)
             for seat in range(len(values))
         ]
+        if self.win_share:
+            share = self.win_share
+            rewards = [
+                (1 - share) * reward + share * outcome(seat_margin(values, seat))
+                for seat, reward in enumerate(rewards)
+            ]
         for visited in path:
             visited.visits += 1
             visited.reward += rewards[visited.seat]
