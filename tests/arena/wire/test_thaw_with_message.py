@@ -4,6 +4,7 @@ decision, not two), and still gets a message larger than the pipe, and still exi
 from __future__ import annotations
 
 import fcntl
+import os
 import struct
 import termios
 
@@ -25,12 +26,28 @@ def pipe_holds(fd: int) -> int:
     return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
+def kernel_says_frozen(directory: str) -> bool:
+    """Whether the kernel has finished freezing the group (v2 ``cgroup.events``, v1 ``freezer.state``)."""
+    events = os.path.join(directory, "cgroup.events")
+    if os.path.exists(events):
+        with open(events) as handle:
+            return "frozen 1" in handle.read().split("\n")
+    with open(os.path.join(directory, "freezer.state")) as handle:
+        return handle.read().strip() == "FROZEN"
+
+
 async def frozen_cat(nursery: trio.Nursery) -> AgentProcess:
-    """`cat` as an agent that may not ponder, frozen as between its decisions: it echoes each frame."""
+    """`cat` as an agent that may not ponder, frozen as between its decisions: it echoes each frame.
+    A freeze takes effect when the kernel next stops the process, not when it is asked for: on a
+    loaded machine `cat` could still read a message sent at once (as one between decisions is
+    not), so this waits until the kernel says the group is frozen."""
     agent = AgentProcess(["cat"], ponder=False)
     await agent.start(nursery)
     agent.pause()
     assert agent.cgroup is not None and agent.cgroup.freezer is not None and agent.cgroup.freezer.frozen
+    with trio.fail_after(10):
+        while not kernel_says_frozen(agent.cgroup.directories["freezer"]):
+            await trio.sleep(0.001)
     return agent
 
 
