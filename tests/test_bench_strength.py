@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from bench.bench_strength import (
@@ -29,6 +30,8 @@ from bench.bench_strength import (
 )
 from bench.compare_strength import compare
 from bench.rival import extract, rival_ismcts
+from tests.support import processes
+from tests.support.agent_processes import alive
 
 
 def test_wilson_interval_matches_hand_computed_values() -> None:
@@ -284,22 +287,6 @@ def test_progress_says_a_game_decided_on_the_tie_break_so():
     assert [game_said(1, 0), game_said(0, 0)] == ["won on the tie-break", "lost on the tie-break"]
 
 
-def children(pid: int) -> set[int]:
-    """The processes ``pid`` started, still running (Linux's /proc lists them per thread)."""
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found.update(int(child) for child in (task / "children").read_text().split())
-    return found
-
-
-def gone(pid: int) -> bool:
-    """Whether ``pid`` has ended (a zombie waiting to be reaped counts as ended)."""
-    try:
-        return "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return True
-
-
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_run_stopped_with_sigterm_removes_its_folder_and_its_workers(tmp_path: Path, workers: int) -> None:
     """A background run ignores Ctrl-C, so it is stopped with SIGTERM: that must unwind as Ctrl-C
@@ -323,7 +310,7 @@ def test_a_run_stopped_with_sigterm_removes_its_folder_and_its_workers(tmp_path:
             time.sleep(0.05)
         assert saved.exists(), "no deal was saved in 60 s"
         assert [p.name for p in temp.iterdir() if p.name.startswith("tlachtli-rival-")]
-        workers_seen = children(run.pid)
+        workers_seen = [child.pid for child in psutil.Process(run.pid).children()]
         assert len(workers_seen) == (workers if workers > 1 else 0)  # the pool's processes
         run.send_signal(signal.SIGTERM)
         _, err = run.communicate(timeout=60)
@@ -334,8 +321,6 @@ def test_a_run_stopped_with_sigterm_removes_its_folder_and_its_workers(tmp_path:
     assert err.strip().splitlines()[-1].startswith("stopped: a --save file keeps the deals that ended")
     assert "Traceback" not in err
     assert not [p.name for p in temp.iterdir() if p.name.startswith("tlachtli-rival-")]
-    deadline = time.monotonic() + 10
-    while not all(gone(pid) for pid in workers_seen) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert all(gone(pid) for pid in workers_seen), "a worker went on after the run was stopped"
+    still = processes.eventually_empty(lambda: [pid for pid in workers_seen if alive(pid)])
+    assert not still, f"a worker went on after the run was stopped: {processes.describe(still)}"
     assert load_run(saved)[1]  # the deals that ended are kept
