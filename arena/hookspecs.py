@@ -58,7 +58,7 @@ class AgentSpec:
 
 # The words an evaluator may give for the search bots' settings: checked where the spec is made, so
 # a wrong one names the evaluator, not an agent option nobody passed.
-REWARDS = ("win", "gain")
+REWARDS = ("win", "gain", "mean")
 GREEDY_LINES = ("turn", "step")
 ISMCTS_POLICIES = ("random", "evaluator", "mast")
 

@@ -25,7 +25,7 @@ from engine.zapotec import GAME as ZAPOTEC
 from plugins.bots import evaluators
 from plugins.bots.clock import think_ms
 from plugins.bots.greedy import GreedyAgent
-from plugins.bots.ismcts import ISMCTSAgent, Node, option_keys
+from plugins.bots.ismcts import CARRY, ISMCTSAgent, Node, option_keys
 from plugins.random_agent import RandomAgent
 
 GAMES = [ZAPOTEC, TEOTIHUACAN]
@@ -125,7 +125,8 @@ def test_a_single_option_is_answered_without_search():
     "options, word",
     [({"iterations": 0}, "iterations"), ({"time_ms": "fast"}, "time_ms"), ({"policy": "smart"}, "policy"),
      ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth"), ({"reward": "score"}, "reward"),
-     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior"), ({"win_share": 1.5}, "win_share")],
+     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior"), ({"win_share": 1.5}, "win_share"),
+     ({"turn_cut": True, "depth": 0}, "turn_cut")],
 )  # fmt: skip
 def test_bad_ismcts_options_are_refused_with_their_name(options, word):
     with pytest.raises(ValueError, match=word):
@@ -434,6 +435,61 @@ def test_win_share_mixes_the_outcome_into_the_reward(share):
     assert sum(child.visits for child in agent.root.children.values()) == 40
     halves = [abs(2 * total - round(2 * total)) < 1e-9 for total in sums]
     assert all(halves) == (share == 1.0)
+
+
+def test_a_mean_reward_is_centred_on_the_playouts_mean_margin_and_carried_on():
+    # At Zapotec's first turn the fitted evaluator puts the player ~30 points behind Cocijobot
+    # (it was fitted on weaker play): squashed around 0 every choice is worth ~0; squashed around
+    # the playouts' own mean margin the rewards sit around 0.5 and tell the choices apart.
+    state = ZAPOTEC.setup(1, 7, {"automaton": "cocijobot"})
+    message = decide_message(state, 0, 1)
+    means, choice = {}, 0
+    for reward in ("win", "mean"):
+        agent = ISMCTSAgent()
+        options = {"iterations": 200, "reward": reward, "seed": 2}
+        agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, options))
+        choice = agent.act(message["obs"], message)
+        means[reward] = [child.reward / child.visits for child in agent.root.children.values()]
+    assert max(means["win"]) < 0.05
+    assert 0.3 < sum(means["mean"]) / len(means["mean"]) < 0.7
+    assert max(means["mean"]) - min(means["mean"]) > 0.1
+    # Every playout counted into the centre; at the next decision the mean so far counts as CARRY
+    # playouts, and that decision's are added to them.
+    assert agent.margin_count == 200
+    mean = agent.margin_sums[0] / 200
+    state.apply(0, choice)
+    while 0 not in state.to_act() or len(state.decision(0).options) < 2:
+        state.apply(state.to_act()[0], 0)
+    after = decide_message(state, 0, 2)
+    agent.carry_mean()
+    assert agent.margin_count == CARRY and agent.margin_sums[0] == pytest.approx(mean * CARRY)
+    agent.act(after["obs"], after)
+    assert agent.margin_count == CARRY + 200
+
+
+@pytest.mark.parametrize("turn_cut", [False, True])
+def test_a_turn_cut_evaluates_playouts_only_where_a_turn_starts(turn_cut):
+    # After ``depth`` decisions a plain cut lands anywhere in a turn (mid-build, after paying);
+    # with ``turn_cut`` the playout plays on to the next "choose-card" (Zapotec's turn_start).
+    # Seed 4, 60 iterations: 23 of the 60 cuts at a "choose-card" without it, 59 with it.
+    spec = evaluators.find_evaluator(ZAPOTEC.id)
+    kinds = []
+
+    def recording(state):
+        kinds.append(state.decision(state.to_act()[0]).kind)
+        return spec.evaluate(state)
+
+    state = ZAPOTEC.setup(1, 4, {"automaton": "cocijobot"})
+    agent = ISMCTSAgent()
+    options = {"iterations": 60, "depth": 6, "turn_cut": turn_cut, "seed": 1}
+    agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, options))
+    agent.evaluator = replace(spec, evaluate=recording)
+    message = decide_message(state, 0, 1)
+    agent.act(message["obs"], message)
+    assert len(kinds) == 60  # every playout was cut (none reached the game's end)
+    # (with turn_cut, a turn still going after ``depth`` more decisions is cut where it is)
+    starts = kinds.count("choose-card")
+    assert starts >= 57 if turn_cut else starts <= 40
 
 
 def test_a_gain_reward_is_centred_on_each_decision_even_when_the_subtree_is_reused():

@@ -10,8 +10,11 @@ is added per iteration, then a playout (random, evaluator-guided, or by each mov
 MAST, plugins/bots/mast.py) runs to the end or to the
 cut-off depth, where the game's evaluator (``tlachtli_evaluators``) stands in for the final
 scores. The reward of a seat is its score margin over the best other seat, squashed into [0, 1]
-around 0 ("win") or around the margin the evaluator gives that seat at the root ("gain": far
-behind or far ahead, a reward squashed around 0 is flat and every move looks alike).
+around 0 ("win"), around the margin the evaluator gives that seat at the root ("gain": far
+behind or far ahead, a reward squashed around 0 is flat and every move looks alike), or around
+the mean margin of the decision's playouts so far ("mean": where the evaluator's error drifts
+through the game, its forecast at the cut-offs, later than the root, is off by another amount
+than at the root).
 
 Budget: ``iterations`` (hardware independent: the same seed and count give the same choices)
 and/or ``time_ms``; with neither, the time comes from the clock of each decide message
@@ -57,6 +60,7 @@ DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without 
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.2-0.6 measured: docs/bots.md)
 DEFAULT_DECAY = 0.0  # the weight a "mast" table's counts keep into the next decision (0: a fresh table)
+CARRY = 100  # reward "mean": the playouts the previous decision's mean margin counts as in the next
 
 
 class Node:
@@ -144,10 +148,12 @@ class ISMCTSAgent(Agent):
     ``epsilon`` (a "mast" playout's share of random moves, default 0.6), ``decay`` (the weight the
     move averages of earlier decisions keep in the next one, 0 to 1, default 0: each starts afresh),
     ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
-    default the evaluator's: ``default_depth``), ``reward`` ("win" or "gain", default the
+    default the evaluator's: ``default_depth``), ``reward`` ("win", "gain" or "mean", default the
     evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
     evaluator's), ``win_share`` (0 to 1, default 0: the reward's share that is the outcome alone,
-    1 won, 0.5 level, 0 lost, beside the squashed margin), ``reuse`` (bool, default true),
+    1 won, 0.5 level, 0 lost, beside the squashed margin), ``turn_cut`` (bool, default false: after
+    ``depth`` decisions a playout plays on, at most ``depth`` more, to a decision the evaluator's
+    ``turn_start`` names), ``reuse`` (bool, default true),
     ``prior`` (int >= 0: the visits each root option starts with at greedy's value of it, default
     the evaluator's ``ismcts_prior``, else 0),
     ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
@@ -180,7 +186,14 @@ class ISMCTSAgent(Agent):
         self.win_share = 0.0
         # Per seat, the margin a "gain" reward is squashed around: measured on each decision's first sample.
         self.centres: list[float] | None = None
+        # Reward "mean": per seat, the sum of the playouts' margins and their count this decision
+        # (the previous decision's mean counted as CARRY of them): the running centre.
+        self.margin_sums: list[float] | None = None
+        self.margin_count = 0
         self.reuse = True
+        # Cut playouts at a turn's start only: after ``depth`` decisions, play on (at most ``depth``
+        # more) to a decision the evaluator's ``turn_start`` names.
+        self.turn_cut = False
         self.scale = DEFAULT_SCALE
         # ``prior``: greedy's value of each root option counts as this many visits (0 = none).
         self.prior = 0
@@ -209,6 +222,7 @@ class ISMCTSAgent(Agent):
             options, "decay", "ismcts", DEFAULT_DECAY, lambda x: 0 <= x <= 1, "a number from 0 to 1"
         )
         self.averages = MoveAverages()  # a new game learns its moves afresh
+        self.margin_sums, self.margin_count = None, 0
         self.reuse = bool(options.get("reuse", True))
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
@@ -225,6 +239,12 @@ class ISMCTSAgent(Agent):
                 "must be 0, 'policy' random and 'reward' win"
             )
         self.depth = depth
+        self.turn_cut = bool(options.get("turn_cut", False))
+        if self.turn_cut and not (self.depth and self.evaluator and self.evaluator.turn_start):
+            raise ValueError(
+                f"ismcts: 'turn_cut' needs a 'depth' and an evaluator that names its turn starts "
+                f"(turn_start); game {hello['game']!r} has none or depth is 0"
+            )
         self.reward = choice_option(
             options, "reward", "ismcts", self.evaluator.reward if self.evaluator else "win", REWARDS
         )
@@ -267,6 +287,7 @@ class ISMCTSAgent(Agent):
         # and 40 points behind later every choice looked as flat as with "win": docs/bots.md.)
         self.centres = None
         if len(options) > 1:
+            self.carry_mean()
             self.averages.decay(self.decay)  # "mast": this decision's search, earlier ones weighed down
             if self.game is None:
                 raise RuntimeError("ismcts: act() called before setup()")
@@ -279,6 +300,25 @@ class ISMCTSAgent(Agent):
         if len(options) > 1:
             self.explain(search_info(root, keys[choice]))
         return choice
+
+    def carry_mean(self) -> None:
+        """Reward "mean": the previous decision's mean margins start this one's, as CARRY playouts."""
+        if self.margin_sums is not None and self.margin_count:
+            self.margin_sums = [total / self.margin_count * CARRY for total in self.margin_sums]
+            self.margin_count = CARRY
+
+    def mean_centres(self, values: list[float]) -> list[float]:
+        """Reward "mean": each seat's mean margin over this decision's playouts before this one
+        (this one's own at the first), then this one counted in."""
+        margins = [seat_margin(values, seat) for seat in range(len(values))]
+        if self.margin_sums is None or not self.margin_count:
+            self.margin_sums, self.margin_count = [0.0] * len(values), 0
+            centres = margins
+        else:
+            centres = [total / self.margin_count for total in self.margin_sums]
+        self.margin_sums = [total + margin for total, margin in zip(self.margin_sums, margins, strict=True)]
+        self.margin_count += 1
+        return centres
 
     def next_root(self, decision_id: int | None) -> Node:
         """The previous choice's subtree when nobody decided since (see the module docstring)."""
@@ -375,7 +415,7 @@ class ISMCTSAgent(Agent):
             if moves is not None:
                 moves.append(keys[choice])
         values = self.playout(state, moves)
-        centres = self.centres
+        centres = self.mean_centres(values) if self.reward == "mean" else self.centres
         rewards = [  # per seat (an automaton's too): every node and move of a seat gets the same
             seat_reward(values, seat, self.scale, centres[seat] if centres else 0.0)
             for seat in range(len(values))
@@ -413,10 +453,10 @@ class ISMCTSAgent(Agent):
             seats = state.to_act()
             if not seats:
                 return list(state.result().scores)
-            if self.depth and steps >= self.depth:
+            seat = seats[0]
+            if self.depth and steps >= self.depth and not self.turn_goes_on(state, seat, steps):
                 assert self.evaluator is not None  # setup() refuses a depth without one
                 return list(self.evaluator.evaluate(state))
-            seat = seats[0]
             if moves is not None:  # policy "mast": moves by their mean reward so far
                 keys = option_keys(seat, option_labels(state, seat))
                 choice = self.averages.choose(keys, rng, self.epsilon) if len(keys) > 1 else 0
@@ -431,6 +471,14 @@ class ISMCTSAgent(Agent):
                 choice = below(rng, count)  # rng.randrange(count), the same draw
             state.apply(seat, choice)
             steps += 1
+
+    def turn_goes_on(self, state: State, seat: int, steps: int) -> bool:
+        """With ``turn_cut``, whether a playout past its ``depth`` plays on: ``seat``'s decision
+        now opens no turn (the evaluator's ``turn_start``) and ``depth`` more have not passed."""
+        if not self.turn_cut or steps >= 2 * self.depth:
+            return False
+        assert self.evaluator is not None  # setup() refuses turn_cut without one
+        return state.decision(seat).kind not in self.evaluator.turn_start
 
     def guided_choice(self, state: State, seat: int, count: int) -> int:
         """The best of a few random options for ``seat`` by the evaluator, one step ahead."""
