@@ -151,9 +151,7 @@ class ISMCTSAgent(Agent):
     default the evaluator's: ``default_depth``), ``reward`` ("win", "gain" or "mean", default the
     evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
     evaluator's), ``win_share`` (0 to 1, default 0: the reward's share that is the outcome alone,
-    1 won, 0.5 level, 0 lost, beside the squashed margin), ``turn_cut`` (bool, default false: after
-    ``depth`` decisions a playout plays on, at most ``depth`` more, to a decision the evaluator's
-    ``turn_start`` names), ``reuse`` (bool, default true),
+    1 won, 0.5 level, 0 lost, beside the squashed margin), ``reuse`` (bool, default true),
     ``prior`` (int >= 0: the visits each root option starts with at greedy's value of it, default
     the evaluator's ``ismcts_prior``, else 0),
     ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
@@ -191,9 +189,6 @@ class ISMCTSAgent(Agent):
         self.margin_sums: list[float] | None = None
         self.margin_count = 0
         self.reuse = True
-        # Cut playouts at a turn's start only: after ``depth`` decisions, play on (at most ``depth``
-        # more) to a decision the evaluator's ``turn_start`` names.
-        self.turn_cut = False
         self.scale = DEFAULT_SCALE
         # ``prior``: greedy's value of each root option counts as this many visits (0 = none).
         self.prior = 0
@@ -239,12 +234,6 @@ class ISMCTSAgent(Agent):
                 "must be 0, 'policy' random and 'reward' win"
             )
         self.depth = depth
-        self.turn_cut = bool(options.get("turn_cut", False))
-        if self.turn_cut and not (self.depth and self.evaluator and self.evaluator.turn_start):
-            raise ValueError(
-                f"ismcts: 'turn_cut' needs a 'depth' and an evaluator that names its turn starts "
-                f"(turn_start); game {hello['game']!r} has none or depth is 0"
-            )
         self.reward = choice_option(
             options, "reward", "ismcts", self.evaluator.reward if self.evaluator else "win", REWARDS
         )
@@ -371,7 +360,7 @@ class ISMCTSAgent(Agent):
         as ``prior`` visits of the root's children."""
         greedy = self.greedy
         assert greedy is not None  # setup() made one for a prior
-        greedy.centre = self.centres[self.seat] if self.centres else 0.0
+        greedy.centre = self.prior_centre(state)
         values, _ = greedy.decision_values(state, deadline)
         for choice, key in enumerate(option_keys(self.seat, option_labels(state, self.seat))):
             child = root.children.get(key)
@@ -380,6 +369,18 @@ class ISMCTSAgent(Agent):
             child.visits += self.prior
             child.avail += self.prior
             child.reward += self.prior * values[choice]
+
+    def prior_centre(self, state: State) -> float:
+        """The margin the prior's rewards are squashed around, as the search's: the "gain" centre,
+        for "mean" the mean so far (at a game's first decision, the root's evaluated margin)."""
+        if self.centres:
+            return self.centres[self.seat]
+        if self.reward != "mean":
+            return 0.0
+        if self.margin_sums is not None and self.margin_count:
+            return self.margin_sums[self.seat] / self.margin_count
+        assert self.evaluator is not None  # setup() refuses a prior without one
+        return seat_margin(self.evaluator.evaluate(state), self.seat)
 
     def iterate(self, root: Node, state: State) -> None:
         """One selection + expansion + playout + backpropagation on the sampled ``state``."""
@@ -453,10 +454,10 @@ class ISMCTSAgent(Agent):
             seats = state.to_act()
             if not seats:
                 return list(state.result().scores)
-            seat = seats[0]
-            if self.depth and steps >= self.depth and not self.turn_goes_on(state, seat, steps):
+            if self.depth and steps >= self.depth:
                 assert self.evaluator is not None  # setup() refuses a depth without one
                 return list(self.evaluator.evaluate(state))
+            seat = seats[0]
             if moves is not None:  # policy "mast": moves by their mean reward so far
                 keys = option_keys(seat, option_labels(state, seat))
                 choice = self.averages.choose(keys, rng, self.epsilon) if len(keys) > 1 else 0
@@ -471,14 +472,6 @@ class ISMCTSAgent(Agent):
                 choice = below(rng, count)  # rng.randrange(count), the same draw
             state.apply(seat, choice)
             steps += 1
-
-    def turn_goes_on(self, state: State, seat: int, steps: int) -> bool:
-        """With ``turn_cut``, whether a playout past its ``depth`` plays on: ``seat``'s decision
-        now opens no turn (the evaluator's ``turn_start``) and ``depth`` more have not passed."""
-        if not self.turn_cut or steps >= 2 * self.depth:
-            return False
-        assert self.evaluator is not None  # setup() refuses turn_cut without one
-        return state.decision(seat).kind not in self.evaluator.turn_start
 
     def guided_choice(self, state: State, seat: int, count: int) -> int:
         """The best of a few random options for ``seat`` by the evaluator, one step ahead."""
