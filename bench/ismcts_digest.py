@@ -19,11 +19,16 @@ import argparse
 import hashlib
 import sys
 import time
+from pathlib import Path
 
-from engine.api import Game
-from engine.teotihuacan import GAME as TEOTIHUACAN
-from engine.zapotec import GAME as ZAPOTEC
-from plugins.bots.ismcts import ISMCTSAgent
+# This checkout's code, not whichever one the environment's editable install names: a "before"
+# digest taken in a git worktree sharing the main checkout's .venv digested the main checkout.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.api import Game  # noqa: E402
+from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
+from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
+from plugins.bots.ismcts import ISMCTSAgent  # noqa: E402
 
 GAMES: dict[str, Game] = {"teotihuacan": TEOTIHUACAN, "zapotec": ZAPOTEC}
 MODULES = {"teotihuacan": ("", "all"), "zapotec": ("",)}  # Zapotec has no modules
