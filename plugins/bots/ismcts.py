@@ -290,22 +290,26 @@ class ISMCTSAgent(Agent):
             self.explain(search_info(root, keys[choice]))
         return choice
 
+    def mean_margins(self) -> list[float] | None:
+        """Reward "mean": each seat's mean playout margin so far (None before the first playout)."""
+        if self.margin_sums is None or not self.margin_count:
+            return None
+        return [total / self.margin_count for total in self.margin_sums]
+
     def carry_mean(self) -> None:
         """Reward "mean": the previous decision's mean margins start this one's, as CARRY playouts."""
-        if self.margin_sums is not None and self.margin_count:
-            self.margin_sums = [total / self.margin_count * CARRY for total in self.margin_sums]
-            self.margin_count = CARRY
+        means = self.mean_margins()
+        if means is not None:
+            self.margin_sums, self.margin_count = [mean * CARRY for mean in means], CARRY
 
     def mean_centres(self, values: list[float]) -> list[float]:
         """Reward "mean": each seat's mean margin over this decision's playouts before this one
         (this one's own at the first), then this one counted in."""
         margins = [seat_margin(values, seat) for seat in range(len(values))]
-        if self.margin_sums is None or not self.margin_count:
-            self.margin_sums, self.margin_count = [0.0] * len(values), 0
-            centres = margins
-        else:
-            centres = [total / self.margin_count for total in self.margin_sums]
-        self.margin_sums = [total + margin for total, margin in zip(self.margin_sums, margins, strict=True)]
+        centres = self.mean_margins() or margins
+        totals = self.margin_sums if self.margin_count else [0.0] * len(values)
+        assert totals is not None  # set with a count
+        self.margin_sums = [total + margin for total, margin in zip(totals, margins, strict=True)]
         self.margin_count += 1
         return centres
 
@@ -377,8 +381,9 @@ class ISMCTSAgent(Agent):
             return self.centres[self.seat]
         if self.reward != "mean":
             return 0.0
-        if self.margin_sums is not None and self.margin_count:
-            return self.margin_sums[self.seat] / self.margin_count
+        means = self.mean_margins()
+        if means is not None:
+            return means[self.seat]
         assert self.evaluator is not None  # setup() refuses a prior without one
         return seat_margin(self.evaluator.evaluate(state), self.seat)
 
