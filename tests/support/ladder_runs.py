@@ -8,8 +8,11 @@ import os
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.support import cli
 from tests.support.processes import processes_tagged
@@ -106,6 +109,16 @@ def wait_for_done(db: Path, count: int, process: subprocess.Popen) -> None:
 def tagged_env(tag: str) -> dict:
     """The test's environment plus a marker every descendant inherits, to find leftovers."""
     return {**os.environ, "TLACHTLI_TEST_RUN": tag}
+
+
+def killable_env(tag: str, request: pytest.FixtureRequest) -> dict:
+    """``tagged_env`` for a run the test kills with -9. The run removes its multiprocessing folder
+    (the fork server's socket) at its own exit, which kill -9 skips: TMPDIR here is a folder of the
+    test's, removed at its end (a short one: pytest's tmp_path can make a socket path longer than
+    the 108 bytes allowed)."""
+    folder = tempfile.TemporaryDirectory(prefix="kill9-")
+    request.addfinalizer(folder.cleanup)
+    return {**tagged_env(tag), "TMPDIR": folder.name}
 
 
 def processes_with(tag: str) -> list[int]:

@@ -12,6 +12,7 @@ import tempfile
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import psutil
 import pytest
@@ -21,7 +22,14 @@ from arena.tournament import runner
 from arena.tournament.ladder import parse_ladder
 from arena.tournament.store import Store
 from tests.support import cli
-from tests.support.ladder_runs import SLOW, attack_ladder, start, statuses, tagged_env, wait_no_processes
+from tests.support.ladder_runs import (
+    SLOW,
+    attack_ladder,
+    killable_env,
+    start,
+    statuses,
+    wait_no_processes,
+)
 from tests.support.processes import TAG_ENV, eventually_empty, processes_tagged
 from tests.support.referee_attackers import first_to_claim
 
@@ -186,7 +194,9 @@ def test_a_second_ctrl_c_during_the_cleanup_still_puts_unfinished_matches_back_t
     assert counts == {"pending": 2, "running": 0, "done": 0, "aborted": 0}
 
 
-def test_a_runs_workers_are_forked_from_a_server_and_end_with_the_run_even_by_kill_9(tmp_path, popen):
+def test_a_runs_workers_are_forked_from_a_server_and_end_with_the_run_even_by_kill_9(
+    tmp_path, popen, request
+):
     """Workers are forked from a fork server that imported what they need (arena/tournament/fork_server.py),
     not spawned by the run: their parent is the server, and kill -9 of the run must still end them at
     once, mid-match (a match here takes ~50 s: a worker that noticed its run's end only after its match
@@ -196,7 +206,8 @@ def test_a_runs_workers_are_forked_from_a_server_and_end_with_the_run_even_by_ki
     ladder.write_text(slow)
     tag = uuid.uuid4().hex
     db = tmp_path / "t.db"
-    run = start(popen, "run", str(ladder), "--db", str(db), "--quiet", env=tagged_env(tag))
+    env = killable_env(tag, request)
+    run = start(popen, "run", str(ladder), "--db", str(db), "--quiet", env=env)
 
     def worker_playing() -> psutil.Process | None:
         try:
@@ -217,6 +228,7 @@ def test_a_runs_workers_are_forked_from_a_server_and_end_with_the_run_even_by_ki
     run.wait()
     assert wait_no_processes(tag) == [], "the fork server, workers or agents outlived the killed run"
     assert statuses(db) == {"running": 1, "pending": 1}  # nothing was finished: the next run plays both
+    assert any(path.name.startswith("pymp-") for path in Path(env["TMPDIR"]).iterdir())  # left there
 
 
 def test_a_worker_forked_from_a_server_started_earlier_has_the_runs_environment(tmp_path, monkeypatch):

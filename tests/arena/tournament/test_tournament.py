@@ -17,6 +17,7 @@ from tests.support.cli import arena_in_process
 from tests.support.ladder_runs import (
     arena,
     faults,
+    killable_env,
     start,
     stored,
     table,
@@ -90,7 +91,7 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     assert "0 played now" in again
 
 
-def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path, popen):
+def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path, popen, request):
     # 12 matches (8 of 1 s): running when killed. A fault in either run makes the tables differ
     # (once on a loaded CI machine, a bidder's in the reference run, its kind not stored in the
     # log): a start-up clock a load cannot break (an agent's start once took over the default
@@ -101,7 +102,8 @@ def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path,
 
     tag = uuid.uuid4().hex
     db = tmp_path / "killed.db"
-    process = start(popen, "run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=tagged_env(tag))
+    env = killable_env(tag, request)
+    process = start(popen, "run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=env)
     wait_for_done(db, 5, process)
     process.send_signal(signal.SIGKILL)
     process.wait()
