@@ -1,4 +1,4 @@
-"""Fast matches (issue 36): a sandboxed match of quick bots against the engine's own speed.
+"""Fast matches: a sandboxed match of quick bots against the engine's own speed.
 
 One Zapotec 2-player match between two `random` bots, measured side by side in one run:
 - in process: ``arena.inprocess.play_in_process`` (engine + agents, no referee, no pipes);

@@ -1,4 +1,4 @@
-"""Forward-model speed, what search bots buy their strength with (issue 14): for each engine,
+"""Forward-model speed, what search bots buy their strength with: for each engine,
 the time of one random decision + apply and of one clone() at mid-game, the bundled evaluator's
 time per call, and ismcts iterations per second, 2 players, on one core.
 

@@ -8,8 +8,8 @@ rates, the mean margin with its standard error, games spread over ``--workers`` 
         --games 40 --save new.json --paired-with old.json
 
 Pairings: ismcts vs Teotibot, vs Cocijobot (normal), vs flatmc (2 players, both games, both
-seatings of each deal), vs a rival ismcts (``ismcts-ismcts``: issue 35's "last round's ismcts",
-the code and evaluator tables of ``--rival-commit``, by default the bots as issue 35 found them
+seatings of each deal), vs a rival ismcts (``ismcts-ismcts``: "last round's ismcts",
+the code and evaluator tables of ``--rival-commit``, by default the bots of commit 3f100e2
 (bench/rival.py), at 1000 iterations unless ``--rival-option`` says otherwise; both seatings);
 greedy vs random (both seatings) and vs each automaton. A deal is a seed:
 every run plays deal ``d`` with the same game seed and agent seeds, so two runs (two versions,
@@ -65,7 +65,7 @@ PAIRINGS = ("ismcts-automaton", "ismcts-flatmc", "ismcts-ismcts", "greedy-random
 # Without --pairing, all but ismcts-ismcts: its 1000-iteration rival alone would take ``make bench``
 # (10 deals, both games) about half an hour of one core.
 DEFAULT_PAIRINGS = tuple(p for p in PAIRINGS if p != "ismcts-ismcts")
-# The rival of ismcts-ismcts: last round's search (no greedy prior) at the budget issue 35 measured against.
+# The rival of ismcts-ismcts: last round's search (no greedy prior) at the budget docs/bots.md measures against.
 RIVAL_ISMCTS = {"iterations": 1000, "prior": 0}
 FLATMC_PLAYOUTS = {"teotihuacan": 16, "zapotec": 160}  # as bench_flat_mc plays it
 Z95 = 1.96
@@ -461,7 +461,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--rival-commit", default=LAST_ROUND, metavar="REV",
         help=f"ismcts-ismcts's rival is the ismcts (and evaluators) of this commit of the checkout's history "
-        f"(default {LAST_ROUND}: last round's, as issue 35 found it); 'here': this checkout's ismcts",
+        f"(default {LAST_ROUND}: last round's); 'here': this checkout's ismcts",
     )  # fmt: skip
     parser.add_argument("--game", choices=sorted(GAMES), action="append", help="only this game (repeatable)")
     parser.add_argument(

@@ -3,7 +3,7 @@ module built (modules = "all") against the base game, on the same seeds.
 
 Rounds alternate base and expansion batches so that a change of machine load hits both; the
 figures are the median over rounds with the lowest and highest, and the per-round ratio.
-Target (issue 13): the expansion within 30% of the base game's games/s (ratio >= 0.70).
+Target: the expansion within 30% of the base game's games/s (ratio >= 0.70).
 
 ``--instructions [GAMES]``: instructions per game instead, counted by valgrind's callgrind (a
 figure the machine's load does not move): each kind of game played for GAMES seeds (20) and for

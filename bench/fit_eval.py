@@ -7,7 +7,7 @@
 
 Teotihuacan's tables came from two rounds of greedy (its look-ahead, without the play-outs that
 greedy's ``turns`` adds, as ``solo-greedy`` plays unless ``--turns`` is given) against Teotibot, more random
-than the default (issue 35, sixth session; about 4 minutes each on the shared 2-core machine,
+than the default (about 4 minutes each on the shared 2-core machine,
 niced), the first played with the tables before them (fitted on the old one-step greedy's games):
 
     .venv/bin/python bench/fit_eval.py --games 512 --first-seed 320000 --epsilon 0.3 \
@@ -16,7 +16,7 @@ niced), the first played with the tables before them (fitted on the old one-step
         --kinds solo-greedy --policy-eval fitted --save r4eps.npz
     .venv/bin/python bench/fit_eval.py --load r3eps.npz --load r4eps.npz --write
 
-Zapotec's the same way, with ``--game zapotec`` (docs/bots.md, Evaluators, gives the runs).
+Zapotec's the same way, with ``--game zapotec`` (docs/bots.md, Evaluators).
 
 Games (each kind gets ``--games`` seeds; a seed is the game's seed and its agents' seeds):
 
@@ -145,7 +145,7 @@ class EpsilonGreedy(GreedyAgent):
         super().setup(hello)
         assert self.evaluator is not None  # setup() refuses a game without one
         self.evaluator = replace(self.evaluator, evaluate=self.evaluate)
-        # greedy's ``turns`` (--turns, default 0): the sixth session's tables were fitted on games
+        # greedy's ``turns`` (--turns, default 0): the shipped Teotihuacan tables were fitted on games
         # without play-outs; with two turns a Teotihuacan game costs ~10 times the CPU
         self.turns = self.fit_turns
         self.clocked = False  # its play-outs never cut short: the same seed, the same games on any machine

@@ -1,5 +1,5 @@
-"""Last round's bots beside this checkout's, for issue 35's 2-player target ("the same bot >= 75%
-against last round's ismcts (1000 iterations)"): the rival is the old code, evaluator tables included.
+"""Last round's bots beside this checkout's, for the 2-player strength figures (this checkout's ismcts
+against last round's ismcts at 1000 iterations, docs/bots.md): the rival is the old code, evaluator tables included.
 
 ``extract(repo, commit, folder)`` copies ``plugins/bots`` as it was at ``commit`` out of ``repo``'s
 history into ``folder/rival_bots``, a package of its own; ``rival_ismcts(folder)`` imports it and
@@ -16,8 +16,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
-# The bots as issue 35 found them (2026-11-25: the commits to them between the issue and this one
-# moved imports, typed and formatted, none changed a choice); its imports name today's engine modules.
+# Last round's bots (2026-11-25: the commits to them between that one and this one moved
+# imports, typed and formatted, none changed a choice); its imports name today's engine modules.
 LAST_ROUND = "3f100e2"
 PACKAGE = "rival_bots"
 BOTS = "plugins/bots"

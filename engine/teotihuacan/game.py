@@ -63,8 +63,8 @@ class TeotihuacanGame:
 
     id = GAME_ID
     # 0.2.0: random first player, claim-first Worship, mid-turn tile use; 0.3.0: Teotibot;
-    # 0.4.0: issue 12 (Teotibot's Nobles space and lost any-temple step, Technology 15's discount);
-    # 0.5.0: issue 34 (Huītzilōpōchtli and the Technologies' VP, the orange temple's 1-2 is a move)
+    # 0.4.0: rules corrections (Teotibot's Nobles space and lost any-temple step, Technology 15's discount);
+    # 0.5.0: Late Preclassic readings (Huītzilōpōchtli and the Technologies' VP, the orange temple's 1-2 is a move)
     version = "0.5.0"
     min_players = 1  # only with the automaton
     max_players = 4

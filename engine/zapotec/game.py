@@ -35,7 +35,7 @@ class ZapotecGame:
     """Zapotec for 2-4 players, or solo (players=1) against Cocijobot in seat 1."""
 
     id = GAME_ID
-    version = "1.2.0"  # 1.2.0: issue 12 (Z34/Z36 purchase, the Ritual limit, easier-mode VP)
+    version = "1.2.0"  # 1.2.0: rules corrections (Z34/Z36 purchase, the Ritual limit, easier-mode VP)
     min_players = 1
     max_players = 4
     automata: tuple[str, ...] = ("cocijobot",)
@@ -59,7 +59,7 @@ class ZapotecGame:
 
     def __init__(self) -> None:
         # The last observation parsed (a private copy) and a state built from it: search bots
-        # sample the same observation thousands of times per decision (issue 35).
+        # sample the same observation thousands of times per decision.
         self._parsed: tuple[dict, ZapotecState] | None = None
 
     def from_observation(self, observation: dict, rng: Random) -> ZapotecState:

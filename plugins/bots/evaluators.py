@@ -104,8 +104,7 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             scale=10.0,
             # solo: 6 (about one turn's Capital actions and builds) was the best of 1/3/6/12/40 at 100
             # iterations with random playouts; at 2000 with MAST, 12 won 72 of 81 deals against 66
-            # (+6.0 VP a game) and 89% of 200; 9, 16 and 20 lost 2-3 VP to it (docs/bots.md, twenty-fourth
-            # and twenty-fifth sessions)
+            # (+6.0 VP a game) and 89% of 200; 9, 16 and 20 lost 2-3 VP to it (docs/bots.md)
             depth=12,
             # against other agents, whose random moves fill the playout: 40 beat 6; 20 (about the
             # seat's own turn) won as often as 40 and costs 30% less a decision (docs/bots.md)

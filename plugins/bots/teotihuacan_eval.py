@@ -288,7 +288,7 @@ def features(public: Mapping) -> list[list[float]]:
     return rows
 
 
-# ---- the first, hand-weighted version (kept to compare with: docs/bots.md, Figures) ----------
+# ---- the first, hand-weighted version (kept to compare with) ---------------------------------
 V1_COCOA = 0.5
 V1_RESOURCES = (1.0, 1.2, 1.6)  # wood, stone, gold
 V1_TEMPLE_STEP = 1.5

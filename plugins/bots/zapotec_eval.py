@@ -107,7 +107,7 @@ COCIJOBOT = {
 # its three properties (a third of the cards, more for a seat that steers the Offer), and counts
 # again in Pyramid and Ritual scoring. The fit gave ~0.06, what houses built by greedy and random
 # play went with; inside ismcts that left Houses worth nearly nothing beyond this round, and 1.0
-# played better (docs/bots.md, Figures).
+# played better.
 PLAYER["house_rounds"] = 1.0
 
 # Set by hand, not fitted (a term of its own, after the fitted features): income. A turn's income
@@ -115,7 +115,7 @@ PLAYER["house_rounds"] = 1.0
 # up pay more than tiles spread out, which ``grid_t`` (tiles times turns) cannot tell apart. Per
 # income still to come, ``INCOME_LINE`` VP per tile on the best line of each basic resource
 # (the mean of the three: which card comes is not known). 1.0: +4.8 VP a game for greedy against
-# Cocijobot (0.6 and 1.4 within 0.3 VP of it; docs/bots.md, Figures).
+# Cocijobot (0.6 and 1.4 within 0.3 VP of it; docs/bots.md, How we got here).
 INCOME_LINE = 1.0
 
 _PLAYER_W = tuple(PLAYER[name] for name in FEATURES)
@@ -242,7 +242,7 @@ def features(state: ZapotecCore) -> list[list[float]]:
     return rows
 
 
-# ---- the first, hand-weighted version (kept to compare with: docs/bots.md, Figures) ----------
+# ---- the first, hand-weighted version (kept to compare with) ---------------------------------
 V1_WEIGHTS = {
     "basic": 0.6,  # wood, brick, stone: half of a building
     "corn": 0.6,

@@ -1,4 +1,4 @@
-"""Freezing between decisions (issue 36): every other seat is frozen while one decides, and a seat
+"""Freezing between decisions: every other seat is frozen while one decides, and a seat
 deciding several times in a row is not frozen and thawed between those decisions."""
 
 from __future__ import annotations

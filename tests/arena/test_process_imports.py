@@ -2,7 +2,7 @@
 
 A zygote (one per runner worker, arena/wire/zygote.py) forks agents and never runs trio; the
 `arena run` process of a local run hands matches to its workers, which import the referee and
-trio (arena/tournament/fork_server.py). Each imported trio at its start before (issue 31, the
+trio (arena/tournament/fork_server.py). Each imported trio at its start before (costly in the
 suite's time: ~65 runs and ~100 zygotes a suite).
 """
 

@@ -1,5 +1,5 @@
-"""Records of an older engine version are refused with one line naming both versions (issue 12
-changed rules in Teotihuacan 0.4.0 and Zapotec 1.2.0, so a 0.3.0 / 1.1.0 game cannot replay)."""
+"""Records of an older engine version are refused with one line naming both versions (rules
+corrections changed Teotihuacan 0.4.0 and Zapotec 1.2.0, so a 0.3.0 / 1.1.0 game cannot replay)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from engine.playout import random_choice
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
 
-# The last versions before issue 12's rules corrections.
-BEFORE_ISSUE_12 = [(TEOTIHUACAN, "0.3.0", {}), (ZAPOTEC, "1.1.0", {})]
-# Issue 34's readings of the Late Preclassic changed its games in Teotihuacan 0.5.0.
-BEFORE_ISSUE_34 = [(TEOTIHUACAN, "0.4.0", {"modules": "priests,height"})]
+# The last versions before the rules corrections.
+BEFORE_FIXES = [(TEOTIHUACAN, "0.3.0", {}), (ZAPOTEC, "1.1.0", {})]
+# New readings of the Late Preclassic changed its games in Teotihuacan 0.5.0.
+BEFORE_READINGS = [(TEOTIHUACAN, "0.4.0", {"modules": "priests,height"})]
 
 
 def played_record(game, seed: int, options: dict) -> dict:
@@ -54,7 +54,7 @@ def played_record(game, seed: int, options: dict) -> dict:
 
 
 @pytest.mark.parametrize(
-    "game,old,options", BEFORE_ISSUE_12 + BEFORE_ISSUE_34, ids=["teotihuacan", "zapotec", "teotihuacan-0.4.0"]
+    "game,old,options", BEFORE_FIXES + BEFORE_READINGS, ids=["teotihuacan", "zapotec", "teotihuacan-0.4.0"]
 )
 def test_a_record_of_the_version_before_the_rules_corrections_is_refused(game, old, options):
     record = played_record(game, 5, options)

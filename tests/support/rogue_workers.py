@@ -1,4 +1,4 @@
-"""Hostile Dask workers (issue 30), for tests/arena/tournament/test_cluster.py.
+"""Hostile Dask workers, for tests/arena/tournament/test_cluster.py.
 
 ``dask worker SCHEDULER --preload tests.support.rogue_workers`` with ``TLACHTLI_ROGUE`` set to a
 mode below: its ``dask_setup`` replaces the match task that ``arena run --cluster`` submits

@@ -1,4 +1,4 @@
-"""A bot that tries to leave a note for the next match played from the same zygote (issue 36).
+"""A bot that tries to leave a note for the next match played from the same zygote.
 
 Agent ``note`` (a plugin, loaded through TLACHTLI_PLUGINS), agent option ``phase``:
 - ``leave``: writes ``tag`` through every channel a forked model might offer, reads each back in

@@ -1,5 +1,4 @@
-"""Two readings of the Late Preclassic rulebook where a module meets a base rule (issue 34 item 4,
-docs/teotihuacan.md): a Technology's after-action VP is a gain of its own for Huītzilōpōchtli,
+"""Two readings of the Late Preclassic rulebook where a module meets a base rule (docs/teotihuacan.md): a Technology's after-action VP is a gain of its own for Huītzilōpōchtli,
 and the orange temple's "1-2" step is a move (Technology 01, Teotibot's Metzli)."""
 
 from __future__ import annotations

@@ -198,7 +198,7 @@ def test_nobles_full_row_uses_the_lowest_printed_value():
 
 
 def test_nobles_full_row_takes_the_lowest_space_of_all_three_rows_not_a_rows_next_space():
-    """Issue 12: "If a row is full, place it into a space with the lowest printed Victory Point
+    """The rule "If a row is full, place it into a space with the lowest printed Victory Point
     value of all three rows" means any empty space, not only each row's leftmost one."""
     st = solo()
     st.nob_taken = [0b11111, 0, 0]  # era 0, top row full: centre 5 4 3 3, bottom 7 6 5 empty
@@ -391,7 +391,7 @@ def test_any_temple_ignores_full_temples():
 
 
 def test_any_temple_step_on_its_highest_temple_is_lost_when_the_top_is_taken():
-    """Issue 12: "whichever temple it is currently the highest on (ignoring temples where it has
+    """The rule "whichever temple it is currently the highest on (ignoring temples where it has
     already reached the topmost step)": a step that cannot happen there is lost, it does not
     go to another temple."""
     for green in (2, DATA.top_step):  # two temples to choose from, or only one below the top

@@ -186,7 +186,7 @@ def test_tech_15_virtual_worker_and_discount():
 
 
 def test_tech_15_discount_goes_on_the_tile_of_the_players_choice():
-    """Issue 12: "resolve it as if you had an additional worker that also granted a discount of 1
+    """The rule "resolve it as if you had an additional worker that also granted a discount of 1
     resource": the discount belongs to the action. With 4 stone and no wood, a full-price level-1
     tile (2 stone) and then the level-2 tile it completes (2 stone, the wood discounted)."""
     st = blank(2)

@@ -254,7 +254,7 @@ def test_difficulty_adjustments():
 
 
 def test_easier_pays_only_for_a_failure_because_of_your_house():
-    """Issue 12: "every time Cocijobot fails to build ... because your House is already there,
+    """The rule "every time Cocijobot fails to build ... because your House is already there,
     you gain 2 VP": not when it has no House left, and a space tried twice pays once."""
     c = DATA.cocijobot_deck[cj_card("temple", "forest", "mitla")]
     state = new(1, difficulty="easier")

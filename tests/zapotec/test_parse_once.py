@@ -1,5 +1,5 @@
 """``GAME.from_observation`` parses an observation once and re-deals a copy for an equal one
-(issue 35, a pure speed-up for search bots): the states and the generator's draws must be exactly
+(a pure speed-up for search bots): the states and the generator's draws must be exactly
 those of parsing afresh, so seeded bots make the same choices."""
 
 from __future__ import annotations

@@ -291,7 +291,7 @@ def test_z36_free_ritual_at_purchase_ignores_all_requirements():
 
 
 def test_z34_is_bought_even_when_its_effect_cannot_happen():
-    """Issue 12: the Trade action has no condition on the tile's effect; Z34 is bought for its VP
+    """The Trade action has no condition on the tile's effect; Z34 is bought for its VP
     on a "VP per Trade tile" Ritual or to deny it, and its advance happens only if it can."""
     for corn, step in ((1, 0), (2, DATA.sacrifice_top)):  # too little Corn; already at the top
         state = at_capital(gold=3, corn=corn)
@@ -305,7 +305,7 @@ def test_z34_is_bought_even_when_its_effect_cannot_happen():
 
 
 def test_z36_is_bought_even_when_every_ritual_card_holds_your_disc():
-    """Issue 12: Z36 is offered whenever it can be paid; with no card left for it the disc is lost."""
+    """Z36 is offered whenever it can be paid; with no card left for it the disc is lost."""
     state = at_capital(gold=3)
     _give_tile(state, "Z36")
     state.ritual_discs = [[0], [0], [0]]
@@ -315,7 +315,7 @@ def test_z36_is_bought_even_when_every_ritual_card_holds_your_disc():
 
 
 def test_a_z36_disc_counts_toward_the_ritual_limit():
-    """Issue 12: only the step-11 disc is "completely independent from Pyramid levels"; a Z36 disc
+    """Only the step-11 disc is "completely independent from Pyramid levels"; a Z36 disc
     ignores the requirements when placed but counts afterwards: with it and 1 piece built, no
     normal Ritual is offered."""
     state = at_capital(gold=3, priest=1)

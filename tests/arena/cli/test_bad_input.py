@@ -1,4 +1,4 @@
-"""Issue 20: every bad input gets one clear line, no traceback, and a played match is never lost."""
+"""Every bad input gets one clear line, no traceback, and a played match is never lost."""
 
 from __future__ import annotations
 

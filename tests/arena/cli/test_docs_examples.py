@@ -89,7 +89,7 @@ def test_the_unpackaged_module_needs_pythonpath_as_the_readme_says(tmp_path):
 
 
 def test_the_unpackaged_module_plays_in_the_sandbox_from_a_folder_holding_a_store(tmp_path):
-    # Issue 31: the README's recipe forfeited both seats ("plugin 'mybot' failed to import") in
+    # The README's recipe once forfeited both seats ("plugin 'mybot' failed to import") in
     # the sandbox, and still exited 0. The folder also holds a store, which the bot must not see
     # (tests/arena/wire/test_sandbox_channels.py tries to read it).
     tmp_path.chmod(0o755)

@@ -1,4 +1,4 @@
-"""Issue 29 item 6: `arena replay` refuses a record edited to give another result, each in one line.
+"""`arena replay` refuses a record edited to give another result, each in one line.
 
 Each forged record is made from a real one: the seats swapped (another winner), a fault invented
 after the last move (ranks flipped), and a spec that disagrees with the record.

@@ -1,4 +1,4 @@
-"""Issue 29 item 7: every `arena` command meets hostile input with one clear line, never a
+"""Every `arena` command meets hostile input with one clear line, never a
 traceback or a hang: nesting thousands deep, 2**70, TOML dates, a FIFO or /dev/zero given as a
 file, files too big, folders it cannot write.
 

@@ -1,4 +1,4 @@
-"""Issue 29 item 5: nothing a bot (or a record file) writes reaches the operator's terminal raw.
+"""Nothing a bot (or a record file) writes reaches the operator's terminal raw.
 
 tests/support/terminal_bot.py puts a clear-screen, a fake result table, OSC 52 (set the clipboard),
 BEL, CR, C1 controls and bidi overrides in its ready name, stderr and fault detail. Every command

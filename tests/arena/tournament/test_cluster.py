@@ -459,7 +459,7 @@ def test_an_unreachable_scheduler_is_one_clear_line_and_loses_nothing(tmp_path, 
     connection.close()
 
 
-# -- issue 30: safe by default -----------------------------------------------------------------
+# -- safe by default ---------------------------------------------------------------------------
 
 
 def listening() -> set[tuple[str, int]]:

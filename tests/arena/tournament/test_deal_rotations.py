@@ -1,4 +1,4 @@
-"""The rotations of one deal never run at the same time (issue 29 item 1), with any number of workers.
+"""The rotations of one deal never run at the same time, with any number of workers.
 
 Two rotations of a deal each show a seat's hidden cards to an agent; run side by side, the two
 copies of a bot could pass them to each other (tests/arena/wire/test_sandbox_channels.py has the

@@ -1,4 +1,4 @@
-"""A full disk under the store (issue 29): reported as such, nothing left running, and the rerun finishes.
+"""A full disk under the store: reported as such, nothing left running, and the rerun finishes.
 
 Before: `arena run` said the database was damaged, left matches 'running' and private
 directories behind. The store lives on a tiny tmpfs mounted for the test (root only), and a bot

@@ -76,7 +76,7 @@ def test_the_automaton_is_not_a_row_and_win_rates_count_ties_half():
 
 
 def test_order_follows_scores_not_wins():
-    """The case of issue 32: two agents that always lose, one scoring far more, below a lucky one."""
+    """Two agents that always lose, one scoring far more, below a lucky one."""
     records = []
     for deal in range(8):
         records.append(match(deal, ("steady", 12), automaton=30))  # never wins, 18 behind

@@ -1,4 +1,4 @@
-"""Issue 29 item 6: the web arena keeps a running secret ladder's deals hidden, as the CLI does,
+"""The web arena keeps a running secret ladder's deals hidden, as the CLI does,
 and answers only the Host it serves (no DNS rebinding)."""
 
 from __future__ import annotations

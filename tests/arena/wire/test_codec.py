@@ -1,4 +1,4 @@
-"""The wire's codec (issue 36): frames are encoded by msgspec and a host decodes the referee's
+"""The wire's codec: frames are encoded by msgspec and a host decodes the referee's
 frames with it, faster than msgpack, with the very same bytes on the wire, so that bots of any
 language, and the referee's own msgpack decoder of agents' frames, see nothing change."""
 

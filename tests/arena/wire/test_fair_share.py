@@ -1,4 +1,4 @@
-"""A bot may not take its opponent's clock, the machine's memory, or the disk (issue 29, items 2 and 3).
+"""A bot may not take its opponent's clock, the machine's memory, or the disk.
 
 Hostile bots (tests/support/hostile_agents.py) in the bubblewrap sandbox, on the default limits:
 sixty spinning processes each in a session of its own (before: the victim's decisions 10x

@@ -1,4 +1,4 @@
-"""Agents started ahead (issue 36): a worker's zygote forks the next match's agents while a match
+"""Agents started ahead: a worker's zygote forks the next match's agents while a match
 plays, each into its own fresh seat uid, cgroup and namespaces, and tells each its bot only when
 its match starts. Nothing started ahead outlives the worker's warmth, a dead one is replaced (no
 forfeit), and one started under other limits is not used.

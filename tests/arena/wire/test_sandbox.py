@@ -1,4 +1,4 @@
-"""Hostile bots in the bubblewrap sandbox (issue 19): each attack harms nothing.
+"""Hostile bots in the bubblewrap sandbox: each attack harms nothing.
 
 The ``hostile`` agent (tests/support/hostile_agents.py) attacks at its first decision and reports
 on stderr; every match must finish with the right verdict, the opponent untouched, and nothing of

@@ -1,4 +1,4 @@
-"""Hostile bots in the bubblewrap sandbox, round 2 (issue 29 items 1 and 4): no channel between agents.
+"""Hostile bots in the bubblewrap sandbox: no channel between agents.
 
 Each attack (tests/support/hostile_agents.py, tests/support/faulty_bot.py) worked before its defence:
 fcntl locks read across sandboxes, a kernel key left for a later agent, the referee's environment,

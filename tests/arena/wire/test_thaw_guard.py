@@ -3,7 +3,7 @@
 Under cgroup v1 a frozen process cannot die, not even of SIGKILL, until thawed: without a guard
 that thaws its groups, a bot frozen while its opponent decides outlives a referee killed outright
 for good, parent-death signal pending. One guard per referee process watches all its groups
-(issue 36: it was one per agent, started on the match's critical path).
+(not one per agent, which would start on the match's critical path).
 """
 
 from __future__ import annotations

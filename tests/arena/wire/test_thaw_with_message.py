@@ -1,4 +1,4 @@
-"""A frozen agent is thawed only once its message is in its pipe (issue 36: one wake-up per
+"""A frozen agent is thawed only once its message is in its pipe (one wake-up per
 decision, not two), and still gets a message larger than the pipe, and still exits after `end`."""
 
 from __future__ import annotations

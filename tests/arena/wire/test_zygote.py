@@ -1,4 +1,4 @@
-"""Warm starts (issue 36): agents forked from a sandboxed zygote keep every isolation of an exec'd one.
+"""Warm starts: agents forked from a sandboxed zygote keep every isolation of an exec'd one.
 
 The attacker (tests/support/zygote_attackers.py) leaves a note for the next match through every
 channel a forked model might offer (a module global, files, an abstract socket held by a process
