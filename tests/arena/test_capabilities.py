@@ -109,6 +109,22 @@ def test_the_cli_warns_of_a_refused_game_and_goes_on(tmp_path, monkeypatch):
     ]
 
 
+def test_arena_games_names_a_games_capabilities():
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    out = CliRunner().invoke(app, ["games", "zapotec"])
+    assert out.exit_code == 0
+    assert out.output.splitlines()[-1] == (
+        "capabilities: picture, phase, score_sheet, from_observation, observation_sampler, option_count "
+        "(docs/games.md)"
+    )
+    assert CliRunner().invoke(app, ["games", "goofspiel"]).output.splitlines()[-1] == (
+        "capabilities: phase (docs/games.md)"
+    )
+
+
 # -- each caller asks the declaration --------------------------------------------------------------
 
 
