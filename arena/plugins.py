@@ -293,7 +293,7 @@ def discover(
         for game in plugin_games:
             problem = capability_problem(game)
             if problem is not None:  # refused alone: the plugin's other games stay
-                broken.append(f"plugin {source}: game {getattr(game, 'id', game)!r} is refused: {problem}")
+                broken.append(f"plugin {source}: game {game.id!r} is refused: {problem}")
                 continue
             if game.id in found_games:
                 raise PluginError(
