@@ -11,8 +11,8 @@ engine, in process, with no referee and no clocks:
   ``action_mask`` marks the options offered (a decision with more options raises TooManyOptions);
 - an observation is a dict: ``engine``, the engine's observation of that seat (the ``obs`` a bot
   gets over the wire), ``action_mask`` (int8, ``max_options`` long; all zero for a seat not
-  deciding now), and ``observation``, a float32 vector, where the game offers one (a game offers
-  one with a method ``observation_vector(observation) -> sequence of numbers`` of fixed length);
+  deciding now), and ``observation``, a float32 vector, where the game offers one (its
+  ``observation_vector`` capability, engine/api.py: observation -> numbers, of fixed length);
 - the decision itself (kind, prompt, option labels) is in ``infos[agent]`` for the deciding seat;
 - rewards come at the end only: ``reward="margin"`` (default) gives each seat its score minus the
   best score among the other seats, the automaton's included; ``reward="win"`` gives +1 to a seat
@@ -41,7 +41,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     ) from error
 
 from arena.plugins import discover
-from engine.api import Game, State
+from engine.api import Game, State, capabilities
 
 DEFAULT_MAX_OPTIONS = 64
 REWARDS = ("margin", "win")
@@ -105,7 +105,7 @@ class TlachtliAEC(AECEnv):
         self._next_seed = seed
         self.state: State = game.setup(players, seed, self.game_options)  # bad options fail here
         self.possible_agents = [f"seat_{seat}" for seat in range(players)]
-        self._vector = getattr(game, "observation_vector", None)
+        self._vector = capabilities(game).observation_vector
         fields: dict[str, spaces.Space] = {
             "engine": EngineObservation(),
             "action_mask": spaces.Box(0, 1, (max_options,), np.int8),

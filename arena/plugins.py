@@ -21,7 +21,7 @@ import pluggy
 
 from arena import hookspecs
 from arena.hookspecs import PROJECT, AgentSpec, EvaluatorSpec, PluginError, hookimpl, hookspec
-from engine.api import Game
+from engine.api import Game, capability_problem
 from engine.toml_tables import TAG as _TAG
 from engine.toml_tables import keep, read_kept
 
@@ -257,7 +257,8 @@ def discover(
 ) -> Registry:
     """Load every plugin and collect its agents and games; duplicate names are an error.
 
-    A plugin that fails to import or whose hook raises is skipped and listed in ``broken``.
+    A plugin that fails to import or whose hook raises is skipped and listed in ``broken``, and so
+    is a game whose declared capabilities it does not provide (engine.api.capability_problem).
     ``games=False`` skips the ``tlachtli_games`` hooks, so an agent process (``arena.host``)
     does not pay for importing every rules engine at each match's start. ``module``: that plugin
     module alone (an agent process told its agent's ``plugin``).
@@ -290,6 +291,10 @@ def discover(
             broken.append(str(error))
             continue
         for game in plugin_games:
+            problem = capability_problem(game)
+            if problem is not None:  # refused alone: the plugin's other games stay
+                broken.append(f"plugin {source}: game {game.id!r} is refused: {problem}")
+                continue
             if game.id in found_games:
                 raise PluginError(
                     f"game id {game.id!r} is registered twice: by {game_sources[game.id]} and by {source}"

@@ -46,7 +46,7 @@ from arena.wire.protocol import (
 from arena.wire.sandbox import SandboxError, choose_sandbox
 from arena.wire.warm import release as release_kept
 from engine.api import Game, State
-from engine.playout import random_choice
+from engine.playout import option_counter, random_choice
 
 # MatchSetupError is raised here too (bad specs), so callers import it from this module as well.
 __all__ = ["MatchSetupError", "Terminated", "play_match", "run_match"]
@@ -247,7 +247,7 @@ class Match:
             choice, ms = answers.get(index, (None, 0.0))
             by = "agent"
             if choice is None:
-                choice, by = random_choice(self.state, index, self.rng), "random"
+                choice, by = random_choice(self.state, index, self.rng, option_counter(self.game)), "random"
             elif (
                 len(to_act) > 1 and list(self.state.decision(index).options) != questions[index][1]["options"]
             ):

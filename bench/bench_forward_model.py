@@ -17,6 +17,7 @@ import time
 from random import Random
 
 from engine.api import Game, State
+from engine.playout import Counter, option_counter
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
 
@@ -35,26 +36,20 @@ def mid_game(game: Game, seed: int) -> State:
     return state
 
 
-def random_steps(state: State, rng: Random, limit: int, labelled: bool = True) -> int:
+def random_steps(state: State, rng: Random, limit: int, count: Counter | None = None) -> int:
     """Play up to ``limit`` random decisions on ``state`` (in place); how many were played.
-    ``labelled``: ask for each Decision (as an agent does), else only the number of options
-    (as a playout does, engine.playout.option_count)."""
+    ``count``: None asks for each Decision (as an agent does), else counts the options only (as a
+    playout does: the game's ``option_counter``)."""
     steps = 0
     while steps < limit:
         seats = state.to_act()
         if not seats:
             break
         seat = seats[0]
-        count = len(state.decision(seat).options) if labelled else option_count(state, seat)
-        state.apply(seat, rng.randrange(count))
+        options = len(state.decision(seat).options) if count is None else count(state, seat)
+        state.apply(seat, rng.randrange(options))
         steps += 1
     return steps
-
-
-def option_count(state: State, seat: int) -> int:
-    """engine.playout.option_count, or its fallback where the engine predates it (A/B runs)."""
-    fast = getattr(state, "option_count", None)
-    return fast(seat) if fast is not None else len(state.decision(seat).options)
 
 
 def spread(samples: list[float]) -> str:
@@ -63,14 +58,14 @@ def spread(samples: list[float]) -> str:
     return f"{statistics.median(samples):7.1f} us (p10-p90 {deciles[0]:.1f}-{deciles[-1]:.1f})"
 
 
-def step_times(positions: list[State], rounds: int, labelled: bool) -> list[float]:
+def step_times(positions: list[State], rounds: int, count: Counter | None) -> list[float]:
     """Microseconds per random decision + apply, one sample per batch of PLAYOUT_STEPS."""
     samples = []
     for r in range(rounds):
         for k, start in enumerate(positions):
             state = start.clone()
             began = time.process_time()
-            steps = random_steps(state, Random(r * 1000 + k), PLAYOUT_STEPS, labelled)
+            steps = random_steps(state, Random(r * 1000 + k), PLAYOUT_STEPS, count)
             if steps:
                 samples.append((time.process_time() - began) / steps * 1e6)
     return samples
@@ -133,10 +128,10 @@ def main() -> None:
     for game in (TEOTIHUACAN, ZAPOTEC):
         positions = [mid_game(game, seed) for seed in range(POSITIONS)]
         print(
-            f"{game.id:11s} decision + apply, random, from mid-game: {spread(step_times(positions, rounds, True))}"
+            f"{game.id:11s} decision + apply, random, from mid-game: {spread(step_times(positions, rounds, None))}"
         )
         print(
-            f"{game.id:11s} option count + apply (a playout step):   {spread(step_times(positions, rounds, False))}"
+            f"{game.id:11s} option count + apply (a playout step):   {spread(step_times(positions, rounds, option_counter(game)))}"
         )
         print(
             f"{game.id:11s} clone() at mid-game:                     {spread(clone_times(positions, rounds))}"

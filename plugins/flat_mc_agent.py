@@ -14,7 +14,7 @@ from typing import Any
 from arena.agent import Agent
 from arena.plugins import AgentSpec, discover, hookimpl
 from engine.api import Game, Result, State
-from engine.playout import play_random
+from engine.playout import Counter, option_count, option_counter, play_random
 
 # Playouts per decision: a Zapotec 2-player game with one flatmc seat stays around 3 s on one core.
 DEFAULT_PLAYOUTS = 160
@@ -55,6 +55,7 @@ class FlatMonteCarloAgent(Agent):
         self.seat = 0
         self.playouts = DEFAULT_PLAYOUTS
         self.game: Game | None = None
+        self.count: Counter = option_count
         self.fallbacks = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
@@ -66,6 +67,7 @@ class FlatMonteCarloAgent(Agent):
             raise ValueError(f"flatmc: agent option 'playouts' must be an int >= 1, got {playouts!r}")
         self.playouts = playouts
         self.game = find_game(hello["game"])
+        self.count = option_counter(self.game)  # the game's fast path, where it declares one
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         count = len(decision["options"])
@@ -82,7 +84,7 @@ class FlatMonteCarloAgent(Agent):
                 return self.rng.randrange(count)
             option = playout % count
             state.apply(self.seat, option)
-            play_random(state, self.rng)
+            play_random(state, self.rng, count=self.count)
             totals[option] += outcome_value(state.result(), self.seat)
             visits[option] += 1
         # Ties go to the lowest index, so the choice depends on the seed alone.

@@ -109,20 +109,15 @@ def test_the_board_shows_the_names_of_the_seats_escaped(game, players, options, 
     assert draw(state) != picture and "seat 0" in draw(state)  # without names: the numbers alone
 
 
-def test_the_replay_viewer_gives_the_names_to_a_drawing_that_takes_them(tmp_path, monkeypatch):
+def test_the_replay_viewer_draws_with_the_games_declared_picture():
     from arena.web.replay import draw
+    from examples.games.goofspiel.game import GAME as GOOFSPIEL
 
     state = TEOTIHUACAN.setup(2, 1, {})
-    assert "seat 1 flatmc" in draw(state, None, ["random", "flatmc"])
-    # An engine whose svg(state, viewer) takes no names is drawn as before.
-    (tmp_path / "oldgame").mkdir()
-    (tmp_path / "oldgame" / "__init__.py").write_text("class State:\n    pass\n")
-    (tmp_path / "oldgame" / "svg.py").write_text("def svg(state, viewer=None):\n    return '<svg/>'\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    from oldgame import State
-
-    State.__module__ = "oldgame.state"
-    assert draw(State(), None, ["a", "b"]) == "<svg/>"
+    assert "seat 1 flatmc" in draw(TEOTIHUACAN, state, None, ["random", "flatmc"])
+    # A game that declares no picture is not drawn (the viewer shows its text), whatever
+    # modules sit beside its state's.
+    assert draw(GOOFSPIEL, GOOFSPIEL.setup(2, 1, {}), None, ["a", "b"]) is None
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=lambda setup: setup.name)
@@ -132,7 +127,7 @@ def test_no_text_overflows_its_box_and_no_raw_value_is_shown(setup):
     per character, engine/svg.py) and the picture, and no Python dict or list is shown."""
     for when, state in seeded_positions(setup):
         for viewer in (None, *range(setup.players)):
-            found = problems(draw_board(state, viewer, setup.names))
+            found = problems(draw_board(setup.game, state, viewer, setup.names))
             assert found == [], f"{setup.name} {when} viewer {viewer}: {found[:5]}"
 
 

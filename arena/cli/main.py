@@ -35,7 +35,7 @@ from arena.record import ReplayError, ReplayStep, load_record
 from arena.record import replay as replay_record
 from arena.web.serve import serve
 from arena.wire.cgroups import DEFAULT_CPUS
-from engine.api import State
+from engine.api import State, capabilities
 
 if TYPE_CHECKING:
     from arena.match import MatchOutcome
@@ -74,7 +74,7 @@ def games(
         str | None, typer.Argument(help="A game id: list its options (name, type, default, meaning) instead.")
     ] = None,
 ) -> None:
-    """List the games (rules engines) the installed plugins offer, or one game's options."""
+    """List the games (rules engines) the installed plugins offer, or one game's options and capabilities."""
     registry = load_registry()
     if game is not None:
         if game not in registry.games:
@@ -84,6 +84,8 @@ def games(
             [name, spec["type"], spec.get("default"), spec.get("help", "")] for name, spec in schema.items()
         ]
         typer.echo(table(rows, headers=["option", "type", "default", "meaning"]))
+        offered = capabilities(registry.games[game]).offered()
+        typer.echo(f"capabilities: {', '.join(offered) or 'none'} (docs/games.md)")
         return
     rows = []
     for game_id, found in sorted(registry.games.items()):

@@ -305,7 +305,9 @@ class Arena:
         match_id = parse_id(request.path_params["match_id"])
         summary, record, steps, error = self.frames(match_id)
         data = {"match": summary, "steps": len(steps), "replay_error": error, "record": _record_meta(record)}
-        sheet = score_sheet(steps[-1].state, summary["entrants"]) if steps and error is None else None
+        sheet = None
+        if steps and error is None:  # replayed, so its game is installed
+            sheet = score_sheet(self.registry().game(summary["game"]), steps[-1].state, summary["entrants"])
         data["score_sheet"] = sheet
         data["live"] = bool(summary.get("live"))  # played now: the page follows it (static/live.js)
         if _api(request):
@@ -321,7 +323,8 @@ class Arena:
         seat_text = request.query_params.get("seat", "")
         frame = steps[index]
         viewer = parse_id(seat_text) if seat_text else None
-        picture = draw(frame.state, viewer, summary["entrants"])
+        game = self.registry().game(summary["game"])  # installed: the frames were played on it
+        picture = draw(game, frame.state, viewer, summary["entrants"])
         body: dict[str, Any] = {
             "step": index,
             "steps": len(steps),

@@ -3,20 +3,18 @@
 Frame 0 is the position after setup; frame k the position after the record's k-th move, with
 what led to it: the decision asked, its options and the one chosen, the log lines the move
 produced, the time it took and any fault raised in that position. Drawing a frame calls the
-engine's ``svg(state, viewer)`` (a pure function next to its text ``render``), with the seats'
-names where it takes ``names``.
+game's ``picture`` capability (engine/api.py: a pure function of the state, the viewer and the
+seats' names), and the move list's headings its ``phase``.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.record import ReplayError, ReplayStep, replay
-from engine.api import Game, State
+from engine.api import Game, State, capabilities
 
 MAX_OPTIONS = 80  # options listed per step; the chosen one is always among them
 
@@ -40,14 +38,11 @@ def _options(labels: list[str], chosen: int) -> list[dict[str, Any]]:
     return [{"index": i, "label": labels[i]} for i in shown]
 
 
-def phase_of(state: State) -> str:
-    """The part of the game ``state`` is in, as the move list groups moves: Zapotec's round,
-    Teotihuacan's era (the moves up to each Eclipse); "" for a game with neither."""
-    if isinstance(getattr(state, "round", None), int):
-        return f"Round {state.round}"  # type: ignore[attr-defined]
-    if isinstance(getattr(state, "eclipses", None), int):
-        return f"until Eclipse {state.eclipses + 1}"  # type: ignore[attr-defined]
-    return ""
+def phase_of(game: Game, state: State) -> str:
+    """The part of the game ``state`` is in, as the move list groups moves (the game's ``phase``
+    capability: Zapotec's round, Teotihuacan's era); "" for a game that declares none."""
+    phase = capabilities(game).phase
+    return phase(state) if phase is not None else ""
 
 
 def _faults_by_move(record: dict[str, Any]) -> dict[int, list[dict]]:
@@ -58,8 +53,8 @@ def _faults_by_move(record: dict[str, Any]) -> dict[int, list[dict]]:
 
 
 def _move_frame(
-    before: State, after: State, step: ReplayStep, move: dict[str, Any], used: dict[int, float],
-    names: Sequence[str], faults: dict[int, list[dict]],
+    game: Game, before: State, after: State, step: ReplayStep, move: dict[str, Any],
+    used: dict[int, float], names: Sequence[str], faults: dict[int, list[dict]],
 ) -> Frame:  # fmt: skip
     """The frame after ``step`` (``move``, the record's entry; ``used``: each seat's time so far,
     this move's added here)."""
@@ -77,7 +72,7 @@ def _move_frame(
         "options": _options([str(o.get("label", i)) for i, o in enumerate(decision.options)], step.choice),
         "choice": step.choice,
         "label": step.label,
-        "phase": phase_of(before),
+        "phase": phase_of(game, before),
         "bot_info": str(move.get("info") or ""),  # the bot's own view (docs/protocol.md), text only
         "log": [_log_text(e) for e in after.log()[seen:]],
         "faults": faults.get(step.index, []),
@@ -89,7 +84,7 @@ def _start_frame(record: dict[str, Any], game: Game, faults: dict[int, list[dict
     start = game.setup(record["players"], record["seed"], record["options"])
     info = {
         "step": 0,
-        "phase": phase_of(start),
+        "phase": phase_of(game, start),
         "log": [_log_text(e) for e in start.log()],
         "faults": faults.get(0, []),
     }
@@ -108,7 +103,7 @@ def replay_frames(
 
     def on_step(step: ReplayStep, state: State) -> None:
         # ReplayStep.index counts from 1
-        out.append(_move_frame(out[-1].state, state, step, moves[step.index - 1], used, names, faults))
+        out.append(_move_frame(game, out[-1].state, state, step, moves[step.index - 1], used, names, faults))
 
     try:
         replay(record, game, on_step)
@@ -146,22 +141,12 @@ def extend_frames(
         after.apply(seat, choice)
         label = str(options[choice].get("label", choice))
         step = ReplayStep(index, seat, choice, label, str(move.get("by", "agent")))
-        frames.append(_move_frame(before, after, step, move, used, names, faults))
+        frames.append(_move_frame(game, before, after, step, move, used, names, faults))
     return None
 
 
-def draw(state: State, viewer: int | None, names: Sequence[str] = ()) -> str | None:
-    """The engine's SVG of ``state``: ``svg(state, viewer)`` of the module ``svg`` in the state's
-    package (beside its text render), given the seats' ``names`` too where it takes them; None
-    when the engine has no drawing."""
-    package = type(state).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.svg") if package else None
-    except ImportError:
-        return None
-    function = getattr(module, "svg", None)
-    if not callable(function):
-        return None
-    if names and "names" in inspect.signature(function).parameters:
-        return function(state, viewer, names=tuple(names))
-    return function(state, viewer)
+def draw(game: Game, state: State, viewer: int | None, names: Sequence[str] = ()) -> str | None:
+    """``state`` drawn by ``game``'s ``picture`` capability as seat ``viewer`` sees it (None:
+    everything), the seats' ``names`` on it; None when the game declares no picture."""
+    picture = capabilities(game).picture
+    return picture(state, viewer, tuple(names)) if picture is not None else None

@@ -1,7 +1,7 @@
-"""The score sheet of a finished match: each seat's points by category (the engine's
-``Result.details["breakdown"]``) and its score after each round or Eclipse (``"timeline"``),
-read from the replayed last position, so a record stored before the engines kept them shows
-them too."""
+"""The score sheet of a finished match, for a game that declares the ``score_sheet`` capability
+(engine/api.py): each seat's points by category (``Result.details["breakdown"]``) and its score
+after each round or Eclipse (``"timeline"``), read from the replayed last position, so a record
+stored before the engines kept them shows them too."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.web.charts import score_chart
-from engine.api import State
+from engine.api import Game, State, capabilities
 
 # Category names that read better spelt out than with their underscores replaced.
 _LABELS = {
@@ -40,11 +40,11 @@ def _sheet_position(name: str, order: list[str]) -> tuple[int, int]:
     return order.index(name), 0
 
 
-def score_sheet(last: State, names: Sequence[str]) -> dict[str, Any] | None:
-    """The sheet of the match ending in ``last`` (None while it is not over, or when the engine
-    keeps no breakdown): ``categories`` in the engine's order with one value per seat, the
-    ``scores``, the ``timeline`` and the seats' ``names``."""
-    if not last.terminal():
+def score_sheet(game: Game, last: State, names: Sequence[str]) -> dict[str, Any] | None:
+    """The sheet of the match of ``game`` ending in ``last`` (None while it is not over, or when
+    the game declares no score sheet, or its result holds none): ``categories`` in the engine's
+    order with one value per seat, the ``scores``, the ``timeline`` and the seats' ``names``."""
+    if not capabilities(game).score_sheet or not last.terminal():
         return None
     result = last.result()
     breakdown = result.details.get("breakdown")

@@ -3,8 +3,8 @@
 Each human seat has its own secret address ``/play/TOKEN`` (printed by `arena play`). The page
 long-polls ``/play/TOKEN/state`` and posts its clicks to ``/play/TOKEN/choose``. Everything it
 shows comes from the seat's ``HumanSeat`` (arena/human.py), which holds only what the referee
-sent that seat: its own observation and options, drawn by the engine's ``svg`` from a state
-rebuilt with ``Game.from_observation`` and seen as that seat (``viewer``), so whatever that
+sent that seat: its own observation and options, drawn by the game's ``picture`` from a state
+rebuilt with ``Game.from_observation`` (where the game declares both capabilities) and seen as that seat (``viewer``), so whatever that
 rebuild samples for hidden parts is never drawn. The same Host check and security headers as
 `arena serve` (arena/web/app.py).
 """
@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from arena.human import ChoiceRefused, HumanSeat
 from arena.web.app import STATIC, SecurityHeaders
 from arena.web.replay import draw
-from engine.api import Game
+from engine.api import Game, capabilities
 
 POLL_S = 10.0  # how long a state request waits for a change before answering the same again
 BODY_LIMIT = 4096  # bytes of a posted choice
@@ -139,11 +139,14 @@ class SeatPages:
         cached = self._boards.get(seat.seat)
         if cached is not None and cached[0] == shown["id"]:
             return cached[1]
-        try:  # the hidden parts sampled here are exactly what the viewer's drawing leaves out
-            state = self.game.from_observation(shown["obs"], Random(0))
-            drawing = draw(state, seat.seat, self.names)
-        except (NotImplementedError, AttributeError, KeyError, ValueError, TypeError):
-            drawing = None  # an engine without from_observation or svg: the options alone
+        drawing = None  # a game without from_observation or a picture: the options alone
+        offered = capabilities(self.game)
+        if offered.from_observation and offered.picture is not None:
+            try:  # the hidden parts sampled here are exactly what the viewer's drawing leaves out
+                state = self.game.from_observation(shown["obs"], Random(0))
+                drawing = draw(self.game, state, seat.seat, self.names)
+            except (NotImplementedError, AttributeError, KeyError, ValueError, TypeError):
+                drawing = None  # an observation the engine cannot rebuild: the options alone
         self._boards[seat.seat] = (shown["id"], drawing)
         return drawing
 

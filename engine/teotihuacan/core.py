@@ -16,15 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import itemgetter
 from random import Random
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from engine.api import Decision, IllegalAction, Result, competition_ranks
 
 from .data import DATA
-
-if TYPE_CHECKING:  # (the rulebook imports the rules, which import this module)
-    from .rulebook import Rulebook
 from .flow import run
+from .hooks import Rules
 
 GAME_ID = "teotihuacan"
 
@@ -137,7 +135,7 @@ class TeoCore:
 
     game_id = GAME_ID
     version: str  # the engine version that made it (set by setup)
-    rules: Rulebook  # the rules of its module set (shared by clones)
+    rules: Rules  # the rulebook of its module set (shared by clones)
     options: dict[str, Any]  # the checked options
     # -- scalars (SCALAR_FIELDS)
     n: int  # seats (the automaton's included)

@@ -1,4 +1,5 @@
-"""The Teotihuacan ``Game``: options, setup, and rebuilding a state from an observation."""
+"""The Teotihuacan ``Game``: options, setup, rebuilding a state from an observation, and its
+capabilities."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ from collections.abc import Callable, Mapping
 from random import Random
 from typing import Any
 
-from engine.api import BadOptions, validate_options
+from engine.api import BadOptions, Capabilities, validate_options
 
 from . import modules, teotibot
 from .core import GAME_ID
+from .render import phase
 from .rulebook import for_modules
-from .rules.setup import from_observation, new_game, observation_sampler
+from .rules.setup import from_observation, new_game
+from .rules.setup import observation_sampler as rules_sampler
 from .state import TeoState
+from .svg import svg
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     "first_game": {
@@ -58,6 +62,12 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
 DIFFICULTY_OPTIONS = tuple(name for name in OPTION_SCHEMA if name.startswith("teotibot_"))
 
 
+def observation_sampler(observation: dict) -> Callable[[Random], TeoState]:
+    """``rng -> from_observation(observation, rng)`` for a search's many samples of one
+    observation: the same states, made faster, without a log (rules/setup.py)."""
+    return rules_sampler(observation, for_modules(observation["public"]["mods"]))
+
+
 class TeotihuacanGame:
     """Teotihuacan: City of Gods, base game for 2-4 players, or 1 player against Teotibot."""
 
@@ -69,6 +79,15 @@ class TeotihuacanGame:
     min_players = 1  # only with the automaton
     max_players = 4
     automata: tuple[str, ...] = ("teotibot",)
+    capabilities = Capabilities(
+        picture=svg,
+        phase=phase,
+        score_sheet=True,
+        from_observation=True,
+        observation_sampler=observation_sampler,
+        option_count=TeoState.option_count,
+        option_labels=TeoState.option_labels,
+    )
 
     def option_schema(self) -> Mapping[str, Any]:
         """Options: first_game, starting_tile_draft, dark_eclipse, automaton, the Late Preclassic
@@ -104,16 +123,12 @@ class TeotihuacanGame:
     def setup(self, players: int, seed: int, options: Mapping[str, Any]) -> TeoState:
         """A new game for ``players`` seats, all chance from ``Random(seed)``."""
         checked = self.check_options(players, options)
-        return new_game(players, seed, checked, self.version, for_modules(modules.parse(checked["modules"])))
+        rules = for_modules(modules.parse(checked["modules"]))
+        return new_game(players, seed, checked, self.version, rules)
 
     def from_observation(self, observation: dict, rng: Random) -> TeoState:
         """A full state consistent with one seat's observation, hidden parts sampled with rng."""
         return from_observation(observation, rng, for_modules(observation["public"]["mods"]))
-
-    def observation_sampler(self, observation: dict) -> Callable[[Random], TeoState]:
-        """``rng -> from_observation(observation, rng)`` for a search's many samples of one
-        observation: the same states, made faster, without a log (rules/setup.py)."""
-        return observation_sampler(observation, for_modules(observation["public"]["mods"]))
 
 
 GAME = TeotihuacanGame()

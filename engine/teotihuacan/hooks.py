@@ -1,5 +1,6 @@
-"""What a rules file declares: the parts it adds to a rulebook (rulebook.py), and the table of
-the hook points at which a Late Preclassic module changes the base rules.
+"""What a rules file declares: the parts it adds to a rulebook (rulebook.py), the table of
+the hook points at which a Late Preclassic module changes the base rules, and ``Rules``: what a
+state sees of its rulebook.
 
 A rules file lists its parts in a ``PARTS`` tuple; importing it registers nothing. The parts:
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from .expansion_data import EXP
 
@@ -253,3 +254,41 @@ class BotStep:
 
 
 Part = Auto | Choice | Automaton | Simultaneous | Watcher | Hook | Board | TurnOption | BotTile | BotStep
+
+
+SeatTable = dict[str, tuple[Callable[..., Any], ...]]
+
+
+class Rules(Protocol):
+    """What a state and the rules files see of a rulebook (``st.rules``): its parts by kind,
+    point, board or number. ``rulebook.Rulebook`` is the one built from the rules files: it
+    imports them, so they (and the state) know it by this protocol, declared below them."""
+
+    mods: int  # the module set it was built for (a bit mask, modules.py)
+    auto: dict[str, Callable[[Any, tuple], None]]
+    choice: dict[str, Choice]
+    automaton: dict[str, Callable[[Any, tuple, list[tuple]], tuple]]
+    simultaneous: dict[str, Callable[[Any], tuple[int, ...]]]
+    watchers: tuple[Watcher, ...]
+    main: dict[int, MainRule]
+    turn: dict[str, TurnOption]
+    bot_tiles: dict[int, Callable[[Any, int], None]]
+    bot_steps: dict[int, Callable[[Any, int], list | None]]
+    hooks: dict[str, tuple[Hook, ...]]
+    per_set: dict[str, Any]
+    board_names: dict[int, str]
+
+    def seat_hooks(
+        self, tile: int, abilities: int, season: int, bot_tile: int
+    ) -> tuple[SeatTable, SeatTable]:
+        """(point -> adjusters, point -> listeners) that run for a seat keeping player tile ``tile``
+        with ``abilities``, under Season tile ``season``, Teotibot keeping ``bot_tile``."""
+        ...
+
+    def each(self, st: Any, point: str, *args: Any) -> None:
+        """Call every hook at an 'each' point."""
+        ...
+
+    def lines(self, st: Any, point: str = "render") -> list[str]:
+        """The lines every hook at a 'lines' point adds."""
+        ...

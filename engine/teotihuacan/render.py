@@ -13,6 +13,12 @@ from .teotibot.rules import SIDES as DIRECTION_SIDES
 BOARD = DATA.board_names
 
 
+def phase(st: TeoCore) -> str:
+    """The part of the game the position is in: its era, the moves up to the next Eclipse (the
+    match viewer's headings)."""
+    return f"until Eclipse {st.eclipses + 1}"
+
+
 def event_text(st: TeoCore, event: tuple) -> dict:
     """One log entry as a dict: who, what kind, and the option taken in words."""
     seat, kind, text = event

@@ -26,6 +26,7 @@ from .hooks import (
     Hook,
     MainRule,
     Part,
+    SeatTable,
     Simultaneous,
     TurnOption,
     Watcher,
@@ -55,8 +56,6 @@ ORDER: tuple[tuple[tuple[str, ...], tuple[Part, ...]], ...] = (
     (("architecture", "development"), newboards.EITHER),
 )
 assert {name for names, _ in ORDER for name in names} == set(MODULES)
-
-SeatTable = dict[str, tuple[Callable[..., Any], ...]]
 
 
 class Rulebook:

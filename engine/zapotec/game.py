@@ -1,4 +1,4 @@
-"""The ``Game`` object: id, version, options and the three ways to get a state."""
+"""The ``Game`` object: id, version, options, the ways to get a state and its capabilities."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ from copy import deepcopy
 from random import Random
 from typing import Any
 
-from engine.api import BadOptions, validate_options
+from engine.api import BadOptions, Capabilities, validate_options
 
 from .core import GAME_ID
 from .observation import determinize
+from .render import phase
 from .setup import from_observation, new_game
 from .state import ZapotecState
+from .svg import svg
 
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     "automaton": {
@@ -31,6 +33,16 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
+def observation_sampler(observation: dict) -> Callable[[Random], ZapotecState]:
+    """``rng -> from_observation(observation, rng)`` for a search's many samples of one
+    observation: the same states (``determinize`` of one parse draws as parsing does),
+    neither parsed nor compared again, and without a log."""
+    parsed = from_observation(observation, Random(0))
+    parsed.keep_log = False
+    seat = observation["seat"]
+    return lambda rng: determinize(parsed, seat, rng)
+
+
 class ZapotecGame:
     """Zapotec for 2-4 players, or solo (players=1) against Cocijobot in seat 1."""
 
@@ -39,6 +51,14 @@ class ZapotecGame:
     min_players = 1
     max_players = 4
     automata: tuple[str, ...] = ("cocijobot",)
+    capabilities = Capabilities(
+        picture=svg,
+        phase=phase,
+        score_sheet=True,
+        from_observation=True,
+        observation_sampler=observation_sampler,
+        option_count=ZapotecState.option_count,
+    )
 
     def option_schema(self) -> Mapping[str, Any]:
         """Options: the solo automaton and its difficulty adjustment."""
@@ -75,15 +95,6 @@ class ZapotecGame:
         state = from_observation(observation, rng)
         self._parsed = (deepcopy(observation), state.clone())
         return state
-
-    def observation_sampler(self, observation: dict) -> Callable[[Random], ZapotecState]:
-        """``rng -> from_observation(observation, rng)`` for a search's many samples of one
-        observation: the same states (``determinize`` of one parse draws as parsing does),
-        neither parsed nor compared again, and without a log."""
-        parsed = from_observation(observation, Random(0))
-        parsed.keep_log = False
-        seat = observation["seat"]
-        return lambda rng: determinize(parsed, seat, rng)
 
 
 GAME = ZapotecGame()

@@ -13,6 +13,11 @@ if TYPE_CHECKING:
 _TYPE_LETTER = ("C", "T", "V")
 
 
+def phase(state: ZapotecCore) -> str:
+    """The part of the game the position is in: its round (the match viewer's headings)."""
+    return f"Round {state.round}"
+
+
 def _seat_name(state: ZapotecCore, seat: int) -> str:
     return "Cocijobot" if state.solo and seat == 1 else f"seat {seat}"
 

@@ -46,7 +46,15 @@ from arena.hookspecs import ISMCTS_POLICIES, REWARDS
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from engine.draws import below
-from engine.playout import observation_sampler, option_count, option_labels
+from engine.playout import (
+    Counter,
+    Labeller,
+    observation_sampler,
+    option_count,
+    option_counter,
+    option_labeller,
+    option_labels,
+)
 from plugins.flat_mc_agent import find_game
 
 from .clock import choice_option, int_option, number, think_ms
@@ -167,6 +175,9 @@ class ISMCTSAgent(Agent):
         self.rng = Random(0)
         self.seat = 0
         self.game: Game | None = None
+        # how options are counted and labelled: the game's own fast paths where it declares them
+        self.count: Counter = option_count
+        self.labels: Labeller = option_labels
         self.evaluator: EvaluatorSpec | None = None
         self.iterations: int | None = None
         self.time_ms: int | None = None
@@ -220,6 +231,7 @@ class ISMCTSAgent(Agent):
         self.margin_sums, self.margin_count = None, 0
         self.reuse = bool(options.get("reuse", True))
         self.game = find_game(hello["game"])
+        self.count, self.labels = option_counter(self.game), option_labeller(self.game)
         self.evaluator = find_evaluator(hello["game"])
         self.policy = choice_option(
             options, "policy", "ismcts", default_policy(self.evaluator, hello), ISMCTS_POLICIES
@@ -340,7 +352,7 @@ class ISMCTSAgent(Agent):
         primed = False
         while True:
             state = sample(self.rng)
-            if self.seat in state.to_act() and option_count(state, self.seat) == count:
+            if self.seat in state.to_act() and self.count(state, self.seat) == count:
                 if self.reward == "gain" and self.centres is None:
                     assert self.evaluator is not None  # setup() refuses "gain" without one
                     values = self.evaluator.evaluate(state)
@@ -366,7 +378,7 @@ class ISMCTSAgent(Agent):
         assert greedy is not None  # setup() made one for a prior
         greedy.centre = self.prior_centre(state)
         values, _ = greedy.decision_values(state, deadline)
-        for choice, key in enumerate(option_keys(self.seat, option_labels(state, self.seat))):
+        for choice, key in enumerate(option_keys(self.seat, self.labels(state, self.seat))):
             child = root.children.get(key)
             if child is None:
                 child = root.children[key] = Node(self.seat)
@@ -396,7 +408,7 @@ class ISMCTSAgent(Agent):
             if not seats:
                 break
             seat = self.seat if node is root else seats[0]
-            keys = option_keys(seat, option_labels(state, seat))
+            keys = option_keys(seat, self.labels(state, seat))
             children = node.children
             untried = []
             for i, key in enumerate(keys):
@@ -464,13 +476,13 @@ class ISMCTSAgent(Agent):
                 return list(self.evaluator.evaluate(state))
             seat = seats[0]
             if moves is not None:  # policy "mast": moves by their mean reward so far
-                keys = option_keys(seat, option_labels(state, seat))
+                keys = option_keys(seat, self.labels(state, seat))
                 choice = self.averages.choose(keys, rng, self.epsilon) if len(keys) > 1 else 0
                 moves.append(keys[choice])
                 state.apply(seat, choice)
                 steps += 1
                 continue
-            count = option_count(state, seat)
+            count = self.count(state, seat)
             if self.policy == "evaluator" and count > 1:
                 choice = self.guided_choice(state, seat, count)
             else:

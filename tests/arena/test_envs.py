@@ -10,15 +10,20 @@ from pettingzoo.test import api_test
 
 from arena.envs import TooManyOptions, aec_env
 from arena.plugins import discover
+from engine.api import Capabilities
 from examples.games.goofspiel.game import Goofspiel
 
 
-class VectorGoofspiel(Goofspiel):
-    """Goofspiel offering a flat vector: round, prize, a 13-card hand mask, the scores."""
+def goofspiel_vector(observation: dict) -> list[float]:
+    """A flat vector of a Goofspiel observation: round, prize, a 13-card hand mask, the scores."""
+    hand = [float(card in observation["hand"]) for card in range(1, 14)]
+    return [observation["round"], observation["prize"] or 0, *hand, *observation["scores"]]
 
-    def observation_vector(self, observation: dict) -> list[float]:
-        hand = [float(card in observation["hand"]) for card in range(1, 14)]
-        return [observation["round"], observation["prize"] or 0, *hand, *observation["scores"]]
+
+class VectorGoofspiel(Goofspiel):
+    """Goofspiel declaring a flat vector."""
+
+    capabilities = Capabilities(observation_vector=goofspiel_vector)
 
 
 @pytest.mark.parametrize(

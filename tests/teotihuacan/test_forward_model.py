@@ -102,7 +102,7 @@ def test_observation_sampler_makes_what_from_observation_makes(players, options)
             if steps % 9 == 0:  # the first decision (Starting tiles still hidden) included
                 viewer = st.to_act()[0]
                 obs = st.observation(viewer)
-                sample = GAME.observation_sampler(obs)
+                sample = GAME.capabilities.observation_sampler(obs)
                 for k in range(2):  # a second sample, after the first was played out
                     fast_rng, full_rng = Random(k), Random(k)
                     fast, full = sample(fast_rng), GAME.from_observation(obs, full_rng)

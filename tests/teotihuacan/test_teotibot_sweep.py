@@ -7,10 +7,12 @@ from random import Random
 
 import msgpack
 
-from engine.playout import play_random
+from engine.playout import option_counter, play_random
 from engine.teotihuacan import GAME
 from engine.teotihuacan.teotibot import TILE_NAMES
 from tests.teotihuacan.test_sweep import check_invariants
+
+COUNT = option_counter(GAME)  # the engine's own option count: the same games, faster
 
 SOLO = {"automaton": "teotibot"}
 VARIANTS = [
@@ -60,7 +62,7 @@ def test_hundreds_of_solo_games_end_and_keep_every_invariant():
 
 def _play(seed: int, options: dict):
     st = GAME.setup(1, seed, {**SOLO, **options})
-    play_random(st, Random(seed + 7))
+    play_random(st, Random(seed + 7), count=COUNT)
     return st
 
 
@@ -103,11 +105,11 @@ def test_determinized_and_rebuilt_states_play_to_the_end():
         st.apply(0, rng.randrange(len(st.decision(0).options)))
     assert st.eclipses >= 1  # well into the game
     det = st.determinize(0, Random(1))
-    play_random(det, Random(2))
+    play_random(det, Random(2), count=COUNT)
     rebuilt = GAME.from_observation(st.observation(0), Random(3))
-    play_random(rebuilt, Random(4))
+    play_random(rebuilt, Random(4), count=COUNT)
     clone = st.clone()
-    play_random(clone, Random(5))
+    play_random(clone, Random(5), count=COUNT)
     assert det.terminal() and rebuilt.terminal() and clone.terminal() and not st.terminal()
 
 

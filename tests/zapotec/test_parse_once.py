@@ -82,7 +82,7 @@ def test_observation_sampler_makes_what_from_observation_makes_without_a_log(pla
         if steps % 7 == 0:
             seat = state.to_act()[0]
             obs = state.observation(seat)
-            sample = GAME.observation_sampler(obs)
+            sample = GAME.capabilities.observation_sampler(obs)
             for k in range(2):
                 fast_rng, full_rng = Random(k), Random(k)
                 fast, full = sample(fast_rng), from_observation(obs, full_rng)

@@ -7,24 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 from random import Random
-from typing import TYPE_CHECKING
 
 from .. import modules, teotibot
 from ..core import CATEGORIES, LIST_FIELDS, NESTED_FIELDS, PLAY_CATEGORIES, SCALAR_FIELDS, TeoCore
 from ..data import DATA, RESOURCES, TEMPLES
 from ..expansion_data import EXP
 from ..flow import Frame, Payload, push, run
-from ..hooks import Auto, Choice, Part, Simultaneous
+from ..hooks import Auto, Choice, Part, Rules, Simultaneous
 from ..observation import HIDDEN, hidden_pools, resample
 from ..state import TeoState
 from .calendar import place_neutrals
 from .effects import can_claim, claim, claim_label, describe_gain, gain, tile_name
 
-if TYPE_CHECKING:  # (rulebook.py imports this module for its parts)
-    from ..rulebook import Rulebook
 
-
-def new_game(players: int, seed: int, options: dict, version: str, rules: Rulebook) -> TeoState:
+def new_game(players: int, seed: int, options: dict, version: str, rules: Rules) -> TeoState:
     """A new game after setup, waiting for the first decision; ``version`` is the engine's,
     ``rules`` the rulebook of the options' module set."""
     st = TeoState()
@@ -375,7 +371,7 @@ def _start_disc(st: TeoCore, frame: Frame, p: Payload) -> None:
 
 
 # ---- a state from an observation ----------------------------------------------------------------------
-def from_observation(obs: dict, rng: Random, rules: Rulebook) -> TeoState:
+def from_observation(obs: dict, rng: Random, rules: Rules) -> TeoState:
     """A full state whose observation for ``obs['seat']`` equals ``obs``, playing by ``rules``
     (the rulebook of the observation's module set)."""
     st = _public_state(obs, rules)
@@ -383,7 +379,7 @@ def from_observation(obs: dict, rng: Random, rules: Rulebook) -> TeoState:
     return st
 
 
-def observation_sampler(obs: dict, rules: Rulebook) -> Callable[[Random], TeoState]:
+def observation_sampler(obs: dict, rules: Rules) -> Callable[[Random], TeoState]:
     """``rng -> from_observation(obs, rng, rules)``, for a search that samples one observation
     many times: the public part is read once and each sample is a clone of it, resampled with
     the same draws from ``rng``, so equal to ``from_observation``'s but for its log: a sample
@@ -401,7 +397,7 @@ def observation_sampler(obs: dict, rules: Rulebook) -> Callable[[Random], TeoSta
     return sample
 
 
-def _public_state(obs: dict, rules: Rulebook) -> TeoState:
+def _public_state(obs: dict, rules: Rules) -> TeoState:
     """The state of ``obs`` with its hidden parts blank (zeros of the right sizes), to be resampled."""
     st = TeoState()
     st.rules = rules

@@ -14,7 +14,7 @@ from random import Random
 from typing import Any
 
 from arena.bot import hookimpl
-from engine.api import Decision, IllegalAction, Result, competition_ranks, validate_options
+from engine.api import Capabilities, Decision, IllegalAction, Result, competition_ranks, validate_options
 
 
 class GoofspielState:
@@ -97,12 +97,20 @@ class GoofspielState:
         return f"round {self.round} scores {self.scores}"
 
 
+def phase(state: GoofspielState) -> str:
+    """The round being bid for: the match viewer's heading over its moves."""
+    return f"Round {state.round}"
+
+
 class Goofspiel:
     id = "goofspiel"
     version = "1"
     min_players = 2
     max_players = 4
     automata: tuple[str, ...] = ()
+    # What it offers beyond the contract (engine/api.py): only the move list's headings. No
+    # from_observation (search bots), no picture (the web shows render()'s text), no score sheet.
+    capabilities = Capabilities(phase=phase)
 
     def option_schema(self) -> Mapping[str, Any]:
         return {"cards": {"type": "int", "default": 5, "min": 1, "max": 13, "help": "cards per hand"}}

@@ -46,7 +46,9 @@ def page(browser):  # the shared Chromium (conftest.py); the page is closed when
 def test_every_text_fits_its_box_in_chromium(page, setup, tmp_path):
     shots = Path(os.environ.get("TLACHTLI_WEB_SHOTS") or tmp_path)
     for when, state in positions(setup):
-        page.set_content(f"<!doctype html><html><body>{draw(state, None, setup.names)}</body></html>")
+        page.set_content(
+            f"<!doctype html><html><body>{draw(setup.game, state, None, setup.names)}</body></html>"
+        )
         found = page.evaluate(MEASURE)
         assert found == [], f"{setup.name} {when}: {found[:5]}"
         if setup.name in SHOWN:

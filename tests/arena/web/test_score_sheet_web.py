@@ -16,6 +16,7 @@ from arena.web.app import create_app  # noqa: E402
 from arena.web.charts import score_chart  # noqa: E402
 from arena.web.scoresheet import category_label, score_sheet  # noqa: E402
 from engine.api import Result  # noqa: E402
+from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
 from tests.support.web_store import HOSTILE_NAME, WEB_STORE  # noqa: E402
 
 pytestmark = WEB_STORE
@@ -88,7 +89,7 @@ def test_numbered_categories_stand_together_in_number_order():
         def result(self) -> Result:
             return Result(scores=(12, 15), ranks=(2, 1), details={"breakdown": breakdown, "timeline": []})
 
-    sheet = score_sheet(Last(), ["a", "b"])  # type: ignore[arg-type]  # duck-typed final state
+    sheet = score_sheet(ZAPOTEC, Last(), ["a", "b"])  # type: ignore[arg-type]  # duck-typed final state
     assert [row["name"] for row in sheet["categories"]] == [
         "turn_scoring_round_2",
         "turn_scoring_round_3",
