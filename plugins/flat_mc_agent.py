@@ -14,10 +14,21 @@ from typing import Any
 from arena.agent import Agent
 from arena.plugins import AgentSpec, discover, hookimpl
 from engine.api import Game, Result, State
+from engine.options import Schema
 from engine.playout import play_random
 
 # Playouts per decision: a Zapotec 2-player game with one flatmc seat stays around 3 s on one core.
 DEFAULT_PLAYOUTS = 160
+# Its agent options, declared (engine/options.py): the arena refuses any other before a match.
+OPTIONS: Schema = {
+    "seed": {"type": "int", "default": None, "help": "seeds its choices (default: the seat number)"},
+    "playouts": {
+        "type": "int",
+        "default": DEFAULT_PLAYOUTS,
+        "min": 1,
+        "help": "random playouts a decision, spread over the options (each gets at least one)",
+    },
+}
 # Games found so far, by id: discovery loads every plugin, so it runs once per process.
 _GAMES: dict[str, Game] = {}
 
@@ -105,5 +116,6 @@ def tlachtli_agents() -> list[AgentSpec]:
             description="Flat Monte Carlo: random playouts per option from resampled states (seeded).",
             factory=FlatMonteCarloAgent,
             version=FlatMonteCarloAgent.version,
+            options=OPTIONS,
         )
     ]

@@ -7,6 +7,12 @@ from typing import Any
 
 from arena.agent import Agent
 from arena.plugins import AgentSpec, hookimpl
+from engine.options import Schema
+
+# Its agent options, declared (engine/options.py): the arena refuses any other before a match.
+OPTIONS: Schema = {
+    "seed": {"type": "int", "default": None, "help": "seeds its choices (default: the seat number)"}
+}
 
 
 class RandomAgent(Agent):
@@ -38,5 +44,6 @@ def tlachtli_agents() -> list[AgentSpec]:
             description="Uniformly random legal moves (seeded); the baseline every bot should beat.",
             factory=RandomAgent,
             version=RandomAgent.version,
+            options=OPTIONS,
         )
     ]

@@ -22,10 +22,11 @@ from engine.api import Game
 from engine.playout import option_labels
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
-from plugins.bots import evaluators
+from plugins.bots import evaluators, tuning
 from plugins.bots.clock import think_ms
 from plugins.bots.greedy import GreedyAgent
 from plugins.bots.ismcts import CARRY, ISMCTSAgent, Node, option_keys
+from plugins.bots.tuning import Tuning, tuning_for
 from plugins.random_agent import RandomAgent
 
 GAMES = [ZAPOTEC, TEOTIHUACAN]
@@ -157,21 +158,21 @@ def test_an_evaluator_naming_an_unknown_setting_is_refused_at_discovery(monkeypa
         "TLACHTLI_PLUGINS", "examples.games.goofspiel.game,tests.support.bot_evaluators_bad_word"
     )
     with pytest.raises(
-        PluginError, match=r"bot_evaluators_bad_word.*'goofspiel' evaluator's ismcts_policy.*'smart'"
+        PluginError, match=r"bot_evaluators_bad_word.*'goofspiel' evaluator's reward.*'smart'"
     ):
         evaluators.collect_evaluators()
 
 
-@pytest.mark.parametrize("setting", ["reward", "greedy_line", "ismcts_policy", "ismcts_rivals_policy"])
-def test_an_evaluator_spec_checks_each_word_setting(setting):
-    with pytest.raises(ValueError, match=f"evaluator's {setting} must be one of"):
-        EvaluatorSpec(game="goofspiel", evaluate=lambda state: [0.0], **{setting: "nonsense"})
-    assert (
-        EvaluatorSpec(
-            game="goofspiel", evaluate=lambda state: [0.0], ismcts_rivals_policy=""
-        ).ismcts_rivals_policy
-        == ""
-    )
+def test_an_evaluator_spec_checks_its_reward():
+    with pytest.raises(ValueError, match="evaluator's reward must be one of"):
+        EvaluatorSpec(game="goofspiel", evaluate=lambda state: [0.0], reward="nonsense")
+
+
+@pytest.mark.parametrize("setting", ["greedy_line", "ismcts_policy", "ismcts_rivals_policy"])
+def test_a_bots_tuning_checks_each_word_setting(setting):
+    with pytest.raises(ValueError, match=f"tuning: {setting} must be one of"):
+        Tuning(**{setting: "nonsense"})
+    assert Tuning(ismcts_rivals_policy="").ismcts_rivals_policy == ""
 
 
 def test_think_time_is_a_safe_share_of_the_clock():
@@ -258,7 +259,7 @@ def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(gam
     state = game.setup(1, 11, solo)
     rng = Random(5)
     choices = []
-    samples = evaluators.find_evaluator(game.id).ismcts_prior_samples
+    samples = tuning_for(game.id).ismcts_prior_samples
     while state.to_act() and len(choices) < 8:
         message = decide_message(state, 0, 1)
         if len(message["options"]) > 1:
@@ -277,7 +278,7 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
     """Each root option starts at greedy's value of it as greedy decides: its play-outs for its
     ``top`` 3 (Teotihuacan's ``turns``), the rest at the worst of those."""
     solo = {"automaton": "teotibot"}
-    spec = evaluators.find_evaluator(TEOTIHUACAN.id)
+    spec = tuning_for(TEOTIHUACAN.id)
     ismcts = ISMCTSAgent()
     # seeded by the seat, as the prior's greedy is
     greedy = greedy_for(TEOTIHUACAN, 0, {"samples": spec.ismcts_prior_samples}, "teotibot")
@@ -297,10 +298,10 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
         state.apply(0, rng.randrange(len(state.decision(0).options)))
 
 
-def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
-    assert evaluators.find_evaluator(TEOTIHUACAN.id).ismcts_prior > 0  # measured: docs/bots.md
+def test_ismcts_takes_its_greedy_prior_from_the_games_tuning_unless_told():
+    assert tuning_for(TEOTIHUACAN.id).ismcts_prior > 0  # measured: docs/bots.md
     for game in GAMES:
-        spec = evaluators.find_evaluator(game.id)
+        spec = tuning_for(game.id)
         agent = ISMCTSAgent()
         for given in ({}, {"automaton": AUTOMATA[game.id]}):  # against agents and solo alike
             agent.setup(hello_message(game, 0, 2, given, {}))
@@ -312,7 +313,7 @@ def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
         assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_samples": 2}))
     assert agent.greedy is not None and agent.greedy.samples == 2
-    assert agent.greedy.plies == evaluators.find_evaluator(TEOTIHUACAN.id).greedy_plies  # its own
+    assert agent.greedy.plies == tuning_for(TEOTIHUACAN.id).greedy_plies  # its own
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_plies": 3}))
     assert agent.greedy is not None and agent.greedy.plies == 3
     for name in ("prior_samples", "prior_plies"):
@@ -338,8 +339,8 @@ def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():
     assert agent.depth == teotihuacan.depth  # no rivals_depth: one cut-off everywhere
 
 
-def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told(monkeypatch):
-    spec = evaluators.find_evaluator(ZAPOTEC.id)
+def test_ismcts_takes_its_playout_policy_from_the_games_tuning_unless_told(monkeypatch):
+    spec = tuning_for(ZAPOTEC.id)
     assert (spec.ismcts_policy, spec.ismcts_rivals_policy) == ("mast", "")  # measured: docs/bots.md
     agent = ISMCTSAgent()
     for players, given in ((2, {"automaton": "cocijobot"}), (2, {}), (3, {})):
@@ -347,12 +348,8 @@ def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told(monkeypa
         assert agent.policy == "mast"  # against Cocijobot and against other agents alike
     agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, {"policy": "random"}))
     assert agent.policy == "random"  # the option wins
-    # an evaluator naming a policy for matches with other agents gets it there, not solo
-    rivals_random = {
-        **evaluators.collect_evaluators(),
-        ZAPOTEC.id: replace(spec, ismcts_rivals_policy="random"),
-    }
-    monkeypatch.setattr(evaluators, "_FOUND", rivals_random)
+    # a tuning naming a policy for matches with other agents gets it there, not solo
+    monkeypatch.setitem(tuning.TUNING, ZAPOTEC.id, replace(spec, ismcts_rivals_policy="random"))
     for players, given, expected in (
         (2, {"automaton": "cocijobot"}, "mast"),  # solo: Cocijobot plays inside apply
         (2, {}, "random"),
@@ -360,7 +357,7 @@ def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told(monkeypa
     ):
         agent.setup(hello_message(ZAPOTEC, 0, players, given, {}))
         assert agent.policy == expected
-    teotihuacan = evaluators.find_evaluator(TEOTIHUACAN.id)
+    teotihuacan = tuning_for(TEOTIHUACAN.id)
     assert (teotihuacan.ismcts_policy, teotihuacan.ismcts_rivals_policy) == ("random", "")
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {}))
     assert agent.policy == "random"
@@ -704,7 +701,7 @@ def test_greedy_line_step_plays_each_play_out_decision_one_step_ahead_for_every_
     whose rounds open with a card chosen by both seats at once, the play-out is the rest of the
     round, ending there. "turn" (the default) takes greedy's look-ahead choice instead."""
     spec = evaluators.find_evaluator(ZAPOTEC.id)
-    assert spec is not None and spec.greedy_line == "turn"
+    assert spec is not None and tuning_for(ZAPOTEC.id).greedy_line == "turn"
 
     def zapotec_greedy(seat: int, options: dict) -> GreedyAgent:
         agent = GreedyAgent()

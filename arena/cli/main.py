@@ -36,6 +36,7 @@ from arena.record import replay as replay_record
 from arena.web.serve import serve
 from arena.wire.cgroups import DEFAULT_CPUS
 from engine.api import State
+from engine.options import OPTION_HEADERS, option_rows
 
 if TYPE_CHECKING:
     from arena.match import MatchOutcome
@@ -52,9 +53,28 @@ app = typer.Typer(
 
 
 @app.command()
-def agents() -> None:
-    """List the agents the installed plugins offer (name, games, description, source)."""
+def agents(
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="An agent's name: list its options (name, type, default, allowed values, meaning)."
+        ),
+    ] = None,
+) -> None:
+    """List the agents the installed plugins offer (name, games, description, source), or one agent's options."""
     registry = load_registry()
+    if name is not None:
+        try:
+            spec = registry.agent(name)
+        except PluginError as error:
+            raise fail(str(error)) from None
+        if spec.options is None:
+            typer.echo(f"agent {name!r} declares no options: any it is given are passed on unchecked")
+        elif not spec.options:
+            typer.echo(f"agent {name!r} takes no options")
+        else:
+            typer.echo(table(option_rows(spec.options), headers=list(OPTION_HEADERS)))
+        return
     rows = [
         [
             spec.name,
@@ -239,7 +259,9 @@ def play(
         seed=random.randrange(2**31) if seed is None else seed,
         options=parse_options(game_obj, option or []),
         automaton=automaton,
-        agent_options=parse_agent_options(agent_option or [], len(agents)),
+        agent_options=parse_agent_options(
+            agent_option or [], len(agents), [registry.agents.get(name) for name in agents]
+        ),
         move_ms=move_ms,
         bank_ms=bank_ms,
         memory_mb=memory_mb,

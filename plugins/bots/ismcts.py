@@ -42,10 +42,11 @@ from random import Random
 from typing import Any, TypeVar
 
 from arena.agent import Agent
-from arena.hookspecs import ISMCTS_POLICIES, REWARDS
+from arena.hookspecs import REWARDS
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from engine.draws import below
+from engine.options import Schema
 from engine.playout import observation_sampler, option_count, option_labels
 from plugins.flat_mc_agent import find_game
 
@@ -53,6 +54,7 @@ from .clock import choice_option, int_option, number, think_ms
 from .evaluators import find_evaluator, seat_margin, seat_reward
 from .greedy import GreedyAgent
 from .mast import MoveAverages
+from .tuning import ISMCTS_POLICIES, by_game, tuning_for
 
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
@@ -61,6 +63,90 @@ GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.2-0.6 measured: docs/bots.md)
 DEFAULT_DECAY = 0.0  # the weight a "mast" table's counts keep into the next decision (0: a fresh table)
 CARRY = 100  # reward "mean": the playouts the previous decision's mean margin counts as in the next
+
+# Its agent options, declared (engine/options.py): the arena refuses any other before a match.
+OPTIONS: Schema = {
+    "seed": {"type": "int", "default": None, "help": "seeds its choices (default: the seat number)"},
+    "iterations": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "iterations a decision (the same seed and count: the same choices on any machine)",
+    },
+    "time_ms": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "milliseconds a decision (with neither budget: a share of the decide message's clock)",
+    },
+    "exploration": {"type": "float", "default": DEFAULT_EXPLORATION, "min": 0, "help": "the UCB constant"},
+    "policy": {
+        "type": "str",
+        "default": None,
+        "choices": list(ISMCTS_POLICIES),
+        "help": f"how a playout picks moves (default by game: {by_game('ismcts_policy')})",
+    },
+    "epsilon": {
+        "type": "float",
+        "default": DEFAULT_EPSILON,
+        "min": 0,
+        "max": 1,
+        "help": "a mast playout's share of random moves",
+    },
+    "decay": {
+        "type": "float",
+        "default": DEFAULT_DECAY,
+        "min": 0,
+        "max": 1,
+        "help": "the weight mast's move averages keep into the next decision (0: each starts afresh)",
+    },
+    "depth": {
+        "type": "int",
+        "default": None,
+        "min": 0,
+        "help": "playout decisions before the evaluator scores the position, 0 = to the end (default: the evaluator's)",
+    },
+    "reward": {
+        "type": "str",
+        "default": None,
+        "choices": list(REWARDS),
+        "help": "what a playout's margin is squashed around (default: the evaluator's, else win)",
+    },
+    "scale": {
+        "type": "float",
+        "default": None,
+        "above": 0,
+        "help": f"the margin worth a reward of ~0.88 (default: the evaluator's, else {DEFAULT_SCALE:g})",
+    },
+    "win_share": {
+        "type": "float",
+        "default": 0.0,
+        "min": 0,
+        "max": 1,
+        "help": "the reward's share that is the outcome alone (1 won, 0.5 level, 0 lost)",
+    },
+    "reuse": {
+        "type": "bool",
+        "default": True,
+        "help": "keep the subtree of its last choice between decisions",
+    },
+    "prior": {
+        "type": "int",
+        "default": None,
+        "min": 0,
+        "help": f"visits each root option starts with at greedy's value of it (default by game: {by_game('ismcts_prior')})",
+    },
+    "prior_samples": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "the prior's greedy's samples (default by game: "
+        f"{by_game('ismcts_prior_samples')}; where other agents decide too: "
+        f"{by_game('ismcts_rivals_prior_samples')}, 0 = the same)",
+    },
+    "prior_keep": {"type": "int", "default": None, "min": 1, "help": "the prior's greedy's keep"},
+    "prior_plies": {"type": "int", "default": None, "min": 1, "help": "the prior's greedy's plies"},
+}
 
 
 class Node:
@@ -132,11 +218,13 @@ def default_depth(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int
 
 
 def default_policy(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> str:
-    """The playout policy the evaluator asks for in this match: its ``ismcts_rivals_policy`` when
-    other agents decide too (where it names one), else its ``ismcts_policy``."""
+    """The playout policy tuned for this match's game (where it has an evaluator): its
+    ``ismcts_rivals_policy`` when other agents decide too (where it names one), else its
+    ``ismcts_policy`` (plugins/bots/tuning.py)."""
     if evaluator is None:
         return "random"
-    return for_this_match(hello, evaluator.ismcts_policy, evaluator.ismcts_rivals_policy)
+    tune = tuning_for(hello["game"])
+    return for_this_match(hello, tune.ismcts_policy, tune.ismcts_rivals_policy)
 
 
 class ISMCTSAgent(Agent):
@@ -153,11 +241,12 @@ class ISMCTSAgent(Agent):
     evaluator's), ``win_share`` (0 to 1, default 0: the reward's share that is the outcome alone,
     1 won, 0.5 level, 0 lost, beside the squashed margin), ``reuse`` (bool, default true),
     ``prior`` (int >= 0: the visits each root option starts with at greedy's value of it, default
-    the evaluator's ``ismcts_prior``, else 0),
-    ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
+    the game's ``ismcts_prior`` where it has an evaluator, else 0; plugins/bots/tuning.py),
+    ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the game's
     ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too),
     ``prior_keep`` (int >= 1: the prior's greedy's ``keep``, default all its ``top``),
-    ``prior_plies`` (int >= 1: the prior's greedy's ``plies``, default the evaluator's ``greedy_plies``).
+    ``prior_plies`` (int >= 1: the prior's greedy's ``plies``, default the game's ``greedy_plies``).
+    The same are declared in ``OPTIONS``, which the arena checks before a match.
     """
 
     name = "ismcts"
@@ -245,14 +334,14 @@ class ISMCTSAgent(Agent):
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
-        prior = self.evaluator.ismcts_prior if self.evaluator else 0
+        tune = tuning_for(hello["game"])
+        prior = tune.ismcts_prior if self.evaluator else 0
         self.prior = int_option(options, "prior", "ismcts", prior, least=0) or 0
         self.greedy = None
         if self.prior:
             if self.evaluator is None:
                 raise ValueError(f"ismcts: game {hello['game']!r} has no evaluator, so 'prior' must be 0")
-            spec = self.evaluator
-            default = for_this_match(hello, spec.ismcts_prior_samples, spec.ismcts_rivals_prior_samples)
+            default = for_this_match(hello, tune.ismcts_prior_samples, tune.ismcts_rivals_prior_samples)
             samples = int_option(options, "prior_samples", "ismcts", default)
             # The prior's greedy: its samples, and its keep and plies where given (else its own).
             given = {"samples": samples}
@@ -500,5 +589,6 @@ def tlachtli_agents() -> list[AgentSpec]:
             description="Information Set MCTS: resampled hidden state, evaluator cut-offs, clock-aware (seeded).",
             factory=ISMCTSAgent,
             version=ISMCTSAgent.version,
+            options=OPTIONS,
         )
     ]
