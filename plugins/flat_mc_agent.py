@@ -69,13 +69,11 @@ class FlatMonteCarloAgent(Agent):
         self.fallbacks = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
-        options = hello.get("agent_options", {})
+        # checked against OPTIONS, as the arena checks them (a bench or test may call this directly)
+        options = SPEC.check_options(hello.get("agent_options", {}))
         self.seat = hello.get("seat", 0)
         self.rng = Random(options.get("seed", self.seat))
-        playouts = options.get("playouts", DEFAULT_PLAYOUTS)
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
-            raise ValueError(f"flatmc: agent option 'playouts' must be an int >= 1, got {playouts!r}")
-        self.playouts = playouts
+        self.playouts = options.get("playouts", DEFAULT_PLAYOUTS)
         self.game = find_game(hello["game"])
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
@@ -108,14 +106,15 @@ class FlatMonteCarloAgent(Agent):
         return state
 
 
+SPEC = AgentSpec(
+    name="flatmc",
+    description="Flat Monte Carlo: random playouts per option from resampled states (seeded).",
+    factory=FlatMonteCarloAgent,
+    version=FlatMonteCarloAgent.version,
+    options=OPTIONS,
+)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [
-        AgentSpec(
-            name="flatmc",
-            description="Flat Monte Carlo: random playouts per option from resampled states (seeded).",
-            factory=FlatMonteCarloAgent,
-            version=FlatMonteCarloAgent.version,
-            options=OPTIONS,
-        )
-    ]
+    return [SPEC]

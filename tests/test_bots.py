@@ -126,7 +126,8 @@ def test_a_single_option_is_answered_without_search():
     "options, word",
     [({"iterations": 0}, "iterations"), ({"time_ms": "fast"}, "time_ms"), ({"policy": "smart"}, "policy"),
      ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth"), ({"reward": "score"}, "reward"),
-     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior"), ({"win_share": 1.5}, "win_share")],
+     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior"), ({"win_share": 1.5}, "win_share"),
+     ({"iteratons": 5}, "unknown option 'iteratons': did you mean 'iterations'")],
 )  # fmt: skip
 def test_bad_ismcts_options_are_refused_with_their_name(options, word):
     with pytest.raises(ValueError, match=word):
@@ -228,7 +229,7 @@ def test_greedy_skips_its_play_outs_where_the_clock_leaves_no_time_for_them():
     assert relaxed.cut_short == 0 and relaxed.playout_seconds > 0
     unclocked = greedy_for(TEOTIHUACAN, 1, {"clock": False}, "teotibot")
     assert unclocked.act(message["obs"], hurried) == played and unclocked.cut_short == 0
-    with pytest.raises(ValueError, match="agent option 'clock' must be true or false, got 'no'"):
+    with pytest.raises(ValueError, match="agent 'greedy': option 'clock' must be bool, got 'no'"):
         greedy_for(TEOTIHUACAN, 1, {"clock": "no"}, "teotibot")
     searcher = ISMCTSAgent()
     searcher.setup(hello_message(TEOTIHUACAN, 0, 1, {"automaton": "teotibot"}, {"seed": 1}))
@@ -317,7 +318,7 @@ def test_ismcts_takes_its_greedy_prior_from_the_games_tuning_unless_told():
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_plies": 3}))
     assert agent.greedy is not None and agent.greedy.plies == 3
     for name in ("prior_samples", "prior_plies"):
-        with pytest.raises(ValueError, match=f"ismcts: agent option '{name}' must be an int >= 1"):
+        with pytest.raises(ValueError, match=f"agent 'ismcts': option '{name}' must be >= 1"):
             agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {name: 0}))
 
 
@@ -556,16 +557,14 @@ def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_overrid
     assert (teotihuacan.turns, teotihuacan.top) == (2, 3)
     assert greedy_for(ZAPOTEC, 1, {}).turns == 0
     assert greedy_for(ZAPOTEC, 1, {"plies": 2, "width": 0}).plies == 2
-    for bad, least in (
-        ({"plies": 0}, 1),
-        ({"width": -1}, 0),
-        ({"turns": -1}, 0),
-        ({"top": 0}, 1),
-        ({"top": "3"}, 1),
+    for bad, expected in (
+        ({"plies": 0}, "must be >= 1, got 0"),
+        ({"width": -1}, "must be >= 0, got -1"),
+        ({"turns": -1}, "must be >= 0, got -1"),
+        ({"top": 0}, "must be >= 1, got 0"),
+        ({"top": "3"}, "must be int, got '3'"),
     ):
-        with pytest.raises(
-            ValueError, match=f"greedy: agent option '{next(iter(bad))}' must be an int >= {least}"
-        ):
+        with pytest.raises(ValueError, match=f"agent 'greedy': option '{next(iter(bad))}' {expected}"):
             greedy_for(ZAPOTEC, 1, bad)
 
 
@@ -616,7 +615,7 @@ def test_greedy_samples_play_each_option_on_in_the_same_redrawn_states():
         assert values[i] == pytest.approx(sum(rewards) / 3)
     assert len({one.reward(one.play_on(sample, top[0])) for sample in states}) > 1  # the draws matter
     assert one.decision_values(state)[0][top[0]] == one.reward(one.play_on(state, top[0]))  # 1: the one given
-    with pytest.raises(ValueError, match="greedy: agent option 'samples' must be an int >= 1"):
+    with pytest.raises(ValueError, match="agent 'greedy': option 'samples' must be >= 1"):
         greedy_for(TEOTIHUACAN, 3, {"samples": 0}, "teotibot")
 
 
@@ -648,7 +647,7 @@ def test_greedy_keep_plays_only_the_best_on_the_first_sample_on_in_the_others():
         greedy_for(TEOTIHUACAN, 3, {"samples": 3, "keep": 3}, "teotibot").decision_values(state)[0]
         == (greedy_for(TEOTIHUACAN, 3, {"samples": 3}, "teotibot").decision_values(state)[0])
     )
-    with pytest.raises(ValueError, match="greedy: agent option 'keep' must be an int >= 1"):
+    with pytest.raises(ValueError, match="agent 'greedy': option 'keep' must be >= 1"):
         greedy_for(TEOTIHUACAN, 3, {"keep": 0}, "teotibot")
     searcher = ISMCTSAgent()
     searcher.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"prior_keep": 2}))

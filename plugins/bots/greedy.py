@@ -37,7 +37,7 @@ from engine.api import Game, State
 from engine.options import Schema
 from plugins.flat_mc_agent import find_game
 
-from .clock import choice_option, int_option, think_ms
+from .clock import think_ms
 from .evaluators import find_evaluator, seat_reward
 from .tuning import GREEDY_LINES, by_game, tuning_for
 
@@ -143,7 +143,8 @@ class GreedyAgent(Agent):
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.seat = hello.get("seat", 0)
-        options = hello.get("agent_options", {})
+        # checked against OPTIONS, as the arena checks them (ismcts's prior, a bench or a test call this)
+        options = SPEC.check_options(hello.get("agent_options", {}))
         self.rng = Random(options.get("seed", self.seat))
         self.game = find_game(hello["game"])
         self.evaluator = spec = find_evaluator(hello["game"])
@@ -151,18 +152,16 @@ class GreedyAgent(Agent):
             raise ValueError(f"greedy: game {hello['game']!r} has no evaluator (see docs/bots.md)")
         tune = tuning_for(hello["game"])
         self.scale = spec.scale
-        self.plies = int_option(options, "plies", "greedy", tune.greedy_plies) or 1
-        self.width = int_option(options, "width", "greedy", tune.greedy_width, least=0) or 0
-        self.turns = int_option(options, "turns", "greedy", tune.greedy_turns, least=0) or 0
-        self.top = int_option(options, "top", "greedy", tune.greedy_top) or 1
+        self.plies = options.get("plies", tune.greedy_plies)
+        self.width = options.get("width", tune.greedy_width)
+        self.turns = options.get("turns", tune.greedy_turns)
+        self.top = options.get("top", tune.greedy_top)
         self.players = int(hello.get("players", 1))
-        self.rivals = choice_option(options, "rivals", "greedy", "greedy", ("greedy", "stop"))
-        self.line = choice_option(options, "line", "greedy", tune.greedy_line, GREEDY_LINES)
-        self.samples = int_option(options, "samples", "greedy", tune.greedy_samples) or 1
-        self.keep = int_option(options, "keep", "greedy", self.top) or self.top
+        self.rivals = options.get("rivals", "greedy")
+        self.line = options.get("line", tune.greedy_line)
+        self.samples = options.get("samples", tune.greedy_samples)
+        self.keep = options.get("keep", self.top)
         self.clocked = options.get("clock", True)
-        if not isinstance(self.clocked, bool):
-            raise ValueError(f"greedy: agent option 'clock' must be true or false, got {self.clocked!r}")
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         started = time.perf_counter()
@@ -363,17 +362,18 @@ class GreedyAgent(Agent):
         return seat_reward(scores, self.seat, self.scale, self.centre)
 
 
+SPEC = AgentSpec(
+    name="greedy",
+    description=(
+        "A look-ahead over its turn with the game's evaluator (any game that has one), "
+        "its best options played on through its next turns; a fast baseline."
+    ),
+    factory=GreedyAgent,
+    version=GreedyAgent.version,
+    options=OPTIONS,
+)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [
-        AgentSpec(
-            name="greedy",
-            description=(
-                "A look-ahead over its turn with the game's evaluator (any game that has one), "
-                "its best options played on through its next turns; a fast baseline."
-            ),
-            factory=GreedyAgent,
-            version=GreedyAgent.version,
-            options=OPTIONS,
-        )
-    ]
+    return [SPEC]

@@ -50,7 +50,7 @@ from engine.options import Schema
 from engine.playout import observation_sampler, option_count, option_labels
 from plugins.flat_mc_agent import find_game
 
-from .clock import choice_option, int_option, number, think_ms
+from .clock import think_ms
 from .evaluators import find_evaluator, seat_margin, seat_reward
 from .greedy import GreedyAgent
 from .mast import MoveAverages
@@ -71,7 +71,7 @@ OPTIONS: Schema = {
         "type": "int",
         "default": None,
         "min": 1,
-        "help": "iterations a decision (the same seed and count: the same choices on any machine)",
+        "help": "iterations a decision; without time_ms the clock is ignored (the same seed and count: the same choices on any machine)",
     },
     "time_ms": {
         "type": "int",
@@ -104,13 +104,15 @@ OPTIONS: Schema = {
         "type": "int",
         "default": None,
         "min": 0,
-        "help": "playout decisions before the evaluator scores the position, 0 = to the end (default: the evaluator's)",
+        "help": "playout decisions before the evaluator scores the position, 0 = to the end "
+        "(default: the evaluator's depth, its rivals_depth where other agents decide too; 0 without one)",
     },
     "reward": {
         "type": "str",
         "default": None,
         "choices": list(REWARDS),
-        "help": "what a playout's margin is squashed around (default: the evaluator's, else win)",
+        "help": "win: the margin squashed around 0; gain: around the root's evaluated margin; mean: around "
+        "this decision's mean playout margin (default: the evaluator's, else win)",
     },
     "scale": {
         "type": "float",
@@ -144,8 +146,18 @@ OPTIONS: Schema = {
         f"{by_game('ismcts_prior_samples')}; where other agents decide too: "
         f"{by_game('ismcts_rivals_prior_samples')}, 0 = the same)",
     },
-    "prior_keep": {"type": "int", "default": None, "min": 1, "help": "the prior's greedy's keep"},
-    "prior_plies": {"type": "int", "default": None, "min": 1, "help": "the prior's greedy's plies"},
+    "prior_keep": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "the prior's greedy's keep (default: its top)",
+    },
+    "prior_plies": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "the prior's greedy's plies (default: greedy's own)",
+    },
 }
 
 
@@ -291,44 +303,33 @@ class ISMCTSAgent(Agent):
         self.mismatches = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
-        options = hello.get("agent_options", {})
+        # checked against OPTIONS, as the arena checks them (a bench or test may call this directly)
+        options = SPEC.check_options(hello.get("agent_options", {}))
         self.seat = hello.get("seat", 0)
         self.rng = Random(options.get("seed", self.seat))
-        self.iterations = int_option(options, "iterations", "ismcts", None)
-        self.time_ms = int_option(options, "time_ms", "ismcts", None)
-        self.exploration = number(
-            options, "exploration", "ismcts", DEFAULT_EXPLORATION, lambda x: x >= 0, "a number >= 0"
-        )
-        self.epsilon = number(
-            options, "epsilon", "ismcts", DEFAULT_EPSILON, lambda x: 0 <= x <= 1, "a number from 0 to 1"
-        )
-        self.decay = number(
-            options, "decay", "ismcts", DEFAULT_DECAY, lambda x: 0 <= x <= 1, "a number from 0 to 1"
-        )
+        self.iterations = options.get("iterations")
+        self.time_ms = options.get("time_ms")
+        self.exploration = options.get("exploration", DEFAULT_EXPLORATION)
+        self.epsilon = options.get("epsilon", DEFAULT_EPSILON)
+        self.decay = options.get("decay", DEFAULT_DECAY)
         self.averages = MoveAverages()  # a new game learns its moves afresh
         self.margin_sums, self.margin_count = None, 0
-        self.reuse = bool(options.get("reuse", True))
+        self.reuse = options.get("reuse", True)
         self.game = find_game(hello["game"])
         self.evaluator = find_evaluator(hello["game"])
-        self.policy = choice_option(
-            options, "policy", "ismcts", default_policy(self.evaluator, hello), ISMCTS_POLICIES
-        )
+        self.policy = options.get("policy", default_policy(self.evaluator, hello))
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
-        self.scale = number(options, "scale", "ismcts", self.scale, lambda x: x > 0, "a number > 0")
-        depth = int_option(options, "depth", "ismcts", default_depth(self.evaluator, hello), least=0) or 0
+        self.scale = options.get("scale", self.scale)
+        depth = options.get("depth", default_depth(self.evaluator, hello))
         if (depth or self.policy == "evaluator") and self.evaluator is None:
             raise ValueError(
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
         self.depth = depth
-        self.reward = choice_option(
-            options, "reward", "ismcts", self.evaluator.reward if self.evaluator else "win", REWARDS
-        )
-        self.win_share = number(
-            options, "win_share", "ismcts", 0.0, lambda x: 0 <= x <= 1, "a number from 0 to 1"
-        )
+        self.reward = options.get("reward", self.evaluator.reward if self.evaluator else "win")
+        self.win_share = options.get("win_share", 0.0)
         if self.reward == "gain" and self.evaluator is None:
             raise ValueError(
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
@@ -336,19 +337,17 @@ class ISMCTSAgent(Agent):
             )
         tune = tuning_for(hello["game"])
         prior = tune.ismcts_prior if self.evaluator else 0
-        self.prior = int_option(options, "prior", "ismcts", prior, least=0) or 0
+        self.prior = options.get("prior", prior)
         self.greedy = None
         if self.prior:
             if self.evaluator is None:
                 raise ValueError(f"ismcts: game {hello['game']!r} has no evaluator, so 'prior' must be 0")
             default = for_this_match(hello, tune.ismcts_prior_samples, tune.ismcts_rivals_prior_samples)
-            samples = int_option(options, "prior_samples", "ismcts", default)
             # The prior's greedy: its samples, and its keep and plies where given (else its own).
-            given = {"samples": samples}
+            given = {"samples": options.get("prior_samples", default)}
             for name in ("keep", "plies"):
-                value = int_option(options, f"prior_{name}", "ismcts", None)
-                if value is not None:
-                    given[name] = value
+                if f"prior_{name}" in options:
+                    given[name] = options[f"prior_{name}"]
             self.greedy = GreedyAgent()
             self.greedy.setup({**hello, "agent_options": given})
             self.greedy.scale = self.scale
@@ -581,14 +580,15 @@ class ISMCTSAgent(Agent):
         return best
 
 
+SPEC = AgentSpec(
+    name="ismcts",
+    description="Information Set MCTS: resampled hidden state, evaluator cut-offs, clock-aware (seeded).",
+    factory=ISMCTSAgent,
+    version=ISMCTSAgent.version,
+    options=OPTIONS,
+)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [
-        AgentSpec(
-            name="ismcts",
-            description="Information Set MCTS: resampled hidden state, evaluator cut-offs, clock-aware (seeded).",
-            factory=ISMCTSAgent,
-            version=ISMCTSAgent.version,
-            options=OPTIONS,
-        )
-    ]
+    return [SPEC]
