@@ -110,6 +110,12 @@ def validate_options(schema: Schema, options: Mapping[str, Any], *, complete: bo
 
 def parse_value(name: str, spec: Mapping[str, Any], text: str) -> Any:
     """A command line's ``text`` as option ``name``'s declared type, then checked (BadOptions)."""
+    return check_value(name, spec, convert(name, spec, text))
+
+
+def convert(name: str, spec: Mapping[str, Any], text: str) -> Any:
+    """A command line's ``text`` as option ``name``'s declared type, unchecked (BadOptions where
+    it is not one: "many" for an int)."""
     kind = spec["type"]
     value: Any = text
     try:
@@ -124,7 +130,7 @@ def parse_value(name: str, spec: Mapping[str, Any], text: str) -> Any:
         if word not in TRUE_WORDS + FALSE_WORDS:
             raise BadOptions(f"option {name!r} must be true or false, got {text!r}")
         value = word in TRUE_WORDS
-    return check_value(name, spec, value)
+    return value
 
 
 def check_schema(schema: Any) -> list[str]:

@@ -31,8 +31,10 @@ from plugins.random_agent import RandomAgent
 
 GAMES = [ZAPOTEC, TEOTIHUACAN]
 AUTOMATA = {"zapotec": "cocijobot", "teotihuacan": "teotibot"}
-# A small iteration budget: legality and behaviour, not full strength.
+# A small iteration budget: legality and behaviour, not full strength (greedy has no budget:
+# each bot is given only the options it declares).
 QUICK = {"iterations": 6, "depth": 4}
+OWN_QUICK = {ISMCTSAgent: QUICK, GreedyAgent: {}}
 
 
 def test_bots_and_evaluators_are_registered():
@@ -66,7 +68,7 @@ def test_greedy_and_ismcts_play_a_complete_two_player_game(game):
 @pytest.mark.parametrize("bot", [ISMCTSAgent, GreedyAgent], ids=["ismcts", "greedy"])
 def test_each_bot_plays_solo_against_the_automaton(game, bot):
     agent = bot()
-    state = play_in_process(game, [agent], 3, agent_options=[QUICK], automaton=AUTOMATA[game.id])
+    state = play_in_process(game, [agent], 3, agent_options=[OWN_QUICK[bot]], automaton=AUTOMATA[game.id])
     assert state.terminal() and len(state.result().scores) == 2 and agent.mismatches == 0
 
 
@@ -94,7 +96,7 @@ def first_choices(game: Game, bot, options: dict, steps: int) -> list[int]:
 def test_same_seed_and_budget_same_choices(game, bot):
     # greedy's budget is the clock unless told otherwise: on a slow machine under the suite's load
     # the nominal clock cut its Teotihuacan play-outs short in one run and not the other
-    options = {**QUICK, "seed": 1, **({"clock": False} if bot is GreedyAgent else {})}
+    options = {**OWN_QUICK[bot], "seed": 1, **({"clock": False} if bot is GreedyAgent else {})}
     assert first_choices(game, bot, options, 25) == first_choices(game, bot, options, 25)
 
 

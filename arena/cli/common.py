@@ -15,7 +15,7 @@ from arena.plugins import AgentSpec, PluginError, Registry, discover
 from arena.textfile import data_problem, waits_for_a_reader
 from arena.textsafe import printable
 from engine.api import Game
-from engine.options import BadOptions, check_value, parse_value, unknown_message
+from engine.options import BadOptions, check_value, convert, parse_value, unknown_message
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -93,18 +93,10 @@ def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
         key, sep, text = pair.partition("=")
         if not sep or not key:
             raise fail(f"--option {pair!r}: write it as key=value")
-        kind = schema.get(key, {}).get("type", "str")
-        if kind == "int":
-            try:
-                options[key] = int(text)
-            except ValueError:
-                raise fail(f"option {key!r} must be an int, got {text!r}") from None
-        elif kind == "bool":
-            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise fail(f"option {key!r} must be true or false, got {text!r}")
-            options[key] = text.lower() in ("true", "1", "yes")
-        else:
-            options[key] = text
+        try:  # an unknown key is kept as text: the game's setup refuses it, naming the nearest
+            options[key] = convert(key, schema[key], text) if key in schema else text
+        except BadOptions as error:
+            raise fail(f"--option {pair!r}: {error}") from None
     return options
 
 

@@ -91,7 +91,10 @@ def agents(
 @app.command()
 def games(
     game: Annotated[
-        str | None, typer.Argument(help="A game id: list its options (name, type, default, meaning) instead.")
+        str | None,
+        typer.Argument(
+            help="A game id: list its options (name, type, default, allowed values, meaning) instead."
+        ),
     ] = None,
 ) -> None:
     """List the games (rules engines) the installed plugins offer, or one game's options."""
@@ -100,10 +103,7 @@ def games(
         if game not in registry.games:
             raise fail(f"unknown game {game!r}; installed: {', '.join(sorted(registry.games))}")
         schema = registry.games[game].option_schema()
-        rows = [
-            [name, spec["type"], spec.get("default"), spec.get("help", "")] for name, spec in schema.items()
-        ]
-        typer.echo(table(rows, headers=["option", "type", "default", "meaning"]))
+        typer.echo(table(option_rows(schema), headers=list(OPTION_HEADERS)))
         return
     rows = []
     for game_id, found in sorted(registry.games.items()):
@@ -162,7 +162,7 @@ def play(
             "-O",
             metavar="SEAT:KEY=VALUE",
             help="Option for the agent in SEAT (0 = the first --agent), e.g. 0:time_ms=500 (repeatable; "
-            "see docs/bots.md for the bundled bots' options).",
+            "`arena agents NAME` lists an agent's options).",
         ),
     ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,

@@ -8,10 +8,11 @@ right after it. The option whose turn ends best for this seat (margin over the b
 by the evaluator) is chosen; ties go to the lowest index.
 
 With ``plies`` above 1 (option, or the game's default: plugins/bots/tuning.py) the look-ahead
-also tries the options of the seat's next ``plies - 1`` decisions of the same turn (the ``width`` best of them one step
-ahead, every one with ``width`` 0; a decision with one option costs no ply) and takes the best
-line before finishing the turn as above: a small search over the turn, which sees plans the
-one-step continuation misses (e.g. taking the income that pays for a House it builds later).
+also tries the options of the seat's next ``plies - 1`` decisions of the same turn (the
+``width`` best of them one step ahead, every one with ``width`` 0; a decision with one option
+costs no ply) and takes the best line before finishing the turn as above: a small search over
+the turn, which sees plans the one-step continuation misses (e.g. taking the income that pays
+for a House it builds later).
 
 With ``turns`` above 0 (option, or the game's ``greedy_turns``) the ``top`` best options by
 that look-ahead are valued again by playing on: the option, the rest of its turn and the seat's
@@ -106,14 +107,11 @@ OPTIONS: Schema = {
 
 
 class GreedyAgent(Agent):
-    """A look-ahead over its turn by evaluator (see the module docstring). Options: ``seed`` (default the
-    seat); ``plies``, ``width``, ``turns`` and ``top`` (default the game's ``greedy_plies``,
-    ``greedy_width``, ``greedy_turns`` and ``greedy_top``: plugins/bots/tuning.py); ``rivals`` ("greedy"
-    or "stop"); ``line`` ("turn" or "step", default the game's ``greedy_line``); ``samples``; ``keep`` (default
-    ``top``: how many of the ``top`` options, the best on the first sample, are played on in the
-    others); ``clock`` (default true: play-outs the decide message's clock leaves no time for are
-    skipped; false: never, so a seed gives the same choices on any machine and under any load, as
-    a fixed budget does ``ismcts``)."""
+    """A look-ahead over its turn by evaluator (see the module docstring). Its options are
+    declared in ``OPTIONS`` (``arena agents greedy``), their defaults by game in
+    plugins/bots/tuning.py. With ``clock`` false it never skips a play-out for the clock, so a
+    seed gives the same choices on any machine and under any load, as a fixed budget does
+    ``ismcts``."""
 
     name = "greedy"
     version = "5"

@@ -240,26 +240,10 @@ def default_policy(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> st
 
 
 class ISMCTSAgent(Agent):
-    """Single-observer ISMCTS (see the module docstring).
-
-    Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
-    ``exploration`` (UCB constant, default 0.7), ``policy`` ("random", "evaluator" or "mast",
-    default the evaluator's: ``default_policy``),
-    ``epsilon`` (a "mast" playout's share of random moves, default 0.6), ``decay`` (the weight the
-    move averages of earlier decisions keep in the next one, 0 to 1, default 0: each starts afresh),
-    ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
-    default the evaluator's: ``default_depth``), ``reward`` ("win", "gain" or "mean", default the
-    evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
-    evaluator's), ``win_share`` (0 to 1, default 0: the reward's share that is the outcome alone,
-    1 won, 0.5 level, 0 lost, beside the squashed margin), ``reuse`` (bool, default true),
-    ``prior`` (int >= 0: the visits each root option starts with at greedy's value of it, default
-    the game's ``ismcts_prior`` where it has an evaluator, else 0; plugins/bots/tuning.py),
-    ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the game's
-    ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too),
-    ``prior_keep`` (int >= 1: the prior's greedy's ``keep``, default all its ``top``),
-    ``prior_plies`` (int >= 1: the prior's greedy's ``plies``, default the game's ``greedy_plies``).
-    The same are declared in ``OPTIONS``, which the arena checks before a match.
-    """
+    """Single-observer ISMCTS (see the module docstring). Its options are declared in ``OPTIONS``
+    (``arena agents ismcts``); where one is not given, ``policy`` and ``depth`` come from the
+    match (``default_policy``, ``default_depth``), ``reward`` and ``scale`` from the game's
+    evaluator, ``prior`` and ``prior_samples`` from the game's tuning (plugins/bots/tuning.py)."""
 
     name = "ismcts"
     version = "4"

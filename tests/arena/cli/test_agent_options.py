@@ -172,3 +172,20 @@ def test_a_plugin_declaring_a_broken_option_is_named_and_skipped(tmp_path: Path,
     registry = discover()
     assert "badopts" not in registry.agents
     assert any("agent 'badopts': default of option 'depth' must be int" in line for line in registry.broken)
+
+
+def test_a_misspelt_game_option_gets_the_same_suggestion():
+    """Games' options go through the same check: `-o dificulty=easier` names `difficulty`."""
+    result = arena_in_process(
+        "play", "-g", "zapotec", "-a", "random", "-a", "random", "-o", "dificulty=easier"
+    )
+    assert "zapotec: unknown option 'dificulty': did you mean 'difficulty'?" in one_error_line(result)
+    result = arena_in_process(
+        "play", "-g", "zapotec", "-a", "random", "--automaton", "cocijobot", "-o", "difficulty=1"
+    )
+    assert "option 'difficulty' must be one of ['normal', 'easier', 'harder'], got '1'" in one_error_line(
+        result
+    )
+    shown = arena_in_process("games", "zapotec").stdout.splitlines()
+    assert shown[0].split() == ["option", "type", "default", "allowed", "meaning"]
+    assert "normal, easier, harder" in next(line for line in shown if line.startswith("difficulty"))
