@@ -131,6 +131,13 @@ def test_arena_agents_name_lists_its_declared_options():
     for name in ("iterations", "time_ms", "policy", "prior", "random, evaluator, mast"):
         assert name in every
     assert "unknown agent 'nosuch'" in one_error_line(arena_in_process("agents", "nosuch"))
+    # a test plugin's agent that declares nothing takes anything, unchecked, and says so
+    undeclared = arena_in_process("agents", "fault-crash")
+    assert undeclared.returncode == 0
+    assert (
+        undeclared.stdout
+        == "agent 'fault-crash' declares no options: any it is given are passed on unchecked\n"
+    )
 
 
 def test_every_bundled_agent_declares_its_options():
