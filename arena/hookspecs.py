@@ -9,13 +9,14 @@ Discovery and the registry live in arena/plugins.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pluggy
 
 from engine.api import Game
+from engine.options import BadOptions, check_schema, validate_options
 
 PROJECT = "tlachtli"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -32,9 +33,12 @@ class AgentSpec:
 
     Exactly one of ``factory`` (a callable returning an ``arena.bot.Agent``, hosted by
     ``arena.host``) and ``argv`` (an external executable speaking the wire protocol) is set.
-    ``games`` is empty when the agent plays any game. ``source`` (where it comes from, for people)
-    and ``plugin`` (its plugin's module, for an agent process to import alone: arena/host.py) are
-    filled in by discovery.
+    ``games`` is empty when the agent plays any game. ``options`` declares the agent options it
+    takes, in the format of a game's option schema (engine/options.py): name -> {"type", "default",
+    "help"} plus "min"/"max"/"above" or "choices"; an option not declared, or of the wrong type or
+    range, is refused before a match starts. None: not declared (any option is passed on
+    unchecked); {}: it takes none. ``source`` (where it comes from, for people) and ``plugin`` (its
+    plugin's module, for an agent process to import alone: arena/host.py) are filled in by discovery.
     """
 
     name: str
@@ -44,23 +48,36 @@ class AgentSpec:
     argv: tuple[str, ...] | None = None
     version: str = "0"
     players: tuple[int, ...] = ()  # seat counts the agent claims; empty = any the game allows
+    options: Mapping[str, Mapping[str, Any]] | None = field(default=None, hash=False)
     source: str = field(default="", compare=False)
     plugin: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if (self.factory is None) == (self.argv is None):
             raise PluginError(f"agent {self.name!r}: give exactly one of factory= or argv=")
+        if self.options is not None:
+            problems = check_schema(self.options)
+            if problems:
+                raise PluginError(f"agent {self.name!r}: {'; '.join(problems)}")
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` checked against the declared ones (passed on as given where none are
+        declared); BadOptions naming the agent, the option and the nearest declared name."""
+        if self.options is None:
+            return dict(options)
+        try:
+            return validate_options(self.options, options, complete=False)
+        except BadOptions as error:
+            raise BadOptions(f"agent {self.name!r}: {error}") from None
 
     def plays(self, game_id: str) -> bool:
         """Whether this agent claims to play ``game_id``."""
         return not self.games or game_id in self.games
 
 
-# The words an evaluator may give for the search bots' settings: checked where the spec is made, so
-# a wrong one names the evaluator, not an agent option nobody passed.
+# The rewards an evaluator may name: checked where the spec is made, so a wrong one names the
+# evaluator, not an agent option nobody passed.
 REWARDS = ("win", "gain", "mean")
-GREEDY_LINES = ("turn", "step")
-ISMCTS_POLICIES = ("random", "evaluator", "mast")
 
 
 @dataclass(frozen=True)
@@ -83,21 +100,8 @@ class EvaluatorSpec:
     there, where no other seat is asked in between (against an automaton). ``turn_count``
     (optional) counts the turns played so far in a state, for a game that asks a ``turn_start``
     decision again within a turn (Teotihuacan, after a discovery tile or a paid unlock): the
-    look-ahead then stops at one only once the count has changed. ``greedy_plies``
-    and ``greedy_width`` are ``greedy``'s defaults for its options of the same names (how many
-    of its own decisions of a turn it searches, and how many options of each after the first;
-    1 and 0: a one-step continuation); ``greedy_turns`` and ``greedy_top`` its ``turns`` and
-    ``top`` (the ``top`` best options played on through that many more own turns; 0: none),
-    ``greedy_line`` its ``line`` (each decision of those play-outs by its look-ahead, "turn", or
-    the option best one step ahead, "step"), ``greedy_samples`` its ``samples`` (the states each of
-    those options is played on in: the one sampled and others redrawn from it).
-    ``ismcts_prior`` is ``ismcts``'s default for its ``prior``
-    option (the visits each root option starts with at greedy's value of it; 0: none),
-    ``ismcts_prior_samples`` its ``prior_samples`` (the prior's greedy's ``samples``) and
-    ``ismcts_rivals_prior_samples`` the same where other agents decide too (0: the same);
-    ``ismcts_policy`` its default ``policy`` (how a playout picks moves: "random", "evaluator" or
-    "mast"), and ``ismcts_rivals_policy`` the same where other agents decide too ("": ``ismcts_policy``
-    everywhere).
+    look-ahead then stops at one only once the count has changed. (Each bundled bot's own
+    defaults by game live with the bots: plugins/bots/tuning.py.)
     ``source`` is filled in by whoever collects the specs.
     """
 
@@ -110,31 +114,13 @@ class EvaluatorSpec:
     reward: str = "win"
     turn_start: tuple[str, ...] = ()
     turn_count: Callable[[Any], int] | None = None
-    greedy_plies: int = 1
-    greedy_width: int = 0
-    greedy_turns: int = 0
-    greedy_top: int = 3
-    greedy_line: str = "turn"
-    greedy_samples: int = 1
-    ismcts_prior: int = 0
-    ismcts_prior_samples: int = 1
-    ismcts_rivals_prior_samples: int = 0
-    ismcts_policy: str = "random"
-    ismcts_rivals_policy: str = ""
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        for name, allowed in (
-            ("reward", REWARDS),
-            ("greedy_line", GREEDY_LINES),
-            ("ismcts_policy", ISMCTS_POLICIES),
-            ("ismcts_rivals_policy", ("", *ISMCTS_POLICIES)),
-        ):
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(
-                    f"the {self.game!r} evaluator's {name} must be one of {list(allowed)}, got {value!r}"
-                )
+        if self.reward not in REWARDS:
+            raise ValueError(
+                f"the {self.game!r} evaluator's reward must be one of {list(REWARDS)}, got {self.reward!r}"
+            )
 
 
 # -- the hooks a Tlachtli plugin may implement ---------------------------------------------------

@@ -54,6 +54,8 @@ from bench.rival import LAST_ROUND, extract, rival_ismcts  # noqa: E402
 from engine.api import Game  # noqa: E402
 from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
 from engine.zapotec import GAME as ZAPOTEC  # noqa: E402
+from plugins.bots import greedy as greedy_bot  # noqa: E402
+from plugins.bots import ismcts as ismcts_bot  # noqa: E402
 from plugins.bots.greedy import GreedyAgent  # noqa: E402
 from plugins.bots.ismcts import ISMCTSAgent  # noqa: E402
 from plugins.flat_mc_agent import FlatMonteCarloAgent  # noqa: E402
@@ -488,10 +490,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be at least 1")
     budget = {"time_ms": args.time_ms} if args.time_ms else {"iterations": args.iterations}
-    try:  # a malformed KEY=VALUE: parse_agent_settings has printed its one-line error
-        ismcts = {**budget, **parse_agent_settings(args.ismcts_option, "--ismcts-option")}
+    # a malformed KEY=VALUE, or one the bot does not declare: parse_agent_settings has printed its
+    # one-line error (the rival's options are its own commit's to check)
+    try:
+        ismcts = {**budget, **parse_agent_settings(args.ismcts_option, "--ismcts-option", ismcts_bot.SPEC)}
         # greedy's play-outs ignore the clock here: the figures replay on a slow or loaded machine too
-        greedy = {"clock": False, **parse_agent_settings(args.greedy_option, "--greedy-option")}
+        greedy = {
+            "clock": False,
+            **parse_agent_settings(args.greedy_option, "--greedy-option", greedy_bot.SPEC),
+        }
         game_options = parse_agent_settings(args.game_option, "--game-option")
         rival = {**RIVAL_ISMCTS, **parse_agent_settings(args.rival_option, "--rival-option")}
     except typer.Exit as stop:

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field, fields
 from random import Random
 from typing import Any, Protocol, runtime_checkable
 
+# Re-exported: a game's option schema and its check (engine/options.py, shared with agents' options).
+from engine.options import BadOptions as BadOptions
+from engine.options import validate_options as validate_options
+
 
 class IllegalAction(ValueError):
     """A choice that is not one of the options of the seat's current decision."""
-
-
-class BadOptions(ValueError):
-    """Game options that do not match the game's option schema."""
 
 
 @dataclass(frozen=True)
@@ -184,38 +184,6 @@ class Game(Protocol):
     def from_observation(self, observation: dict, rng: Random) -> State:
         """A full state consistent with one seat's observation, hidden parts sampled with rng
         (a game without it raises NotImplementedError and leaves ``from_observation`` undeclared)."""
-
-
-def validate_options(schema: Mapping[str, Mapping[str, Any]], options: Mapping[str, Any]) -> dict:
-    """Check ``options`` against ``schema`` and return them completed with defaults.
-
-    A schema maps each option name to ``{"type": "bool"|"int"|"str", "default": ...,
-    "help": ...}`` plus, optionally, ``"choices": [...]`` or ``"min"``/``"max"`` for ints.
-    Raises BadOptions with a message naming the option and what it accepts.
-    """
-    unknown = sorted(set(options) - set(schema))
-    if unknown:
-        raise BadOptions(
-            f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(schema)) or 'none'}"
-        )
-    checked: dict[str, Any] = {}
-    for name, spec in schema.items():
-        value = options.get(name, spec.get("default"))
-        kind = spec["type"]
-        python_type = {"bool": bool, "int": int, "str": str}[kind]
-        if kind == "int" and isinstance(value, bool) or not isinstance(value, python_type):
-            if value is None and spec.get("default") is None:
-                checked[name] = None
-                continue
-            raise BadOptions(f"option {name!r} must be {kind}, got {value!r}")
-        if "choices" in spec and value not in spec["choices"]:
-            raise BadOptions(f"option {name!r} must be one of {list(spec['choices'])}, got {value!r}")
-        if "min" in spec and value < spec["min"] or "max" in spec and value > spec["max"]:
-            raise BadOptions(
-                f"option {name!r} must be within {spec.get('min')}..{spec.get('max')}, got {value!r}"
-            )
-        checked[name] = value
-    return checked
 
 
 def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:

@@ -14,10 +14,21 @@ from typing import Any
 from arena.agent import Agent
 from arena.plugins import AgentSpec, discover, hookimpl
 from engine.api import Game, Result, State
+from engine.options import Schema
 from engine.playout import Counter, option_count, option_counter, play_random
 
 # Playouts per decision: a Zapotec 2-player game with one flatmc seat stays around 3 s on one core.
 DEFAULT_PLAYOUTS = 160
+# Its agent options, declared (engine/options.py): the arena refuses any other before a match.
+OPTIONS: Schema = {
+    "seed": {"type": "int", "default": None, "help": "seeds its choices (default: the seat number)"},
+    "playouts": {
+        "type": "int",
+        "default": DEFAULT_PLAYOUTS,
+        "min": 1,
+        "help": "random playouts a decision, spread over the options (each gets at least one)",
+    },
+}
 # Games found so far, by id: discovery loads every plugin, so it runs once per process.
 _GAMES: dict[str, Game] = {}
 
@@ -59,13 +70,11 @@ class FlatMonteCarloAgent(Agent):
         self.fallbacks = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
-        options = hello.get("agent_options", {})
+        # checked against OPTIONS, as the arena checks them (a bench or test may call this directly)
+        options = SPEC.check_options(hello.get("agent_options", {}))
         self.seat = hello.get("seat", 0)
         self.rng = Random(options.get("seed", self.seat))
-        playouts = options.get("playouts", DEFAULT_PLAYOUTS)
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
-            raise ValueError(f"flatmc: agent option 'playouts' must be an int >= 1, got {playouts!r}")
-        self.playouts = playouts
+        self.playouts = options.get("playouts", DEFAULT_PLAYOUTS)
         self.game = find_game(hello["game"])
         self.count = option_counter(self.game)  # the game's fast path, where it declares one
 
@@ -99,13 +108,15 @@ class FlatMonteCarloAgent(Agent):
         return state
 
 
+SPEC = AgentSpec(
+    name="flatmc",
+    description="Flat Monte Carlo: random playouts per option from resampled states (seeded).",
+    factory=FlatMonteCarloAgent,
+    version=FlatMonteCarloAgent.version,
+    options=OPTIONS,
+)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [
-        AgentSpec(
-            name="flatmc",
-            description="Flat Monte Carlo: random playouts per option from resampled states (seeded).",
-            factory=FlatMonteCarloAgent,
-            version=FlatMonteCarloAgent.version,
-        )
-    ]
+    return [SPEC]

@@ -7,6 +7,12 @@ from typing import Any
 
 from arena.agent import Agent
 from arena.plugins import AgentSpec, hookimpl
+from engine.options import Schema
+
+# Its agent options, declared (engine/options.py): the arena refuses any other before a match.
+OPTIONS: Schema = {
+    "seed": {"type": "int", "default": None, "help": "seeds its choices (default: the seat number)"}
+}
 
 
 class RandomAgent(Agent):
@@ -23,20 +29,23 @@ class RandomAgent(Agent):
         self.rng = Random(0)
 
     def setup(self, hello: dict[str, Any]) -> None:
-        seed = hello.get("agent_options", {}).get("seed", hello.get("seat", 0))
-        self.rng = Random(seed)
+        # checked against OPTIONS, as the arena checks them (a bench or test may call this directly)
+        options = SPEC.check_options(hello.get("agent_options", {}))
+        self.rng = Random(options.get("seed", hello.get("seat", 0)))
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         return self.rng.randrange(len(decision["options"]))
 
 
+SPEC = AgentSpec(
+    name="random",
+    description="Uniformly random legal moves (seeded); the baseline every bot should beat.",
+    factory=RandomAgent,
+    version=RandomAgent.version,
+    options=OPTIONS,
+)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [
-        AgentSpec(
-            name="random",
-            description="Uniformly random legal moves (seeded); the baseline every bot should beat.",
-            factory=RandomAgent,
-            version=RandomAgent.version,
-        )
-    ]
+    return [SPEC]

@@ -22,16 +22,19 @@ from engine.api import Game
 from engine.playout import option_labels
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC
-from plugins.bots import evaluators
+from plugins.bots import evaluators, tuning
 from plugins.bots.clock import think_ms
 from plugins.bots.greedy import GreedyAgent
 from plugins.bots.ismcts import CARRY, ISMCTSAgent, Node, option_keys
+from plugins.bots.tuning import Tuning, tuning_for
 from plugins.random_agent import RandomAgent
 
 GAMES = [ZAPOTEC, TEOTIHUACAN]
 AUTOMATA = {"zapotec": "cocijobot", "teotihuacan": "teotibot"}
-# A small iteration budget: legality and behaviour, not full strength.
+# A small iteration budget: legality and behaviour, not full strength (greedy has no budget:
+# each bot is given only the options it declares).
 QUICK = {"iterations": 6, "depth": 4}
+OWN_QUICK = {ISMCTSAgent: QUICK, GreedyAgent: {}}
 
 
 def test_bots_and_evaluators_are_registered():
@@ -65,7 +68,7 @@ def test_greedy_and_ismcts_play_a_complete_two_player_game(game):
 @pytest.mark.parametrize("bot", [ISMCTSAgent, GreedyAgent], ids=["ismcts", "greedy"])
 def test_each_bot_plays_solo_against_the_automaton(game, bot):
     agent = bot()
-    state = play_in_process(game, [agent], 3, agent_options=[QUICK], automaton=AUTOMATA[game.id])
+    state = play_in_process(game, [agent], 3, agent_options=[OWN_QUICK[bot]], automaton=AUTOMATA[game.id])
     assert state.terminal() and len(state.result().scores) == 2 and agent.mismatches == 0
 
 
@@ -93,7 +96,7 @@ def first_choices(game: Game, bot, options: dict, steps: int) -> list[int]:
 def test_same_seed_and_budget_same_choices(game, bot):
     # greedy's budget is the clock unless told otherwise: on a slow machine under the suite's load
     # the nominal clock cut its Teotihuacan play-outs short in one run and not the other
-    options = {**QUICK, "seed": 1, **({"clock": False} if bot is GreedyAgent else {})}
+    options = {**OWN_QUICK[bot], "seed": 1, **({"clock": False} if bot is GreedyAgent else {})}
     assert first_choices(game, bot, options, 25) == first_choices(game, bot, options, 25)
 
 
@@ -125,7 +128,8 @@ def test_a_single_option_is_answered_without_search():
     "options, word",
     [({"iterations": 0}, "iterations"), ({"time_ms": "fast"}, "time_ms"), ({"policy": "smart"}, "policy"),
      ({"exploration": -1}, "exploration"), ({"depth": -2}, "depth"), ({"reward": "score"}, "reward"),
-     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior"), ({"win_share": 1.5}, "win_share")],
+     ({"prior": -1}, "prior"), ({"prior": 1.5}, "prior"), ({"win_share": 1.5}, "win_share"),
+     ({"iteratons": 5}, "unknown option 'iteratons': did you mean 'iterations'")],
 )  # fmt: skip
 def test_bad_ismcts_options_are_refused_with_their_name(options, word):
     with pytest.raises(ValueError, match=word):
@@ -157,21 +161,21 @@ def test_an_evaluator_naming_an_unknown_setting_is_refused_at_discovery(monkeypa
         "TLACHTLI_PLUGINS", "examples.games.goofspiel.game,tests.support.bot_evaluators_bad_word"
     )
     with pytest.raises(
-        PluginError, match=r"bot_evaluators_bad_word.*'goofspiel' evaluator's ismcts_policy.*'smart'"
+        PluginError, match=r"bot_evaluators_bad_word.*'goofspiel' evaluator's reward.*'smart'"
     ):
         evaluators.collect_evaluators()
 
 
-@pytest.mark.parametrize("setting", ["reward", "greedy_line", "ismcts_policy", "ismcts_rivals_policy"])
-def test_an_evaluator_spec_checks_each_word_setting(setting):
-    with pytest.raises(ValueError, match=f"evaluator's {setting} must be one of"):
-        EvaluatorSpec(game="goofspiel", evaluate=lambda state: [0.0], **{setting: "nonsense"})
-    assert (
-        EvaluatorSpec(
-            game="goofspiel", evaluate=lambda state: [0.0], ismcts_rivals_policy=""
-        ).ismcts_rivals_policy
-        == ""
-    )
+def test_an_evaluator_spec_checks_its_reward():
+    with pytest.raises(ValueError, match="evaluator's reward must be one of"):
+        EvaluatorSpec(game="goofspiel", evaluate=lambda state: [0.0], reward="nonsense")
+
+
+@pytest.mark.parametrize("setting", ["greedy_line", "ismcts_policy", "ismcts_rivals_policy"])
+def test_a_bots_tuning_checks_each_word_setting(setting):
+    with pytest.raises(ValueError, match=f"tuning: {setting} must be one of"):
+        Tuning(**{setting: "nonsense"})
+    assert Tuning(ismcts_rivals_policy="").ismcts_rivals_policy == ""
 
 
 def test_think_time_is_a_safe_share_of_the_clock():
@@ -227,7 +231,7 @@ def test_greedy_skips_its_play_outs_where_the_clock_leaves_no_time_for_them():
     assert relaxed.cut_short == 0 and relaxed.playout_seconds > 0
     unclocked = greedy_for(TEOTIHUACAN, 1, {"clock": False}, "teotibot")
     assert unclocked.act(message["obs"], hurried) == played and unclocked.cut_short == 0
-    with pytest.raises(ValueError, match="agent option 'clock' must be true or false, got 'no'"):
+    with pytest.raises(ValueError, match="agent 'greedy': option 'clock' must be bool, got 'no'"):
         greedy_for(TEOTIHUACAN, 1, {"clock": "no"}, "teotibot")
     searcher = ISMCTSAgent()
     searcher.setup(hello_message(TEOTIHUACAN, 0, 1, {"automaton": "teotibot"}, {"seed": 1}))
@@ -258,7 +262,7 @@ def test_ismcts_prior_is_greedys_value_so_one_iteration_takes_greedys_choice(gam
     state = game.setup(1, 11, solo)
     rng = Random(5)
     choices = []
-    samples = evaluators.find_evaluator(game.id).ismcts_prior_samples
+    samples = tuning_for(game.id).ismcts_prior_samples
     while state.to_act() and len(choices) < 8:
         message = decide_message(state, 0, 1)
         if len(message["options"]) > 1:
@@ -277,7 +281,7 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
     """Each root option starts at greedy's value of it as greedy decides: its play-outs for its
     ``top`` 3 (Teotihuacan's ``turns``), the rest at the worst of those."""
     solo = {"automaton": "teotibot"}
-    spec = evaluators.find_evaluator(TEOTIHUACAN.id)
+    spec = tuning_for(TEOTIHUACAN.id)
     ismcts = ISMCTSAgent()
     # seeded by the seat, as the prior's greedy is
     greedy = greedy_for(TEOTIHUACAN, 0, {"samples": spec.ismcts_prior_samples}, "teotibot")
@@ -297,10 +301,10 @@ def test_ismcts_prior_holds_greedys_play_outs_in_teotihuacan():
         state.apply(0, rng.randrange(len(state.decision(0).options)))
 
 
-def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
-    assert evaluators.find_evaluator(TEOTIHUACAN.id).ismcts_prior > 0  # measured: docs/bots.md
+def test_ismcts_takes_its_greedy_prior_from_the_games_tuning_unless_told():
+    assert tuning_for(TEOTIHUACAN.id).ismcts_prior > 0  # measured: docs/bots.md
     for game in GAMES:
-        spec = evaluators.find_evaluator(game.id)
+        spec = tuning_for(game.id)
         agent = ISMCTSAgent()
         for given in ({}, {"automaton": AUTOMATA[game.id]}):  # against agents and solo alike
             agent.setup(hello_message(game, 0, 2, given, {}))
@@ -312,11 +316,11 @@ def test_ismcts_takes_its_greedy_prior_from_the_evaluator_unless_told():
         assert agent.prior == 0 and agent.greedy is None  # the option wins: no greedy asked
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_samples": 2}))
     assert agent.greedy is not None and agent.greedy.samples == 2
-    assert agent.greedy.plies == evaluators.find_evaluator(TEOTIHUACAN.id).greedy_plies  # its own
+    assert agent.greedy.plies == tuning_for(TEOTIHUACAN.id).greedy_plies  # its own
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {"prior_plies": 3}))
     assert agent.greedy is not None and agent.greedy.plies == 3
     for name in ("prior_samples", "prior_plies"):
-        with pytest.raises(ValueError, match=f"ismcts: agent option '{name}' must be an int >= 1"):
+        with pytest.raises(ValueError, match=f"agent 'ismcts': option '{name}' must be >= 1"):
             agent.setup(hello_message(TEOTIHUACAN, 0, 2, {}, {name: 0}))
 
 
@@ -338,8 +342,8 @@ def test_ismcts_takes_the_rivals_cut_off_only_where_other_agents_decide():
     assert agent.depth == teotihuacan.depth  # no rivals_depth: one cut-off everywhere
 
 
-def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told(monkeypatch):
-    spec = evaluators.find_evaluator(ZAPOTEC.id)
+def test_ismcts_takes_its_playout_policy_from_the_games_tuning_unless_told(monkeypatch):
+    spec = tuning_for(ZAPOTEC.id)
     assert (spec.ismcts_policy, spec.ismcts_rivals_policy) == ("mast", "")  # measured: docs/bots.md
     agent = ISMCTSAgent()
     for players, given in ((2, {"automaton": "cocijobot"}), (2, {}), (3, {})):
@@ -347,12 +351,8 @@ def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told(monkeypa
         assert agent.policy == "mast"  # against Cocijobot and against other agents alike
     agent.setup(hello_message(ZAPOTEC, 0, 2, {"automaton": "cocijobot"}, {"policy": "random"}))
     assert agent.policy == "random"  # the option wins
-    # an evaluator naming a policy for matches with other agents gets it there, not solo
-    rivals_random = {
-        **evaluators.collect_evaluators(),
-        ZAPOTEC.id: replace(spec, ismcts_rivals_policy="random"),
-    }
-    monkeypatch.setattr(evaluators, "_FOUND", rivals_random)
+    # a tuning naming a policy for matches with other agents gets it there, not solo
+    monkeypatch.setitem(tuning.TUNING, ZAPOTEC.id, replace(spec, ismcts_rivals_policy="random"))
     for players, given, expected in (
         (2, {"automaton": "cocijobot"}, "mast"),  # solo: Cocijobot plays inside apply
         (2, {}, "random"),
@@ -360,7 +360,7 @@ def test_ismcts_takes_its_playout_policy_from_the_evaluator_unless_told(monkeypa
     ):
         agent.setup(hello_message(ZAPOTEC, 0, players, given, {}))
         assert agent.policy == expected
-    teotihuacan = evaluators.find_evaluator(TEOTIHUACAN.id)
+    teotihuacan = tuning_for(TEOTIHUACAN.id)
     assert (teotihuacan.ismcts_policy, teotihuacan.ismcts_rivals_policy) == ("random", "")
     agent.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {}))
     assert agent.policy == "random"
@@ -559,16 +559,14 @@ def test_greedy_takes_its_search_defaults_from_the_evaluator_and_options_overrid
     assert (teotihuacan.turns, teotihuacan.top) == (2, 3)
     assert greedy_for(ZAPOTEC, 1, {}).turns == 0
     assert greedy_for(ZAPOTEC, 1, {"plies": 2, "width": 0}).plies == 2
-    for bad, least in (
-        ({"plies": 0}, 1),
-        ({"width": -1}, 0),
-        ({"turns": -1}, 0),
-        ({"top": 0}, 1),
-        ({"top": "3"}, 1),
+    for bad, expected in (
+        ({"plies": 0}, "must be >= 1, got 0"),
+        ({"width": -1}, "must be >= 0, got -1"),
+        ({"turns": -1}, "must be >= 0, got -1"),
+        ({"top": 0}, "must be >= 1, got 0"),
+        ({"top": "3"}, "must be int, got '3'"),
     ):
-        with pytest.raises(
-            ValueError, match=f"greedy: agent option '{next(iter(bad))}' must be an int >= {least}"
-        ):
+        with pytest.raises(ValueError, match=f"agent 'greedy': option '{next(iter(bad))}' {expected}"):
             greedy_for(ZAPOTEC, 1, bad)
 
 
@@ -619,7 +617,7 @@ def test_greedy_samples_play_each_option_on_in_the_same_redrawn_states():
         assert values[i] == pytest.approx(sum(rewards) / 3)
     assert len({one.reward(one.play_on(sample, top[0])) for sample in states}) > 1  # the draws matter
     assert one.decision_values(state)[0][top[0]] == one.reward(one.play_on(state, top[0]))  # 1: the one given
-    with pytest.raises(ValueError, match="greedy: agent option 'samples' must be an int >= 1"):
+    with pytest.raises(ValueError, match="agent 'greedy': option 'samples' must be >= 1"):
         greedy_for(TEOTIHUACAN, 3, {"samples": 0}, "teotibot")
 
 
@@ -651,7 +649,7 @@ def test_greedy_keep_plays_only_the_best_on_the_first_sample_on_in_the_others():
         greedy_for(TEOTIHUACAN, 3, {"samples": 3, "keep": 3}, "teotibot").decision_values(state)[0]
         == (greedy_for(TEOTIHUACAN, 3, {"samples": 3}, "teotibot").decision_values(state)[0])
     )
-    with pytest.raises(ValueError, match="greedy: agent option 'keep' must be an int >= 1"):
+    with pytest.raises(ValueError, match="agent 'greedy': option 'keep' must be >= 1"):
         greedy_for(TEOTIHUACAN, 3, {"keep": 0}, "teotibot")
     searcher = ISMCTSAgent()
     searcher.setup(hello_message(TEOTIHUACAN, 0, 2, {"automaton": "teotibot"}, {"prior_keep": 2}))
@@ -704,7 +702,7 @@ def test_greedy_line_step_plays_each_play_out_decision_one_step_ahead_for_every_
     whose rounds open with a card chosen by both seats at once, the play-out is the rest of the
     round, ending there. "turn" (the default) takes greedy's look-ahead choice instead."""
     spec = evaluators.find_evaluator(ZAPOTEC.id)
-    assert spec is not None and spec.greedy_line == "turn"
+    assert spec is not None and tuning_for(ZAPOTEC.id).greedy_line == "turn"
 
     def zapotec_greedy(seat: int, options: dict) -> GreedyAgent:
         agent = GreedyAgent()

@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 import tempfile
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from arena.plugins import PluginError, Registry, discover
+from arena.plugins import AgentSpec, PluginError, Registry, discover
 from arena.textfile import data_problem, waits_for_a_reader
 from arena.textsafe import printable
 from engine.api import Game
+from engine.options import BadOptions, check_value, convert, parse_value, unknown_message
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -91,18 +93,10 @@ def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
         key, sep, text = pair.partition("=")
         if not sep or not key:
             raise fail(f"--option {pair!r}: write it as key=value")
-        kind = schema.get(key, {}).get("type", "str")
-        if kind == "int":
-            try:
-                options[key] = int(text)
-            except ValueError:
-                raise fail(f"option {key!r} must be an int, got {text!r}") from None
-        elif kind == "bool":
-            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise fail(f"option {key!r} must be true or false, got {text!r}")
-            options[key] = text.lower() in ("true", "1", "yes")
-        else:
-            options[key] = text
+        try:  # an unknown key is kept as text: the game's setup refuses it, naming the nearest
+            options[key] = convert(key, schema[key], text) if key in schema else text
+        except BadOptions as error:
+            raise fail(f"--option {pair!r}: {error}") from None
     return options
 
 
@@ -121,19 +115,45 @@ def parse_agent_value(text: str) -> Any:
     return value
 
 
-def parse_agent_settings(pairs: list[str], flag: str) -> dict[str, Any]:
-    """``key=value`` strings given with ``flag`` as one agent's options."""
+def declared_agent_value(agent: AgentSpec | None, key: str, text: str, where: str) -> Any:
+    """Option ``key``'s ``text`` for ``agent``: where it declares its options, the declared type
+    (a TOML value of that type, else the text converted) checked against its declaration, one
+    ``error:`` line naming the agent, the option and the nearest declared name otherwise; where
+    it declares none (or is an executable's path), the TOML value unchecked."""
+    value = parse_agent_value(text)
+    if agent is None or agent.options is None:
+        return value
+    declared = agent.options.get(key)
+    try:
+        if declared is None:
+            raise BadOptions(unknown_message(key, agent.options))
+        if declared["type"] == "str" and not isinstance(value, str):
+            value = text  # policy=007 is the word as typed
+        elif isinstance(value, str):
+            value = parse_value(key, declared, text)
+        check_value(key, declared, value)
+    except BadOptions as error:
+        raise fail(f"{where}: agent {agent.name!r}: {error} (see `arena agents {agent.name}`)") from None
+    return value
+
+
+def parse_agent_settings(pairs: list[str], flag: str, agent: AgentSpec | None = None) -> dict[str, Any]:
+    """``key=value`` strings given with ``flag`` as one agent's options (checked against the
+    options ``agent`` declares, if given)."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, equals, text = pair.partition("=")
         if not equals or not key.strip():
             raise fail(f"{flag} {pair!r}: write it as key=value, e.g. time_ms=500")
-        options[key.strip()] = parse_agent_value(text)
+        options[key.strip()] = declared_agent_value(agent, key.strip(), text, f"{flag} {pair!r}")
     return options
 
 
-def parse_agent_options(pairs: list[str], seats: int) -> tuple[dict[str, Any], ...]:
-    """``seat:key=value`` strings as per-seat agent options (``()`` when there are none)."""
+def parse_agent_options(
+    pairs: list[str], seats: int, agents: Sequence[AgentSpec | None] = ()
+) -> tuple[dict[str, Any], ...]:
+    """``seat:key=value`` strings as per-seat agent options (``()`` when there are none), each
+    checked against the options its seat's agent declares (``agents``, by seat; None: unchecked)."""
     if not pairs:
         return ()
     options: list[dict[str, Any]] = [{} for _ in range(seats)]
@@ -146,7 +166,11 @@ def parse_agent_options(pairs: list[str], seats: int) -> tuple[dict[str, Any], .
             raise fail(
                 f"--agent-option {pair!r}: the seat must be 0-{seats - 1} (the agents' seats, in --agent order)"
             )
-        options[int(seat_text)][key.strip()] = parse_agent_value(text)
+        seat = int(seat_text)
+        agent = agents[seat] if seat < len(agents) else None
+        options[seat][key.strip()] = declared_agent_value(
+            agent, key.strip(), text, f"--agent-option {pair!r}"
+        )
     return tuple(options)
 
 

@@ -36,6 +36,7 @@ from arena.record import replay as replay_record
 from arena.web.serve import serve
 from arena.wire.cgroups import DEFAULT_CPUS
 from engine.api import State, capabilities
+from engine.options import OPTION_HEADERS, option_rows
 
 if TYPE_CHECKING:
     from arena.match import MatchOutcome
@@ -52,9 +53,28 @@ app = typer.Typer(
 
 
 @app.command()
-def agents() -> None:
-    """List the agents the installed plugins offer (name, games, description, source)."""
+def agents(
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="An agent's name: list its options (name, type, default, allowed values, meaning)."
+        ),
+    ] = None,
+) -> None:
+    """List the agents the installed plugins offer (name, games, description, source), or one agent's options."""
     registry = load_registry()
+    if name is not None:
+        try:
+            spec = registry.agent(name)
+        except PluginError as error:
+            raise fail(str(error)) from None
+        if spec.options is None:
+            typer.echo(f"agent {name!r} declares no options: any it is given are passed on unchecked")
+        elif not spec.options:
+            typer.echo(f"agent {name!r} takes no options")
+        else:
+            typer.echo(table(option_rows(spec.options), headers=list(OPTION_HEADERS)))
+        return
     rows = [
         [
             spec.name,
@@ -71,7 +91,10 @@ def agents() -> None:
 @app.command()
 def games(
     game: Annotated[
-        str | None, typer.Argument(help="A game id: list its options (name, type, default, meaning) instead.")
+        str | None,
+        typer.Argument(
+            help="A game id: list its options (name, type, default, allowed values, meaning) instead."
+        ),
     ] = None,
 ) -> None:
     """List the games (rules engines) the installed plugins offer, or one game's options and capabilities."""
@@ -80,10 +103,7 @@ def games(
         if game not in registry.games:
             raise fail(f"unknown game {game!r}; installed: {', '.join(sorted(registry.games))}")
         schema = registry.games[game].option_schema()
-        rows = [
-            [name, spec["type"], spec.get("default"), spec.get("help", "")] for name, spec in schema.items()
-        ]
-        typer.echo(table(rows, headers=["option", "type", "default", "meaning"]))
+        typer.echo(table(option_rows(schema), headers=list(OPTION_HEADERS)))
         offered = capabilities(registry.games[game]).offered()
         typer.echo(f"capabilities: {', '.join(offered) or 'none'} (docs/games.md)")
         return
@@ -144,7 +164,7 @@ def play(
             "-O",
             metavar="SEAT:KEY=VALUE",
             help="Option for the agent in SEAT (0 = the first --agent), e.g. 0:time_ms=500 (repeatable; "
-            "see docs/bots.md for the bundled bots' options).",
+            "`arena agents NAME` lists an agent's options).",
         ),
     ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
@@ -241,7 +261,9 @@ def play(
         seed=random.randrange(2**31) if seed is None else seed,
         options=parse_options(game_obj, option or []),
         automaton=automaton,
-        agent_options=parse_agent_options(agent_option or [], len(agents)),
+        agent_options=parse_agent_options(
+            agent_option or [], len(agents), [registry.agents.get(name) for name in agents]
+        ),
         move_ms=move_ms,
         bank_ms=bank_ms,
         memory_mb=memory_mb,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.match import MatchSpec
-from arena.plugins import Registry
+from arena.plugins import AgentSpec, Registry
 from arena.textfile import MAX_NESTING, TextFileError, data_problem, read_utf8
 from arena.tournament.formats import FORMATS, LADDER_FORMATS, owner
 from arena.wire.sandbox import SANDBOXES
@@ -392,8 +392,21 @@ class _Validator:
                 raise self.fail((*path, "name"), f"agent name {name!r} is the automaton's; choose another")
             spec = self.registry.agents.get(agent)
             version = spec.version if spec is not None else None
-            entrants.append(Entrant(name, agent, dict(entry.get("options", {})), version))
+            options = dict(entry.get("options", {}))
+            if spec is not None:
+                self.check_agent_options(spec, options, (*path, "options"))
+            entrants.append(Entrant(name, agent, options, version))
         return tuple(entrants)
+
+    def check_agent_options(self, spec: AgentSpec, options: dict[str, Any], path: tuple) -> None:
+        """Refuse an option ``spec`` does not declare, or of the wrong type or range, at its line
+        (the options are kept as written: the agent reads them)."""
+        try:
+            spec.check_options(options)
+        except BadOptions as error:
+            found = re.search(r"option '([^']+)'", str(error))
+            where = (*path, found.group(1)) if found else path
+            raise self.fail(where, f"{error} (see `arena agents {spec.name}`)") from None
 
     def resolve_agent(self, agent: str, game_id: str, players: int, path: tuple) -> str:
         """A plugin agent's name (checked against the registry) or an executable's absolute path."""

@@ -364,6 +364,10 @@ class Arena:
         name = request.path_params["name"]
         with self.store() as store:
             data = views.agent(store, name)
+        try:
+            data["options"] = views.declared_options(self.registry(), data["plays"])
+        except PluginError:  # a plugin clash: the results still show, without the options
+            data["options"] = []
         if _api(request):
             return JSONResponse(data)
         return self.page("agent.html", data=data)

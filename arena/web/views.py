@@ -11,12 +11,14 @@ from collections import Counter
 from typing import Any
 
 from arena.match import table_seats
+from arena.plugins import Registry
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.secrecy import seeds_hidden
 from arena.tournament.solo import solo_rows
 from arena.tournament.store import LadderRun, Store, StoredMatch
+from engine.options import OPTION_HEADERS, option_rows
 
 PAGE_SIZE = 50
 AGENT_MATCHES = 100  # latest matches listed on an agent's page
@@ -325,4 +327,23 @@ def agent(store: Store, name: str) -> dict[str, Any]:
             run = runs.get(match.ladder_id)
             summary = match_summary(match, hidden.get(match.ladder_id, False))
             matches.append(summary | {"ladder": run.name if run else str(match.ladder_id)})
-    return {"agent": name, "by_seat": by_seat, "matches": matches}
+    plays = [
+        row[0]
+        for row in store.db.execute(
+            "SELECT DISTINCT plugin FROM seats WHERE agent = ? ORDER BY plugin", (name,)
+        )
+    ]
+    return {"agent": name, "by_seat": by_seat, "matches": matches, "plays": plays}
+
+
+def declared_options(registry: Registry, plays: list[str]) -> list[dict[str, Any]]:
+    """The options each installed agent in ``plays`` declares (name, type, default, allowed,
+    meaning), for an agent's page; an executable or an agent declaring none shows no table."""
+    tables = []
+    for plugin in plays:
+        spec = registry.agents.get(plugin)
+        if spec is not None and spec.options:
+            tables.append(
+                {"agent": plugin, "headers": list(OPTION_HEADERS), "rows": option_rows(spec.options)}
+            )
+    return tables

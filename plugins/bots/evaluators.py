@@ -77,25 +77,6 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             # a paid unlock opens none): +12 VP a game against Teotibot, 3 ms a decision (docs/bots.md)
             turn_start=("turn",),
             turn_count=teotihuacan_eval.turns_played,
-            greedy_plies=2,  # greedy searches 2 decisions of its turn, 3 options of the second:
-            greedy_width=3,  # +13 VP a game more against Teotibot, 5 ms a decision (docs/bots.md)
-            # greedy plays its 3 best options on through its next 2 turns, its own choices (~140 ms a
-            # decision): 32% to 70% of fresh deals against Teotibot (1 turn: 59%; docs/bots.md)
-            greedy_turns=2,
-            # ismcts's root options start at greedy's values (its play-outs), worth 3000 visits: at 300
-            # iterations +8.2 VP a game against Teotibot over 300 visits of its look-ahead, +7.5 over
-            # those at 1200 iterations; as greedy alone. Against other agents too, greedy's play-outs
-            # modelling their turns: 2-player, 1200 iterations, 72 of 80 games (90%; 65% before)
-            # against last round's ismcts (docs/bots.md)
-            ismcts_prior=3000,
-            # the prior's greedy plays its options on in 3 sampled states against Teotibot: +4.1 VP a
-            # game (s.e. 1.4) over 1 sample, paired on 186 deals; 75.5% of deals 0-199 (65.0%), 1.7
-            # times the CPU (docs/bots.md); 4 samples at 150 iterations, the same CPU: -0.4 VP
-            # (s.e. 2.0); 5 samples for the 2 best on the first (ismcts's prior_keep 2): -2.4 VP
-            # (s.e. 1.7). Against other agents, not measured: 1 (its play-outs model their turns,
-            # already dearer)
-            ismcts_prior_samples=3,
-            ismcts_rivals_prior_samples=1,
         ),
         EvaluatorSpec(
             game="zapotec",
@@ -112,11 +93,5 @@ def tlachtli_evaluators() -> list[EvaluatorSpec]:
             turn_start=(
                 "choose-card",
             ),  # greedy's look-ahead ends with the turn: +2.8 VP on fresh deals (docs/bots.md)
-            greedy_plies=5,  # greedy searches 5 decisions of its turn, 3 options each after the first:
-            greedy_width=3,  # +10 VP a game against Cocijobot, ~30 ms a decision (docs/bots.md)
-            # playouts by each move's mean reward (MAST), at 2000 iterations: solo +4.0 VP a game
-            # (s.e. 1.6) against Cocijobot, 71 to 80 of 100 fresh deals; 2 players, against last
-            # round's ismcts, 58% of 152 games with random playouts, 81% of 200 with MAST (docs/bots.md)
-            ismcts_policy="mast",
         ),
     ]

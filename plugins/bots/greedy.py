@@ -7,13 +7,14 @@ evaluator names them in ``turn_start``, a decision that opens a new turn; at mos
 right after it. The option whose turn ends best for this seat (margin over the best other seat,
 by the evaluator) is chosen; ties go to the lowest index.
 
-With ``plies`` above 1 (option, or the evaluator's default) the look-ahead also tries the options
-of the seat's next ``plies - 1`` decisions of the same turn (the ``width`` best of them one step
-ahead, every one with ``width`` 0; a decision with one option costs no ply) and takes the best
-line before finishing the turn as above: a small search over the turn, which sees plans the
-one-step continuation misses (e.g. taking the income that pays for a House it builds later).
+With ``plies`` above 1 (option, or the game's default: plugins/bots/tuning.py) the look-ahead
+also tries the options of the seat's next ``plies - 1`` decisions of the same turn (the
+``width`` best of them one step ahead, every one with ``width`` 0; a decision with one option
+costs no ply) and takes the best line before finishing the turn as above: a small search over
+the turn, which sees plans the one-step continuation misses (e.g. taking the income that pays
+for a House it builds later).
 
-With ``turns`` above 0 (option, or the evaluator's ``greedy_turns``) the ``top`` best options by
+With ``turns`` above 0 (option, or the game's ``greedy_turns``) the ``top`` best options by
 that look-ahead are valued again by playing on: the option, the rest of its turn and the seat's
 next ``turns`` turns, every decision greedy's own choice (the search above), valued where the
 last of those turns ends; the best of them is chosen. A turn's value then includes what it sets
@@ -32,29 +33,85 @@ from random import Random
 from typing import Any
 
 from arena.agent import Agent
-from arena.hookspecs import GREEDY_LINES
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
+from engine.options import Schema
 from plugins.flat_mc_agent import find_game
 
-from .clock import choice_option, int_option, think_ms
+from .clock import think_ms
 from .evaluators import find_evaluator, seat_reward
+from .tuning import GREEDY_LINES, by_game, tuning_for
 
 TURN_STEPS = 12  # without ``turn_start``: a few turns of a game whose turns are small decisions
 # With the evaluator's ``turn_start`` the look-ahead ends with the turn; a Zapotec turn (income,
 # Capital actions, builds, the draw) is rarely more than 20 decisions, a Teotihuacan one 2-4.
 WHOLE_TURN_STEPS = 40
 
+# Its agent options, declared (engine/options.py): the arena refuses any other before a match.
+OPTIONS: Schema = {
+    "seed": {"type": "int", "default": None, "help": "seeds its choices (default: the seat number)"},
+    "plies": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": f"own decisions of the turn searched (default by game: {by_game('greedy_plies')})",
+    },
+    "width": {
+        "type": "int",
+        "default": None,
+        "min": 0,
+        "help": f"options searched at each ply after the first, 0 = all (default by game: {by_game('greedy_width')})",
+    },
+    "turns": {
+        "type": "int",
+        "default": None,
+        "min": 0,
+        "help": f"more own turns its best options are played on through (default by game: {by_game('greedy_turns')})",
+    },
+    "top": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": f"how many of its best options are played on (default by game: {by_game('greedy_top')})",
+    },
+    "rivals": {
+        "type": "str",
+        "default": "greedy",
+        "choices": ["greedy", "stop"],
+        "help": "other seats in a play-out: played by greedy's choices, or the play-out stops there",
+    },
+    "line": {
+        "type": "str",
+        "default": None,
+        "choices": list(GREEDY_LINES),
+        "help": f"a play-out's decisions by the turn's look-ahead or best one step ahead (default: {by_game('greedy_line')})",
+    },
+    "samples": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": f"sampled states each option is played on in (default by game: {by_game('greedy_samples')})",
+    },
+    "keep": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "how many of the top options, best on the first sample, are played on in the others (default: top)",
+    },
+    "clock": {
+        "type": "bool",
+        "default": True,
+        "help": "skip play-outs the clock leaves no time for (false: the same choices on any machine)",
+    },
+}
+
 
 class GreedyAgent(Agent):
-    """A look-ahead over its turn by evaluator (see the module docstring). Options: ``seed`` (default the
-    seat); ``plies``, ``width``, ``turns`` and ``top`` (default the evaluator's ``greedy_plies``,
-    ``greedy_width``, ``greedy_turns`` and ``greedy_top``); ``rivals`` ("greedy" or "stop"); ``line``
-    ("turn" or "step", default the evaluator's ``greedy_line``); ``samples``; ``keep`` (default
-    ``top``: how many of the ``top`` options, the best on the first sample, are played on in the
-    others); ``clock`` (default true: play-outs the decide message's clock leaves no time for are
-    skipped; false: never, so a seed gives the same choices on any machine and under any load, as
-    a fixed budget does ``ismcts``)."""
+    """A look-ahead over its turn by evaluator (see the module docstring). Its options are
+    declared in ``OPTIONS`` (``arena agents greedy``), their defaults by game in
+    plugins/bots/tuning.py. With ``clock`` false it never skips a play-out for the clock, so a
+    seed gives the same choices on any machine and under any load, as a fixed budget does
+    ``ismcts``."""
 
     name = "greedy"
     version = "5"
@@ -84,25 +141,25 @@ class GreedyAgent(Agent):
 
     def setup(self, hello: dict[str, Any]) -> None:
         self.seat = hello.get("seat", 0)
-        options = hello.get("agent_options", {})
+        # checked against OPTIONS, as the arena checks them (ismcts's prior, a bench or a test call this)
+        options = SPEC.check_options(hello.get("agent_options", {}))
         self.rng = Random(options.get("seed", self.seat))
         self.game = find_game(hello["game"])
         self.evaluator = spec = find_evaluator(hello["game"])
         if spec is None:
             raise ValueError(f"greedy: game {hello['game']!r} has no evaluator (see docs/bots.md)")
+        tune = tuning_for(hello["game"])
         self.scale = spec.scale
-        self.plies = int_option(options, "plies", "greedy", spec.greedy_plies) or 1
-        self.width = int_option(options, "width", "greedy", spec.greedy_width, least=0) or 0
-        self.turns = int_option(options, "turns", "greedy", spec.greedy_turns, least=0) or 0
-        self.top = int_option(options, "top", "greedy", spec.greedy_top) or 1
+        self.plies = options.get("plies", tune.greedy_plies)
+        self.width = options.get("width", tune.greedy_width)
+        self.turns = options.get("turns", tune.greedy_turns)
+        self.top = options.get("top", tune.greedy_top)
         self.players = int(hello.get("players", 1))
-        self.rivals = choice_option(options, "rivals", "greedy", "greedy", ("greedy", "stop"))
-        self.line = choice_option(options, "line", "greedy", spec.greedy_line, GREEDY_LINES)
-        self.samples = int_option(options, "samples", "greedy", spec.greedy_samples) or 1
-        self.keep = int_option(options, "keep", "greedy", self.top) or self.top
+        self.rivals = options.get("rivals", "greedy")
+        self.line = options.get("line", tune.greedy_line)
+        self.samples = options.get("samples", tune.greedy_samples)
+        self.keep = options.get("keep", self.top)
         self.clocked = options.get("clock", True)
-        if not isinstance(self.clocked, bool):
-            raise ValueError(f"greedy: agent option 'clock' must be true or false, got {self.clocked!r}")
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
         started = time.perf_counter()
@@ -303,16 +360,18 @@ class GreedyAgent(Agent):
         return seat_reward(scores, self.seat, self.scale, self.centre)
 
 
+SPEC = AgentSpec(
+    name="greedy",
+    description=(
+        "A look-ahead over its turn with the game's evaluator (any game that has one), "
+        "its best options played on through its next turns; a fast baseline."
+    ),
+    factory=GreedyAgent,
+    version=GreedyAgent.version,
+    options=OPTIONS,
+)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [
-        AgentSpec(
-            name="greedy",
-            description=(
-                "A look-ahead over its turn with the game's evaluator (any game that has one), "
-                "its best options played on through its next turns; a fast baseline."
-            ),
-            factory=GreedyAgent,
-            version=GreedyAgent.version,
-        )
-    ]
+    return [SPEC]

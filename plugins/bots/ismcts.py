@@ -42,10 +42,11 @@ from random import Random
 from typing import Any, TypeVar
 
 from arena.agent import Agent
-from arena.hookspecs import ISMCTS_POLICIES, REWARDS
+from arena.hookspecs import REWARDS
 from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
 from engine.api import Game, State
 from engine.draws import below
+from engine.options import Schema
 from engine.playout import (
     Counter,
     Labeller,
@@ -57,10 +58,11 @@ from engine.playout import (
 )
 from plugins.flat_mc_agent import find_game
 
-from .clock import choice_option, int_option, number, think_ms
+from .clock import think_ms
 from .evaluators import find_evaluator, seat_margin, seat_reward
 from .greedy import GreedyAgent
 from .mast import MoveAverages
+from .tuning import ISMCTS_POLICIES, by_game, tuning_for
 
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
@@ -69,6 +71,102 @@ GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.2-0.6 measured: docs/bots.md)
 DEFAULT_DECAY = 0.0  # the weight a "mast" table's counts keep into the next decision (0: a fresh table)
 CARRY = 100  # reward "mean": the playouts the previous decision's mean margin counts as in the next
+
+# Its agent options, declared (engine/options.py): the arena refuses any other before a match.
+OPTIONS: Schema = {
+    "seed": {"type": "int", "default": None, "help": "seeds its choices (default: the seat number)"},
+    "iterations": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "iterations a decision; without time_ms the clock is ignored (the same seed and count: the same choices on any machine)",
+    },
+    "time_ms": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "milliseconds a decision (with neither budget: a share of the decide message's clock)",
+    },
+    "exploration": {"type": "float", "default": DEFAULT_EXPLORATION, "min": 0, "help": "the UCB constant"},
+    "policy": {
+        "type": "str",
+        "default": None,
+        "choices": list(ISMCTS_POLICIES),
+        "help": f"how a playout picks moves (default by game: {by_game('ismcts_policy')})",
+    },
+    "epsilon": {
+        "type": "float",
+        "default": DEFAULT_EPSILON,
+        "min": 0,
+        "max": 1,
+        "help": "a mast playout's share of random moves",
+    },
+    "decay": {
+        "type": "float",
+        "default": DEFAULT_DECAY,
+        "min": 0,
+        "max": 1,
+        "help": "the weight mast's move averages keep into the next decision (0: each starts afresh)",
+    },
+    "depth": {
+        "type": "int",
+        "default": None,
+        "min": 0,
+        "help": "playout decisions before the evaluator scores the position, 0 = to the end "
+        "(default: the evaluator's depth, its rivals_depth where other agents decide too; 0 without one)",
+    },
+    "reward": {
+        "type": "str",
+        "default": None,
+        "choices": list(REWARDS),
+        "help": "win: the margin squashed around 0; gain: around the root's evaluated margin; mean: around "
+        "this decision's mean playout margin (default: the evaluator's, else win)",
+    },
+    "scale": {
+        "type": "float",
+        "default": None,
+        "above": 0,
+        "help": f"the margin worth a reward of ~0.88 (default: the evaluator's, else {DEFAULT_SCALE:g})",
+    },
+    "win_share": {
+        "type": "float",
+        "default": 0.0,
+        "min": 0,
+        "max": 1,
+        "help": "the reward's share that is the outcome alone (1 won, 0.5 level, 0 lost)",
+    },
+    "reuse": {
+        "type": "bool",
+        "default": True,
+        "help": "keep the subtree of its last choice between decisions",
+    },
+    "prior": {
+        "type": "int",
+        "default": None,
+        "min": 0,
+        "help": f"visits each root option starts with at greedy's value of it (default by game: {by_game('ismcts_prior')})",
+    },
+    "prior_samples": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "the prior's greedy's samples (default by game: "
+        f"{by_game('ismcts_prior_samples')}; where other agents decide too: "
+        f"{by_game('ismcts_rivals_prior_samples')}, 0 = the same)",
+    },
+    "prior_keep": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "the prior's greedy's keep (default: its top)",
+    },
+    "prior_plies": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "the prior's greedy's plies (default: greedy's own)",
+    },
+}
 
 
 class Node:
@@ -140,33 +238,20 @@ def default_depth(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> int
 
 
 def default_policy(evaluator: EvaluatorSpec | None, hello: dict[str, Any]) -> str:
-    """The playout policy the evaluator asks for in this match: its ``ismcts_rivals_policy`` when
-    other agents decide too (where it names one), else its ``ismcts_policy``."""
+    """The playout policy tuned for this match's game (where it has an evaluator): its
+    ``ismcts_rivals_policy`` when other agents decide too (where it names one), else its
+    ``ismcts_policy`` (plugins/bots/tuning.py)."""
     if evaluator is None:
         return "random"
-    return for_this_match(hello, evaluator.ismcts_policy, evaluator.ismcts_rivals_policy)
+    tune = tuning_for(hello["game"])
+    return for_this_match(hello, tune.ismcts_policy, tune.ismcts_rivals_policy)
 
 
 class ISMCTSAgent(Agent):
-    """Single-observer ISMCTS (see the module docstring).
-
-    Options: ``seed`` (int, default the seat), ``iterations`` (int >= 1), ``time_ms`` (int >= 1),
-    ``exploration`` (UCB constant, default 0.7), ``policy`` ("random", "evaluator" or "mast",
-    default the evaluator's: ``default_policy``),
-    ``epsilon`` (a "mast" playout's share of random moves, default 0.6), ``decay`` (the weight the
-    move averages of earlier decisions keep in the next one, 0 to 1, default 0: each starts afresh),
-    ``depth`` (playout decisions before the evaluator scores the position; 0 = play to the end;
-    default the evaluator's: ``default_depth``), ``reward`` ("win", "gain" or "mean", default the
-    evaluator's, else "win"), ``scale`` (the margin worth a reward of ~0.88, default the
-    evaluator's), ``win_share`` (0 to 1, default 0: the reward's share that is the outcome alone,
-    1 won, 0.5 level, 0 lost, beside the squashed margin), ``reuse`` (bool, default true),
-    ``prior`` (int >= 0: the visits each root option starts with at greedy's value of it, default
-    the evaluator's ``ismcts_prior``, else 0),
-    ``prior_samples`` (int >= 1: the prior's greedy's ``samples``, default the evaluator's
-    ``ismcts_prior_samples``, or its ``ismcts_rivals_prior_samples`` where other agents decide too),
-    ``prior_keep`` (int >= 1: the prior's greedy's ``keep``, default all its ``top``),
-    ``prior_plies`` (int >= 1: the prior's greedy's ``plies``, default the evaluator's ``greedy_plies``).
-    """
+    """Single-observer ISMCTS (see the module docstring). Its options are declared in ``OPTIONS``
+    (``arena agents ismcts``); where one is not given, ``policy`` and ``depth`` come from the
+    match (``default_policy``, ``default_depth``), ``reward`` and ``scale`` from the game's
+    evaluator, ``prior`` and ``prior_samples`` from the game's tuning (plugins/bots/tuning.py)."""
 
     name = "ismcts"
     version = "4"
@@ -213,65 +298,52 @@ class ISMCTSAgent(Agent):
         self.mismatches = 0
 
     def setup(self, hello: dict[str, Any]) -> None:
-        options = hello.get("agent_options", {})
+        # checked against OPTIONS, as the arena checks them (a bench or test may call this directly)
+        options = SPEC.check_options(hello.get("agent_options", {}))
         self.seat = hello.get("seat", 0)
         self.rng = Random(options.get("seed", self.seat))
-        self.iterations = int_option(options, "iterations", "ismcts", None)
-        self.time_ms = int_option(options, "time_ms", "ismcts", None)
-        self.exploration = number(
-            options, "exploration", "ismcts", DEFAULT_EXPLORATION, lambda x: x >= 0, "a number >= 0"
-        )
-        self.epsilon = number(
-            options, "epsilon", "ismcts", DEFAULT_EPSILON, lambda x: 0 <= x <= 1, "a number from 0 to 1"
-        )
-        self.decay = number(
-            options, "decay", "ismcts", DEFAULT_DECAY, lambda x: 0 <= x <= 1, "a number from 0 to 1"
-        )
+        self.iterations = options.get("iterations")
+        self.time_ms = options.get("time_ms")
+        self.exploration = options.get("exploration", DEFAULT_EXPLORATION)
+        self.epsilon = options.get("epsilon", DEFAULT_EPSILON)
+        self.decay = options.get("decay", DEFAULT_DECAY)
         self.averages = MoveAverages()  # a new game learns its moves afresh
         self.margin_sums, self.margin_count = None, 0
-        self.reuse = bool(options.get("reuse", True))
+        self.reuse = options.get("reuse", True)
         self.game = find_game(hello["game"])
         self.count, self.labels = option_counter(self.game), option_labeller(self.game)
         self.evaluator = find_evaluator(hello["game"])
-        self.policy = choice_option(
-            options, "policy", "ismcts", default_policy(self.evaluator, hello), ISMCTS_POLICIES
-        )
+        self.policy = options.get("policy", default_policy(self.evaluator, hello))
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
-        self.scale = number(options, "scale", "ismcts", self.scale, lambda x: x > 0, "a number > 0")
-        depth = int_option(options, "depth", "ismcts", default_depth(self.evaluator, hello), least=0) or 0
+        self.scale = options.get("scale", self.scale)
+        depth = options.get("depth", default_depth(self.evaluator, hello))
         if (depth or self.policy == "evaluator") and self.evaluator is None:
             raise ValueError(
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
         self.depth = depth
-        self.reward = choice_option(
-            options, "reward", "ismcts", self.evaluator.reward if self.evaluator else "win", REWARDS
-        )
-        self.win_share = number(
-            options, "win_share", "ismcts", 0.0, lambda x: 0 <= x <= 1, "a number from 0 to 1"
-        )
+        self.reward = options.get("reward", self.evaluator.reward if self.evaluator else "win")
+        self.win_share = options.get("win_share", 0.0)
         if self.reward == "gain" and self.evaluator is None:
             raise ValueError(
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
-        prior = self.evaluator.ismcts_prior if self.evaluator else 0
-        self.prior = int_option(options, "prior", "ismcts", prior, least=0) or 0
+        tune = tuning_for(hello["game"])
+        prior = tune.ismcts_prior if self.evaluator else 0
+        self.prior = options.get("prior", prior)
         self.greedy = None
         if self.prior:
             if self.evaluator is None:
                 raise ValueError(f"ismcts: game {hello['game']!r} has no evaluator, so 'prior' must be 0")
-            spec = self.evaluator
-            default = for_this_match(hello, spec.ismcts_prior_samples, spec.ismcts_rivals_prior_samples)
-            samples = int_option(options, "prior_samples", "ismcts", default)
+            default = for_this_match(hello, tune.ismcts_prior_samples, tune.ismcts_rivals_prior_samples)
             # The prior's greedy: its samples, and its keep and plies where given (else its own).
-            given = {"samples": samples}
+            given = {"samples": options.get("prior_samples", default)}
             for name in ("keep", "plies"):
-                value = int_option(options, f"prior_{name}", "ismcts", None)
-                if value is not None:
-                    given[name] = value
+                if f"prior_{name}" in options:
+                    given[name] = options[f"prior_{name}"]
             self.greedy = GreedyAgent()
             self.greedy.setup({**hello, "agent_options": given})
             self.greedy.scale = self.scale
@@ -504,13 +576,15 @@ class ISMCTSAgent(Agent):
         return best
 
 
+SPEC = AgentSpec(
+    name="ismcts",
+    description="Information Set MCTS: resampled hidden state, evaluator cut-offs, clock-aware (seeded).",
+    factory=ISMCTSAgent,
+    version=ISMCTSAgent.version,
+    options=OPTIONS,
+)
+
+
 @hookimpl
 def tlachtli_agents() -> list[AgentSpec]:
-    return [
-        AgentSpec(
-            name="ismcts",
-            description="Information Set MCTS: resampled hidden state, evaluator cut-offs, clock-aware (seeded).",
-            factory=ISMCTSAgent,
-            version=ISMCTSAgent.version,
-        )
-    ]
+    return [SPEC]

@@ -1,5 +1,5 @@
-"""A plugin whose evaluator names a playout policy no search bot has: discovery must refuse it,
-naming the plugin and the setting (not an agent option nobody passed)."""
+"""A plugin whose evaluator names a reward no search bot has: discovery must refuse it, naming
+the plugin and the setting (not an agent option nobody passed)."""
 
 from __future__ import annotations
 
@@ -8,4 +8,4 @@ from arena.plugins import EvaluatorSpec, hookimpl
 
 @hookimpl
 def tlachtli_evaluators() -> list[EvaluatorSpec]:
-    return [EvaluatorSpec(game="goofspiel", evaluate=lambda state: [0.0, 0.0], ismcts_policy="smart")]
+    return [EvaluatorSpec(game="goofspiel", evaluate=lambda state: [0.0, 0.0], reward="smart")]

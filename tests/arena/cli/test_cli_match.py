@@ -48,14 +48,16 @@ def test_play_fills_seats_and_prints_the_fault_table(no_leftovers):  # noqa: F81
 def test_agent_options_reach_each_seats_agent_and_the_record(tmp_path, no_leftovers):  # noqa: F811
     def moves(*agent_options: str) -> tuple[list, list]:
         path = tmp_path / "match.json"
+        # seat 0 an executable (it declares no options: any reach it, as TOML values where they are
+        # ones); seat 1 `random`, which declares its seed
         args = [
             "play",
             "-g",
             "goofspiel",
             "-a",
+            FIRST_OPTION,
+            "-a",
             "random",
-            "--players",
-            "2",
             "--seed",
             "3",
             "--record",

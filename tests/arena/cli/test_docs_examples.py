@@ -69,6 +69,11 @@ def test_the_readme_bot_package_installs_and_plays(tmp_path):
     play = ["play", "--game", "zapotec", "--agent", "first-option", "--agent", "random", "--seed", "1"]
     played = subprocess.run(arena_command(play), capture_output=True, text=True, env=env, timeout=240)
     assert played.returncode == 0 and "first-option" in played.stdout, played.stderr
+    # the option it declares is checked before the match: a misspelt one names the declared name
+    misspelt = subprocess.run(
+        arena_command([*play, "-O", "0:pik=1"]), capture_output=True, text=True, env=env, timeout=240
+    )
+    assert misspelt.returncode == 2 and "did you mean 'pick'?" in misspelt.stderr, misspelt.stderr
 
 
 def test_the_unpackaged_module_needs_pythonpath_as_the_readme_says(tmp_path):

@@ -81,7 +81,11 @@ def test_new_bot_installs_lists_passes_its_tests_and_check(tmp_path, monkeypatch
 
     tests = run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package), cwd=package)
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "3 passed" in tests.stdout
+    assert "4 passed" in tests.stdout
+
+    options = run(python, "-m", "arena.cli", "agents", bot, cwd=tmp_path)
+    assert options.returncode == 0, options.stderr
+    assert options.stdout.splitlines()[2].split()[:2] == ["seed", "int"]  # the option it declares
 
     check = run(python, "-m", "arena.cli", "check", bot, cwd=tmp_path)
     assert check.returncode == 0, check.stdout + check.stderr

@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -202,6 +203,21 @@ def test_agent_page_gives_results_by_seat(client):
     data = client.get("/api/agents/html-bot").json()
     assert sorted(line["seat"] for line in data["by_seat"]) == [0, 1]
     assert sum(line["matches"] for line in data["by_seat"]) == len(data["matches"]) == 2
+
+
+def test_agent_page_shows_the_options_its_agent_declares(client):
+    """The entrant named like a script plays ``random``: its page shows random's declared options
+    (escaped like the rest); ``html-bot``, an executable, declares none and shows no table."""
+    name = quote("<script>alert(1)</script>", safe="")
+    data = client.get(f"/api/agents/{name}").json()
+    assert data["plays"] == ["random"]
+    (declared,) = data["options"]
+    assert declared["agent"] == "random" and declared["headers"][:3] == ["option", "type", "default"]
+    assert [row[:2] for row in declared["rows"]] == [["seed", "int"]]
+    page = client.get(f"/agents/{name}").text
+    assert "Options of random" in page and "<code>seed</code>" in page and "<script>alert" not in page
+    assert client.get("/api/agents/html-bot").json()["options"] == []
+    assert "Options of" not in client.get("/agents/html-bot").text
 
 
 def test_pages_follow_a_store_that_changes_under_them(db, tmp_path, monkeypatch):
