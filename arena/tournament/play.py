@@ -142,8 +142,9 @@ def _play_adaptive(
     try:
         report = play_swiss(store, run, ladder, play_round)
     finally:
-        if local is not None:
-            local.pool.close()
+        if local is not None:  # SIGTERM first, as a round robin's end: each worker then ends the
+            # agents its zygote started ahead and removes their cgroups (SIGKILL left them behind)
+            local.pool.stop(_Stop(), lambda match, reply: None)
     counts = store.counts(run.id)
     return RunSummary(run, report, counts, sum(counts.values()), done_before, reset, workers)
 
