@@ -28,12 +28,15 @@ Trust (docs/cluster.md, Security): a remote cluster is reached over TLS with the
 ``arena cluster init`` (arena/tournament/cluster_security.py); plain ``tcp://`` only with
 ``--insecure-cluster``. A worker's reply is JSON bytes, fetched through the scheduler as msgpack
 only, and a finished match is stored only once its record checks out (arena/tournament/verify.py).
-A refused result, and a task held past ``hold_seconds``, are failed attempts of the match (played
-again, aborted after MAX_FAILURES), and that worker gets no more tasks while others are left.
+A refused result, a task held past ``hold_seconds``, and the tasks of a worker that sends no
+heartbeat for SILENCE_S while it holds them (a task playing its match sends one every
+HEARTBEAT_S), are failed attempts of the match (played again, aborted after MAX_FAILURES), and
+that worker gets no more tasks while others are left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import logging
@@ -42,7 +45,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +62,10 @@ LOCAL_PREFIX = "local:"  # --cluster local:N starts N local worker processes
 CONNECT_TIMEOUT_S = 10.0  # to reach a scheduler, and for it to have a worker
 ROOM_REFRESH_S = 2.0  # how often the cluster's size is asked again (workers join and leave)
 TASKS_PER_THREAD = 2  # in flight per worker thread: one playing, one queued behind it
+HEARTBEAT_TOPIC = "tlachtli-heartbeat"  # a task playing its match says so on this topic...
+HEARTBEAT_S = 10.0  # ...this often
+SILENCE_S = 120.0  # a worker holding our tasks and silent this long loses them (and our trust)
+SILENCE_CHECK_S = 2.0  # how often the submitter looks for silent workers
 
 
 class ClusterError(RuntimeError):
@@ -157,8 +164,32 @@ def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> bytes:
         task = worker.state.tasks.get(key)
         return task is None or task.state == "cancelled" or worker.status.name in ("closing", "closed")
 
-    reply = _watched_worker().play(match, cancelled)
+    with _heartbeat(worker):
+        reply = _watched_worker().play(match, cancelled)
     return encode_reply(Cancelled() if reply is None else reply)
+
+
+@contextlib.contextmanager
+def _heartbeat(worker: Any) -> Iterator[None]:
+    """Tell the submitter every HEARTBEAT_S that this worker is playing (an event on HEARTBEAT_TOPIC,
+    which the scheduler stamps with the worker's address): a worker that stalls is found silent
+    within SILENCE_S, not after its matches' worst case."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while True:
+            with contextlib.suppress(Exception):  # the worker is closing: its tasks end too
+                worker.log_event(HEARTBEAT_TOPIC, {"beat": 1})
+            if stop.wait(HEARTBEAT_S):
+                return
+
+    thread = threading.Thread(target=beat, name="tlachtli-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 # -- submitting side ---------------------------------------------------------------------------
@@ -258,8 +289,19 @@ class DaskPool:
         self._done: queue.Queue = queue.Queue()  # futures finished, from the client's thread
         self._losses: dict[str, list[str]] = {}  # task key -> the workers lost while it was theirs
         self._distrusted: set[str] = set()  # workers that forged a result or held a match too long
+        self._heard: dict[str, float] = {}  # worker -> when its last heartbeat came (monotonic)
+        self._holding: dict[str, float] = {}  # worker -> since when it holds tasks of ours
+        self._silence_checked = time.monotonic()
         self._closed = False
         client.subscribe_topic("all", self._worker_removed)  # the scheduler's events: workers lost
+        client.subscribe_topic(HEARTBEAT_TOPIC, self._heartbeat)
+
+    def _heartbeat(self, event: tuple[float, dict]) -> None:
+        """A task's heartbeat (the client's thread: only notes when, by the worker the scheduler
+        stamped on it)."""
+        message = event[1]
+        if isinstance(message, dict) and isinstance(message.get("worker"), str):
+            self._heard[message["worker"]] = time.monotonic()
 
     def _worker_removed(self, event: tuple[float, dict]) -> None:
         """Note the tasks a lost worker held: Dask plays them again elsewhere, each loss is counted
@@ -318,7 +360,7 @@ class DaskPool:
             task = self._tasks.pop(future.key, None)
             if task is not None:  # else cancelled by us
                 found += [(task.match, reply) for reply in self._replies(future, task.match)]
-        found += self._overdue()
+        found += self._overdue() + self._silent()
         found.sort(key=lambda event: isinstance(event[1], Stop))  # store the others first
         return found
 
@@ -399,6 +441,33 @@ class DaskPool:
             found.append((task.match, self._distrust(worker, task.match, what)))
         return found
 
+    def _silent(self) -> list[tuple[StoredMatch, Reply]]:
+        """The tasks of every worker that holds some of ours and sent no heartbeat for SILENCE_S (a
+        stalled or rogue worker): cancelled, played again elsewhere, the worker distrusted."""
+        now = time.monotonic()
+        if now - self._silence_checked < SILENCE_CHECK_S or not self._tasks:
+            return []
+        self._silence_checked = now
+        try:
+            processing = self.client.processing()
+        except Exception:  # the scheduler is gone: the futures say so
+            return []
+        holding = {worker: [key for key in keys if key in self._tasks] for worker, keys in processing.items()}
+        holding = {worker: keys for worker, keys in holding.items() if keys}
+        self._holding = {worker: self._holding.get(worker, now) for worker in holding}
+        found: list[tuple[StoredMatch, Reply]] = []
+        for worker, keys in holding.items():
+            quiet = now - max(self._heard.get(worker, -float("inf")), self._holding[worker])
+            if quiet <= SILENCE_S:
+                continue
+            del self._holding[worker]
+            for key in keys:
+                task = self._tasks.pop(key)
+                _quietly(functools.partial(self.client.cancel, [task.future]))
+                what = f"sent no heartbeat for {quiet:.0f} s while it held the match"
+                found.append((task.match, self._distrust(worker, task.match, what)))
+        return found
+
     def stop(self, stop: Any, collect: Callable[[StoredMatch, Reply], None]) -> None:
         """Keep what already finished; cancel the rest: a task playing its match sees the cancellation
         and stops it as a local worker does on Ctrl-C (its referee ends its agents)."""
@@ -423,6 +492,7 @@ class DaskPool:
         self._cancel()
         # unsubscribed first: an event sent to a closing client is logged by the scheduler as critical
         _quietly(lambda: self.client.unsubscribe_topic("all"))
+        _quietly(lambda: self.client.unsubscribe_topic(HEARTBEAT_TOPIC))
         _quietly(self.client.close)
         if self.local is not None:
             _quietly(self.local.close)
