@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shlex
 import signal
 import sqlite3
@@ -29,7 +30,7 @@ from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.doctor import check_store
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
-from arena.tournament.ladder import LadderError, load_ladder
+from arena.tournament.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.report import (
     EXPORT_FIELDS,
     ReportError,
@@ -108,6 +109,25 @@ def _open_existing(db: Path) -> Store:
         return Store(db)
     except (StoreError, sqlite3.Error, OSError) as error:  # e.g. a file that is not a database
         raise _fail(f"cannot open {db}: {error}") from None
+
+
+def _fit_memory(ladder: Ladder, jobs: int | None) -> None:
+    """Say so in one line where the bots' memory caps together exceed this machine's memory, and
+    lower the default cap to fit (its workers inherit it); refuse a run that cannot fit at all."""
+    from arena.tournament.runner import default_jobs
+    from arena.wire.limits import DEFAULT_MEMORY_MB, _own_cgroup
+    from arena.wire.memory import BOT_MEMORY_ENV, machine_memory_mb, memory_plan
+
+    if os.geteuid() != 0 or _own_cgroup("memory") is None:
+        return  # no cgroup caps here (docs/security.md, Limits)
+    workers = jobs or ladder.concurrency or default_jobs()  # as play_ladder counts them
+    plan = memory_plan(machine_memory_mb(), workers * ladder.players, ladder.memory_mb, DEFAULT_MEMORY_MB)
+    if plan.refused:
+        raise _fail(str(plan.note))
+    if plan.cap is not None:
+        os.environ[BOT_MEMORY_ENV] = str(plan.cap)
+    if plan.note:
+        typer.echo(plan.note, err=True)
 
 
 def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
@@ -227,6 +247,8 @@ def run(
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)
+    if not cluster:
+        _fit_memory(ladder, jobs)
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:
