@@ -6,6 +6,7 @@ Registered on the main typer app by ``arena/cli/main.py`` through ``register``.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -204,6 +205,17 @@ def run(
         bool,
         typer.Option("--dashboard", help="With --cluster local:N: serve Dask's dashboard on 127.0.0.1."),
     ] = False,
+    audit: Annotated[
+        float | None,
+        typer.Option(
+            "--audit",
+            min=0.0,
+            max=1.0,
+            metavar="SHARE",
+            help="With --cluster: the share of each worker's matches played again on this machine and"
+            " compared move by move (default 0.1; docs/cluster.md).",
+        ),
+    ] = None,
     sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
@@ -233,12 +245,14 @@ def run(
             from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
         cluster_errors = (ClusterError,)
         target = ClusterTarget(cluster, cluster_security, insecure_cluster, dashboard)
+        if audit is not None:
+            target = dataclasses.replace(target, audit=audit)
         try:
             check_target(target)
         except ClusterError as error:
             raise _fail(str(error)) from None
-    elif cluster_security is not None or insecure_cluster or dashboard:
-        raise _fail("--cluster-security, --insecure-cluster and --dashboard go with --cluster")
+    elif cluster_security is not None or insecure_cluster or dashboard or audit is not None:
+        raise _fail("--cluster-security, --insecure-cluster, --dashboard and --audit go with --cluster")
     registry = _registry()
     try:
         ladder = load_ladder(ladder_file, registry)

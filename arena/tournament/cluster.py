@@ -42,6 +42,7 @@ import importlib.util
 import logging
 import multiprocessing
 import queue
+import random
 import sys
 import threading
 import time
@@ -53,6 +54,7 @@ from typing import Any
 from arena.match import MatchSpec
 from arena.plugins import PluginError, Registry, discover
 from arena.tournament import runner
+from arena.tournament.audit import AUDIT_SHARE, HERE, WorkerStats, first_difference
 from arena.tournament.replies import Cancelled, Done, Failed, Lost, Recovered, Refused, Reply, Stop, Unchecked
 from arena.tournament.runner import WatchedWorker
 from arena.tournament.store import StoredMatch
@@ -215,6 +217,7 @@ class ClusterTarget:
     address: str  # local:N, tls://HOST:PORT, or (with insecure) tcp://HOST:PORT
     security: Path | None = None  # --cluster-security: the folder `arena cluster init` wrote
     insecure: bool = False  # --insecure-cluster: a plain tcp:// scheduler, knowingly
+    audit: float = AUDIT_SHARE  # --audit: the share of each worker's matches played again here
     dashboard: bool = False  # --dashboard: the local cluster's dashboard, on 127.0.0.1
 
     @property
@@ -277,8 +280,22 @@ class DaskPool:
     MAX_FAILURES) and the worker its trust: later tasks go to the other workers while there are any.
     """
 
-    def __init__(self, client: Any, expected: dict[str, str], registry: Registry, local: Any = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        expected: dict[str, str],
+        registry: Registry,
+        local: Any = None,
+        audit: float = AUDIT_SHARE,
+    ) -> None:
         self.client = client
+        self.audit = audit
+        self.stats = WorkerStats()
+        self.taken_back: set[int] = set()  # ids of stored matches of a distrusted worker: to play again
+        self._stored_by: dict[str, list[int]] = {}  # worker -> the ids of its matches accepted so far
+        self._auditing: dict[int, StoredMatch] = {}  # matches held while played again here
+        self._audited: queue.Queue = queue.Queue()  # (match, worker, reply, why it differs or None)
+        self._audit_lock = threading.Lock()  # one audit at a time: they take this machine's cores
         self.expected = expected
         self.registry = registry
         self.local = local
@@ -346,7 +363,7 @@ class DaskPool:
         return [worker for worker in workers if worker not in self._distrusted] or None
 
     def in_flight(self) -> int:
-        return len(self._tasks)
+        return len(self._tasks) + len(self._auditing)
 
     def events(self, timeout: float) -> list[tuple[StoredMatch, Reply]]:
         try:
@@ -360,7 +377,7 @@ class DaskPool:
             task = self._tasks.pop(future.key, None)
             if task is not None:  # else cancelled by us
                 found += [(task.match, reply) for reply in self._replies(future, task.match)]
-        found += self._overdue() + self._silent()
+        found += self._overdue() + self._silent() + self._audits_done()
         found.sort(key=lambda event: isinstance(event[1], Stop))  # store the others first
         return found
 
@@ -376,9 +393,68 @@ class DaskPool:
                 Lost(f"{times} Dask workers died playing it (last: {error.last_worker.address})", True, times)
             ]
         reply = self._reply(future, match)
-        if lost and not isinstance(reply, Stop):
-            return [Recovered(f"Dask worker {lost[-1]} died playing it", len(lost)), reply]
-        return [reply]
+        found: list[Reply] = [Recovered(f"Dask worker {lost[-1]} died playing it", len(lost))] if lost else []
+        if isinstance(reply, Stop):
+            return [reply]
+        if isinstance(reply, Done):
+            worker = self._holder(future) or "?"
+            if random.random() < self.audit:  # held until played again here (``_audits_done``)
+                self._auditing[match.id] = match
+                threading.Thread(target=self._audit, args=(match, worker, reply), daemon=True).start()
+                return found
+            reply = self._accepted(match, worker, reply)
+        return [*found, reply]
+
+    def _audit(self, match: StoredMatch, worker: str, reply: Done) -> None:
+        """Play ``match`` again on this machine and compare it move by move (a thread of its own)."""
+        with self._audit_lock:
+            plays = []
+            for _ in range(2):  # a second play only where the first differs: are the bots deterministic?
+                # a worker process of its own each time, as a local run's match (one kept for the
+                # next play ended after its first match here)
+                auditor = WatchedWorker()
+                try:
+                    here = auditor.play(match, lambda: self._closed)
+                finally:
+                    auditor.close()
+                if not isinstance(here, Done):
+                    break  # not played here (stopped, lost): no verdict
+                plays.append(here.outcome.record)
+                self.stats.add(HERE, here.outcome.record)  # the baseline of ``stats.flagged``
+                if first_difference(reply.outcome.record, plays[0]) is None:
+                    break
+        why = None
+        if len(plays) == 2 and first_difference(plays[1], plays[0]) is None:  # deterministic, and it differs
+            why = first_difference(reply.outcome.record, plays[0])
+        self._audited.put((match, worker, reply, why))
+
+    def _audits_done(self) -> list[tuple[StoredMatch, Reply]]:
+        found: list[tuple[StoredMatch, Reply]] = []
+        while not self._audited.empty():
+            match, worker, reply, why = self._audited.get_nowait()
+            if self._auditing.pop(match.id, None) is None:
+                continue  # stopped meanwhile: put back by the runner
+            if why is None:
+                found.append((match, self._accepted(match, worker, reply)))
+            else:
+                what = f"played a match otherwise than its seats' bots do (this machine's replay: {why})"
+                found.append((match, self._take_back(worker, match, what)))
+        return found
+
+    def _accepted(self, match: StoredMatch, worker: str, reply: Done) -> Reply:
+        """``reply`` to store, unless its worker's results have become far better than chance."""
+        self.stats.add(worker, reply.outcome.record)
+        self._stored_by.setdefault(worker, []).append(match.id)
+        flagged = self.stats.flagged(worker)
+        if flagged is None:
+            return reply
+        return self._take_back(worker, match, f"is held back: {flagged}")
+
+    def _take_back(self, worker: str, match: StoredMatch, what: str) -> Lost:
+        """Distrust ``worker``: this match is played again, and so is every match it played in the
+        run (``taken_back``: the caller puts them back to pending)."""
+        self.taken_back.update(i for i in self._stored_by.pop(worker, []) if i != match.id)
+        return self._distrust(worker, match, what)
 
     def _reply(self, future: Any, match: StoredMatch) -> Reply:
         """A finished task's result as a runner reply, a finished match's outcome checked by replay."""
@@ -563,7 +639,7 @@ def connect(target: ClusterTarget | str) -> DaskPool:
                 f"cannot reach the Dask scheduler at {address} ({_first_line(error)}): is `dask scheduler` "
                 f"running there?{same} (see docs/cluster.md); nothing was played"
             ) from None
-    pool = DaskPool(client, expected, registry, local)
+    pool = DaskPool(client, expected, registry, local, target.audit)
     try:
         _check_workers(client, address, expected)
     except BaseException:

@@ -94,6 +94,18 @@ def play_ladder(
         show_progress=progress,
         console=console,
     )
+    while cluster and getattr(pool, "taken_back", None) and not report.interrupted and not report.errors:
+        # a distrusted worker's matches of this run: forgotten, and played on the workers left
+        from arena.tournament.cluster import connect
+
+        taken = sorted(pool.taken_back)  # type: ignore[union-attr]
+        store.take_back(taken)
+        pool = connect(cluster)
+        again = run_pending(store, store.pending(run.id), workers, pool=pool, total=total, label=ladder.name)
+        report.played += again.played - len(taken)
+        report.lost_workers += again.lost_workers
+        report.aborted += again.aborted
+        report.interrupted, report.errors, report.signal = again.interrupted, again.errors, again.signal
     return RunSummary(run, report, store.counts(run.id), total, done_before, reset, workers)
 
 

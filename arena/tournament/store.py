@@ -543,6 +543,19 @@ class Store:
                 [(match_id,) for match_id in match_ids],
             )
 
+    def take_back(self, match_ids: Iterable[int]) -> None:
+        """Forget the results of done matches and put them back to pending, to be played again
+        (the matches of a cluster worker found cheating: arena/tournament/cluster.py)."""
+        with self.transaction() as db:
+            for match_id in match_ids:
+                db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+                db.execute("DELETE FROM records WHERE match_id = ?", (match_id,))
+                db.execute(
+                    "UPDATE matches SET status = 'pending', started = NULL, finished = NULL, seconds = NULL"
+                    " WHERE id = ?",
+                    (match_id,),
+                )
+
     def record_lost_worker(self, match_id: int, reason: str, max_failures: int, times: int = 1) -> bool:
         """Count ``times`` lost workers against a running match: back to pending, or 'aborted' with
         ``reason`` once its worker was lost ``max_failures`` times (in this run or earlier ones).

@@ -729,3 +729,24 @@ def test_a_silent_worker_loses_its_match_within_the_silence_bound_not_the_clocks
     assert took < bound / 2, f"{took:.0f} s"
     assert report.lost_workers >= 1 and sum(m.failures for m in found) == report.lost_workers
     assert "sent no heartbeat for 2" in capsys.readouterr().err
+
+
+def test_a_worker_playing_a_seat_with_another_bot_is_caught_by_an_audit_and_its_matches_replayed(
+    tmp_path, dask_scheduler, small_local
+):
+    """A rogue worker plays seat 0 with another bot and answers with a consistent record naming the
+    scheduled one (the replay check proves the moves legal, not who chose them). Audited here move
+    by move (the SMALL ladder's bots are deterministic), it is distrusted and every match it
+    played is played again: the table is the local run's."""
+    ladder, expected, _ = small_local
+    dask_scheduler.add_worker(rogue="seat-swap")
+    dask_scheduler.add_worker()
+    with dask_scheduler.client() as client:
+        client.wait_for_workers(2, timeout=120)
+    db = tmp_path / "t.db"
+    run = arena("run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "--audit", "1", "-q")
+    assert run.returncode == 0, run.stderr
+    assert stored(db) == expected, run.stderr
+    warnings = [line for line in run.stderr.splitlines() if "otherwise than its seats' bots" in line]
+    assert warnings and all(line.startswith("warning: Dask worker tls://") for line in warnings), run.stderr
+    assert "this machine's replay: move " in warnings[0]
