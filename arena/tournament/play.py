@@ -139,7 +139,7 @@ def _play_adaptive(
 
             pool = connect(cluster)
         counts = store.counts(run.id)
-        return run_pending(
+        report = run_pending(
             store,
             pending,
             workers,
@@ -150,6 +150,10 @@ def _play_adaptive(
             show_progress=progress,
             console=console,
         )
+        taken = sorted(getattr(pool, "taken_back", ()))  # a distrusted worker's: the next rounds play them
+        store.take_back(taken)
+        report.played -= len(taken)
+        return report
 
     try:
         report = play_swiss(store, run, ladder, play_round)
