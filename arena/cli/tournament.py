@@ -6,8 +6,10 @@ Registered on the main typer app by ``arena/cli/main.py`` through ``register``.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
+import os
 import shlex
 import signal
 import sqlite3
@@ -29,7 +31,7 @@ from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.doctor import check_store
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
-from arena.tournament.ladder import LadderError, load_ladder
+from arena.tournament.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.report import (
     EXPORT_FIELDS,
     ReportError,
@@ -110,6 +112,25 @@ def _open_existing(db: Path) -> Store:
         raise _fail(f"cannot open {db}: {error}") from None
 
 
+def _fit_memory(ladder: Ladder, jobs: int | None) -> None:
+    """Say so in one line where the bots' memory caps together exceed this machine's memory, and
+    lower the default cap to fit (its workers inherit it); refuse a run that cannot fit at all."""
+    from arena.tournament.runner import default_jobs
+    from arena.wire.limits import DEFAULT_MEMORY_MB, _own_cgroup
+    from arena.wire.memory import BOT_MEMORY_ENV, machine_memory_mb, memory_plan
+
+    if os.geteuid() != 0 or _own_cgroup("memory") is None:
+        return  # no cgroup caps here (docs/security.md, Limits)
+    workers = jobs or ladder.concurrency or default_jobs()  # as play_ladder counts them
+    plan = memory_plan(machine_memory_mb(), workers * ladder.players, ladder.memory_mb, DEFAULT_MEMORY_MB)
+    if plan.refused:
+        raise _fail(str(plan.note))
+    if plan.cap is not None:
+        os.environ[BOT_MEMORY_ENV] = str(plan.cap)
+    if plan.note:
+        typer.echo(plan.note, err=True)
+
+
 def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
     """Whether the deals of ``ladder_run`` must stay hidden (arena/tournament/secrecy.py: the web's rule too)."""
     return seeds_hidden(store, ladder_run)
@@ -184,6 +205,17 @@ def run(
         bool,
         typer.Option("--dashboard", help="With --cluster local:N: serve Dask's dashboard on 127.0.0.1."),
     ] = False,
+    audit: Annotated[
+        float | None,
+        typer.Option(
+            "--audit",
+            min=0.0,
+            max=1.0,
+            metavar="SHARE",
+            help="With --cluster: the share of each worker's matches played again on this machine and"
+            " compared move by move (default 0.1; docs/cluster.md).",
+        ),
+    ] = None,
     sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
@@ -213,12 +245,14 @@ def run(
             from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
         cluster_errors = (ClusterError,)
         target = ClusterTarget(cluster, cluster_security, insecure_cluster, dashboard)
+        if audit is not None:
+            target = dataclasses.replace(target, audit=audit)
         try:
             check_target(target)
         except ClusterError as error:
             raise _fail(str(error)) from None
-    elif cluster_security is not None or insecure_cluster or dashboard:
-        raise _fail("--cluster-security, --insecure-cluster and --dashboard go with --cluster")
+    elif cluster_security is not None or insecure_cluster or dashboard or audit is not None:
+        raise _fail("--cluster-security, --insecure-cluster, --dashboard and --audit go with --cluster")
     registry = _registry()
     try:
         ladder = load_ladder(ladder_file, registry)
@@ -227,6 +261,8 @@ def run(
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)
+    if not cluster:
+        _fit_memory(ladder, jobs)
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:

@@ -20,12 +20,12 @@ import json
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from arena.match import MatchSpec
 from arena.tournament.formats import FORMATS
-from arena.tournament.ladder import Entrant, Ladder, content_digest
+from arena.tournament.ladder import SECRET_SEED, Entrant, Ladder, content_digest
 from arena.tournament.ratings import effective_ranks
 from arena.tournament.report import seat_lines
 from arena.tournament.runner import run_pending
@@ -58,9 +58,10 @@ class Comparison:
     opponents: tuple[Entrant, ...] = ()  # the other agent seats of a paired deal
     automaton: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
+    seed: int = 0  # with ``secret``: the run's drawn base seed once ``with_run_seed`` set it
     move_ms: int = MatchSpec.move_ms
     settings: SprtSettings = field(default_factory=SprtSettings)
+    secret: bool = False  # the base seed is drawn by the store and kept there (no --seed given)
 
     @property
     def paired(self) -> bool:
@@ -158,7 +159,7 @@ def ladder_record(comparison: Comparison) -> Ladder:
             "players": c.players,
             "automaton": c.automaton,
             "options": c.options,
-            "seed": c.seed,
+            "seed": SECRET_SEED if c.secret else c.seed,  # a drawn seed: the same comparison resumes
             "move_ms": c.move_ms,
             "settings": [c.settings.elo0, c.settings.elo1, c.settings.alpha, c.settings.beta],
         }
@@ -173,6 +174,7 @@ def ladder_record(comparison: Comparison) -> Ladder:
         entrants=(c.new, c.old, *c.opponents),
         options=dict(c.options),
         seed=c.seed,
+        secret_seed=c.secret,
         challenger=c.new.name,
         automaton=c.automaton,
         move_ms=c.move_ms,
@@ -332,10 +334,18 @@ def stored_comparison(store: Store, run: LadderRun) -> Comparison | None:
             seed=config.get("seed", 0),
             move_ms=config["move_ms"],
             settings=SprtSettings(**settings),
+            secret=bool(config.get("secret_seed")),
         )
     except (TypeError, ValueError, KeyError, SprtError):
         return None
-    return comparison if ladder_record(comparison).digest == run.digest else None
+    return with_run_seed(comparison, run) if ladder_record(comparison).digest == run.digest else None
+
+
+def with_run_seed(comparison: Comparison, run: LadderRun) -> Comparison:
+    """``comparison`` dealing from ``run``'s base seed, where the store drew it in secret."""
+    if comparison.secret and run.base_seed is not None:
+        return replace(comparison, seed=run.base_seed)
+    return comparison
 
 
 def result(comparison: Comparison, state: SprtState) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leader
 from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.secrecy import seeds_hidden
 from arena.tournament.solo import solo_rows
-from arena.tournament.store import LadderRun, Store, StoredMatch
+from arena.tournament.store import DAMAGED_HINT, LadderRun, Store, StoredMatch, StoreError, seat_problem
 from engine.options import OPTION_HEADERS, option_rows
 
 PAGE_SIZE = 50
@@ -98,16 +98,18 @@ def done_seats(store: Store, run_id: int) -> tuple[list[list[SeatLine]], list[in
     seeds: list[int] = []
     last = None
     for row in store.db.execute(
-        "SELECT s.match_id, s.agent, s.score, s.rank, s.fault, m.seed FROM seats s"
-        " JOIN matches m ON m.id = s.match_id"
+        "SELECT s.*, m.seed AS deal FROM seats s JOIN matches m ON m.id = s.match_id"
         " WHERE m.ladder_id = ? AND m.status = 'done' ORDER BY m.idx, s.seat",
         (run_id,),
     ):
-        if row[0] != last:
+        problem = seat_problem(row)  # a hand-edited store: one line, as the CLI's
+        if problem is not None:
+            raise StoreError(problem + DAMAGED_HINT)
+        if row["match_id"] != last:
             matches.append([])
-            seeds.append(row[5])
-            last = row[0]
-        matches[-1].append(SeatLine(row[1], row[2], row[3], row[4]))
+            seeds.append(row["deal"])
+            last = row["match_id"]
+        matches[-1].append(SeatLine(row["agent"], row["score"], row["rank"], row["fault"]))
     return matches, seeds
 
 

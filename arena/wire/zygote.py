@@ -14,7 +14,8 @@ agent has (docs/security.md), per agent per match:
 - the child joins its agent's cgroup (memory, pids, CPU quota, freezer), then unshares new mount,
   network, IPC, UTS and cgroup namespaces, mounts a fresh private tmpfs on /tmp (its home and
   working directory) and its own /proc;
-- a new session keyring, ``oom_score_adj`` 1000, the rlimits, then its seat uid (groups cleared,
+- its own random streams (arena/wire/reseed.py: nothing drawn from a generator the zygote held),
+  a new session keyring, ``oom_score_adj`` 1000, the rlimits, then its seat uid (groups cleared,
   every capability dropped, bounding set too), no new privileges, the seccomp filter
   (arena/wire/seccomp.py), the parent-death signal, its own session, and only its three pipes.
 
@@ -51,6 +52,7 @@ from arena.wire import (
 )
 from arena.wire.host_view import agent_environment, sandbox_pythonpath
 from arena.wire.limits import LOST_STATUS, BotCgroup, die_with_parent, oom_killer_first, set_rlimits
+from arena.wire.reseed import Generators, module_generators, reseed_generators
 from arena.wire.sandbox import PRIVATE_TMPFS_MB, Jail, bwrap_works
 from arena.wire.warm import on_release
 
@@ -391,6 +393,7 @@ def _end_zygotes() -> None:
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _registry: Registry | None = None  # the zygote's plugins, discovered once before any child
+_generators: Generators = []  # the random generators its imports made: each child reseeds them
 
 
 def _check(result: int, what: str) -> None:
@@ -405,9 +408,10 @@ def serve(control: socket.socket) -> int:
     from arena.plugins import discover
     from arena.wire.protocol import msgspec_codec
 
-    global _registry
+    global _registry, _generators
     _registry = discover(games=False)  # the plugins' imports, paid once
     msgspec_codec()  # and msgspec's: the children's frames are read and written with it
+    _generators = module_generators()
     own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
     seccomp.program()  # built once here (cached), not in every child
     gc.freeze()  # what is imported stays in pages every child shares
@@ -493,6 +497,7 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
         _become(int(request["uid"]))
         _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
         _load_filter()
+        reseed_generators(_generators)  # its own random streams, not the zygote's copied ones
 
     def run() -> int:
         from arena.host import claim_stdio, host_agent

@@ -19,6 +19,7 @@ from arena.tournament.compare import (
 )
 from arena.tournament.report import run_title
 from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.secrecy import seeds_hidden
 from arena.tournament.sprt import SprtSettings
 from arena.tournament.store import LadderRun, Store, StoredMatch, StoredSeat
 from tests.support import cli
@@ -274,3 +275,44 @@ def test_compare_plays_one_agent_against_itself_with_other_options_and_stores_th
     for spec, entrants in rows:
         sent = dict(zip(json.loads(entrants), json.loads(spec)["agent_options"], strict=True))
         assert sent == {"random[seed=1]": {"seed": 1}, "random[seed=2]": {"seed": 2}}
+
+
+def compare_seeds(db) -> set[int]:
+    connection = sqlite3.connect(db)
+    try:
+        return {seed for (seed,) in connection.execute("SELECT seed FROM matches")}
+    finally:
+        connection.close()
+
+
+def test_a_compare_without_seed_deals_from_a_secret_seed_shown_once_it_stops(tmp_path):
+    """Every default compare once played base seed 0: the same deals, computable in advance."""
+    args = ["compare", "prize-bidder", "random", "-g", "goofspiel", "-o", "cards=4", "--max-deals", "1"]
+    args += ["--jobs", "1", "-q"]
+    first, second = (arena(*args, "--db", str(tmp_path / f"{n}.db"), "--json") for n in (1, 2))
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    seeds = [json.loads(run.stdout)["seed"] for run in (first, second)]
+    assert seeds[0] != seeds[1] and 0 not in seeds
+    assert compare_seeds(tmp_path / "1.db").isdisjoint(compare_seeds(tmp_path / "2.db"))
+    # the same command resumes the same run from the same seed, and says it
+    again = arena(*args, "--db", str(tmp_path / "1.db"))
+    assert f"seed: {seeds[0]} (drawn in secret: --seed {seeds[0]} plays the same deals)" in again.stdout
+    fixed = arena(*args, "--db", str(tmp_path / "3.db"), "--seed", str(seeds[0]))
+    assert f"seed: {seeds[0]}\n" in fixed.stdout
+    assert compare_seeds(tmp_path / "3.db") == compare_seeds(tmp_path / "1.db")
+
+
+def test_a_secret_comparisons_seeds_stay_hidden_until_its_test_decides(tmp_path):
+    secret = make_comparison("secret", "goofspiel", "v2", "v1", players=2, secret=True)
+    public = make_comparison("public", "goofspiel", "v2", "v1", players=2, seed=7)
+    with Store(tmp_path / "hidden.db") as store:
+        runs = {c.name: store.open_run(ladder_record(c), []) for c in (secret, public)}
+        assert runs["secret"].secret and not runs["public"].secret
+        read_back = stored_comparison(store, runs["secret"])
+        assert read_back is not None and read_back.seed == runs["secret"].base_seed
+        for name, comparison in (("secret", read_back), ("public", public)):
+            store.add_matches(runs[name].id, schedule(comparison, 1))
+        # matches pending, then none pending yet the test undecided: more deals will come
+        assert seeds_hidden(store, runs["secret"]) and not seeds_hidden(store, runs["public"])
+        store.db.execute("UPDATE matches SET status = 'aborted'")
+        assert seeds_hidden(store, runs["secret"])
