@@ -28,6 +28,7 @@ from arena.cli.ladder_file import ladder_app
 from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.doctor import check_store
+from arena.tournament.fault_lines import AgentFaults, agent_faults, seat_lines
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ladder import LadderError, load_ladder
 from arena.tournament.report import (
@@ -49,6 +50,7 @@ from arena.tournament.store import (
     DiskFullError,
     LadderRun,
     Store,
+    StoredMatch,
     StoreError,
     disk_full,
 )
@@ -185,6 +187,13 @@ def run(
         typer.Option("--dashboard", help="With --cluster local:N: serve Dask's dashboard on 127.0.0.1."),
     ] = False,
     sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+    fail_on_faults: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-faults",
+            help="Exit with status 1 when any seat forfeited (a demo or a check whose bots must play cleanly).",
+        ),
+    ] = False,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
@@ -248,6 +257,7 @@ def run(
             raise _fail(str(error)) from None
         except cluster_errors as error:
             raise _fail(str(error)) from None
+        warnings = fault_warnings(store, summary.run, db)
     report, counts, total, workers = summary.report, summary.counts, summary.total, summary.workers
     where = f"cluster {cluster}" if cluster else f"{workers} job(s)"
     rate = f" ({report.rate:.2f} matches/s with {where})" if report.played else ""
@@ -269,10 +279,38 @@ def run(
         if more > 0:
             typer.echo(f"error: ... and {more} more", err=True)
         raise typer.Exit(1)
+    for line in warnings:
+        say(line, err=True)
+    if warnings and fail_on_faults:
+        raise _fail(f"{len(warnings)} agent(s) forfeited (--fail-on-faults): see the warnings above", code=1)
     if counts["done"] + counts["aborted"] == total:
         typer.echo(
             f"see the ratings with: arena leaderboard {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
         )
+
+
+def fault_warnings(store: Store, ladder_run: LadderRun, db: Path) -> list[str]:
+    """One warning line per agent that forfeited in the ladder: in how many seats, its most frequent
+    fault with the first line of its detail (kept back while the deals are secret), and where to
+    read more. A bot that cannot start forfeits every match and would otherwise only rank last."""
+    hidden = _seeds_hidden(store, ladder_run)
+    by_agent: dict[str, list[AgentFaults]] = {}
+    for found in agent_faults(store, ladder_run.id):
+        by_agent.setdefault(found.agent, []).append(found)
+    where = f"--db {shlex.quote(str(db))}"
+    name = shlex.quote(ladder_run.name)
+    lines = []
+    for agent, kinds in by_agent.items():
+        top = max(kinds, key=lambda kind: kind.count)
+        when = " at its start" if top.handshake else ""
+        why = f": {top.line}" if top.line and not hidden else ""
+        others = f" (and {len(kinds) - 1} other kind(s))" if len(kinds) > 1 else ""
+        lines.append(
+            f"warning: {agent} forfeited {sum(kind.count for kind in kinds)} of its {top.played} seat(s), "
+            f"{top.fault}{when}{why}{others}; see `arena matches {name} {where} --faults --agent "
+            f"{shlex.quote(agent)}`, and the whole record with `arena record {top.example} -l {name} {where}`"
+        )
+    return lines
 
 
 def leaderboard(
@@ -421,9 +459,22 @@ def matches(
             for m in found[:limit]
         ]
         headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
+        if faults and not hidden:  # why each seat forfeited: the first line of its detail
+            with _open_existing(db) as store:
+                for row, m in zip(rows, found, strict=False):
+                    row.append(_why(m, store.record(m.id)))
+            headers.append("why (first line of the fault's detail)")
         say(table(rows, headers=headers, floatfmt=".2f", missingval="-"))
 
     _guard(show, db)
+
+
+def _why(match: StoredMatch, record: dict | None) -> str:
+    """Each forfeited seat's agent and the first line of its fault's detail, one per line."""
+    lines = seat_lines(record)
+    return "\n".join(
+        f"{seat.agent}: {lines[seat.seat][1]}" for seat in match.seats if seat.fault and seat.seat in lines
+    )
 
 
 def _none_found(ladder: str, faults: bool, agent: str | None, status: str | None) -> str:

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from arena.match import table_seats
+from arena.tournament.fault_lines import agent_faults, seat_lines
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
@@ -139,7 +140,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
         "leaderboard": rows,
         "history": {} if history is None else {agent: history.get(agent, []) for agent in agents},
         "head_to_head": _matrix(done, agents),
-        "faults": _faults(done),
+        "faults": _faults(store, run),
         "compare": test,
     }
 
@@ -207,9 +208,14 @@ def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
     }
 
 
-def _faults(done: list[list[SeatLine]]) -> list[dict[str, Any]]:
-    counts = Counter((seat.agent, seat.fault) for lines in done for seat in lines if seat.fault)
-    return [{"agent": agent, "fault": fault, "count": n} for (agent, fault), n in sorted(counts.items())]
+def _faults(store: Store, run: LadderRun) -> list[dict[str, Any]]:
+    """Faults by agent and kind, each with its most frequent first detail line (none while the
+    deals are secret: a bot's error may quote its hand)."""
+    hidden = seeds_hidden(store, run)
+    return [
+        {"agent": f.agent, "fault": f.fault, "count": f.count, "line": "" if hidden else f.line}
+        for f in agent_faults(store, run.id)
+    ]
 
 
 def match_list(
@@ -241,18 +247,26 @@ def match_list(
         [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
     ).fetchall()
     shown = [store.match(row[0]) for row in ids]
+    lines = {  # why each seat forfeited, from the records of the page's matches with a fault
+        m.id: seat_lines(store.record(m.id))
+        for m in shown
+        if m is not None and not hidden and any(seat.fault for seat in m.seats)
+    }
     return {
         "ladder": progress(store, run_id),
         "filters": {"agent": agent, "fault": fault, "seed": seed},
         "page": page,
         "pages": pages,
         "count": count,
-        "matches": [match_summary(m, hidden) for m in shown if m is not None],
+        "matches": [match_summary(m, hidden, lines.get(m.id, {})) for m in shown if m is not None],
     }
 
 
-def match_summary(match: StoredMatch, hidden: bool = False) -> dict[str, Any]:
-    """A stored match as a list row; ``hidden``: its seed is shown as "secret" (``deals_hidden``)."""
+def match_summary(
+    match: StoredMatch, hidden: bool = False, lines: dict[int, tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """A stored match as a list row; ``hidden``: its seed is shown as "secret" (``deals_hidden``);
+    ``lines``: each faulted seat's phase and first detail line (``fault_lines.seat_lines``)."""
     return {
         "id": match.id,
         "ladder_id": match.ladder_id,
@@ -272,6 +286,7 @@ def match_summary(match: StoredMatch, hidden: bool = False) -> dict[str, Any]:
                 "score": s.score,
                 "rank": s.rank,
                 "fault": s.fault,
+                "why": (lines or {}).get(s.seat, ("", ""))[1] if s.fault else "",
             }
             for s in match.seats
         ],

@@ -384,3 +384,27 @@ def test_compare_page_of_a_run_stored_without_its_settings(contest, tmp_path):
     page = client.get(f"/ladders/{ladder}")
     assert page.status_code == 200 and "test settings cannot be read back" in page.text
     assert 'id="leaderboard"' in page.text
+
+
+def test_the_ladder_page_and_match_list_say_why_each_seat_forfeited_escaped(tmp_path):
+    # A bot that cannot start: the pages give the first line of its fault's detail, not only "crash".
+    bot = tmp_path / "crasher"
+    bot.write_text("#!/bin/sh\necho '<b>no model file</b>' >&2\nexit 3\n")
+    bot.chmod(0o755)
+    tmp_path.chmod(0o755)  # a seat uid reads the script through it
+    (tmp_path / "crash.toml").write_text(
+        'name = "crash"\ngame = "goofspiel"\n[[agents]]\nagent = "./crasher"\n[[agents]]\nagent = "random"\n'
+    )
+    db = tmp_path / "crash.db"
+    arena("run", str(tmp_path / "crash.toml"), "--db", str(db), "--quiet", "--jobs", "1")
+    client = TestClient(create_app(db), raise_server_exceptions=False)
+    ladder = ladder_ids(client)["crash"]
+    line = "exited with status 3; stderr: <b>no model file</b>"
+    faults = client.get(f"/api/ladders/{ladder}").json()["faults"]
+    assert faults == [{"agent": "./crasher", "fault": "crash", "count": 2, "line": line}]
+    escaped = "exited with status 3; stderr: &lt;b&gt;no model file&lt;/b&gt;"
+    page = client.get(f"/ladders/{ladder}").text
+    assert escaped in page and "<b>no model file" not in page
+    listed = client.get(f"/ladders/{ladder}/matches?fault=any").text
+    assert listed.count(f'<div class="fault-line">./crasher: {escaped}</div>') == 2
+    assert "<b>no model file" not in listed
