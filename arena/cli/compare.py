@@ -213,7 +213,7 @@ def _elo_text(state: SprtState) -> str:
 def _print_result(
     comparison: Comparison, state: SprtState, max_deals: int, played: int, as_json: bool
 ) -> None:
-    from arena.tournament.compare import VERDICTS, result
+    from arena.tournament.compare import VERDICTS, interval_hint, result
 
     c = comparison
     design = "paired" if c.paired else "head-to-head (pentanomial)"
@@ -230,3 +230,6 @@ def _print_result(
     typer.echo(f"{_llr_text(state)}  (H0: {c.settings.elo0:+g} Elo, H1: {c.settings.elo1:+g} Elo)")
     typer.echo(f"{_elo_text(state)}  (NEW - OLD, 95% interval)")
     typer.echo(verdict)
+    hint = interval_hint(c.settings, state)
+    if hint:
+        typer.echo(f"hint: {hint}")
