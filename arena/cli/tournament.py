@@ -28,7 +28,7 @@ from arena.cli.ladder_file import ladder_app
 from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.doctor import check_store
-from arena.tournament.fault_lines import AgentFaults, agent_faults, seat_lines
+from arena.tournament.fault_lines import AgentFaults, agent_faults, faults_by_seat
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ladder import LadderError, load_ladder
 from arena.tournament.report import (
@@ -471,7 +471,7 @@ def matches(
 
 def _why(match: StoredMatch, record: dict | None) -> str:
     """Each forfeited seat's agent and the first line of its fault's detail, one per line."""
-    lines = seat_lines(record)
+    lines = faults_by_seat(record)
     return "\n".join(
         f"{seat.agent}: {lines[seat.seat][1]}" for seat in match.seats if seat.fault and seat.seat in lines
     )

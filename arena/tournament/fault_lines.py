@@ -31,7 +31,7 @@ def first_line(detail: object) -> str:
     return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 3] + "..."
 
 
-def seat_lines(record: dict[str, Any] | None) -> dict[int, tuple[str, str]]:
+def faults_by_seat(record: dict[str, Any] | None) -> dict[int, tuple[str, str]]:
     """Each faulted seat's (phase, first detail line) in a match record (its first fault)."""
     found: dict[int, tuple[str, str]] = {}
     for fault in (record or {}).get("faults", []):
@@ -73,7 +73,7 @@ def agent_faults(store: Store, run_id: int) -> list[AgentFaults]:
     found = []
     for (agent, fault), matches in groups.items():
         seen = [
-            seat_lines(store.record(match_id)).get(seat, ("", "")) for match_id, _, seat in matches[:SAMPLE]
+            faults_by_seat(store.record(match_id)).get(seat, ("", "")) for match_id, _, seat in matches[:SAMPLE]
         ]
         lines = Counter(line for _, line in seen if line)
         found.append(

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from arena.match import table_seats
-from arena.tournament.fault_lines import agent_faults, seat_lines
+from arena.tournament.fault_lines import agent_faults, faults_by_seat
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
@@ -248,7 +248,7 @@ def match_list(
     ).fetchall()
     shown = [store.match(row[0]) for row in ids]
     lines = {  # why each seat forfeited, from the records of the page's matches with a fault
-        m.id: seat_lines(store.record(m.id))
+        m.id: faults_by_seat(store.record(m.id))
         for m in shown
         if m is not None and not hidden and any(seat.fault for seat in m.seats)
     }
@@ -266,7 +266,7 @@ def match_summary(
     match: StoredMatch, hidden: bool = False, lines: dict[int, tuple[str, str]] | None = None
 ) -> dict[str, Any]:
     """A stored match as a list row; ``hidden``: its seed is shown as "secret" (``deals_hidden``);
-    ``lines``: each faulted seat's phase and first detail line (``fault_lines.seat_lines``)."""
+    ``lines``: each faulted seat's phase and first detail line (``fault_lines.faults_by_seat``)."""
     return {
         "id": match.id,
         "ladder_id": match.ladder_id,
