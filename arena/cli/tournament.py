@@ -54,6 +54,7 @@ from arena.tournament.store import (
     StoreError,
     disk_full,
 )
+from arena.tournament.table_format import cells, columns, fixed, percent, percent_interval
 
 
 class TableFormat(StrEnum):
@@ -368,7 +369,7 @@ def leaderboard(
             )
             retired = f"; {hidden} retired (--all shows them)" if hidden else ""
             say(f"{run_title(ladder_run)}: {counts['done']}/{total} matches{aborted}, {order}{retired}")
-            say(_solo_table(rows) if by_score else _rating_table(rows))
+            say(_leaderboard_table(rows, by_score))
             unsure = sum(bool(row.get("uncertain")) for row in rows)
             if unsure:
                 say(
@@ -379,41 +380,15 @@ def leaderboard(
     _guard(show, db)
 
 
-def _rating_table(rows: list[dict]) -> str:
-    headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
-    headers += ["matches", "wins", "mean score", "faults"]
-    cells = [
-        [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
-        + [(_interval(row["mle_low"], row["mle_high"]) or "-") + (" ?" if row.get("uncertain") else "")]
-        + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
-        for row in rows
-    ]
-    floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
-    return table(cells, headers=headers, floatfmt=floats, missingval="-")
-
-
-def _solo_table(rows: list[dict]) -> str:
-    """A solo ladder's table (arena/tournament/solo.py): margins, paired gaps, win rates."""
-    headers = ["rank", "agent", "mean margin", "95% interval", "gap to above", "95% interval"]
-    headers += ["mean score", "win rate", "95% interval (Wilson)", "deals", "faults"]
-    cells = [
-        [row["rank"], row["agent"], row["mean_margin"], _interval(row["margin_low"], row["margin_high"], 2)]
-        + [row["gap_above"], _interval(row["gap_low"], row["gap_high"], 2), row["mean_score"]]
-        + [f"{100 * row['win_rate']:.1f}%", _percent_interval(row["win_low"], row["win_high"])]
-        + [row["deals"], row["faults"]]
-        for row in rows
-    ]
-    floats = ["g", "g", "+.2f", "g", "+.2f", "g", ".2f"]  # margins signed: above or below the automaton
-    return table(cells, headers=headers, floatfmt=floats, missingval="-")
-
-
-def _percent_interval(low: float, high: float) -> str:
-    """A rate's interval as percentages, e.g. ``[12.5, 40.0]``."""
-    return f"[{100 * low:.1f}, {100 * high:.1f}]"
-
-
-def _interval(low: float | None, high: float | None, digits: int = 0) -> str | None:
-    return None if low is None or high is None else f"[{low:+.{digits}f}, {high:+.{digits}f}]"
+def _leaderboard_table(rows: list[dict], solo: bool) -> str:
+    """The leaderboard as text: the web page's columns and figures (arena/tournament/table_format.py)."""
+    chosen = columns(solo)
+    return table(
+        cells(rows, solo),
+        headers=[column.header for column in chosen],
+        disable_numparse=True,  # the cells are formatted already
+        colalign=["right" if column.numeric else "left" for column in chosen],
+    )
 
 
 def matches(
@@ -515,8 +490,9 @@ def head_to_head_command(
             rows = []
             for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
                 rate, low, high = h2h.score_rate(name)
-                percent = _percent_interval(low, high)
-                rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
+                rows.append(
+                    [name, ahead, h2h.level, percent(rate), percent_interval(low, high), fixed(mean, ".2f")]
+                )
             headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
             say(table(rows, headers=headers))
 

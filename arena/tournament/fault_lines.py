@@ -73,7 +73,8 @@ def agent_faults(store: Store, run_id: int) -> list[AgentFaults]:
     found = []
     for (agent, fault), matches in groups.items():
         seen = [
-            faults_by_seat(store.record(match_id)).get(seat, ("", "")) for match_id, _, seat in matches[:SAMPLE]
+            faults_by_seat(store.record(match_id)).get(seat, ("", ""))
+            for match_id, _, seat in matches[:SAMPLE]
         ]
         lines = Counter(line for _, line in seen if line)
         found.append(

@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from arena.live import live_file, live_folder, read_live
 from arena.plugins import PluginError, Registry, discover
 from arena.textsafe import printable
+from arena.tournament import table_format
 from arena.tournament.ratings import RateMemo
 from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
@@ -272,6 +273,7 @@ class Arena:
             view=view,
             chart=Markup(view["chart"]),
             compare_chart=Markup(view.get("compare_chart", "")),
+            columns=table_format.columns(view["solo"]),
         )
 
     def leaderboard(self, request: Request) -> Response:

@@ -130,14 +130,19 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
         rows, history = solo_rows(zip(seeds, done, strict=True)), None  # not rated: no history
     else:
         rows, history = _rated(done, seeds, memo)
-    # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain
-    rows = mark_uncertain(without_retired(rows, retired_names(config))[0], config.get("target_interval"))
+    # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain;
+    # the page lists them below it, marked, as `arena leaderboard --all` does
+    retired = retired_names(config)
+    target = config.get("target_interval")
+    marked = [row for row in without_retired(rows, retired, keep=True)[0] if row["retired"]]
+    rows = mark_uncertain(without_retired(rows, retired)[0], target)
     agents = [row["agent"] for row in rows]
     return {
         "ladder": live,
         "rated": len(done),
         "solo": solo,
         "leaderboard": rows,
+        "retired": mark_uncertain(marked, target),
         "history": {} if history is None else {agent: history.get(agent, []) for agent in agents},
         "head_to_head": _matrix(done, agents),
         "faults": _faults(store, run),

@@ -104,7 +104,7 @@ def test_solo_ladder_page_ranks_by_mean_margin(contest_server, browser, tmp_path
     page.click("text=web-solo")
     page.locator("#leaderboard").wait_for()
     headers = page.locator("#leaderboard thead th").all_inner_texts()
-    assert headers[:4] == ["rank", "agent", "mean margin", "margin low"] and "mu" not in headers
+    assert headers[:4] == ["rank", "agent", "mean margin", "95% interval"] and "mu" not in headers
     agents = page.locator("#leaderboard tbody tr td:nth-child(2)").all_inner_texts()
     assert agents[0] == "greedy" and sorted(agents) == ["first-option", "greedy", "random"]
     margins = [
