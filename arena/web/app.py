@@ -393,10 +393,8 @@ def _api(request: Request) -> bool:
 
 def _number(value: Any) -> str:
     """Table cells: floats with 2 decimals, None as a dash, the rest as is."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.2f}"
+    if isinstance(value, float) or value is None:
+        return table_format.fixed(value, ".2f")  # as the CLI: no "-0.00", a dash for None
     return str(value)
 
 

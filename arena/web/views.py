@@ -22,6 +22,7 @@ from arena.tournament.store import LadderRun, Store, StoredMatch
 PAGE_SIZE = 50
 AGENT_MATCHES = 100  # latest matches listed on an agent's page
 CHART_POINTS = 150  # most points drawn per agent in the rating chart
+RUNNING_LINKS = 20  # running matches linked from a ladder's progress line, at most
 
 
 class NotFound(LookupError):
@@ -87,7 +88,14 @@ def progress(store: Store, run_id: int) -> dict[str, Any]:
             "SELECT status, COUNT(*) AS n FROM matches WHERE ladder_id = ? GROUP BY status", (run_id,)
         )
     }
-    return _run_dict(run, counts, row["last"] or run.created)
+    running = [
+        {"id": r["id"], "key": r["key"]}
+        for r in store.db.execute(
+            "SELECT id, key FROM matches WHERE ladder_id = ? AND status = 'running' ORDER BY idx LIMIT ?",
+            (run_id, RUNNING_LINKS),
+        )
+    ]
+    return {**_run_dict(run, counts, row["last"] or run.created), "running": running}
 
 
 def done_seats(store: Store, run_id: int) -> tuple[list[list[SeatLine]], list[int]]:

@@ -219,5 +219,12 @@
     reloadMoves().catch((error) => { $("where").textContent = String(error); });
     go(start);
   }
+  // #step=N typed or followed in the same tab (a link, the address bar, back and forward)
+  window.addEventListener("hashchange", () => {
+    const asked = /^#step=(\d+|end)$/.exec(location.hash);
+    if (!asked || steps === 0) return;
+    const step = asked[1] === "end" ? steps - 1 : Number(asked[1]);
+    if (step !== wanted) go(step);
+  });
   window.addEventListener("beforeunload", () => { if (follower) follower.stop(); });
 })();
