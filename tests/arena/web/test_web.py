@@ -227,7 +227,10 @@ def test_pages_follow_a_store_that_changes_under_them(db, tmp_path):
         # ... and links to it: the running match's page follows its moves
         key = writer.execute("SELECT key FROM matches WHERE id = ?", (last,)).fetchone()[0]
         assert live["running"] == [{"id": last, "key": key}]
-        assert f'1 running: <span id="running"><a href="/matches/{last}">' in client.get(f"/ladders/{ladder}").text
+        assert (
+            f'1 running: <span id="running"><a href="/matches/{last}">'
+            in client.get(f"/ladders/{ladder}").text
+        )
         # Running, with no live file yet: the page says it waits for the first step (and follows it).
         assert "waiting for its first step" in client.get(f"/matches/{last}").text
         assert client.get(f"/api/matches/{last}/moves").json() | {"moves": []} == {
