@@ -21,7 +21,7 @@
   function showClock() {
     if (deadline === null) { clock.textContent = ""; return; }
     const left = Math.max(0, (deadline - performance.now()) / 1000);
-    clock.textContent = `time left for this decision: ${left.toFixed(0)} s (your clock and bank)`;
+    clock.textContent = `time left for this decision: ${tlachtliDuration(left * 1000)} (your clock and bank)`;
   }
   setInterval(showClock, 500);
 

@@ -136,6 +136,9 @@ def test_board_and_move_list_side_by_side_and_step_links_followed_in_the_tab(ser
     # a #step= typed in the address bar (or a link to it) in the same tab moves the viewer there
     page.goto(page.url.split("#")[0] + "#step=5")
     where.to_have_text(re.compile("^step 5 "))
+    # times as a clock reads them (m:ss.s), never milliseconds with decimals
+    sync_api.expect(page.locator("#move")).to_have_text(re.compile(r"^Move 5: .* in \d+:\d\d\.\d$"))
+    assert re.fullmatch(r"seat 0: \d+:\d\d\.\d, seat 1: \d+:\d\d\.\d", page.locator("#clock").inner_text())
     page.goto(page.url.split("#")[0] + "#step=end")
     where.to_have_text(re.compile(r"^step (\d+) of \1"))
     page.go_back()
