@@ -82,13 +82,10 @@ class ExportFormat(StrEnum):
 DbOption = Annotated[
     Path, typer.Option("--db", help="SQLite database file of the tournament results.", show_default=True)
 ]
-LadderArg = Annotated[
-    str | None,
-    typer.Argument(
-        metavar="LADDER",
-        help="Ladder name, or its .toml file; default: the ladder run most recently in the database.",
-    ),
-]
+# The older shapes (`leaderboard LADDER`, `doctor DB`), kept working but no longer shown: every
+# command names its ladder with --ladder/-l and its database with --db.
+LadderArg = Annotated[str | None, typer.Argument(metavar="LADDER", hidden=True, show_default=False)]
+DbArg = Annotated[Path | None, typer.Argument(metavar="DB", hidden=True, show_default=False)]
 LadderOption = Annotated[
     str | None,
     typer.Option("--ladder", "-l", help="Ladder name or .toml file; default: the most recently run ladder."),
@@ -286,7 +283,7 @@ def run(
         raise _fail(f"{len(warnings)} agent(s) forfeited (--fail-on-faults): see the warnings above", code=1)
     if counts["done"] + counts["aborted"] == total:
         typer.echo(
-            f"see the ratings with: arena leaderboard {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
+            f"see the ratings with: arena leaderboard -l {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
         )
 
 
@@ -314,8 +311,16 @@ def fault_warnings(store: Store, ladder_run: LadderRun, db: Path) -> list[str]:
     return lines
 
 
+def _either(option: object, argument: object, flag: str, default: object = None) -> object:
+    """The value given as ``flag`` or as the older positional argument (one error line if both differ)."""
+    if argument is not None and option not in (None, default) and option != argument:
+        raise _fail(f"give the {flag.lstrip('-')} once: {flag} {option} or {argument}, not both")
+    return argument if argument is not None else option
+
+
 def leaderboard(
-    ladder: LadderArg = None,
+    ladder_arg: LadderArg = None,
+    ladder: LadderOption = None,
     db: DbOption = Path(DEFAULT_DB),
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
     method: Annotated[
@@ -331,6 +336,9 @@ def leaderboard(
     show_all: Annotated[
         bool, typer.Option("--all", help="Also show retired agents (and older versions of an agent).")
     ] = False,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Every column (the table fits 100 columns without).")
+    ] = False,
 ) -> None:
     """Show a ladder's leaderboard: TrueSkill and the order-free MLE rating side by side.
 
@@ -340,6 +348,7 @@ def leaderboard(
     instead by each agent's mean margin over the automaton on the same deals, with 95%
     intervals, the paired gap to the row above and the win rate. See docs/ratings.md.
     """
+    ladder = _either(ladder, ladder_arg, "--ladder")  # type: ignore[assignment]
 
     def show() -> None:
         with _open_existing(db) as store:
@@ -369,7 +378,7 @@ def leaderboard(
             )
             retired = f"; {hidden} retired (--all shows them)" if hidden else ""
             say(f"{run_title(ladder_run)}: {counts['done']}/{total} matches{aborted}, {order}{retired}")
-            say(_leaderboard_table(rows, by_score))
+            say(_leaderboard_table(rows, by_score, wide))
             unsure = sum(bool(row.get("uncertain")) for row in rows)
             if unsure:
                 say(
@@ -380,11 +389,11 @@ def leaderboard(
     _guard(show, db)
 
 
-def _leaderboard_table(rows: list[dict], solo: bool) -> str:
+def _leaderboard_table(rows: list[dict], solo: bool, wide: bool) -> str:
     """The leaderboard as text: the web page's columns and figures (arena/tournament/table_format.py)."""
-    chosen = columns(solo)
+    chosen = columns(solo, wide)
     return table(
-        cells(rows, solo),
+        cells(rows, solo, wide),
         headers=[column.header for column in chosen],
         disable_numparse=True,  # the cells are formatted already
         colalign=["right" if column.numeric else "left" for column in chosen],
@@ -549,14 +558,13 @@ def record(
     _guard(write, db)
 
 
-def doctor(
-    db: Annotated[Path, typer.Argument(metavar="DB", help="The SQLite database file to check.")],
-) -> None:
+def doctor(db_arg: DbArg = None, db: DbOption = Path(DEFAULT_DB)) -> None:
     """Check a tournament database: SQLite integrity, schema version, every stored spec and record.
 
     Prints one line per problem with what to do, or OK; exit status 1 when a problem is found.
     The file is only read.
     """
+    db = Path(_either(db, db_arg, "--db", Path(DEFAULT_DB)))  # type: ignore[arg-type]
     problems, summary = check_store(db)
     for line in problems:
         say(f"problem: {printable(line, newlines=False)}")

@@ -52,10 +52,13 @@ class Column:
     text: Callable[[Row], str]
     value: Callable[[Row], Any]
     numeric: bool = True
+    wide: bool = False  # shown by `arena leaderboard --wide` (and on the page), left out of 100 columns
 
 
-def _number(key: str, spec: str) -> Column:
-    return Column(key.replace("_", " "), lambda row: fixed(row.get(key), spec), lambda row: row.get(key))
+def _number(key: str, spec: str, wide: bool = False) -> Column:
+    return Column(
+        key.replace("_", " "), lambda row: fixed(row.get(key), spec), lambda row: row.get(key), wide=wide
+    )
 
 
 def _count(key: str, header: str | None = None) -> Column:
@@ -76,8 +79,8 @@ RATED = (
     _count("rank"),
     AGENT,
     _number("rating", ".2f"),
-    _number("mu", ".2f"),
-    _number("sigma", ".2f"),
+    _number("mu", ".2f", wide=True),
+    _number("sigma", ".2f", wide=True),
     Column("MLE Elo", lambda row: fixed(row.get("mle"), ".1f"), lambda row: row.get("mle")),
     Column(
         "95% interval",
@@ -99,36 +102,39 @@ SOLO = (
     _number("mean_margin", "+.2f"),
     Column(
         "95% interval",
-        lambda row: interval(row.get("margin_low"), row.get("margin_high"), 2),
+        lambda row: interval(row.get("margin_low"), row.get("margin_high"), 1),
         lambda row: row.get("margin_low"),
         numeric=False,
     ),
     Column("gap to above", lambda row: fixed(row.get("gap_above"), "+.2f"), lambda row: row.get("gap_above")),
     Column(
         "95% interval",
-        lambda row: interval(row.get("gap_low"), row.get("gap_high"), 2),
+        lambda row: interval(row.get("gap_low"), row.get("gap_high"), 1),
         lambda row: row.get("gap_low"),
         numeric=False,
+        wide=True,
     ),
-    _number("mean_score", ".2f"),
+    _number("mean_score", ".2f", wide=True),
     Column("win rate", lambda row: percent(row.get("win_rate")), lambda row: row.get("win_rate")),
     Column(
         "95% interval (Wilson)",
         lambda row: percent_interval(row.get("win_low"), row.get("win_high")),
         lambda row: row.get("win_low"),
         numeric=False,
+        wide=True,
     ),
-    _count("deals"),
+    Column("deals", lambda row: str(row.get("deals", MISSING)), lambda row: row.get("deals"), wide=True),
     _count("faults"),
 )
 
 
-def columns(solo: bool) -> tuple[Column, ...]:
-    """The leaderboard's columns: a solo ladder's (margins against the automaton) or a rated one's."""
-    return SOLO if solo else RATED
+def columns(solo: bool, wide: bool = True) -> tuple[Column, ...]:
+    """The leaderboard's columns: a solo ladder's (margins against the automaton) or a rated one's;
+    all of them when ``wide``, else those that fit a 100-column terminal."""
+    return tuple(column for column in (SOLO if solo else RATED) if wide or not column.wide)
 
 
-def cells(rows: Sequence[Row], solo: bool) -> list[list[str]]:
-    """Each row's cells as text, in ``columns(solo)`` order."""
-    chosen = columns(solo)
+def cells(rows: Sequence[Row], solo: bool, wide: bool = True) -> list[list[str]]:
+    """Each row's cells as text, in ``columns(solo, wide)`` order."""
+    chosen = columns(solo, wide)
     return [[column.text(row) for column in chosen] for row in rows]

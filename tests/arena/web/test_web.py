@@ -441,7 +441,7 @@ def test_the_ladder_page_table_reads_as_the_cli_table(client, db, name):
     # one formatting module: the same headers and the same figures, never a raw key or "-0.00"
     headers, rows = _leaderboard_cells(client.get(f"/ladders/{ladder_ids(client)[name]}").text)
     assert headers[:3] == ["rank", "agent", "rating"] and "MLE Elo" in headers and "mle low" not in headers
-    cli = arena("leaderboard", name, "--db", str(db)).stdout.splitlines()
+    cli = arena("leaderboard", name, "--db", str(db), "--wide").stdout.splitlines()
     assert cli[1].split() == " ".join(headers).split()  # the CLI's header line, word for word
     for row, line in zip(rows, cli[3:], strict=True):
         assert " ".join(row).split() == line.split()
@@ -455,7 +455,7 @@ def test_the_solo_page_table_reads_as_the_cli_table_with_win_rates_in_per_cent(c
         "rank", "agent", "mean margin", "95% interval", "gap to above", "95% interval", "mean score",
         "win rate", "95% interval (Wilson)", "deals", "faults",
     ]  # fmt: skip
-    cli = arena("leaderboard", "web-solo", "--db", str(contest)).stdout.splitlines()
+    cli = arena("leaderboard", "web-solo", "--db", str(contest), "--wide").stdout.splitlines()
     for row, line in zip(rows, cli[3:], strict=True):
         assert " ".join(row).split() == line.split()
         assert row[7].endswith("%") and row[2][0] in "+-0"
@@ -484,3 +484,12 @@ def test_retired_agents_are_marked_by_leaderboard_all_and_listed_marked_on_the_p
     page = client.get(f"/ladders/{ladder_ids(client)['grow']}").text
     assert [row[1] for row in _leaderboard_cells(page)[1]] in (["r1", "r2"], ["r2", "r1"])
     assert [row[1] for row in _leaderboard_cells(page, "retired")[1]] == ["gone (retired)"]
+
+
+def test_the_leaderboard_fits_100_columns_unless_wide(db, contest):
+    for store, name in ((db, "web-teotihuacan"), (contest, "web-solo")):
+        narrow = arena("leaderboard", "-l", name, "--db", str(store)).stdout.splitlines()
+        wide = arena("leaderboard", "-l", name, "--db", str(store), "--wide").stdout.splitlines()
+        assert max(map(len, narrow)) <= 100 < max(map(len, wide)), name
+        assert len(narrow[1].split()) < len(wide[1].split())  # fewer columns, the same rows
+        assert [line.split()[1] for line in narrow[3:]] == [line.split()[1] for line in wide[3:]]
