@@ -160,7 +160,8 @@ class SeatPages:
             )
             drawing = draw(state, seat.seat, self.names)
         except (NotImplementedError, AttributeError, KeyError, ValueError, TypeError):
-            drawing = None  # an engine without from_observation or svg: the options alone
+            # an engine without from_observation or svg: the options alone (or the board drawn last)
+            drawing = cached[1] if cached is not None else None
         self._boards[seat.seat] = (key, drawing)
         return drawing
 
