@@ -25,6 +25,14 @@ sync_api = playwright_api()
 pytestmark = [NEEDS_CHROMIUM, WEB_STORE]
 
 
+def beside_the_board(page) -> None:
+    """The decision (prompt, options, log) stands beside the board, not under it."""
+    board, step = page.locator("#board").bounding_box(), page.locator(".step").bounding_box()
+    assert board is not None and step is not None
+    assert step["x"] >= board["x"] + board["width"] - 1 and step["y"] < board["y"] + board["height"] / 2
+    assert step["x"] + step["width"] <= page.viewport_size["width"]
+
+
 def click_until_the_end(
     page, rng: random.Random, shot_at: int | None = None, shot: Path | None = None, news: list | None = None
 ) -> int:
@@ -40,6 +48,8 @@ def click_until_the_end(
         count = buttons.count()
         assert page.locator("#prompt").inner_text().strip()
         assert page.locator("#board svg").count() == 1  # the seat's board, drawn
+        if clicks == 0:
+            beside_the_board(page)
         assert re.match(r"time left for this decision: \d+:\d\d\.\d ", page.locator("#clock").inner_text())
         if news is not None:
             news.extend(page.locator("#news li").all_inner_texts())
@@ -116,8 +126,9 @@ def test_a_second_tab_takes_the_seat_over_and_the_first_says_so(browser, tmp_pat
     try:
         first = open_page(browser, match.pages[0])
         first.locator("#options button.choice").first.wait_for()
-        second = open_page(browser, match.pages[0])
+        second = open_page(browser, match.pages[0], (1440, 900))
         second.locator("#options button.choice").first.wait_for()
+        beside_the_board(second)
         sync_api.expect(first.locator("#status")).to_have_text(
             "this seat is now played in another tab (the one opened last)"
         )
