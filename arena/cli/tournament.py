@@ -20,7 +20,14 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, stderr_console, table, use_sandbox
+from arena.cli.common import (
+    SANDBOX_HELP,
+    announce_sandbox,
+    say,
+    stderr_console,
+    table,
+    use_sandbox,
+)
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.entry import interrupted_once
@@ -443,12 +450,14 @@ def matches(
             for m in found[:limit]
         ]
         headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
-        if faults and not hidden:  # why each seat forfeited: the first line of its detail
-            with _open_existing(db) as store:
-                for row, m in zip(rows, found, strict=False):
-                    row.append(_why(m, store.record(m.id)))
-            headers.append("why (first line of the fault's detail)")
         say(table(rows, headers=headers, floatfmt=".2f", missingval="-"))
+        if faults and not hidden:  # why each seat forfeited: the first line of its detail, whole
+            with _open_existing(db) as store:
+                whys = [(m.idx, _why(m, store.record(m.id))) for m in found[:limit]]
+            say("\nwhy, the first line of each fault's detail (the whole record: `arena record N`):")
+            for idx, why in whys:
+                for line in why.splitlines():
+                    say(f"  #{idx} {line}")
 
     _guard(show, db)
 

@@ -207,7 +207,9 @@ def test_crashing_executable_agent_forfeits_and_is_listed_with_faults(tmp_path):
     assert f"arena record 0 -l crash --db {db}" in warnings[0]
     listed = arena("matches", "--db", str(db), "--faults").stdout
     assert listed.count("crash") >= 2
-    assert listed.count("./crasher: ") == 2 and "why (first line of the fault's detail)" in listed
+    why = listed.split("why, the first line of each fault's detail")[1].splitlines()[1:]
+    assert why == [f"  #{n} ./crasher: exited with status 3; stderr: cannot start" for n in (0, 1)]
+    assert max(len(line) for line in listed.splitlines()) <= 100  # the table fits; the lines say it whole
     strict = arena("run", str(ladder), "--db", str(db), "--quiet", "--fail-on-faults", check=False)
     assert strict.returncode == 1 and strict.stderr.splitlines()[-1].startswith("error: 1 agent(s) forfeited")
 
