@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -62,6 +62,8 @@ from arena.tournament.store import (
     disk_full,
 )
 from arena.tournament.table_format import cells, columns, fixed, percent, percent_interval
+
+T = TypeVar("T")
 
 
 class TableFormat(StrEnum):
@@ -318,7 +320,7 @@ def fault_warnings(store: Store, ladder_run: LadderRun, db: Path) -> list[str]:
     return lines
 
 
-def _either(option: object, argument: object, flag: str, default: object = None) -> object:
+def _either(option: T, argument: T | None, flag: str, default: T | None = None) -> T:
     """The value given as ``flag`` or as the older positional argument (one error line if both differ)."""
     if argument is not None and option not in (None, default) and option != argument:
         raise _fail(f"give the {flag.lstrip('-')} once: {flag} {option} or {argument}, not both")
@@ -355,7 +357,7 @@ def leaderboard(
     instead by each agent's mean margin over the automaton on the same deals, with 95%
     intervals, the paired gap to the row above and the win rate. See docs/ratings.md.
     """
-    ladder = _either(ladder, ladder_arg, "--ladder")  # type: ignore[assignment]
+    ladder = _either(ladder, ladder_arg, "--ladder")
 
     def show() -> None:
         with _open_existing(db) as store:
@@ -573,7 +575,7 @@ def doctor(db_arg: DbArg = None, db: DbOption = Path(DEFAULT_DB)) -> None:
     Prints one line per problem with what to do, or OK; exit status 1 when a problem is found.
     The file is only read.
     """
-    db = Path(_either(db, db_arg, "--db", Path(DEFAULT_DB)))  # type: ignore[arg-type]
+    db = _either(db, db_arg, "--db", Path(DEFAULT_DB))
     problems, summary = check_store(db)
     for line in problems:
         say(f"problem: {printable(line, newlines=False)}")
