@@ -222,7 +222,7 @@ def _print_result(
 ) -> None:
     """The result; ``shown``: the run ended by itself, so its base seed may be shown (an
     interrupted one goes on from the same seed)."""
-    from arena.tournament.compare import VERDICTS, result
+    from arena.tournament.compare import VERDICTS, interval_hint, result
 
     c = comparison
     design = "paired" if c.paired else "head-to-head (pentanomial)"
@@ -241,6 +241,9 @@ def _print_result(
     typer.echo(f"{_llr_text(state)}  (H0: {c.settings.elo0:+g} Elo, H1: {c.settings.elo1:+g} Elo)")
     typer.echo(f"{_elo_text(state)}  (NEW - OLD, 95% interval)")
     typer.echo(verdict)
+    hint = interval_hint(c.settings, state)
+    if hint:
+        typer.echo(f"hint: {hint}")
     if shown:
         drawn = f" (drawn in secret: --seed {c.seed} plays the same deals)" if c.secret else ""
         typer.echo(f"seed: {c.seed}{drawn}")

@@ -348,6 +348,39 @@ def with_run_seed(comparison: Comparison, run: LadderRun) -> Comparison:
     return comparison
 
 
+def interval_hint(settings: SprtSettings, state: SprtState) -> str | None:
+    """What to do when an undecided test's 95% Elo interval lies wholly outside [elo0, elo1]; else None.
+
+    The test weighs only elo0 against elo1: when the data rule both out (NEW far worse, or far
+    better, than either), neither is much likelier and the LLR drifts for many deals, though the
+    answer to the question asked is plain.
+    """
+    low, high = state.elo_low, state.elo_high
+    if state.verdict is not None or low is None or high is None:
+        return None
+    if settings.elo0 <= high and low <= settings.elo1:
+        return None
+    below = high < settings.elo0
+    where = f"below elo0 ({settings.elo0:+g})" if below else f"above elo1 ({settings.elo1:+g})"
+    plain = (
+        "NEW is clearly worse than OLD"
+        if below
+        else f"NEW is better than OLD by more than {settings.elo1:g} Elo"
+    )
+    text = (
+        f"the 95% interval [{low:+.0f}, {high:+.0f}] lies wholly {where}: {plain}, and the test, which "
+        "weighs elo0 against elo1 only, may take many deals to say so. Quote the interval"
+    )
+    near = high if below else low
+    if not math.isfinite(near):  # every deal so far lost (or won): no scale to suggest bounds on
+        return text
+    # the other end may be infinite (no deal won, or none lost): suggest bounds within 400 Elo
+    far = max(low, high - 400) if below else min(high, low + 400)
+    a, b = sorted(round(far + (near - far) * share, -1) for share in (1 / 3, 2 / 3))
+    b = max(b, a + 10)  # elo1 must lie above elo0
+    return f"{text}, or run again with --new and bounds inside it (say --elo0 {a:+g} --elo1 {b:+g}) for the test to say by how much"
+
+
 def result(comparison: Comparison, state: SprtState) -> dict[str, Any]:
     """The comparison and where its test stands: the document of `arena compare --json`."""
     c = comparison
@@ -362,6 +395,7 @@ def result(comparison: Comparison, state: SprtState) -> dict[str, Any]:
         "automaton": c.automaton,
         **asdict(c.settings),
         **state.as_dict(),
+        "hint": interval_hint(c.settings, state),
     }
 
 
