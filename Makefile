@@ -45,10 +45,10 @@ test: setup
 test-all: setup
 	$(PYTEST)
 
-# `arena run` interrupted at random moments many times (tests/arena/tournament/test_stress.py; the suite runs 4 rounds).
+# `arena run` interrupted at random moments many times (tests/arena/tournament/run/test_stress.py; the suite runs 4 rounds).
 STRESS_ROUNDS ?= 40
 stress: setup
-	TLACHTLI_STRESS_ROUNDS=$(STRESS_ROUNDS) $(PY) -m pytest -q -p no:cacheprovider tests/arena/tournament/test_stress.py tests/arena/tournament/test_runner.py
+	TLACHTLI_STRESS_ROUNDS=$(STRESS_ROUNDS) $(PY) -m pytest -q -p no:cacheprovider tests/arena/tournament/run/test_stress.py tests/arena/tournament/run/test_runner.py
 
 demo: setup
 	$(VENV)/bin/arena run ladders/demo.toml --db demo.db --fail-on-faults

@@ -46,11 +46,11 @@ class SyntheticRun:
     """The 10k-match store and a writer that stores one more result on demand."""
 
     def __init__(self, folder: Path, hold_back: int) -> None:
-        from arena.plugins import discover
-        from arena.tournament.ladder import parse_ladder
-        from arena.tournament.runner import run_pending
-        from arena.tournament.schedule import make_schedule
-        from arena.tournament.store import Store
+        from arena.registry.plugins import discover
+        from arena.tournament.plan.ladder import parse_ladder
+        from arena.tournament.plan.schedule import make_schedule
+        from arena.tournament.run.runner import run_pending
+        from arena.tournament.store.sqlite import Store
 
         registry = discover()
         small = parse_ladder(small_ladder(), registry, source="bench")
@@ -72,7 +72,7 @@ class SyntheticRun:
         self.match_id = self.store.matches(run.id, statuses=("done",))[4321].id
 
     def store_one(self) -> None:
-        from arena.match import MatchOutcome, SeatResult
+        from arena.match.spec import MatchOutcome, SeatResult
 
         match = self.pending.pop(0)
         scores = [round(self.strength[name] + self.rng.gauss(20, 6)) for name in match.entrants]
@@ -101,7 +101,7 @@ def figure(values: list[float]) -> str:
 def main() -> None:
     from starlette.testclient import TestClient
 
-    from arena.plugins import discover
+    from arena.registry.plugins import discover
     from arena.web.app import create_app
 
     registry = discover()

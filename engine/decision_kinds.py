@@ -3,7 +3,7 @@
 A bot author reads what an option carries besides its ``label`` (Zapotec's ``action``, ``line``,
 ``space``, ...; Teotihuacan's ``act`` payload) in the table docs/zapotec.md and docs/teotihuacan.md
 hold. The table is made here from seeded random games of every set-up, so it follows the engine:
-tests/test_decision_kinds.py fails when the docs' copy differs, and
+tests/engine/test_decision_kinds.py fails when the docs' copy differs, and
 
     python -m engine.decision_kinds --write
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import typer
 
-from arena.plugins import AgentSpec, PluginError, Registry, discover
-from arena.textfile import data_problem, waits_for_a_reader
-from arena.textsafe import printable
+from arena.registry.plugins import AgentSpec, PluginError, Registry, discover
+from arena.text.files import data_problem, waits_for_a_reader
+from arena.text.safe import printable
 from engine.api import Game
 from engine.options import BadOptions, check_value, convert, parse_value, unknown_message
 
@@ -201,7 +201,7 @@ MATCH_SANDBOX_HELP = f"{_SANDBOXES}; default: $TLACHTLI_SANDBOX, else bwrap wher
 
 def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:
     """Put ``--sandbox`` in force for this process and its workers; the sandbox in force (a bad one: fail)."""
-    from arena.wire.sandbox import SANDBOX_ENV, SandboxError, choose_sandbox
+    from arena.process.sandbox import SANDBOX_ENV, SandboxError, choose_sandbox
 
     try:
         if choice is not None:
@@ -213,7 +213,7 @@ def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:
 
 def announce_sandbox(sandbox: str, always: bool = False) -> None:
     """Warn in bold when bots run unsandboxed for want of bubblewrap; else, if ``always``, name the sandbox."""
-    from arena.wire.sandbox import bwrap_works
+    from arena.process.sandbox import bwrap_works
 
     if sandbox == "none" and not bwrap_works():
         typer.secho(

@@ -1,4 +1,4 @@
-"""``arena compare NEW OLD``: a sequential test of NEW against OLD (arena/tournament/compare.py, arena/tournament/sprt.py)."""
+"""``arena compare NEW OLD``: a sequential test of NEW against OLD (arena/tournament/plan/compare.py, arena/tournament/stats/sprt.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from arena.cli.common import fail, load_registry, parse_agent_settings, parse_options
-from arena.plugins import PluginError
-from arena.textfile import INT64
-from arena.tournament.store import DEFAULT_DB, LadderRun, Store, StoreError
+from arena.registry.plugins import PluginError
+from arena.text.files import INT64
+from arena.tournament.store.sqlite import DEFAULT_DB, LadderRun, Store, StoreError
 
 # The comparison's machinery (trio, the runner, rich's progress) is imported by the command
 # itself: every `arena` process imports this module, most never compare.
 if TYPE_CHECKING:
-    from arena.tournament.compare import Comparison
-    from arena.tournament.sprt import SprtState
+    from arena.tournament.plan.compare import Comparison
+    from arena.tournament.stats.sprt import SprtState
 
 INTERRUPTED = "interrupted: finished matches are stored; run the same command again to resume"
 
@@ -94,10 +94,10 @@ def compare(
 
     Example: arena compare ismcts ismcts -g zapotec --new-option iterations=200 --old-option iterations=100
     """
-    from arena.lineup import MatchSetupError, resolve_agent, setup_state
-    from arena.tournament.compare import CompareError, make_comparison, play, schedule, with_run_seed
-    from arena.tournament.runner import default_jobs
-    from arena.tournament.sprt import SprtError, SprtSettings
+    from arena.match.lineup import MatchSetupError, resolve_agent, setup_state
+    from arena.tournament.plan.compare import CompareError, make_comparison, play, schedule, with_run_seed
+    from arena.tournament.run.runner import default_jobs
+    from arena.tournament.stats.sprt import SprtError, SprtSettings
 
     if seed is not None and not INT64[0] <= seed <= INT64[1]:  # it is stored: SQLite's integers are 64-bit
         raise fail(f"--seed {seed} is out of range: give an integer within -2**63 .. 2**63-1")
@@ -156,7 +156,7 @@ def compare(
 
 def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> LadderRun:
     """The stored run of this comparison: the one to resume, or a new one."""
-    from arena.tournament.compare import ladder_record
+    from arena.tournament.plan.compare import ladder_record
 
     ladder = ladder_record(comparison)
     latest = store.latest_run(ladder.name)
@@ -222,7 +222,7 @@ def _print_result(
 ) -> None:
     """The result; ``shown``: the run ended by itself, so its base seed may be shown (an
     interrupted one goes on from the same seed)."""
-    from arena.tournament.compare import VERDICTS, interval_hint, result
+    from arena.tournament.plan.compare import VERDICTS, interval_hint, result
 
     c = comparison
     design = "paired" if c.paired else "head-to-head (pentanomial)"

@@ -29,19 +29,19 @@ from arena.cli.common import (
 )
 from arena.cli.compare import compare
 from arena.cli.help_text import reflow_commands
+from arena.cli.newbot import NewBotError, check_name, render, write_package
+from arena.cli.serve import serve
 from arena.cli.tournament import register as register_tournament_commands
-from arena.match import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
-from arena.newbot import NewBotError, check_name, render, write_package
-from arena.plugins import PluginError, Registry
-from arena.record import ReplayError, ReplayStep, load_record
-from arena.record import replay as replay_record
-from arena.web.serve import serve
-from arena.wire.cgroups import DEFAULT_CPUS
+from arena.match.record import ReplayError, ReplayStep, load_record
+from arena.match.record import replay as replay_record
+from arena.match.spec import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
+from arena.process.cgroups import DEFAULT_CPUS
+from arena.registry.plugins import PluginError, Registry
 from engine.api import State, capabilities
 from engine.options import OPTION_HEADERS, option_rows
 
 if TYPE_CHECKING:
-    from arena.match import MatchOutcome
+    from arena.match.spec import MatchOutcome
     from arena.web.watch import Watch
 
 # What plays matches (trio, the referee, the agents' start-up) is imported by the commands that
@@ -250,8 +250,8 @@ def play(
 
     Example: arena play -g zapotec -a human --automaton cocijobot --open
     """
-    from arena.lineup import setup_state
-    from arena.referee import run_match
+    from arena.match.lineup import setup_state
+    from arena.match.referee import run_match
 
     if record is not None:
         check_output_path(record, "--record")
@@ -393,8 +393,8 @@ def _unstarted(faults: list[dict]) -> str | None:
 @contextmanager
 def _match_errors() -> Iterator[None]:
     """Turn a refused match, Ctrl-C or SIGTERM into one error line and the usual exit status."""
-    from arena.lineup import MatchSetupError
-    from arena.referee import Terminated
+    from arena.match.lineup import MatchSetupError
+    from arena.match.referee import Terminated
 
     try:
         yield
@@ -468,9 +468,9 @@ def check(
     """
     from rich.progress import Progress
 
-    from arena.conformance import CheckReport, check_specs
-    from arena.lineup import MatchSetupError
-    from arena.referee import run_match
+    from arena.match.conformance import CheckReport, check_specs
+    from arena.match.lineup import MatchSetupError
+    from arena.match.referee import run_match
 
     registry = load_registry()
     use_sandbox(sandbox)

@@ -34,13 +34,13 @@ from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.entry import interrupted_once
 from arena.cli.ladder_file import ladder_app
-from arena.textfile import INT64, waits_for_a_reader
-from arena.textsafe import printable
-from arena.tournament.doctor import check_store
-from arena.tournament.fault_lines import AgentFaults, agent_faults, faults_by_seat
-from arena.tournament.growth import mark_uncertain, retired_names, without_retired
-from arena.tournament.ladder import Ladder, LadderError, load_ladder
-from arena.tournament.report import (
+from arena.text.files import INT64, waits_for_a_reader
+from arena.text.safe import printable
+from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
+from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
+from arena.tournament.plan.secrecy import seeds_hidden
+from arena.tournament.stats.fault_lines import AgentFaults, agent_faults, faults_by_seat
+from arena.tournament.stats.report import (
     EXPORT_FIELDS,
     ReportError,
     describe_seats,
@@ -51,8 +51,9 @@ from arena.tournament.report import (
     resolve_run,
     run_title,
 )
-from arena.tournament.secrecy import seeds_hidden
-from arena.tournament.store import (
+from arena.tournament.stats.table_format import cells, columns, fixed, percent, percent_interval
+from arena.tournament.store.doctor import check_store
+from arena.tournament.store.sqlite import (
     DAMAGED_HINT,
     DEFAULT_DB,
     STATUSES,
@@ -63,7 +64,6 @@ from arena.tournament.store import (
     StoreError,
     disk_full,
 )
-from arena.tournament.table_format import cells, columns, fixed, percent, percent_interval
 
 T = TypeVar("T")
 
@@ -124,9 +124,9 @@ def _open_existing(db: Path) -> Store:
 def _fit_memory(ladder: Ladder, jobs: int | None) -> None:
     """Say so in one line where the bots' memory caps together exceed this machine's memory, and
     lower the default cap to fit (its workers inherit it); refuse a run that cannot fit at all."""
-    from arena.tournament.runner import default_jobs
-    from arena.wire.limits import DEFAULT_MEMORY_MB, _own_cgroup
-    from arena.wire.memory import BOT_MEMORY_ENV, machine_memory_mb, memory_plan
+    from arena.process.limits import DEFAULT_MEMORY_MB, _own_cgroup
+    from arena.process.memory import BOT_MEMORY_ENV, machine_memory_mb, memory_plan
+    from arena.tournament.run.runner import default_jobs
 
     if os.geteuid() != 0 or _own_cgroup("memory") is None:
         return  # no cgroup caps here (docs/security.md, Limits)
@@ -141,7 +141,7 @@ def _fit_memory(ladder: Ladder, jobs: int | None) -> None:
 
 
 def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
-    """Whether the deals of ``ladder_run`` must stay hidden (arena/tournament/secrecy.py: the web's rule too)."""
+    """Whether the deals of ``ladder_run`` must stay hidden (arena/tournament/plan/secrecy.py: the web's rule too)."""
     return seeds_hidden(store, ladder_run)
 
 
@@ -249,8 +249,8 @@ def run(
     # `arena` process imports this module; the cluster's match checks (trio, the referee) only with
     # --cluster: a local run's workers import them, not this process.
     with interrupted_once():  # until the runner's own handlers: arena/cli/entry.py says why
-        from arena.tournament.play import play_ladder
-        from arena.tournament.runner import MAX_FAILURES
+        from arena.tournament.run.play import play_ladder
+        from arena.tournament.run.runner import MAX_FAILURES
 
     if jobs is not None and cluster is not None:
         raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")
@@ -258,7 +258,7 @@ def run(
     cluster_errors: tuple[type[Exception], ...] = ()  # what only a cluster raises
     if cluster is not None:
         with interrupted_once():
-            from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
+            from arena.tournament.run.cluster import ClusterError, ClusterTarget, check_target
         cluster_errors = (ClusterError,)
         target = ClusterTarget(cluster, cluster_security, insecure_cluster, dashboard)
         if audit is not None:
@@ -435,7 +435,7 @@ def leaderboard(
 
 
 def _leaderboard_table(rows: list[dict], solo: bool, wide: bool) -> str:
-    """The leaderboard as text: the web page's columns and figures (arena/tournament/table_format.py)."""
+    """The leaderboard as text: the web page's columns and figures (arena/tournament/stats/table_format.py)."""
     chosen = columns(solo, wide)
     return table(
         cells(rows, solo, wide),

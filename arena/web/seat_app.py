@@ -2,7 +2,7 @@
 
 Each human seat has its own secret address ``/play/TOKEN`` (printed by `arena play`). The page
 long-polls ``/play/TOKEN/state`` and posts its clicks to ``/play/TOKEN/choose``. Everything it
-shows comes from the seat's ``HumanSeat`` (arena/human.py), which holds only what the referee
+shows comes from the seat's ``HumanSeat`` (arena/match/human.py), which holds only what the referee
 sent that seat: its own observation and options, drawn by the game's ``picture`` from a state
 rebuilt with ``Game.from_observation`` (where the game declares both capabilities) and seen as that seat (``viewer``), so whatever that
 rebuild samples for hidden parts is never drawn. The same Host check and security headers as
@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arena.human import ChoiceRefused, HumanSeat
+from arena.match.human import ChoiceRefused, HumanSeat
 from arena.web.app import STATIC, SecurityHeaders
 from arena.web.replay import draw
 from arena.web.scoresheet import score_sheet

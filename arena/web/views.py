@@ -10,15 +10,22 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from arena.match import table_seats
-from arena.plugins import Registry
-from arena.tournament.fault_lines import agent_faults, faults_by_seat
-from arena.tournament.growth import mark_uncertain, retired_names, without_retired
-from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
-from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
-from arena.tournament.secrecy import seeds_hidden
-from arena.tournament.solo import solo_rows
-from arena.tournament.store import DAMAGED_HINT, LadderRun, Store, StoredMatch, StoreError, seat_problem
+from arena.match.spec import table_seats
+from arena.registry.plugins import Registry
+from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
+from arena.tournament.plan.secrecy import seeds_hidden
+from arena.tournament.stats.fault_lines import agent_faults, faults_by_seat
+from arena.tournament.stats.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
+from arena.tournament.stats.report import ranked_by_score, rows_with_mle, run_title
+from arena.tournament.stats.solo import solo_rows
+from arena.tournament.store.sqlite import (
+    DAMAGED_HINT,
+    LadderRun,
+    Store,
+    StoredMatch,
+    StoreError,
+    seat_problem,
+)
 from engine.options import OPTION_HEADERS, option_rows
 
 PAGE_SIZE = 50
@@ -167,7 +174,7 @@ def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
     test's settings cannot be read back."""
     if run.format != "compare":
         return None
-    from arena.tournament.compare import summary  # loads the runner: only for a comparison's page
+    from arena.tournament.plan.compare import summary  # loads the runner: only for a comparison's page
 
     return summary(store, run)
 
@@ -176,7 +183,9 @@ def _rated(
     done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None
 ) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, float]]]]:
     """The rated leaderboard rows and each agent's TrueSkill rating (mu - 3 sigma) along the matches."""
-    from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
+    from arena.tournament.stats.ratings_mle import (
+        mle_ratings,  # numpy and scipy load only when a ladder is shown
+    )
 
     stride = max(1, len(done) // CHART_POINTS)
     history: dict[str, list[tuple[int, float]]] = {}

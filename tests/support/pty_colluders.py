@@ -18,8 +18,8 @@ import struct
 import sys
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 
 HOARD = 200  # below the agent's 256 open files
 TIOCGPTN = 0x80045430  # ioctl: the number of a pty master

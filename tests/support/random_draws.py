@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy.random
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 
 NP_GENERATOR = numpy.random.default_rng()  # made at import: in the zygote
 NP_STATE = numpy.random.RandomState()

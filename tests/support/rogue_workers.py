@@ -1,8 +1,8 @@
-"""Hostile Dask workers, for tests/arena/tournament/test_cluster.py.
+"""Hostile Dask workers, for tests/arena/tournament/run/test_cluster.py.
 
 ``dask worker SCHEDULER --preload tests.support.rogue_workers`` with ``TLACHTLI_ROGUE`` set to a
 mode below: its ``dask_setup`` replaces the match task that ``arena run --cluster`` submits
-(``arena.tournament.cluster.play_on_worker``, which Dask looks up by name on the worker) with a
+(``arena.tournament.run.cluster.play_on_worker``, which Dask looks up by name on the worker) with a
 hostile one. The worker passes the plugin check (its plugins are the honest ones).
 
 - ``forge``: plays the match, then makes seat 0 the winner in the reply (scores and ranks);
@@ -23,7 +23,7 @@ import json
 import os
 import time
 
-from arena.tournament import cluster
+from arena.tournament.run import cluster
 
 MODE_ENV = "TLACHTLI_ROGUE"
 MARK_ENV = "TLACHTLI_ROGUE_MARK"

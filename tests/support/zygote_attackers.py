@@ -23,8 +23,8 @@ import time
 import zlib
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 
 NOTES: list[str] = []  # a module global: changed in one match's child, seen by the next?
 KEEPERS: list[int] = []  # its own socket keepers: spared by the signals it sends
@@ -239,8 +239,8 @@ def tlachtli_agents() -> list[AgentSpec]:
 
 def start_python_agents_from_a_zygote(monkeypatch) -> None:
     """This test's Python agents start from a zygote (with these bots among its plugins), in the sandbox."""
-    from arena.wire.sandbox import SANDBOX_ENV
-    from arena.wire.spawn import START_ENV
+    from arena.process.sandbox import SANDBOX_ENV
+    from arena.process.spawn import START_ENV
 
     monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",tests.support.zygote_attackers")
     monkeypatch.setenv(START_ENV, "zygote")

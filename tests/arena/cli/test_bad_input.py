@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.inprocess import play_in_process
-from arena.match import MatchSpec
-from arena.record import ReplayError, load_record, replay
-from arena.referee import run_match
+from arena.match.inprocess import play_in_process
+from arena.match.record import ReplayError, load_record, replay
+from arena.match.referee import run_match
+from arena.match.spec import MatchSpec
 from arena.wire.protocol import ProtocolError
 from examples.games.goofspiel.game import GAME
 from plugins.random_agent import RandomAgent

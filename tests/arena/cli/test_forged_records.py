@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.match import MatchSpec
-from arena.record import ReplayError, replay
-from arena.referee import run_match
+from arena.match.record import ReplayError, replay
+from arena.match.referee import run_match
+from arena.match.spec import MatchSpec
 from examples.games.goofspiel.game import GAME
 
 ROOT = Path(__file__).resolve().parents[3]

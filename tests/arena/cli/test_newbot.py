@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.inprocess import play_in_process
-from arena.newbot import NewBotError, check_name, render, write_package
-from arena.plugins import discover
+from arena.cli.newbot import NewBotError, check_name, render, write_package
+from arena.match.inprocess import play_in_process
+from arena.registry.plugins import discover
 from plugins.random_agent import RandomAgent
 
 runner = CliRunner()

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.plugins import discover
-from arena.record import load_record, replay
+from arena.match.record import load_record, replay
+from arena.registry.plugins import discover
 from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api
 from tests.support.human_play import HumanMatch
 from tests.support.web_store import WEB_STORE
