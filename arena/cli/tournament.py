@@ -32,7 +32,7 @@ from arena.cli.common import (
 )
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
-from arena.cli.entry import interrupted_once
+from arena.cli.interrupts import interrupted_once
 from arena.cli.ladder_file import ladder_app
 from arena.text.files import INT64, waits_for_a_reader
 from arena.text.safe import printable
@@ -248,7 +248,7 @@ def run(
     # Here, not at the top: the runner (psutil, multiprocessing) is only needed to play, and every
     # `arena` process imports this module; the cluster's match checks (trio, the referee) only with
     # --cluster: a local run's workers import them, not this process.
-    with interrupted_once():  # until the runner's own handlers: arena/cli/entry.py says why
+    with interrupted_once():  # until the runner's own handlers: arena/cli/interrupts.py says why
         from arena.tournament.run.play import play_ladder
         from arena.tournament.run.runner import MAX_FAILURES
 
