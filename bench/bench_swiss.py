@@ -27,6 +27,8 @@ import time
 from functools import partial
 from pathlib import Path
 
+from arena.tournament.plan.runs import open_run
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -83,7 +85,7 @@ def simulate(seeds: int, target: float) -> None:
     from arena.match.spec import MatchOutcome, SeatResult
     from arena.registry.plugins import discover
     from arena.tournament.plan.ladder import parse_ladder
-    from arena.tournament.plan.swiss import play_swiss
+    from arena.tournament.run.play import play_swiss
     from arena.tournament.run.runner import RunReport
     from arena.tournament.store.sqlite import Store
 
@@ -120,7 +122,7 @@ def simulate(seeds: int, target: float) -> None:
                 text = ladder_text(fmt, deals, extra, game="goofspiel", agents=agents, seed=seed)
                 ladder = parse_ladder(text.replace("[clock]", "[options]\ncards = 5\n[clock]"), registry)
                 with Store(Path(tmp) / f"{seed}-{variant}.db") as store:
-                    run = store.open_run(ladder)
+                    run = open_run(store, ladder)
                     if fmt == "swiss":
                         play_swiss(store, run, ladder, partial(play_all, store, draw_seed=seed))
                     else:

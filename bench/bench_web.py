@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.tournament.plan.runs import open_run
+
 AGENTS = 8
 DEALS = 179
 REPEATS = 7
@@ -55,14 +57,14 @@ class SyntheticRun:
         registry = discover()
         small = parse_ladder(small_ladder(), registry, source="bench")
         with Store(folder / "records.db") as store:
-            run = store.open_run(small, make_schedule(small))
+            run = open_run(store, small, make_schedule(small))
             run_pending(store, store.pending(run.id), 2, show_progress=False)
             done = store.matches(run.id, statuses=("done",))
             self.records = [record for m in done if (record := store.record(m.id)) is not None]
         ladder = parse_ladder(big_ladder(), registry, source="bench")
         self.db = folder / "web.db"
         self.store = Store(self.db)
-        run = self.store.open_run(ladder, make_schedule(ladder))
+        run = open_run(self.store, ladder, make_schedule(ladder))
         self.pending = self.store.pending(run.id)
         self.rng = random.Random(1)
         self.strength = {f"agent-{i}": i * 2.0 for i in range(AGENTS)}

@@ -12,7 +12,8 @@ import typer
 from arena.cli.common import fail, load_registry, parse_agent_settings, parse_options
 from arena.registry.plugins import PluginError
 from arena.text.files import INT64
-from arena.tournament.store.sqlite import DEFAULT_DB, LadderRun, Store, StoreError
+from arena.tournament.store.api import DEFAULT_DB, LadderRun, StoreError
+from arena.tournament.store.sqlite import Store
 
 # The comparison's machinery (trio, the runner, rich's progress) is imported by the command
 # itself: every `arena` process imports this module, most never compare.
@@ -95,7 +96,8 @@ def compare(
     Example: arena compare ismcts ismcts -g zapotec --new-option iterations=200 --old-option iterations=100
     """
     from arena.match.lineup import MatchSetupError, resolve_agent, setup_state
-    from arena.tournament.plan.compare import CompareError, make_comparison, play, schedule, with_run_seed
+    from arena.tournament.plan.compare import CompareError, make_comparison, schedule, with_run_seed
+    from arena.tournament.run.compare import play
     from arena.tournament.run.runner import default_jobs
     from arena.tournament.stats.sprt import SprtError, SprtSettings
 
@@ -157,6 +159,7 @@ def compare(
 def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> LadderRun:
     """The stored run of this comparison: the one to resume, or a new one."""
     from arena.tournament.plan.compare import ladder_record
+    from arena.tournament.plan.runs import open_run
 
     ladder = ladder_record(comparison)
     latest = store.latest_run(ladder.name)
@@ -167,7 +170,7 @@ def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> Ladd
         )
     try:
         store.claim_writer()
-        return store.open_run(ladder, [], new=new_run)  # `play` adds deals as it needs them
+        return open_run(store, ladder, [], new=new_run)  # `play` adds deals as it needs them
     except StoreError as error:
         raise fail(str(error)) from None
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Annotated, cast
 import typer
 
 from arena.cli.common import fail, load_registry
-from arena.tournament.store.sqlite import DEFAULT_DB, Store, StoreError
+from arena.tournament.store.api import DEFAULT_DB, StoreError
+from arena.tournament.store.sqlite import Store
 
 if TYPE_CHECKING:
     from hypercorn.typing import ASGIFramework

@@ -38,6 +38,7 @@ from arena.text.files import INT64, waits_for_a_reader
 from arena.text.safe import printable
 from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
+from arena.tournament.plan.runs import plan_run
 from arena.tournament.plan.secrecy import seeds_hidden
 from arena.tournament.stats.fault_lines import AgentFaults, agent_faults, faults_by_seat
 from arena.tournament.stats.report import (
@@ -52,18 +53,17 @@ from arena.tournament.stats.report import (
     run_title,
 )
 from arena.tournament.stats.table_format import cells, columns, fixed, percent, percent_interval
-from arena.tournament.store.doctor import check_store
-from arena.tournament.store.sqlite import (
+from arena.tournament.store.api import (
     DAMAGED_HINT,
     DEFAULT_DB,
     STATUSES,
     DiskFullError,
     LadderRun,
-    Store,
     StoredMatch,
     StoreError,
-    disk_full,
 )
+from arena.tournament.store.doctor import check_store
+from arena.tournament.store.sqlite import Store, disk_full
 
 T = TypeVar("T")
 
@@ -249,7 +249,7 @@ def run(
     # `arena` process imports this module; the cluster's match checks (trio, the referee) only with
     # --cluster: a local run's workers import them, not this process.
     with interrupted_once():  # until the runner's own handlers: arena/cli/interrupts.py says why
-        from arena.tournament.run.play import play_ladder
+        from arena.tournament.run.play import play_run
         from arena.tournament.run.runner import MAX_FAILURES
 
     if jobs is not None and cluster is not None:
@@ -285,13 +285,13 @@ def run(
         raise _fail(f"cannot open {db}: {error}") from None
     with _store_errors(db), store:
         try:
-            summary = play_ladder(
-                ladder,
+            plan = plan_run(store, ladder, new=new)  # resumed, grown or new: settled before playing
+            summary = play_run(
                 store,
+                plan,
                 jobs=jobs,
                 progress=not quiet,
                 cluster=target,
-                new=new,
                 console=stderr_console(),
                 notify=lambda line: say(line, err=True),
                 on_start=lambda: announce_sandbox(in_force, always=True),

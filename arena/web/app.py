@@ -35,7 +35,8 @@ from arena.registry.plugins import PluginError, Registry, discover
 from arena.text.safe import printable
 from arena.tournament.stats import table_format
 from arena.tournament.stats.ratings import RateMemo
-from arena.tournament.store.sqlite import Store, StoreError
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart

@@ -18,14 +18,8 @@ from arena.tournament.stats.fault_lines import agent_faults, faults_by_seat
 from arena.tournament.stats.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.tournament.stats.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.stats.solo import solo_rows
-from arena.tournament.store.sqlite import (
-    DAMAGED_HINT,
-    LadderRun,
-    Store,
-    StoredMatch,
-    StoreError,
-    seat_problem,
-)
+from arena.tournament.store.api import DAMAGED_HINT, LadderRun, StoredMatch, StoreError
+from arena.tournament.store.sqlite import Store, seat_problem
 from engine.options import OPTION_HEADERS, option_rows
 
 PAGE_SIZE = 50

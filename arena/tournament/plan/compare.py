@@ -10,16 +10,15 @@ like a ladder and its matches show in `arena matches`, `arena leaderboard` and t
   each rotation NEW's result is set against OLD's in the identical match: the better place
   wins, an equal place goes to the higher score, else it is level.
 
-Matches are played in batches of whole deals through the tournament runner (``run_pending``);
-the test reads the stored results in deal order after each batch.
+Matches are played in batches of whole deals (arena/tournament/run/compare.py); the test reads
+the stored results in deal order after each batch.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -27,11 +26,10 @@ from arena.match.spec import MatchSpec
 from arena.tournament.formats import FORMATS
 from arena.tournament.plan.ladder import SECRET_SEED, Entrant, Ladder, content_digest
 from arena.tournament.plan.schedule import ScheduledMatch, match_seed, rotations
-from arena.tournament.run.runner import run_pending
 from arena.tournament.stats.ratings import effective_ranks
 from arena.tournament.stats.report import seat_lines
 from arena.tournament.stats.sprt import SprtError, SprtSettings, SprtState, llr_path, sequential
-from arena.tournament.store.sqlite import LadderRun, Store, StoredMatch
+from arena.tournament.store.api import LadderRun, StoredMatch, StoreError, TournamentStore
 
 FORMAT = FORMATS["compare"].name  # its entry in the formats table (arena/tournament/formats.py)
 SUBJECT = "<subject>"  # the seat NEW and OLD take in turn in a paired deal
@@ -257,66 +255,21 @@ def _better(a: tuple[int, int], b: tuple[int, int]) -> int:
     return 2 if a < b else 1 if a == b else 0
 
 
-@dataclass
-class CompareReport:
-    """Where a call to ``play`` left the comparison."""
-
-    state: SprtState
-    played: int = 0
-    interrupted: bool = False
-    errors: list[str] = field(default_factory=list)
-
-
-def play(
-    store: Store,
-    run: LadderRun,
-    comparison: Comparison,
-    max_deals: int,
-    jobs: int,
-    on_state: Callable[[SprtState], None] = lambda state: None,
-) -> CompareReport:
-    """Play deals of ``run`` in batches until the test decides or ``max_deals`` deals are done.
-
-    ``on_state`` sees the test after every batch (and once before the first). Each batch is a
-    call to the runner, so Ctrl-C, resume and storage work as in `arena run`.
-    """
-    per_deal = comparison.matches_per_deal
-    report = CompareReport(state=_current(store, run, comparison))
-    on_state(report.state)
-    while report.state.verdict is None and report.state.deals < max_deals:
-        # a quarter of what is done, so a batch overshoots a decision by little, yet few batches
-        # (each one starts the runner's workers) are needed; whole deals only
-        wanted = min(max(4 * jobs, report.state.deals * per_deal // 4), 32 * jobs)
-        target = min(max_deals, report.state.deals + math.ceil(wanted / per_deal))
-        store.add_matches(run.id, schedule(comparison, target))  # the run grows as it goes
-        batch = [m for m in store.pending(run.id) if m.idx < target * per_deal]
-        if not batch:
-            break
-        result = run_pending(store, batch, jobs, label=run.name, show_progress=False)
-        report.played += result.played
-        report.state = _current(store, run, comparison, checked=report.state.deals)
-        on_state(report.state)
-        if result.interrupted or result.errors:
-            report.interrupted = result.interrupted
-            report.errors = result.errors
-            break
-    return report
-
-
-def _current(store: Store, run: LadderRun, comparison: Comparison, checked: int = 0) -> SprtState:
+def current_state(
+    store: TournamentStore, run: LadderRun, comparison: Comparison, checked: int = 0
+) -> SprtState:
     """The test over the stored deals; the first ``checked`` are known to leave it undecided."""
     outcomes = deal_outcomes(comparison, store.matches(run.id))
     return sequential(outcomes, comparison.games_per_deal, comparison.settings, checked)
 
 
-def stored_comparison(store: Store, run: LadderRun) -> Comparison | None:
+def stored_comparison(store: TournamentStore, run: LadderRun) -> Comparison | None:
     """The comparison a stored run of format "compare" was made by, read back from the run's
     stored ladder; None where its test settings cannot be known (checked against the run's
     digest). Runs stored before the settings were kept are read with the defaults of `arena
     compare` and the elo1 of their description, when the digest confirms them."""
-    row = store.db.execute("SELECT config FROM ladders WHERE id = ?", (run.id,)).fetchone()
     try:
-        config = json.loads(row[0])
+        config = store.config(run.id)
         new, old, *opponents = (
             Entrant(e["name"], e["agent"], e.get("options") or {}) for e in config["entrants"]
         )
@@ -336,7 +289,7 @@ def stored_comparison(store: Store, run: LadderRun) -> Comparison | None:
             settings=SprtSettings(**settings),
             secret=bool(config.get("secret_seed")),
         )
-    except (TypeError, ValueError, KeyError, SprtError):
+    except (TypeError, ValueError, KeyError, SprtError, StoreError):
         return None
     return with_run_seed(comparison, run) if ladder_record(comparison).digest == run.digest else None
 
@@ -399,7 +352,7 @@ def result(comparison: Comparison, state: SprtState) -> dict[str, Any]:
     }
 
 
-def summary(store: Store, run: LadderRun) -> dict[str, Any] | None:
+def summary(store: TournamentStore, run: LadderRun) -> dict[str, Any] | None:
     """Where a stored comparison stands (``result``), plus the LLR path (``sprt.llr_path``), the
     verdict in words and the games counted; None as for ``stored_comparison``."""
     c = stored_comparison(store, run)

@@ -15,7 +15,7 @@ A plugin agent whose ``version`` changed is a new entrant ``name@version``; the 
 retired under its own name and keeps its history. An entrant's plugin or options may not change
 under the same name: its old matches would no longer say what played them.
 
-This module plans; the store (``Store.grow_run``) reads and writes.
+This module plans; arena/tournament/plan/runs.py hands what it decides to the store, which only writes it.
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from arena.tournament.store.sqlite import LadderRun, Store
+from arena.tournament.store.api import LadderRun, TournamentStore
 
 
-def seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
+def seeds_hidden(store: TournamentStore, ladder_run: LadderRun) -> bool:
     """Whether the deals of ``ladder_run`` must stay hidden: its base seed is secret and matches
     are still to be played (a match's seed, or its record, would give away the deal of the rest
     of its seat rotations). Once every match is played or aborted, they may be shown; an

@@ -21,7 +21,7 @@ describes the keys; bench/swiss_vs_round_robin.py measures it against a round ro
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 
@@ -30,10 +30,9 @@ import trueskill
 from arena.tournament.plan.growth import deal_of
 from arena.tournament.plan.ladder import MAX_MATCHES, Ladder
 from arena.tournament.plan.schedule import ScheduledMatch, iter_schedule
-from arena.tournament.run.runner import RunReport
 from arena.tournament.stats.ratings import leaderboard
 from arena.tournament.stats.report import seat_lines
-from arena.tournament.store.sqlite import LadderRun, Store, StoredMatch
+from arena.tournament.store.api import LadderRun, StoredMatch
 
 DRAW_PROBABILITY = 0.10  # as the leaderboard's TrueSkill (arena/tournament/stats/ratings.py)
 # Deals an agent plays at least before its interval may count as settled: the first few results
@@ -123,9 +122,9 @@ def deal_matches(ladder: Ladder, group: Sequence[str], deal: int, base_seed: int
     return list(iter_schedule(alone, base_seed))[-ladder.players :]
 
 
-def plan_round(store: Store, run: LadderRun, ladder: Ladder) -> list[ScheduledMatch]:
-    """The next round of a swiss run (numbered after its stored matches); empty when it is over."""
-    stored = store.matches(run.id)
+def plan_round(stored: Sequence[StoredMatch], run: LadderRun, ladder: Ladder) -> list[ScheduledMatch]:
+    """The next round of a swiss run whose matches so far (any status) are ``stored``, numbered
+    after them; empty when it is over."""
     limit = max_matches(ladder)
     room = (limit - len(stored)) // ladder.players  # deals that still fit under max_matches
     done = [match for match in stored if match.status == "done"]
@@ -147,29 +146,3 @@ def plan_round(store: Store, run: LadderRun, ladder: Ladder) -> list[ScheduledMa
         for match in deal_matches(ladder, group, deal, base_seed):
             matches.append(replace(match, index=next_index + len(matches)))
     return matches
-
-
-def play_swiss(
-    store: Store, run: LadderRun, ladder: Ladder, play_round: Callable[[list[StoredMatch]], RunReport]
-) -> RunReport:
-    """Play a swiss run round by round until it is over; ``play_round`` plays a round's pending
-    matches (a run interrupted mid-round finishes that round first). The reports are summed."""
-    total = RunReport()
-    while True:
-        pending = store.pending(run.id)
-        if not pending:
-            store.add_matches(run.id, plan_round(store, run, ladder))
-            pending = store.pending(run.id)
-        if not pending:
-            return total
-        report = play_round(pending)
-        _add(total, report)
-        if report.interrupted or report.errors or not (report.played or report.aborted):
-            return total
-
-
-def _add(total: RunReport, report: RunReport) -> None:
-    for name in ("played", "failed", "aborted", "lost_workers", "seconds"):
-        setattr(total, name, getattr(total, name) + getattr(report, name))
-    total.interrupted, total.signal = report.interrupted, report.signal
-    total.errors.extend(report.errors)

@@ -68,7 +68,7 @@ from arena.tournament.run.replies import (
 )
 from arena.tournament.run.runner import WatchedWorker
 from arena.tournament.run.verify import ResultRejected, checked_outcome, decode_reply, encode_reply
-from arena.tournament.store.sqlite import StoredMatch
+from arena.tournament.store.api import StoredMatch
 
 LOCAL_PREFIX = "local:"  # --cluster local:N starts N local worker processes
 CONNECT_TIMEOUT_S = 10.0  # to reach a scheduler, and for it to have a worker

@@ -16,9 +16,10 @@ from rich.console import Console
 from arena.match.live import tournament_live_folder
 from arena.tournament.formats import FORMATS
 from arena.tournament.plan.ladder import Ladder
+from arena.tournament.plan.runs import RunPlan, plan_run
 from arena.tournament.run.replies import Reply
 from arena.tournament.run.runner import Pool, RunReport, _Pool, _Stop, default_jobs, run_pending
-from arena.tournament.store.sqlite import LadderRun, Store, StoredMatch
+from arena.tournament.store.api import LadderRun, StoredMatch, TournamentStore
 
 if TYPE_CHECKING:
     from arena.tournament.run.cluster import ClusterTarget
@@ -39,7 +40,7 @@ class RunSummary:
 
 def play_ladder(
     ladder: Ladder,
-    store: Store,
+    store: TournamentStore,
     *,
     jobs: int | None = None,
     progress: bool = False,
@@ -56,16 +57,39 @@ def play_ladder(
     held by another run or has an edited ladder of that name, ClusterError when the cluster is
     unusable. ``on_start`` is called just before the first match is handed out (not when nothing
     is pending): `arena run` names the sandbox in force there. An interrupted run returns with ``report.interrupted`` set; what finished is stored.
+    The run is settled first (``plan_run``, arena/tournament/plan/runs.py), then played (``play_run``).
     """
-    store.claim_writer()
-    grown = None if new else store.grow_run(ladder)
-    run = grown[0] if grown else store.open_run(ladder, new=new)
-    if grown and grown[1].changed and notify is not None:
-        notify(f"growing {ladder.name!r}: {grown[1].describe()}")
+    plan = plan_run(store, ladder, new=new)
+    return play_run(
+        store,
+        plan,
+        jobs=jobs,
+        progress=progress,
+        cluster=cluster,
+        console=console,
+        notify=notify,
+        on_start=on_start,
+    )
+
+
+def play_run(
+    store: TournamentStore,
+    plan: RunPlan,
+    *,
+    jobs: int | None = None,
+    progress: bool = False,
+    cluster: str | ClusterTarget | None = None,
+    console: Console | None = None,
+    notify: Callable[[str], None] | None = None,
+    on_start: Callable[[], None] | None = None,
+) -> RunSummary:
+    """Play the pending matches of a run ``plan_run`` settled (``store`` claimed by it); the
+    arguments as for ``play_ladder``."""
+    run, ladder = plan.run, plan.ladder
+    if plan.growth is not None and plan.growth.changed and notify is not None:
+        notify(f"growing {ladder.name!r}: {plan.growth.describe()}")
     if FORMATS[ladder.format].adaptive:
-        return _play_adaptive(
-            store, run, grown[1].ladder if grown else ladder, jobs, progress, cluster, console, on_start
-        )
+        return _play_adaptive(store, run, ladder, jobs, progress, cluster, console, on_start)
     reset = store.reset_interrupted(run.id)
     pending = store.pending(run.id)
     total = sum(store.counts(run.id).values())
@@ -110,7 +134,7 @@ def play_ladder(
 
 
 def _play_adaptive(
-    store: Store,
+    store: TournamentStore,
     run: LadderRun,
     ladder: Ladder,
     jobs: int | None,
@@ -121,7 +145,7 @@ def _play_adaptive(
 ) -> RunSummary:
     """Play a swiss ladder round by round (arena/tournament/plan/swiss.py); ``ladder`` as played (its
     entrants under their display names)."""
-    from arena.tournament.plan.swiss import max_matches, play_swiss
+    from arena.tournament.plan.swiss import max_matches
 
     reset = store.reset_interrupted(run.id)
     done_before = store.counts(run.id)["done"]
@@ -163,6 +187,37 @@ def _play_adaptive(
             local.pool.stop(_Stop(), lambda match, reply: None)
     counts = store.counts(run.id)
     return RunSummary(run, report, counts, sum(counts.values()), done_before, reset, workers)
+
+
+def play_swiss(
+    store: TournamentStore,
+    run: LadderRun,
+    ladder: Ladder,
+    play_round: Callable[[list[StoredMatch]], RunReport],
+) -> RunReport:
+    """Play a swiss run round by round until it is over; ``play_round`` plays a round's pending
+    matches (a run interrupted mid-round finishes that round first). The reports are summed."""
+    from arena.tournament.plan.swiss import plan_round  # trueskill loads only for a swiss ladder
+
+    total = RunReport()
+    while True:
+        pending = store.pending(run.id)
+        if not pending:
+            store.add_matches(run.id, plan_round(store.matches(run.id), run, ladder))
+            pending = store.pending(run.id)
+        if not pending:
+            return total
+        report = play_round(pending)
+        _add(total, report)
+        if report.interrupted or report.errors or not (report.played or report.aborted):
+            return total
+
+
+def _add(total: RunReport, report: RunReport) -> None:
+    for name in ("played", "failed", "aborted", "lost_workers", "seconds"):
+        setattr(total, name, getattr(total, name) + getattr(report, name))
+    total.interrupted, total.signal = report.interrupted, report.signal
+    total.errors.extend(report.errors)
 
 
 class _KeptPool:

@@ -78,7 +78,7 @@ from arena.tournament.run.replies import (
     WorkerReply,
 )
 from arena.tournament.run.worker import worker_main
-from arena.tournament.store.sqlite import DiskFullError, Store, StoredMatch, StoreError
+from arena.tournament.store.api import DiskFullError, StoredMatch, StoreError, TournamentStore
 
 MAX_FAILURES = 3  # a match whose worker is lost this many times (over all runs) is aborted
 STOP_GRACE_S = 5.0  # after Ctrl-C or SIGTERM: how long workers get to stop their match cleanly
@@ -457,7 +457,7 @@ class _Stop:
 
 
 def run_pending(
-    store: Store,
+    store: TournamentStore,
     matches: Sequence[StoredMatch],
     jobs: int,
     *,
@@ -590,7 +590,7 @@ def run_pending(
     return report
 
 
-def _put_back(store: Store, matches: Sequence[StoredMatch]) -> None:
+def _put_back(store: TournamentStore, matches: Sequence[StoredMatch]) -> None:
     """Mark ``matches`` not done pending again. On a full disk, with the space the store kept in
     reserve for this; if even that fails, the next run puts them back (``reset_interrupted``)."""
     ids = [match.id for match in matches]
@@ -616,7 +616,7 @@ def _death(worker: _Worker) -> str:
     return f"its worker process exited with status {code}"
 
 
-def _store_reply(store: Store, match: StoredMatch, reply: Done | Failed, report: RunReport) -> bool:
+def _store_reply(store: TournamentStore, match: StoredMatch, reply: Done | Failed, report: RunReport) -> bool:
     """Store a worker's reply for ``match`` (or note its error); True if an outcome was stored."""
     if isinstance(reply, Done):
         try:

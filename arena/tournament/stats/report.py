@@ -14,7 +14,7 @@ from arena.tournament.formats import FORMATS
 from arena.tournament.stats.elo import wilson_interval
 from arena.tournament.stats.ratings import SeatLine, Standing, effective_ranks, leaderboard
 from arena.tournament.stats.solo import solo_rows
-from arena.tournament.store.sqlite import LadderRun, Store, StoredMatch
+from arena.tournament.store.api import LadderRun, StoredMatch, TournamentStore
 
 if TYPE_CHECKING:
     from arena.tournament.stats.ratings_mle import MleRating
@@ -24,7 +24,7 @@ class ReportError(ValueError):
     """A question the database cannot answer (no such ladder, no such agent)."""
 
 
-def resolve_run(store: Store, ladder: str | None) -> LadderRun:
+def resolve_run(store: TournamentStore, ladder: str | None) -> LadderRun:
     """The latest run of ``ladder`` (a ladder name or the path of its TOML file), or of any ladder."""
     name = ladder
     if ladder is not None and ladder.endswith(".toml") and Path(ladder).is_file():
@@ -52,12 +52,12 @@ def seat_lines(match: StoredMatch) -> list[SeatLine]:
     return [SeatLine(seat.agent, seat.score, seat.rank, seat.fault) for seat in match.seats]
 
 
-def standings(store: Store, run: LadderRun) -> list[Standing]:
+def standings(store: TournamentStore, run: LadderRun) -> list[Standing]:
     """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
     return leaderboard(seat_lines(match) for match in store.matches(run.id, statuses=("done",)))
 
 
-def mle_standings(store: Store, run: LadderRun) -> dict[str, MleRating]:
+def mle_standings(store: TournamentStore, run: LadderRun) -> dict[str, MleRating]:
     """The order-free ratings of ``run``'s done matches; the matches of one seed form a deal."""
     from arena.tournament.stats.ratings_mle import (
         mle_ratings,  # numpy and scipy load only when a table is asked for
@@ -85,7 +85,9 @@ def run_title(run: LadderRun) -> str:
     return f"{run.name} ({run.game}, {run.format})"
 
 
-def leaderboard_rows(store: Store, run: LadderRun, method: str = "trueskill") -> list[dict[str, Any]]:
+def leaderboard_rows(
+    store: TournamentStore, run: LadderRun, method: str = "trueskill"
+) -> list[dict[str, Any]]:
     """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS);
     a solo ladder's table ranks by score instead (``solo.solo_rows``; ``method`` does not apply)."""
     if ranked_by_score(run):
@@ -137,7 +139,7 @@ class HeadToHead:
         return (points / self.matches if self.matches else 0.0), low, high
 
 
-def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
+def head_to_head(store: TournamentStore, run: LadderRun, a: str, b: str) -> HeadToHead:
     """Compare agents ``a`` and ``b`` over the done matches of ``run`` they both played."""
     if a == b:
         raise ReportError(f"compare two different agents, not {a!r} with itself")
@@ -151,7 +153,7 @@ def head_to_head(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
 
 
 def head_to_heads(
-    store: Store, a: str, b: str, ladder: str | None = None
+    store: TournamentStore, a: str, b: str, ladder: str | None = None
 ) -> list[tuple[LadderRun, HeadToHead]]:
     """``a`` against ``b`` in each ladder where they met (the latest run of each ladder name), or
     in ``ladder`` alone; a ReportError when they never met there."""
@@ -185,7 +187,7 @@ def head_to_heads(
     return met_anywhere
 
 
-def _elsewhere(store: Store, a: str, b: str, skip: LadderRun) -> str:
+def _elsewhere(store: TournamentStore, a: str, b: str, skip: LadderRun) -> str:
     """'; they met in ladder(s) X, Y' when they did, for the error of a ladder where they did not."""
     met = [
         run.name
@@ -195,16 +197,16 @@ def _elsewhere(store: Store, a: str, b: str, skip: LadderRun) -> str:
     return f"; they met in: {', '.join(met)}" if met else ""
 
 
-def _latest_runs(store: Store) -> list[LadderRun]:
+def _latest_runs(store: TournamentStore) -> list[LadderRun]:
     """The latest run of each ladder name (what the other commands show by default)."""
     return list({run.name: run for run in store.runs()}.values())  # oldest first: the last run wins
 
 
-def _finished_agents(store: Store, run: LadderRun) -> set[str]:
+def _finished_agents(store: TournamentStore, run: LadderRun) -> set[str]:
     return {seat.agent for match in store.matches(run.id, statuses=("done",)) for seat in match.seats}
 
 
-def _compare(store: Store, run: LadderRun, a: str, b: str) -> HeadToHead:
+def _compare(store: TournamentStore, run: LadderRun, a: str, b: str) -> HeadToHead:
     count = a_ahead = b_ahead = level = 0
     a_total = b_total = 0
     for match in store.matches(run.id, statuses=("done",), agent=a):
@@ -249,7 +251,7 @@ EXPORT_FIELDS = (
 )
 
 
-def export_rows(store: Store, run: LadderRun) -> list[dict[str, Any]]:
+def export_rows(store: TournamentStore, run: LadderRun) -> list[dict[str, Any]]:
     """One row per seat of every done match of ``run``, in schedule and seat order."""
     rows = []
     for match in store.matches(run.id, statuses=("done",)):

@@ -10,10 +10,10 @@ import json
 import sqlite3
 from pathlib import Path
 
+from arena.tournament.store.api import StoreError
 from arena.tournament.store.sqlite import (
     MIGRATIONS,
     SCHEMA_VERSION,
-    StoreError,
     decode_record,
     match_problem,
     seat_problem,

@@ -1,5 +1,8 @@
 """SQLite persistence of tournaments: ladder runs, matches, per-seat results and match records.
 
+The embedded ``TournamentStore`` (arena/tournament/store/api.py): it stores what it is handed and
+decides nothing (schedules, growth and seeds come from arena/tournament/plan/).
+
 One writer (the runner's parent process) commits each match as it finishes, in WAL mode so
 readers (`arena leaderboard` during a run) never block it. Resume: a ladder run keeps every
 scheduled match with its status; rerunning the ladder plays only the matches not yet done.
@@ -12,33 +15,29 @@ import errno
 import fcntl
 import json
 import os
-import secrets
 import shutil
 import sqlite3
 import stat
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from arena.match.spec import MatchOutcome, MatchSpec
-from arena.tournament.formats import FORMATS
-from arena.tournament.plan.growth import (
-    Growth,
-    GrowthError,
-    config_json,
-    first_roster,
-    growable,
-    plan_growth,
-    played_ladder,
+from arena.tournament.store.api import (
+    DAMAGED_HINT,
+    DEFAULT_DB,
+    STATUSES,
+    DiskFullError,
+    LadderRun,
+    MatchToStore,
+    NewRun,
+    StoredMatch,
+    StoredSeat,
+    StoreError,
 )
-from arena.tournament.plan.ladder import Ladder
-from arena.tournament.plan.schedule import ScheduledMatch, iter_schedule
-
-DEFAULT_DB = "tlachtli.db"
 
 # Each entry upgrades the schema from version i to i + 1; append, never edit a shipped one.
 MIGRATIONS: tuple[str, ...] = (
@@ -121,21 +120,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-STATUSES = ("pending", "running", "done", "aborted")
-
-
-class StoreError(RuntimeError):
-    """A database that cannot be used as asked (newer schema, edited ladder, unknown ladder)."""
-
-
-class DiskFullError(StoreError):
-    """The disk holding the database is full: nothing is damaged, a write was refused."""
-
-    def __init__(self, path: str, error: BaseException) -> None:
-        super().__init__(
-            f"the disk holding {path} is full ({error}); free some space there and run the same command "
-            "again (what was stored is kept)"
-        )
 
 
 LOW_SPACE_BYTES = 1 << 20  # an I/O error with less free space than this is taken for a full disk
@@ -162,52 +146,6 @@ def disk_full(path: str, error: BaseException) -> bool:
         except OSError:
             return False
     return False
-
-
-@dataclass(frozen=True)
-class LadderRun:
-    """One run of a ladder stored in the database."""
-
-    id: int
-    name: str
-    digest: str
-    game: str
-    format: str
-    source: str
-    created: str
-    base_seed: int | None = None  # the base seed the schedule was made from (None: older database)
-    secret: bool = False  # the base seed was drawn at random and must never be shown
-
-
-@dataclass(frozen=True)
-class StoredSeat:
-    """One seat's result as stored."""
-
-    seat: int
-    agent: str
-    plugin: str
-    score: int
-    rank: int
-    fault: str | None
-
-
-@dataclass(frozen=True)
-class StoredMatch:
-    """A stored match with its seats (empty until it is done)."""
-
-    id: int
-    ladder_id: int
-    idx: int
-    key: str
-    seed: int
-    status: str
-    attempts: int
-    seconds: float | None
-    spec: MatchSpec
-    entrants: tuple[str, ...]
-    seats: tuple[StoredSeat, ...]
-    failures: int = 0
-    reason: str | None = None  # why it was aborted
 
 
 def _private_file(path: str) -> None:
@@ -248,12 +186,8 @@ def decode_record(data: bytes) -> dict[str, Any]:
     return record
 
 
-# What to do about a damaged store, appended to every message about one.
-DAMAGED_HINT = "; `arena doctor DB` lists every problem; restore the file from a backup or use another --db"
-
-
 class Store:
-    """A tournament database. Use as a context manager, or call ``close``."""
+    """A tournament database in one SQLite file. Use as a context manager, or call ``close``."""
 
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = str(path)
@@ -397,95 +331,66 @@ class Store:
         """Every ladder run, oldest first."""
         return [_run(row) for row in self.db.execute("SELECT * FROM ladders ORDER BY id")]
 
-    def open_run(
-        self, ladder: Ladder, schedule: Iterable[ScheduledMatch] | None = None, new: bool = False
-    ) -> LadderRun:
-        """The run to play ``ladder`` in: its latest run (grown to the file as it is now, see
-        ``grow_run``), or a new one when there is none or ``new``.
-
-        A ladder file edited in what makes matches comparable is refused unless ``new``: mixing
-        results of two different tournaments under one name would make the table meaningless.
-        A run given its own ``schedule`` (`arena compare`) is refused on any edit. A new
-        run stores its whole schedule (the ladder's own unless ``schedule`` is given: an open-ended
-        run such as `arena compare` starts empty and grows with ``add_matches``); with ``seed = "secret"`` its base seed is drawn here, at
-        random, and kept only in this database (resume and replay read it back from here).
-        """
-        latest = self.latest_run(ladder.name)
-        if latest is not None and not new:
-            growth = self.grow_run(ladder) if schedule is None else None
-            if growth is not None:
-                return growth[0]
-            if latest.digest != ladder.digest:
-                raise StoreError(
-                    f"ladder {ladder.name!r} in {self.path} was started from different content "
-                    f"(first run from {latest.source} at {latest.created}); its file was edited since, so "
-                    "resuming would mix two tournaments. Restore the file, rename the ladder, or pass --new "
-                    "to start a fresh run"
-                )
-            return latest
-        base_seed = secrets.randbits(63) if ladder.secret_seed else ladder.seed
+    def create_run(self, run: NewRun, matches: Iterable[MatchToStore]) -> LadderRun:
+        """Store a new run with its first ``matches``, all pending, in one transaction."""
         with self.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO ladders (name, digest, game, format, source, config, created, base_seed, secret)"
                 " VALUES (?,?,?,?,?,?,?,?,?)",
                 (
-                    ladder.name,
-                    ladder.digest,
-                    ladder.game,
-                    ladder.format,
-                    ladder.source,
-                    _ladder_json(ladder),
+                    run.name,
+                    run.digest,
+                    run.game,
+                    run.format,
+                    run.source,
+                    run.config,
                     _now(),
-                    base_seed,
-                    int(ladder.secret_seed),
+                    run.base_seed,
+                    int(run.secret),
                 ),
             )
-            if schedule is None and not FORMATS[ladder.format].adaptive:
-                schedule = iter_schedule(played_ladder(ladder, first_roster(ladder)), base_seed)
             assert cursor.lastrowid is not None  # an INSERT sets it
-            _insert_matches(db, cursor.lastrowid, schedule or ())
-        run = self.latest_run(ladder.name)
-        assert run is not None
-        return run
+            _insert_matches(db, cursor.lastrowid, matches)
+        created = self.latest_run(run.name)
+        assert created is not None
+        return created
 
-    def grow_run(self, ladder: Ladder) -> tuple[LadderRun, Growth] | None:
-        """Bring the latest run of ``ladder`` up to its file as it is now (arena/tournament/plan/growth.py):
-        new entrants and repeats are scheduled, agents no longer listed retired (their pending
-        matches dropped, their played ones kept). None when there is no run to grow; StoreError
-        naming the change when the file changed what makes old matches comparable.
-        """
-        latest = self.latest_run(ladder.name)
-        if latest is None or not growable(ladder):
-            return None
-        config = self.config(latest.id)
-        held = [
-            (row["key"], json.loads(row["entrants"]))
-            for row in self.db.execute("SELECT key, entrants FROM matches WHERE ladder_id = ?", (latest.id,))
-        ]
-        last = self.db.execute("SELECT MAX(idx) FROM matches WHERE ladder_id = ?", (latest.id,)).fetchone()[0]
-        base_seed = ladder.seed if latest.base_seed is None else latest.base_seed
-        try:
-            growth = plan_growth(config, ladder, held, base_seed, 0 if last is None else last + 1)
-        except GrowthError as error:
-            raise StoreError(
-                f"ladder {ladder.name!r} in {self.path}: {error}. Restore that, or start a new ladder: "
-                "pass --new (the old run stays in the database) or give the ladder another name"
-            ) from None
-        if growth.changed or latest.digest != ladder.digest:
-            with self.transaction() as db:
+    def update_run(
+        self,
+        run_id: int,
+        *,
+        digest: str,
+        source: str,
+        config: str,
+        retired: Iterable[str],
+        matches: Iterable[MatchToStore],
+    ) -> None:
+        """Rewrite a run's digest, source and config, drop the pending matches of the ``retired``
+        entrants (their played ones are kept) and add ``matches``, in one transaction."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE ladders SET digest = ?, source = ?, config = ? WHERE id = ?",
+                (digest, source, config, run_id),
+            )
+            for name in retired:  # what a retired entrant had not played yet, it never will
                 db.execute(
-                    "UPDATE ladders SET digest = ?, source = ?, config = ? WHERE id = ?",
-                    (ladder.digest, ladder.source, config_json(ladder, growth.roster), latest.id),
+                    "DELETE FROM matches WHERE ladder_id = ? AND status IN ('pending', 'running')"
+                    " AND EXISTS (SELECT 1 FROM json_each(matches.entrants) WHERE value = ?)",
+                    (run_id, name),
                 )
-                for name in growth.retired:  # what a retired entrant had not played yet, it never will
-                    db.execute(
-                        "DELETE FROM matches WHERE ladder_id = ? AND status IN ('pending', 'running')"
-                        " AND EXISTS (SELECT 1 FROM json_each(matches.entrants) WHERE value = ?)",
-                        (latest.id, name),
-                    )
-                _insert_matches(db, latest.id, growth.matches)
-            latest = replace(latest, digest=ladder.digest, source=ladder.source)
-        return latest, growth
+            _insert_matches(db, run_id, matches)
+
+    def held_matches(self, run_id: int) -> list[tuple[str, list[str]]]:
+        """The (key, entrants) of every match of the run, any status."""
+        return [
+            (row["key"], json.loads(row["entrants"]))
+            for row in self.db.execute("SELECT key, entrants FROM matches WHERE ladder_id = ?", (run_id,))
+        ]
+
+    def next_index(self, run_id: int) -> int:
+        """The schedule index after the run's last match (0 for an empty run)."""
+        last = self.db.execute("SELECT MAX(idx) FROM matches WHERE ladder_id = ?", (run_id,)).fetchone()[0]
+        return 0 if last is None else last + 1
 
     def config(self, run_id: int) -> dict[str, Any]:
         """The stored config of a run: the validated ladder as JSON, with its roster."""
@@ -497,7 +402,7 @@ class Store:
                 f"the stored config of ladder run {run_id} is damaged ({error})" + DAMAGED_HINT
             ) from None
 
-    def add_matches(self, run_id: int, schedule: Sequence[ScheduledMatch]) -> int:
+    def add_matches(self, run_id: int, schedule: Sequence[MatchToStore]) -> int:
         """Add the scheduled matches the run does not hold yet (an open-ended run such as
         `arena compare` given a larger --max-deals); returns how many were added."""
         with self.transaction() as db:
@@ -678,7 +583,7 @@ class Store:
 
 
 def _insert_matches(
-    db: sqlite3.Connection, run_id: int, schedule: Iterable[ScheduledMatch], or_ignore: bool = False
+    db: sqlite3.Connection, run_id: int, schedule: Iterable[MatchToStore], or_ignore: bool = False
 ) -> None:
     """Insert ``schedule`` as pending matches of the run; with ``or_ignore``, skip indexes it has."""
     db.executemany(
@@ -696,10 +601,6 @@ def _insert_matches(
             for match in schedule
         ),
     )
-
-
-def _ladder_json(ladder: Ladder) -> str:
-    return config_json(ladder, first_roster(ladder))
 
 
 def _run(row: sqlite3.Row) -> LadderRun:

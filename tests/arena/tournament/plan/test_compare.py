@@ -18,11 +18,13 @@ from arena.tournament.plan.compare import (
     schedule,
     stored_comparison,
 )
+from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import ScheduledMatch
 from arena.tournament.plan.secrecy import seeds_hidden
 from arena.tournament.stats.report import run_title
 from arena.tournament.stats.sprt import SprtSettings, state
-from arena.tournament.store.sqlite import LadderRun, Store, StoredMatch, StoredSeat
+from arena.tournament.store.api import LadderRun, StoredMatch, StoredSeat
+from arena.tournament.store.sqlite import Store
 from tests.support import cli
 
 
@@ -112,13 +114,13 @@ def test_solo_comparison_plays_each_deal_against_the_automaton():
 def test_a_stored_comparison_grows_by_whole_deals_and_keeps_what_it_has(tmp_path):
     comparison = make_comparison("grow", "goofspiel", "v2", "v1", players=2)
     with Store(tmp_path / "grow.db") as store:
-        run = store.open_run(ladder_record(comparison), [])
+        run = open_run(store, ladder_record(comparison), [])
         assert store.add_matches(run.id, schedule(comparison, 2)) == 4
         assert store.add_matches(run.id, schedule(comparison, 3)) == 2  # only deal 2 is new
         assert store.add_matches(run.id, schedule(comparison, 1)) == 0
         assert [m.key for m in store.pending(run.id)] == [m.key for m in schedule(comparison, 3)]
         # the same comparison finds the same run; other settings are another tournament
-        assert store.open_run(ladder_record(comparison), []).id == run.id
+        assert open_run(store, ladder_record(comparison), []).id == run.id
         other = make_comparison("grow", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(elo1=20))
         assert ladder_record(other).digest != ladder_record(comparison).digest
 
@@ -138,13 +140,13 @@ def test_a_stored_comparison_is_read_back_with_its_test_settings(tmp_path):
     )
     unknown = make_comparison("unknown", "goofspiel", "v2", "v1", players=2, settings=SprtSettings(alpha=0.1))
     with Store(tmp_path / "read.db") as store:
-        run = store.open_run(ladder_record(comparison), [])
+        run = open_run(store, ladder_record(comparison), [])
         assert stored_comparison(store, run) == comparison
         # runs stored before the settings were kept: the defaults and the elo1 of the
         # description, when the run's digest confirms them; else unknown
-        run = store.open_run(replace(ladder_record(older), sprt=None), [])
+        run = open_run(store, replace(ladder_record(older), sprt=None), [])
         assert stored_comparison(store, run) == older
-        run = store.open_run(replace(ladder_record(unknown), sprt=None), [])
+        run = open_run(store, replace(ladder_record(unknown), sprt=None), [])
         assert stored_comparison(store, run) is None
 
 

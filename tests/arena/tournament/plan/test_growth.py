@@ -9,9 +9,11 @@ import pytest
 
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
+from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import make_schedule
 from arena.tournament.run.play import play_ladder
-from arena.tournament.store.sqlite import Store, StoreError
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.sqlite import Store
 from tests.arena.tournament.store.test_store import outcome_for
 from tests.support.ladder_runs import arena
 
@@ -67,12 +69,12 @@ def test_growing_from_two_to_three_agents_plays_exactly_the_new_matches(tmp_path
 def test_raising_matches_per_pairing_schedules_only_the_extra_deals(tmp_path):
     registry = discover()
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(parse_ladder(text("abc", repeats=1), registry))
+        run = open_run(store, parse_ladder(text("abc", repeats=1), registry))
         for match in store.pending(run.id)[:3]:
             store.mark_running(match.id)
             store.record_outcome(match, outcome_for(match, [2, 1]))
         before = stored(store, run.id)
-        again = store.open_run(parse_ladder(text("abc", repeats=3), registry))
+        again = open_run(store, parse_ladder(text("abc", repeats=3), registry))
         after = stored(store, run.id)
     assert again.id == run.id
     assert {key: after[key] for key in before} == before
@@ -100,9 +102,9 @@ def test_an_incomparable_edit_is_refused_with_the_line_naming_it(tmp_path, edit,
     registry = discover()
     original = text("ab", repeats=2)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(parse_ladder(original, registry))
+        run = open_run(store, parse_ladder(original, registry))
         with pytest.raises(StoreError) as refused:
-            store.open_run(parse_ladder(edit(original), registry))
+            open_run(store, parse_ladder(edit(original), registry))
         assert message in str(refused.value)
         assert "pass --new (the old run stays in the database) or give the ladder another name" in str(
             refused.value
@@ -113,19 +115,19 @@ def test_an_incomparable_edit_is_refused_with_the_line_naming_it(tmp_path, edit,
 def test_a_removed_agent_is_retired_its_played_matches_kept_its_pending_ones_dropped(tmp_path):
     registry = discover()
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(parse_ladder(text("abc"), registry))
+        run = open_run(store, parse_ladder(text("abc"), registry))
         played = [m for m in store.pending(run.id) if "c" in m.entrants][:1]
         for match in played:
             store.mark_running(match.id)
             store.record_outcome(match, outcome_for(match, [2, 1]))
-        store.open_run(parse_ladder(text("ab"), registry))
+        open_run(store, parse_ladder(text("ab"), registry))
         left = store.matches(run.id)
         assert [m.key for m in left if "c" in m.entrants] == [played[0].key]  # played: kept
         assert len(left) == 2 + 1
         roster = {entry["name"]: entry["active"] for entry in store.config(run.id)["roster"]}
         assert roster == {"a": True, "b": True, "c": False}
         # entered again: only its missing matches are scheduled, its played one is its own
-        store.open_run(parse_ladder(text("abc"), registry))
+        open_run(store, parse_ladder(text("abc"), registry))
         assert sorted(m.key for m in store.matches(run.id)) == sorted(
             m.key for m in make_schedule(parse_ladder(text("abc"), registry))
         )
@@ -138,9 +140,9 @@ def test_a_new_version_of_a_plugin_agent_is_a_new_entrant_and_the_old_one_is_ret
         agents={**registry.agents, "prize-bidder": replace(registry.agents["prize-bidder"], version="2.0")},
     )
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(parse_ladder(text("ab"), registry))
+        run = open_run(store, parse_ladder(text("ab"), registry))
         old = {m.key for m in store.matches(run.id)}
-        store.open_run(parse_ladder(text("ab"), bumped))  # the same file: only the plugin changed
+        open_run(store, parse_ladder(text("ab"), bumped))  # the same file: only the plugin changed
         matches = store.matches(run.id)
         roster = {
             entry["name"]: (entry["active"], entry["version"]) for entry in store.config(run.id)["roster"]
@@ -189,9 +191,9 @@ def test_a_solo_ladder_grows_on_the_same_deals(tmp_path):
         return parse_ladder(text(names, repeats, head=head).replace("prize-bidder", "greedy"), registry)
 
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(solo("ab"))
+        run = open_run(store, solo("ab"))
         before = stored(store, run.id)
-        store.open_run(solo("abc", repeats=3))
+        open_run(store, solo("abc", repeats=3))
         after = stored(store, run.id)
     assert {key: after[key] for key in before} == before
     seeds = {}

@@ -9,7 +9,9 @@ import pytest
 
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import LadderError, parse_ladder
-from arena.tournament.plan.swiss import interval_widths, max_matches, play_swiss, round_robin_size
+from arena.tournament.plan.runs import open_run
+from arena.tournament.plan.swiss import interval_widths, max_matches, round_robin_size
+from arena.tournament.run.play import play_swiss
 from arena.tournament.run.runner import RunReport
 from arena.tournament.stats.report import leaderboard_rows
 from arena.tournament.store.sqlite import Store
@@ -46,7 +48,7 @@ def test_swiss_plays_fewer_matches_than_a_round_robin_and_ranks_the_best_first(t
     registry = discover()
     swiss = parse_ladder(ladder_text("swiss", "target_interval = 400"), registry)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(swiss)
+        run = open_run(store, swiss)
         assert store.matches(run.id) == []  # rounds are planned as it goes
         report = play_swiss(store, run, swiss, play_by_strength(store))
         done = store.matches(run.id, statuses=("done",))
@@ -67,11 +69,11 @@ def test_swiss_stops_at_max_matches_and_a_new_agent_plays_at_once(tmp_path):
     few = list(STRENGTH)[:4]
     capped = parse_ladder(ladder_text("swiss", "max_matches = 12", names=few), registry)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(capped)
+        run = open_run(store, capped)
         play_swiss(store, run, capped, play_by_strength(store))
         assert len(store.matches(run.id)) == 12
         grown = parse_ladder(ladder_text("swiss", "max_matches = 16", names=[*few, "s7"]), registry)
-        store.open_run(grown)
+        open_run(store, grown)
         play_swiss(store, run, grown, play_by_strength(store))
         matches = store.matches(run.id)
     assert len(matches) == 16 and [m.idx for m in matches] == list(range(16))

@@ -23,11 +23,13 @@ from arena.cli.main import app
 from arena.match.spec import MatchSpec
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
+from arena.tournament.plan.runs import open_run
 from arena.tournament.run import cluster, runner
 from arena.tournament.run.cluster_security import client_security, write_certificates
 from arena.tournament.run.replies import Refused, Unchecked
 from arena.tournament.run.verify import checked_outcome, decode_reply
-from arena.tournament.store.sqlite import Store, StoredMatch
+from arena.tournament.store.api import StoredMatch
+from arena.tournament.store.sqlite import Store
 from tests.support import cli, rogue_workers
 from tests.support.ladder_runs import (
     SLOW,
@@ -172,7 +174,7 @@ def test_a_match_past_its_wall_clock_bound_is_ended_by_the_task_and_finally_abor
     monkeypatch.setattr(runner, "watchdog_seconds", lambda spec: 1.0)  # a match takes ~4 s
     ladder = parse_ladder(SLOW, discover(), source="slow.toml")
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         pool = cluster.connect("local:2")  # its workers are threads of this process: the patch holds there
         report = runner.run_pending(store, store.pending(run.id), 2, pool=pool, show_progress=False)
         found = store.matches(run.id)
@@ -694,7 +696,7 @@ def test_a_worker_that_never_answers_loses_its_matches_and_the_run_finishes(
     with dask_scheduler.client() as client:
         client.wait_for_workers(2, timeout=120)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         pool = cluster.connect(cluster.ClusterTarget(dask_scheduler.address, dask_scheduler.certificates))
         report = runner.run_pending(store, store.pending(run.id), 1, pool=pool, show_progress=False)
         found = store.matches(run.id)

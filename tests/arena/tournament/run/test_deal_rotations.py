@@ -17,6 +17,7 @@ import pytest
 from arena.process.sandbox import bwrap_works
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
+from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import deal_key, make_schedule, take_next
 from arena.tournament.run import runner
 from arena.tournament.run.replies import Recovered
@@ -90,7 +91,7 @@ def test_with_four_workers_no_two_matches_of_a_deal_are_out_at_once(tmp_path):
     assert len(deals) == 6 and set(deals.values()) == {2}  # 3 pairings x 2 repeats, 2 rotations each
     pool = RecordingPool(4)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         report = runner.run_pending(store, store.pending(run.id), 4, pool=pool, show_progress=False)
     assert report.played == 12 and report.errors == []
     assert pool.overlaps == []

@@ -7,7 +7,8 @@ import pytest
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
 from arena.tournament.run.play import play_ladder
-from arena.tournament.store.sqlite import Store, StoreError
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.sqlite import Store
 
 LADDER = """\
 name = "play-test"

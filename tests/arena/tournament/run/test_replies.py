@@ -11,7 +11,7 @@ from arena.tournament.formats import FORMATS
 from arena.tournament.run.cluster import DaskPool
 from arena.tournament.run.replies import Cancelled, Failed, Lost, Refused, Stop
 from arena.tournament.run.verify import encode_reply
-from arena.tournament.store.sqlite import StoredMatch
+from arena.tournament.store.api import StoredMatch
 
 SPEC = MatchSpec(game="goofspiel", agents=("random", "random"), seed=1, options={"cards": 3})
 MATCH = StoredMatch(1, 1, 0, "k", 1, "running", 1, None, SPEC, ("a", "b"), ())

@@ -19,6 +19,7 @@ import pytest
 
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
+from arena.tournament.plan.runs import open_run
 from arena.tournament.run import runner
 from arena.tournament.store.sqlite import Store
 from tests.support import cli
@@ -100,7 +101,7 @@ def test_a_match_past_its_wall_clock_bound_is_ended_and_finally_aborted(tmp_path
     monkeypatch.setattr(runner, "watchdog_seconds", lambda spec: 1.0)  # a match takes ~4 s
     ladder = parse_ladder(SLOW, discover(), source="slow.toml")
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         report = runner.run_pending(store, store.pending(run.id), 2, show_progress=False)
         found = store.matches(run.id)
     assert report.aborted == 2 and report.played == 0
@@ -113,7 +114,7 @@ def test_workers_that_cannot_start_stop_the_run_without_aborting_any_match(tmp_p
     ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
     monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.exiting_plugin")  # every worker fails to start
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         report = runner.run_pending(store, store.pending(run.id), 1, show_progress=False)
         counts = store.counts(run.id)
     assert report.played == 0 and report.aborted == 0
@@ -182,7 +183,7 @@ def test_a_second_ctrl_c_during_the_cleanup_still_puts_unfinished_matches_back_t
     # landing there raised KeyboardInterrupt and left the matches in flight marked running.
     ladder = parse_ladder(SLOW, discover(), source="slow.toml")
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         try:
             report = runner.run_pending(
                 store, store.pending(run.id), 1, pool=CtrlCTwicePool(), show_progress=False
@@ -240,7 +241,7 @@ def test_a_worker_forked_from_a_server_started_earlier_has_the_runs_environment(
         ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
         monkeypatch.setenv("TLACHTLI_PLUGINS", "tests.support.exiting_plugin")  # every worker fails to start
         with Store(tmp_path / "t.db") as store:
-            run = store.open_run(ladder)
+            run = open_run(store, ladder)
             report = runner.run_pending(store, store.pending(run.id), 1, show_progress=False)
         assert report.played == 0
         assert "(last: its worker process exited with status 1)" in report.errors[0]
@@ -258,6 +259,6 @@ def test_workers_are_spawned_where_the_fork_server_cannot_start(tmp_path, monkey
     monkeypatch.delitem(multiprocessing.current_process()._config, "tempdir", raising=False)
     ladder = parse_ladder(SLOW.replace("pace_ms = 400", "pace_ms = 0"), discover(), source="slow.toml")
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         report = runner.run_pending(store, store.pending(run.id), 2, show_progress=False)
     assert report.played == 2 and report.errors == []

@@ -10,8 +10,10 @@ import pytest
 from arena.match.spec import MatchOutcome, SeatResult
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
+from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import make_schedule
-from arena.tournament.store.sqlite import SCHEMA_VERSION, Store, StoreError, decode_record, encode_record
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.sqlite import SCHEMA_VERSION, Store, decode_record, encode_record
 
 LADDER = """\
 name = "store-test"
@@ -64,7 +66,7 @@ def test_newer_schema_is_refused(tmp_path):
 def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder):
     schedule = make_schedule(ladder)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         pending = store.pending(run.id)
         assert [m.idx for m in pending] == list(range(len(schedule))) == [m.index for m in schedule]
         first, second, third = pending[:3]
@@ -76,7 +78,7 @@ def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder
         assert store.counts(run.id) == {"pending": len(schedule) - 2, "running": 1, "done": 1, "aborted": 0}
 
     with Store(tmp_path / "t.db") as store:
-        again = store.open_run(ladder)
+        again = open_run(store, ladder)
         assert again.id == run.id
         assert store.reset_interrupted(run.id) == 1
         pending = store.pending(run.id)
@@ -97,15 +99,15 @@ def test_an_incomparable_edit_is_refused_unless_new(tmp_path):
     reseeded = LADDER.replace("matches_per_pairing = 2", "matches_per_pairing = 2\nseed = 5")
     edited = parse_ladder(reseeded, registry, source="store.toml")
     with Store(tmp_path / "t.db") as store:
-        first = store.open_run(original)
+        first = open_run(store, original)
         with pytest.raises(StoreError, match="'store-test' .*: seed was 0 and is now 5: .*--new"):
-            store.open_run(edited)
-        fresh = store.open_run(edited, new=True)
+            open_run(store, edited)
+        fresh = open_run(store, edited, new=True)
         assert fresh.id != first.id and store.latest_run("store-test") == fresh
         assert len(store.pending(fresh.id)) == 3 * 2 * 2
         # a comment-only change is the same ladder: it resumes the latest run
         same = parse_ladder("# note\n" + reseeded.replace("seed = 5", "seed = 5  # fixed"), registry)
-        assert store.open_run(same).id == fresh.id
+        assert open_run(store, same).id == fresh.id
 
 
 def test_records_are_compressed_and_round_trip(tmp_path, ladder):
@@ -113,7 +115,7 @@ def test_records_are_compressed_and_round_trip(tmp_path, ladder):
     assert decode_record(encode_record(record)) == record
     assert len(encode_record(record)) < len(str(record)) / 10
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         match = store.pending(run.id)[0]
         outcome = outcome_for(match, [2, 2])
         store.mark_running(match.id)
@@ -124,7 +126,7 @@ def test_records_are_compressed_and_round_trip(tmp_path, ladder):
 
 def test_matches_filter_by_agent_and_fault(tmp_path, ladder):
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         pending = store.pending(run.id)
         for match in pending[:6]:
             outcome = outcome_for(match, [5, 1])
@@ -145,7 +147,7 @@ def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder
 
     path = tmp_path / "t.db"
     with Store(path) as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
     upgrade = "ALTER TABLE matches ADD COLUMN note TEXT; UPDATE matches SET note = 'migrated'"
     monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, upgrade))
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
@@ -181,7 +183,7 @@ def test_a_version_1_database_is_migrated_with_its_results_kept(tmp_path, ladder
 
 def test_a_match_whose_worker_is_lost_too_often_is_aborted_with_the_reason(tmp_path, ladder):
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         first = store.pending(run.id)[0]
         for attempt in range(1, 3):
             store.mark_running(first.id)
@@ -199,10 +201,10 @@ def test_a_match_whose_worker_is_lost_too_often_is_aborted_with_the_reason(tmp_p
 def test_secret_ladder_gets_a_drawn_base_seed_kept_on_resume(tmp_path):
     secret = parse_ladder(LADDER.replace("game =", 'seed = "secret"\ngame ='), discover(), source="s.toml")
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(secret)
+        run = open_run(store, secret)
         assert run.secret and run.base_seed not in (None, 0)
         assert [m.spec.seed for m in store.pending(run.id)] == [
             m.spec.seed for m in make_schedule(secret, run.base_seed)
         ]
-        assert store.open_run(secret).base_seed == run.base_seed  # resumed, not drawn again
-        assert store.open_run(secret, new=True).base_seed != run.base_seed
+        assert open_run(store, secret).base_seed == run.base_seed  # resumed, not drawn again
+        assert open_run(store, secret, new=True).base_seed != run.base_seed
