@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.process import connection, spawn
+from arena.process import launchers, spawn
 from tests.support.agent_processes import eventually_empty as agents_gone
 from tests.support.agent_processes import processes_in_sessions, processes_marked
 from tests.support.processes import TAG_ENV, clock_ticks, describe, end, eventually_empty, kill_all, leftovers
@@ -143,7 +143,7 @@ def no_leftovers(monkeypatch: pytest.MonkeyPatch):
         forked.append(process.pid)
         return process
 
-    monkeypatch.setattr(connection, "fork_agent", recording_fork)
+    monkeypatch.setattr(launchers, "fork_agent", recording_fork)
     yield forked
     assert agents_gone(lambda: processes_marked(mark) + processes_in_sessions(forked)) == []
     for pid in forked:  # reaped by the referee: not our child any more

@@ -3,15 +3,15 @@
 The agent runs in its own session (so its own process group, out of reach of the terminal's
 Ctrl-C), in its sandbox (arena/process/sandbox.py) with a private working directory, under the limits
 of arena/process/limits.py (a cgroup for all its processes where the machine allows). It is started by
-arena/process/spawn.py: exec'd (an executable, or ``python -m arena.wire.host`` for a Python plugin agent), or
-forked from the referee when asked for (trusted bots, no sandbox). ``kill`` kills the whole
+one of arena/process/launchers.py: exec'd (an executable, or ``python -m arena.wire.host`` for a
+Python plugin agent), forked from the referee when asked for (trusted bots, no sandbox), or forked
+from a warm zygote (sandboxed Python agents, where asked for). ``kill`` kills the whole
 group and cgroup, and deletes the directory; the referee calls it on every exit path. Every
 failure is turned into an ``AgentFault`` naming what went wrong.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import select
@@ -21,14 +21,14 @@ from typing import Any
 
 import trio
 
-from arena.process.limits import DEFAULT_MEMORY_MB, BotCgroup, oom_killer_first, set_rlimits
+from arena.process.launchers import Launcher, ZygoteLauncher, launcher_for
+from arena.process.limits import DEFAULT_MEMORY_MB, BotCgroup
 from arena.process.memory import default_memory_mb, machine_memory_mb, oom_note, rank_for_oom
 from arena.process.pipe_holders import agent_dropped_pipe
 from arena.process.sandbox import Jail
-from arena.process.seccomp import join_fresh_session_keyring
-from arena.process.spawn import ForkedProcess, agent_start_method, exec_agent, fork_agent
+from arena.process.spawn import ForkedProcess
 from arena.process.warm import is_kept
-from arena.process.zygote import Limits, Zygote, ZygoteChild, ZygoteKey, zygote, zygote_key, zygote_supported
+from arena.process.zygote import ZygoteChild
 from arena.registry.plugins import AgentSpec
 from arena.wire.faults import AgentFault
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode, msgspec_codec
@@ -115,95 +115,43 @@ class AgentProcess:
         # ``_watch``'s scope: cancelled when the agent is left to end in the background
         self._watching = trio.CancelScope()
         self._unasked_poll: select.poll | None = None
-        self._zygote_key: ZygoteKey | None = None  # built once per agent, not on each use
+        # a sandboxed Python plugin agent may start from a zygote (when the start method says so)
+        self._from_zygote = ZygoteLauncher(self.plugin) if self.plugin is not None else None
+
+    def _launcher(self) -> Launcher:
+        """How it starts: asked each time, as the start method stands then."""
+        return launcher_for(self, self._from_zygote)
 
     def prepare(self) -> None:
         """The referee's own start-up for this agent, done before its handshake clock runs: the
         zygote it forks from, which a worker starts at its first match (a Python start and every
         plugin's import: seconds on a loaded machine, none of them the agent's)."""
-        if self._from_zygote_here():
-            try:
-                self._zygote()
-            except OSError as error:
-                raise self._spawn_fault(error) from None
+        try:
+            self._launcher().prepare(self)
+        except OSError as error:
+            raise self._spawn_fault(error) from None
 
     async def start(self, nursery: trio.Nursery) -> None:
         """Spawn the agent; its stderr is drained by a task in ``nursery`` until it closes."""
         try:
-            if self.plugin is not None and self._from_zygote_here():
-                await self._from_zygote(self.plugin)
-            else:
-                self.jail = Jail(self.sandbox)
-                self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
-                if self.hosted is not None:
-                    self._fork(self.hosted)
-                else:
-                    self._exec(self.jail.wrap(self.argv), self.jail.directory)
+            await self._launcher().launch(self)
         except OSError as error:
             self._clean_up()
             raise self._spawn_fault(error) from None
         nursery.start_soon(self._drain_stderr)
         nursery.start_soon(self._watch)
 
-    def _from_zygote_here(self) -> bool:
-        return self.plugin is not None and agent_start_method() == "zygote" and zygote_supported()
-
-    def _zygote(self) -> Zygote:
-        """The zygote for this agent's environment (the same through its match), started if need be."""
-        if self._zygote_key is None:
-            self._zygote_key = zygote_key()
-        return zygote(self._zygote_key)
-
     def _spawn_fault(self, error: OSError) -> AgentFault:
         what = f"fork agent {self.hosted.name!r}" if self.hosted else f"start {self.argv[0]!r}"
         return AgentFault("spawn", f"cannot {what}: {error.strerror or error}")
-
-    def _zygote_limits(self) -> Limits:
-        return Limits(self.bot_memory_mb, self.cpus, self.memory_mb, self.cpu_seconds)
-
-    async def _from_zygote(self, plugin: str) -> None:
-        # its jail and cgroup come with it (the zygote's spawn removes them if it fails or is cancelled)
-        self.process, self.jail, self.cgroup = await self._zygote().spawn(plugin, self._zygote_limits())
-        self.in_bwrap = False  # it holds its pipes alone: a closed stdout is an end of file
 
     def prestart_successor(self) -> None:
         """Where this process keeps its zygotes between matches (a runner's worker), have the zygote
         start a child ahead for the next match, under this agent's limits: it forks and enters its
         own sandbox while this match plays, then waits for the agent it will play. Called once the
         handshakes are done; a no-op for agents that do not start from a zygote."""
-        if is_kept() and self._from_zygote_here():
-            with contextlib.suppress(OSError):
-                self._zygote().prestart(self._zygote_limits())
-
-    @trio.lowlevel.enable_ki_protection
-    def _fork(self, spec: AgentSpec) -> None:
-        # Protected: a Ctrl-C (KeyboardInterrupt) landing between the fork and keeping the child
-        # in self.process would leave it where no exit path kills it; trio delivers it later.
-        assert self.jail is not None
-        self.process = fork_agent(
-            spec, self.memory_mb, self.cpu_seconds, self._join_cgroup, self.jail.directory
-        )
-
-    @trio.lowlevel.enable_ki_protection
-    def _exec(self, argv: list[str], cwd: str) -> None:
-        assert self.jail is not None
-        try:  # protected: as _fork
-            self.process = exec_agent(argv, self._prepare, cwd, self.jail.environment(), self.jail.pass_fds)
-        finally:
-            self.jail.close_fds()
-
-    def _join_cgroup(self) -> None:
-        """In the child: join the cgroup, and be the OOM killer's first choice."""
-        if self.cgroup is not None:
-            self.cgroup.enter()
-        oom_killer_first()
-
-    def _prepare(self) -> None:
-        """In the child before exec: join the cgroup, a keyring of its own, then the per-process limits."""
-        assert self.jail is not None
-        self._join_cgroup()
-        join_fresh_session_keyring()
-        set_rlimits(self.memory_mb, self.cpu_seconds, processes=self.jail.own_uid)
+        if is_kept():
+            self._launcher().prestart_successor(self)
 
     def pause(self) -> None:
         """Freeze all its processes until ``resume``: it is not deciding and may not ponder."""

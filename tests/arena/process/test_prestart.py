@@ -121,7 +121,7 @@ def test_a_worker_plays_each_match_with_agents_started_ahead_for_it_each_fresh()
 def test_each_agent_finds_its_zygote_by_its_environment_once_a_match(monkeypatch):
     # The key (the whole agent environment, sorted) was built 3 times per agent per match: for the
     # zygote's start, the spawn and the child started ahead (~0.1 ms each).
-    import arena.process.connection
+    import arena.process.launchers
 
     built = []
 
@@ -129,7 +129,7 @@ def test_each_agent_finds_its_zygote_by_its_environment_once_a_match(monkeypatch
         built.append(1)
         return zygote.zygote_key()
 
-    monkeypatch.setattr(arena.wire.connection, "zygote_key", counted)
+    monkeypatch.setattr(arena.process.launchers, "zygote_key", counted)
     with warm.kept_warm():
         inspected()
         assert len(ready()) == 2  # its zygote started each seat's successor too
