@@ -13,19 +13,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Lowest first: a wing may import the wings before it, never one after it.
 WINGS = (
-    "arena.text",
-    "arena.registry",
-    "arena.wire",
-    "arena.process",
-    "arena.match",
-    "arena.tournament.formats",
-    "arena.tournament.store",
-    "arena.tournament.stats",
-    "arena.tournament.plan",
-    "arena.tournament.run",
-    "arena.web",
-    "arena.cli",
-    "arena.bot",
+    "arena/text/",
+    "arena/registry/",
+    "arena/wire/",
+    "arena/process/",
+    "arena/match/",
+    "arena/tournament/formats.py",
+    "arena/tournament/store/",
+    "arena/tournament/stats/",
+    "arena/tournament/plan/",
+    "arena/tournament/run/",
+    "arena/web/",
+    "arena/cli/",
+    "arena/bot.py",
 )
 
 
@@ -66,8 +66,10 @@ def graph() -> dict[str, set[str]]:
 
 
 def wing_of(module: str) -> int | None:
+    """The place in WINGS of the wing that holds ``module``."""
     for place, wing in enumerate(WINGS):
-        if module == wing or module.startswith(wing + "."):
+        dotted = wing.removesuffix("/").removesuffix(".py").replace("/", ".")
+        if module == dotted or (wing.endswith("/") and module.startswith(dotted + ".")):
             return place
     return None
 
