@@ -21,7 +21,8 @@ from arena.cli.common import fail, load_registry
 from arena.text.files import TextFileError, read_utf8
 from arena.tournament.plan.growth import GrowthError, plan_roster, stored_roster
 from arena.tournament.plan.ladder import MAX_LADDER_BYTES, Ladder, LadderError, parse_ladder
-from arena.tournament.store.sqlite import Store, StoreError
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.sqlite import Store
 
 ladder_app = typer.Typer(help="Edit a ladder file: enter agents (see docs/ladders.md).", no_args_is_help=True)
 

@@ -309,7 +309,7 @@ def test_a_secret_comparisons_seeds_stay_hidden_until_its_test_decides(tmp_path)
     secret = make_comparison("secret", "goofspiel", "v2", "v1", players=2, secret=True)
     public = make_comparison("public", "goofspiel", "v2", "v1", players=2, seed=7)
     with Store(tmp_path / "hidden.db") as store:
-        runs = {c.name: store.open_run(ladder_record(c), []) for c in (secret, public)}
+        runs = {c.name: open_run(store, ladder_record(c), []) for c in (secret, public)}
         assert runs["secret"].secret and not runs["public"].secret
         read_back = stored_comparison(store, runs["secret"])
         assert read_back is not None and read_back.seed == runs["secret"].base_seed

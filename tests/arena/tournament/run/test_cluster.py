@@ -719,7 +719,7 @@ def test_a_silent_worker_loses_its_match_within_the_silence_bound_not_the_clocks
     with dask_scheduler.client() as client:
         client.wait_for_workers(2, timeout=120)
     with Store(tmp_path / "t.db") as store:
-        run = store.open_run(ladder)
+        run = open_run(store, ladder)
         bound = cluster.hold_seconds(store.pending(run.id)[0].spec)
         assert bound > 120  # the old bound: what the test would wait without heartbeats
         pool = cluster.connect(cluster.ClusterTarget(dask_scheduler.address, dask_scheduler.certificates))
