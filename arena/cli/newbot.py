@@ -94,7 +94,7 @@ def render(name: str, game: str | None, example: Game | None = None) -> dict[str
         "example_game": game or "zapotec",
         "example": example_choice(example, claimed=game is not None),
     }
-    folder = importlib.resources.files("arena") / "templates" / "newbot"
+    folder = importlib.resources.files("arena.cli") / "templates" / "newbot"
     return {
         target.format(module=module): Template((folder / source).read_text(encoding="utf-8")).substitute(
             values
