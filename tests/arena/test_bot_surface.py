@@ -71,7 +71,7 @@ def test_imports_tlachtli_only_through_arena_bot(name):
 
 def test_the_checker_sees_imports_past_arena_bot():
     source = "import arena.wire.agent\ndef f():\n    from plugins.random_agent import RandomAgent\nfrom arena.bot import Agent\n"
-    assert sorted(arena_imports(source, "x.py")) == ["arena.wire.agent", "arena.bot", "plugins.random_agent"]
+    assert sorted(arena_imports(source, "x.py")) == ["arena.bot", "arena.wire.agent", "plugins.random_agent"]
 
 
 def test_every_exported_name_exists_and_nothing_public_is_left_out():
