@@ -30,7 +30,17 @@ from arena.wire.sandbox import Jail
 from arena.wire.seccomp import join_fresh_session_keyring
 from arena.wire.spawn import ForkedProcess, agent_start_method, exec_agent, fork_agent
 from arena.wire.warm import is_kept
-from arena.wire.zygote import Limits, Zygote, ZygoteChild, ZygoteKey, zygote, zygote_key, zygote_supported
+from arena.wire.zygote import (
+    Limits,
+    Zygote,
+    ZygoteChild,
+    ZygoteKey,
+    package_handover,
+    package_launch,
+    zygote,
+    zygote_key,
+    zygote_supported,
+)
 
 # The referee encodes its frames with msgspec: imported with this module, before any match runs,
 # not at a match's first frame inside trio, where a Ctrl-C may cut an import short.
@@ -91,10 +101,16 @@ class AgentProcess:
         cpus: int | None = None,
         ponder: bool = True,
         plugin: str | None = None,
+        package: str | None = None,
     ) -> None:
         self.argv = list(argv)
+        # a bot package's folder (arena/submissions/): mounted read-only in its sandbox, never run outside one
+        self.package = package
         self.hosted = hosted if sandbox == "none" else None
         self.plugin = plugin if sandbox == "bwrap" else None
+        if package is not None and sandbox == "bwrap" and package_launch(self.argv) is not None:
+            # a Python bot package forks from a zygote as a plugin does: told its package, not a plugin
+            self.plugin = package_handover(package, self.argv)
         self.sandbox = sandbox
         self.in_bwrap = sandbox != "none"  # exec'd in its own bwrap, whose processes hold its pipes too
         self.jail: Jail | None = None
@@ -131,7 +147,7 @@ class AgentProcess:
             if self.plugin is not None and self._from_zygote_here():
                 await self._from_zygote(self.plugin)
             else:
-                self.jail = Jail(self.sandbox)
+                self.jail = Jail(self.sandbox, package=self.package)
                 self.cgroup = BotCgroup.create(self.bot_memory_mb, self.cpus)
                 if self.hosted is not None:
                     self._fork(self.hosted)
@@ -149,7 +165,7 @@ class AgentProcess:
     def _zygote(self) -> Zygote:
         """The zygote for this agent's environment (the same through its match), started if need be."""
         if self._zygote_key is None:
-            self._zygote_key = zygote_key()
+            self._zygote_key = zygote_key(os.path.dirname(self.package)) if self.package else zygote_key()
         return zygote(self._zygote_key)
 
     def _spawn_fault(self, error: OSError) -> AgentFault:

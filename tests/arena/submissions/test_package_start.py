@@ -1,0 +1,104 @@
+"""A bot package plays from its manifest alone: its code is imported only inside its sandbox.
+
+The done-when attack: a package whose import-time code writes a marker file, tries to write next
+to the referee's files and to read the store. Under exec starts and zygote starts, the marker
+lands only in the sandbox's private /tmp (the bot reads it back there), nothing appears on the
+referee's filesystem, the store is not there to read, and no other package is visible.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+
+from arena.lineup import MatchSetupError, resolve_agent
+from arena.match import MatchSpec
+from arena.plugins import discover
+from arena.referee import run_match
+from arena.submissions.manifest import ManifestError, package_spec, parse_manifest
+from arena.wire import zygote
+from arena.wire.sandbox import SANDBOX_ENV, bwrap_works
+from arena.wire.spawn import START_ENV
+from tests.support.bot_packages import manifest, write_package
+
+needs_bwrap = pytest.mark.skipif(not bwrap_works(), reason="bot packages run only under bubblewrap")
+
+SNOOP = """
+import os, sys
+MARK = {marker!r}
+with open(MARK, "w") as f:
+    f.write("here")
+print("MARKER:", open(MARK).read(), file=sys.stderr)
+for path in ({escape!r}, {store!r}):
+    try:
+        with open(path, "a") as f:
+            f.write("escaped")
+        print("ESCAPED:", path, file=sys.stderr)
+    except OSError as error:
+        print("BLOCKED:", path, type(error).__name__, file=sys.stderr)
+print("PACKAGES:", sorted(os.listdir("/packages")) if os.path.isdir("/packages") else "absent", file=sys.stderr)
+"""
+
+
+def test_manifest_refuses_an_unknown_key_with_the_nearest_name():
+    with pytest.raises(ManifestError, match="unknown key 'verison'.*did you mean 'version'"):
+        parse_manifest(manifest().replace("version", "verison"))
+    with pytest.raises(ManifestError, match=r"unknown key 'pyton' in \[start\].*'python'"):
+        parse_manifest(manifest().replace("python =", "pyton ="))
+
+
+def test_manifest_needs_one_start_and_paths_inside_the_package():
+    with pytest.raises(ManifestError, match="exactly one of"):
+        parse_manifest(manifest(extra='command = ["./run"]\n'))
+    with pytest.raises(ManifestError, match="start.path"):
+        parse_manifest(manifest(extra='path = ["../outside"]\n'))
+    parsed = parse_manifest(manifest(extra='path = ["deps"]\n[options.depth]\ntype = "int"\ndefault = 2\n'))
+    assert parsed.path == ("deps",) and parsed.options == {"depth": {"type": "int", "default": 2}}
+
+
+def test_a_package_folder_resolves_from_its_manifest_without_importing_it(tmp_path):
+    package = write_package(tmp_path / "pkg", body="raise SystemExit('imported outside the sandbox')")
+    spec = resolve_agent(str(package), discover(), "goofspiel")
+    assert (spec.name, spec.version, spec.package) == ("pkgbot", "1.0", str(package))
+    assert spec.argv is not None and "arena.submissions.launch" in spec.argv
+    with pytest.raises(MatchSetupError, match="does not play 'zapotec'"):
+        resolve_agent(str(package), discover(), "zapotec")
+    assert package_spec(str(package)) is package_spec(str(package))  # read once while unchanged
+
+
+def test_a_package_refuses_to_run_without_a_sandbox(tmp_path, monkeypatch):
+    monkeypatch.setenv(SANDBOX_ENV, "none")
+    package = write_package(tmp_path / "pkg")
+    with pytest.raises(MatchSetupError, match="only in the bwrap sandbox"):
+        run_match(MatchSpec(game="goofspiel", agents=(str(package), "random"), seed=1))
+
+
+@needs_bwrap
+@pytest.mark.parametrize("start", ["exec", "zygote"])
+def test_import_time_code_runs_only_inside_the_sandbox(start, tmp_path, monkeypatch):
+    if start == "zygote" and not zygote.zygote_supported():
+        pytest.skip("zygotes need root and bubblewrap")
+    monkeypatch.setenv(START_ENV, start)
+    monkeypatch.delenv(SANDBOX_ENV, raising=False)
+    marker = f"/tmp/tlachtli-marker-{uuid.uuid4().hex}"
+    escape, store = tmp_path / "escape.txt", tmp_path / "tlachtli.db"
+    store.write_bytes(b"")
+    packages = tmp_path / "packages"
+    write_package(packages / "other", name="other")
+    mine = write_package(
+        packages / "mine", body=SNOOP.format(marker=marker, escape=str(escape), store=str(store))
+    )
+    record = run_match(MatchSpec(game="goofspiel", agents=(str(mine), "random"), seed=1)).record
+    stderr = record["agents"][0]["stderr"]
+    assert record["faults"] == [], stderr
+    assert "MARKER: here" in stderr  # it ran, and its marker was there, inside
+    assert not Path(marker).exists()  # never on the referee's filesystem
+    assert "ESCAPED" not in stderr and len(re.findall("BLOCKED:", stderr)) == 2
+    assert escape.exists() is False and store.read_bytes() == b""
+    # no other package is visible: not under exec (only its own is bound), not under a zygote
+    # (the folder of packages is hidden under an empty tmpfs before the bot runs)
+    assert "PACKAGES: absent" in stderr or "PACKAGES: []" in stderr
+    assert record["agents"][0]["version"] == "1.0"
