@@ -27,6 +27,7 @@ from arena.cli.common import (
     use_sandbox,
 )
 from arena.cli.compare import compare
+from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
 from arena.match import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
 from arena.newbot import NewBotError, check_name, render, write_package
@@ -516,3 +517,4 @@ register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, ex
 app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
+register_submission_commands(app)  # submit, bots

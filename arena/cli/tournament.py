@@ -29,7 +29,7 @@ from arena.textfile import INT64, waits_for_a_reader
 from arena.textsafe import printable
 from arena.tournament.doctor import check_store
 from arena.tournament.growth import mark_uncertain, retired_names, without_retired
-from arena.tournament.ladder import LadderError, load_ladder
+from arena.tournament.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.report import (
     EXPORT_FIELDS,
     ReportError,
@@ -91,6 +91,19 @@ LadderOption = Annotated[
     typer.Option("--ladder", "-l", help="Ladder name or .toml file; default: the most recently run ladder."),
 ]
 OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
+
+
+def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
+    """``ladder`` grown by its active submitted bots (arena/submissions/), which run only under bwrap."""
+    from arena.submissions.entrants import with_submissions
+    from arena.submissions.store import SubmissionStore, submissions_folder
+
+    grown = with_submissions(ladder, SubmissionStore(submissions_folder(db)))
+    if grown is not ladder and sandbox != "bwrap":
+        raise _fail(
+            f"ladder {ladder.name!r} has submitted bots: they run only in the bwrap sandbox, not {sandbox!r}"
+        )
+    return grown
 
 
 def _open_existing(db: Path) -> Store:
@@ -227,6 +240,7 @@ def run(
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)
+    ladder = _with_submissions(ladder, db, in_force)
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from arena.match import table_seats
 from arena.textfile import TextFileError, read_utf8
 from arena.tournament.formats import FORMATS
+from arena.tournament.growth import inherited
 from arena.tournament.ratings import SeatLine, Standing, effective_ranks, leaderboard
 from arena.tournament.solo import solo_rows
 from arena.tournament.stats import wilson_interval
@@ -54,7 +55,8 @@ def seat_lines(match: StoredMatch) -> list[SeatLine]:
 
 def standings(store: Store, run: LadderRun) -> list[Standing]:
     """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
-    return leaderboard(seat_lines(match) for match in store.matches(run.id, statuses=("done",)))
+    done = store.matches(run.id, statuses=("done",))
+    return leaderboard((seat_lines(match) for match in done), inherits=inherited(store.config(run.id)))
 
 
 def mle_standings(store: Store, run: LadderRun) -> dict[str, MleRating]:

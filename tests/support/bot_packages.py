@@ -41,3 +41,39 @@ def write_package(
     (folder / "tlachtli.toml").write_text(manifest(name, version, games, extra))
     (folder / "bot_code" / "__init__.py").write_text(textwrap.dedent(body) + "\n" + agent)
     return folder
+
+
+LADDER = """name = "{name}"
+game = "goofspiel"
+players = 2
+seed = 1
+{extra}
+[[agents]]
+agent = "random"
+
+[[agents]]
+name = "random-b"
+agent = "random"
+options = {{seed = 5}}
+"""
+
+
+def write_ladder(folder: Path, name: str = "open", extra: str = "") -> Path:
+    """A goofspiel ladder of two randoms that submitted bots join; ``extra``: more top-level TOML."""
+    path = folder / f"{name}.toml"
+    path.write_text(LADDER.format(name=name, extra=extra))
+    return path
+
+
+def submit_package(package: Path, ladder_file: Path, submitter: str = "ana"):
+    """Submit ``package`` to the ladder in ``ladder_file`` (its store beside it); the final record."""
+    from arena.plugins import discover
+    from arena.submissions.limits import parse_limits
+    from arena.submissions.pipeline import submit
+    from arena.submissions.store import SubmissionStore
+    from arena.tournament.ladder import load_ladder
+
+    registry = discover()
+    ladder = load_ladder(ladder_file, registry)
+    store = SubmissionStore(ladder_file.parent / "submissions")
+    return submit(package, ladder, parse_limits(ladder.submissions), store, submitter, registry)

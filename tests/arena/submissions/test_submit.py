@@ -1,0 +1,114 @@
+"""`arena submit` takes a package from received to active (or rejected with one line), and the ladder
+grows by it: `arena run` plays only its new matches; a new version starts from its previous
+version's rating mean with the uncertainty reset, and the older one retires."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.plugins import discover
+from arena.submissions.entrants import with_submissions
+from arena.submissions.store import SubmissionStore
+from arena.tournament.growth import inherited
+from arena.tournament.ladder import load_ladder
+from arena.tournament.ratings import SeatLine, leaderboard
+from arena.tournament.store import Store
+from arena.wire.sandbox import bwrap_works
+from tests.support.bot_packages import submit_package, write_ladder, write_package
+from tests.support.cli import arena_in_process
+
+pytestmark = [
+    pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap"),
+    pytest.mark.xdist_group("submissions"),
+]
+
+
+def test_a_submitted_bot_goes_from_submit_to_a_played_ladder_row(tmp_path):
+    ladder = write_ladder(tmp_path)
+    package = write_package(tmp_path / "pkg")
+    done = arena_in_process(
+        "submit", str(package), "--ladder", str(ladder), "--submitter", "ana", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pkgbot 1.0 is active" in done.stdout
+    for state in ("received", "checked", "built", "validated", "active"):
+        assert f"submission 1: {state}" in done.stderr
+    listed = arena_in_process("bots", cwd=tmp_path)
+    assert "pkgbot 1.0  by ana  active" in listed.stdout
+    shown = arena_in_process("bots", "show", "1", cwd=tmp_path)
+    assert "validation: goofspiel 2p against itself, seats [0, 1]: clean" in shown.stdout
+    played = arena_in_process("run", str(ladder), "-q", "--jobs", "2", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    table = arena_in_process("leaderboard", "--format", "json", cwd=tmp_path)
+    rows = {row["agent"]: row for row in json.loads(table.stdout)}
+    assert set(rows) == {"random", "random-b", "pkgbot"} and rows["pkgbot"]["faults"] == 0
+
+
+def test_a_new_version_inherits_the_mean_and_the_old_one_retires(tmp_path):
+    ladder = write_ladder(tmp_path)
+    assert submit_package(write_package(tmp_path / "v1"), ladder).state == "active"
+    assert arena_in_process("run", str(ladder), "-q", cwd=tmp_path).returncode == 0
+    with Store(tmp_path / "tlachtli.db") as store:
+        played_before = store.counts(store.runs()[-1].id)["done"]
+    second = submit_package(write_package(tmp_path / "v2", version="2.0"), ladder)
+    assert second.state == "active"
+    records = SubmissionStore(tmp_path / "submissions").all()
+    assert [r.state for r in records] == ["retired", "active"]
+    done = arena_in_process("run", str(ladder), "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "1 entrant(s) added (pkgbot@2.0), 1 retired (pkgbot), 4 new match(es)" in done.stderr
+    with Store(tmp_path / "tlachtli.db") as store:
+        run = store.runs()[-1]
+        assert store.counts(run.id)["done"] == played_before + 4  # only its new matches
+        assert inherited(store.config(run.id)) == {"pkgbot@2.0": "pkgbot"}
+
+
+def test_the_inherited_rating_starts_from_the_mean_with_the_uncertainty_reset():
+    old = [[SeatLine("a", 5, 1), SeatLine("b", 1, 2)]] * 6
+    new = [[SeatLine("a2", 5, 1), SeatLine("b", 1, 2)]]
+    plain = {row.agent: row for row in leaderboard(old + new)}
+    carried = {row.agent: row for row in leaderboard(old + new, inherits={"a2": "a"})}
+    alone = {row.agent: row for row in leaderboard(old)}
+    assert plain["a2"].mu < alone["a"].mu  # without the rule it starts at 25
+    assert carried["a2"].mu > alone["a"].mu  # from a's mean, and winning again raises it
+    assert carried["a2"].sigma > alone["a"].sigma  # its uncertainty was reset, not carried
+
+
+def test_the_name_rules(tmp_path):
+    ladder = write_ladder(tmp_path)
+    installed = submit_package(write_package(tmp_path / "a", name="random"), ladder)
+    assert installed.state == "rejected" and "installed agent's" in installed.reason
+    assert submit_package(write_package(tmp_path / "b"), ladder, submitter="ana").state == "active"
+    stolen = submit_package(write_package(tmp_path / "c", version="2.0"), ladder, submitter="eve")
+    assert stolen.state == "rejected" and "another submitter's" in stolen.reason
+    again = submit_package(write_package(tmp_path / "d"), ladder, submitter="ana")
+    assert again.state == "rejected" and "submitted already" in again.reason
+
+
+def test_operator_limits_per_day_and_active_versions(tmp_path):
+    ladder = write_ladder(tmp_path, extra="[submissions]\nper_day = 2\nactive_versions = 2\n")
+    for version in ("1", "2"):
+        assert submit_package(write_package(tmp_path / version, version=version), ladder).state == "active"
+    third = submit_package(write_package(tmp_path / "3", version="3"), ladder)
+    assert third.state == "rejected" and "per_day = 2" in third.reason
+    grown = with_submissions(load_ladder(ladder, discover()), SubmissionStore(tmp_path / "submissions"))
+    names = {entrant.name: entrant.inherits for entrant in grown.entrants}
+    assert names == {"random": None, "random-b": None, "pkgbot@1": None, "pkgbot@2": "pkgbot@1"}
+
+
+def test_an_unknown_submissions_key_is_refused_with_the_nearest_name(tmp_path):
+    ladder = write_ladder(tmp_path, extra="[submissions]\nper_dya = 2\n")
+    done = arena_in_process("submit", str(tmp_path), "--ladder", str(ladder), cwd=tmp_path)
+    assert done.returncode == 2 and "did you mean 'per_day'" in done.stderr
+
+
+def test_withdraw_takes_it_off_the_ladder_and_only_its_owner_may(tmp_path):
+    ladder = write_ladder(tmp_path)
+    assert submit_package(write_package(tmp_path / "pkg"), ladder).state == "active"
+    refused = arena_in_process("bots", "withdraw", "1", "--submitter", "eve", cwd=tmp_path)
+    assert refused.returncode == 2 and "only they may withdraw" in refused.stderr
+    assert arena_in_process("bots", "withdraw", "1", "--submitter", "ana", cwd=tmp_path).returncode == 0
+    grown = with_submissions(load_ladder(ladder, discover()), SubmissionStore(tmp_path / "submissions"))
+    assert [entrant.name for entrant in grown.entrants] == ["random", "random-b"]
