@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import IO
@@ -30,9 +31,11 @@ from arena.wire.seccomp import join_fresh_session_keyring
 OUTPUT_LIMIT = 10 * 1024  # the build's output kept for its owner (the tail)
 
 
-def run_build(source: Path, command: tuple[str, ...], target: Path, limits: SubmissionLimits) -> str:
-    """Build the package unpacked in ``source`` into ``target``; its output (cut). PackageRejected
-    with one line if it fails, runs past its clock or leaves a result the caps refuse."""
+def run_build(
+    source: Path, command: tuple[str, ...], target: Path, limits: SubmissionLimits, log: Callable[[str], None]
+) -> None:
+    """Build the package unpacked in ``source`` into ``target``, its output (cut) to ``log``;
+    PackageRejected with one line if it fails, runs past its clock or leaves a result the caps refuse."""
     jail = Jail("bwrap")
     jail.extra = ["--ro-bind", str(source), "/src", *_sized_tmpfs(PACKAGE_MOUNT, limits.build_mb)]
     cgroup = BotCgroup.create(limits.build_mb * 2)  # its tmpfs's pages count in its memory too
@@ -89,6 +92,8 @@ def run_build(source: Path, command: tuple[str, ...], target: Path, limits: Subm
             reader.join(timeout=5)
         _clean(jail, cgroup)
     text = output.decode("utf-8", "replace")
+    cut = f"(only its last {OUTPUT_LIMIT // 1024} KiB kept)\n" if len(output) >= OUTPUT_LIMIT else ""
+    log(f"build: {' '.join(command)} ({time.monotonic() - started:.1f} s, status {status})\n{cut}{text}")
     if status is None:
         raise PackageRejected(f"the build ran past its {limits.build_seconds} s (submissions.build_seconds)")
     if status != 0:
@@ -96,7 +101,6 @@ def run_build(source: Path, command: tuple[str, ...], target: Path, limits: Subm
     if overflow:
         raise PackageRejected(f"the build left more than {limits.unpacked_mb} MiB (submissions.unpacked_mb)")
     unpack(bytes(result), "tar.gz", target, replace(limits, ratio=10**6))  # the build's own bytes: no ratio
-    return f"build finished in {time.monotonic() - started:.1f} s\n{text}"
 
 
 def _sized_tmpfs(path: str, size_mb: int) -> list[str]:

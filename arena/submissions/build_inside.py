@@ -22,7 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     command = sys.argv[1:] if argv is None else argv
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # the build's own prints go to the log, never into the result
-    shutil.copytree(SOURCE, TARGET, dirs_exist_ok=True)
+    for name in os.listdir(SOURCE):  # into the tmpfs's root, which is not the build's to chmod
+        source, target = os.path.join(SOURCE, name), os.path.join(TARGET, name)
+        if os.path.isdir(source):
+            shutil.copytree(source, target)
+        else:
+            shutil.copy(source, target)
     os.chdir(TARGET)
     try:
         status = subprocess.call(command, stdin=subprocess.DEVNULL, stdout=2, stderr=2)

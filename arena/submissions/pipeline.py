@@ -63,6 +63,7 @@ def submit(
 
 
 def _reject(store: SubmissionStore, record: Submission, reason: str) -> Submission:
+    record = store.get(record.id) or record  # as far as it got (its sha256, name, version)
     line = " ".join(reason.split())[:300]
     if record.sha256:
         store.forget_package(record.sha256, unless_used_by=record.id)
@@ -99,8 +100,7 @@ def _pipeline(
         store.log(record.id, "built: the same package was built before; reused")
     elif manifest.build is not None:
         building = work / ".built"
-        output = run_build(root, manifest.build, building, limits)
-        store.log(record.id, f"build: {' '.join(manifest.build)}\n{output}")
+        run_build(root, manifest.build, building, limits, lambda text: store.log(record.id, text))
         read_manifest(building)  # the build may not break its own manifest
         _settle(building, target)
     else:
