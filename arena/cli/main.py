@@ -494,9 +494,11 @@ def new_bot(
         ),
     ] = None,
 ) -> None:
-    """Write a ready bot package: pyproject with the entry point, the agent, a test, a README.
+    """Write a ready bot package: pyproject with the entry point, the tlachtli.toml manifest, the
+    agent, a test, a README.
 
-    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes.
+    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes; or
+    `arena submit NAME --ladder LADDER` enters the folder in a ladder, sandboxed.
     """
     registry = load_registry()
     try:
@@ -505,7 +507,7 @@ def new_bot(
         check_name(name, set(registry.agents))
         target = directory if directory is not None else Path(name)
         example = registry.games.get(game or "zapotec")  # the game the strategy's example is taken from
-        written = write_package(target, render(name, game, example))
+        written = write_package(target, render(name, game, example, sorted(registry.games)))
     except (NewBotError, PluginError) as error:
         raise fail(str(error)) from None
     for path in written:

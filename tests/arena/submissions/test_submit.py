@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from arena.newbot import render
+from arena.newbot import write_package as write_new_bot
 from arena.plugins import discover
 from arena.submissions.entrants import with_submissions
 from arena.submissions.store import SubmissionStore
@@ -112,3 +114,14 @@ def test_withdraw_takes_it_off_the_ladder_and_only_its_owner_may(tmp_path):
     assert arena_in_process("bots", "withdraw", "1", "--submitter", "ana", cwd=tmp_path).returncode == 0
     grown = with_submissions(load_ladder(ladder, discover()), SubmissionStore(tmp_path / "submissions"))
     assert [entrant.name for entrant in grown.entrants] == ["random", "random-b"]
+
+
+def test_a_bot_written_by_new_bot_is_submitted_and_plays_its_ladder_row(tmp_path):
+    registry = discover()
+    write_new_bot(tmp_path / "fresh", render("fresh-bot", "goofspiel", registry.games["goofspiel"]))
+    ladder = write_ladder(tmp_path)
+    done = arena_in_process("submit", str(tmp_path / "fresh"), "--ladder", str(ladder), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert arena_in_process("run", str(ladder), "-q", cwd=tmp_path).returncode == 0
+    rows = json.loads(arena_in_process("leaderboard", "--format", "json", cwd=tmp_path).stdout)
+    assert {row["agent"]: row["matches"] for row in rows}["fresh-bot"] == 4
