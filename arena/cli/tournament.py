@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shlex
 import signal
 import sqlite3
@@ -97,12 +98,16 @@ def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
     """``ladder`` grown by its active submitted bots (arena/submissions/), which run only under bwrap."""
     from arena.submissions.entrants import with_submissions
     from arena.submissions.store import SubmissionStore, submissions_folder
+    from arena.wire.zygote import PACKAGES_ENV
 
-    grown = with_submissions(ladder, SubmissionStore(submissions_folder(db)))
-    if grown is not ladder and sandbox != "bwrap":
-        raise _fail(
-            f"ladder {ladder.name!r} has submitted bots: they run only in the bwrap sandbox, not {sandbox!r}"
-        )
+    store = SubmissionStore(submissions_folder(db))
+    grown = with_submissions(ladder, store)
+    if grown is not ladder:
+        if sandbox != "bwrap":
+            raise _fail(
+                f"ladder {ladder.name!r} has submitted bots: they run only in the bwrap sandbox, not {sandbox!r}"
+            )
+        os.environ[PACKAGES_ENV] = str(store.packages)  # the workers' one zygote holds them (zygote.py)
     return grown
 
 

@@ -368,13 +368,17 @@ def _pidfd_pid(pidfd: int) -> int:
 
 ZygoteKey = tuple[tuple[str, str], ...]  # the agent environment a zygote's children get
 _zygotes: dict[ZygoteKey, Zygote] = {}
+PACKAGES_ENV = "TLACHTLI_PACKAGES"  # the folder of bot packages a process's zygote holds, if any
 _PACKAGES_KEY = "\0packages"  # the key's entry naming the folder of bot packages (no variable's name)
 _LAUNCH_MODULE = "arena.submissions.launch"
 
 
 def zygote_key(packages: str | None = None) -> ZygoteKey:
     """Which zygote the current agent environment needs (as a sandboxed agent's: ~0.1 ms to build);
-    ``packages``: the folder of the bot packages its children play, if any."""
+    ``packages``: the folder of the bot packages its children play, if any, else ``$TLACHTLI_PACKAGES``
+    (`arena run` of a ladder with submitted bots: its plugin agents fork from the same zygote as
+    its packages, one zygote a worker, not two)."""
+    packages = packages or os.environ.get(PACKAGES_ENV) or None
     key = tuple(sorted(agent_environment("/tmp", sandbox_pythonpath()).items()))
     return key + ((_PACKAGES_KEY, packages),) if packages else key
 
@@ -516,10 +520,10 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
         name = _agent_name()
         if name is None:
             raise SystemExit(0)  # started ahead and never used: ended by the referee
-        if name.startswith("{"):
-            if not packages:
-                raise OSError("this zygote serves no bot package")
-            _mount_package(json.loads(name)["package"])
+        if name.startswith("{") and not packages:
+            raise OSError("this zygote serves no bot package")
+        if packages:  # its own package alone, if it plays one; no other package, ever
+            _mount_package(json.loads(name)["package"] if name.startswith("{") else None)
         agent.append(name)
 
     def enter_sandbox() -> None:
@@ -576,15 +580,18 @@ def _agent_name() -> str | None:
     return data[2:].decode()
 
 
-def _mount_package(name: str) -> None:
-    """Its bot package alone, read-only at PACKAGE_MOUNT; the zygote's folder of packages hidden
-    under an empty read-only tmpfs (no bot sees another's code)."""
-    if not name or "/" in name or name in (".", ".."):
-        raise OSError(f"bad package name {name!r}")
-    source = f"{PACKAGES_MOUNT}/{name}".encode()
-    _check(_libc.mount(source, PACKAGE_MOUNT.encode(), None, _MS_BIND | _MS_REC, None), "mount the package")
-    flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
-    _check(_libc.mount(None, PACKAGE_MOUNT.encode(), None, flags, None), "remount the package read-only")
+def _mount_package(name: str | None) -> None:
+    """Its bot package ``name`` (None: it plays none) alone, read-only at PACKAGE_MOUNT; the zygote's
+    folder of packages hidden under an empty read-only tmpfs (no bot sees another's code)."""
+    if name is not None:
+        if not name or "/" in name or name in (".", ".."):
+            raise OSError(f"bad package name {name!r}")
+        source = f"{PACKAGES_MOUNT}/{name}".encode()
+        _check(
+            _libc.mount(source, PACKAGE_MOUNT.encode(), None, _MS_BIND | _MS_REC, None), "mount the package"
+        )
+        flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
+        _check(_libc.mount(None, PACKAGE_MOUNT.encode(), None, flags, None), "remount the package read-only")
     hide = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
     _check(
         _libc.mount(b"tmpfs", PACKAGES_MOUNT.encode(), b"tmpfs", hide, b"size=4096,mode=0555"),

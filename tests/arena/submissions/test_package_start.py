@@ -8,6 +8,7 @@ referee's filesystem, the store is not there to read, and no other package is vi
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from pathlib import Path
@@ -102,3 +103,53 @@ def test_import_time_code_runs_only_inside_the_sandbox(start, tmp_path, monkeypa
     # (the folder of packages is hidden under an empty tmpfs before the bot runs)
     assert "PACKAGES: absent" in stderr or "PACKAGES: []" in stderr
     assert record["agents"][0]["version"] == "1.0"
+
+
+PLUGIN_SNOOP = """
+import os, sys
+from arena.agent import Agent
+from arena.plugins import AgentSpec, hookimpl
+
+
+class Snoop(Agent):
+    def setup(self, hello):
+        found = sorted(os.listdir("/packages")) if os.path.isdir("/packages") else "absent"
+        print("PLUGIN SEES:", found, file=sys.stderr)
+
+    def act(self, observation, decision):
+        return 0
+
+
+@hookimpl
+def tlachtli_agents():
+    return [AgentSpec("snoop", "lists /packages", factory=Snoop)]
+"""
+
+
+@pytest.mark.skipif(not zygote.zygote_supported(), reason="zygotes need root and bubblewrap")
+def test_one_zygote_serves_plugins_and_packages_and_hides_the_packages_from_both(tmp_path, monkeypatch):
+    """`arena run` of a ladder with submitted bots forks its plugin agents from the packages' zygote
+    too ($TLACHTLI_PACKAGES): a plugin agent forked there sees no package either."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "snoop_plugin.py").write_text(PLUGIN_SNOOP)
+    monkeypatch.setenv("PYTHONPATH", str(code))  # the zygote's import path
+    monkeypatch.syspath_prepend(str(code))  # and this referee's
+    monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",snoop_plugin")
+    monkeypatch.setenv(START_ENV, "zygote")
+    monkeypatch.delenv(SANDBOX_ENV, raising=False)
+    packages = tmp_path / "packages"
+    mine = write_package(packages / "mine")
+    monkeypatch.setenv(zygote.PACKAGES_ENV, str(packages))
+    started: list[zygote.Zygote] = []
+    real_init = zygote.Zygote.__init__
+
+    def counting(self, *args):
+        started.append(self)
+        real_init(self, *args)
+
+    monkeypatch.setattr(zygote.Zygote, "__init__", counting)
+    record = run_match(MatchSpec(game="goofspiel", agents=(str(mine), "snoop"), seed=1)).record
+    assert record["faults"] == [], record["agents"][1]["stderr"]
+    assert "PLUGIN SEES: []" in record["agents"][1]["stderr"]
+    assert len(started) == 1 and started[0].jail.packages == str(packages)
