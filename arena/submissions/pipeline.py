@@ -13,6 +13,7 @@ the build and the validation games run in bwrap (arena/submissions/build.py, val
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -51,6 +52,10 @@ def submit(
         record = _pipeline(record, source, ladder, limits, store, registry, work, say)
     except (PackageRejected, ManifestError, ValidationFailed) as error:
         record = _reject(store, record, str(error))
+    except OSError as error:  # the arena's own disk or folders, not the package: said as such
+        record = _reject(
+            store, record, f"the arena could not keep it ({error.strerror or error}); submit it again later"
+        )
     except BaseException:
         _reject(
             store, record, "stopped before it finished (the operator's interrupt or an error); submit again"
@@ -116,9 +121,14 @@ def _pipeline(
 def _settle(folder: Path, target: Path) -> None:
     """Freeze ``folder`` read-only and move it to ``target`` (its content-addressed place)."""
     freeze(folder)
-    staged = target.with_name(target.name + ".staged")
+    staged = target.with_name(f"{target.name}.staged-{os.getpid()}")
     shutil.move(str(folder), staged)
-    staged.rename(target)
+    try:
+        staged.rename(target)
+    except OSError:
+        if not target.is_dir():
+            raise
+        remove_tree(staged)  # the same bytes settled meanwhile by another submission: the same package
 
 
 def _check_entry(

@@ -12,7 +12,7 @@ from typing import Any
 
 from arena.match import table_seats
 from arena.plugins import Registry
-from arena.tournament.growth import mark_uncertain, retired_names, without_retired
+from arena.tournament.growth import inherited, mark_uncertain, retired_names, without_retired
 from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
 from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.secrecy import seeds_hidden
@@ -130,7 +130,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
     if solo:
         rows, history = solo_rows(zip(seeds, done, strict=True)), None  # not rated: no history
     else:
-        rows, history = _rated(done, seeds, memo)
+        rows, history = _rated(done, seeds, memo, inherited(config))
     # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain
     rows = mark_uncertain(without_retired(rows, retired_names(config))[0], config.get("target_interval"))
     agents = [row["agent"] for row in rows]
@@ -157,7 +157,7 @@ def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
 
 
 def _rated(
-    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None
+    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None, inherits: dict[str, str]
 ) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, float]]]]:
     """The rated leaderboard rows and each agent's TrueSkill rating (mu - 3 sigma) along the matches."""
     from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
@@ -174,7 +174,8 @@ def _rated(
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
     rows = rows_with_mle(
-        leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True))
+        leaderboard(done, after_match=sample, memo=memo, inherits=inherits),
+        mle_ratings(zip(seeds, done, strict=True)),
     )
     return rows, history
 

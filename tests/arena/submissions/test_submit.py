@@ -5,6 +5,7 @@ version's rating mean with the uncertainty reset, and the older one retires."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -16,10 +17,14 @@ from arena.submissions.store import SubmissionStore
 from arena.tournament.growth import inherited
 from arena.tournament.ladder import load_ladder
 from arena.tournament.ratings import SeatLine, leaderboard
+from arena.tournament.report import standings
 from arena.tournament.store import Store
+from arena.web import views
 from arena.wire.sandbox import bwrap_works
 from tests.support.bot_packages import submit_package, write_ladder, write_package
 from tests.support.cli import arena_in_process
+
+ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = [
     pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap"),
@@ -65,6 +70,9 @@ def test_a_new_version_inherits_the_mean_and_the_old_one_retires(tmp_path):
         run = store.runs()[-1]
         assert store.counts(run.id)["done"] == played_before + 4  # only its new matches
         assert inherited(store.config(run.id)) == {"pkgbot@2.0": "pkgbot"}
+        table = {row.agent: row.mu for row in standings(store, run)}
+        web = {row["agent"]: row["mu"] for row in views.ladder(store, run.id)["leaderboard"]}
+    assert web["pkgbot@2.0"] == pytest.approx(table["pkgbot@2.0"], abs=1e-3)  # the web rates as the CLI
 
 
 def test_the_inherited_rating_starts_from_the_mean_with_the_uncertainty_reset():
@@ -125,3 +133,17 @@ def test_a_bot_written_by_new_bot_is_submitted_and_plays_its_ladder_row(tmp_path
     assert arena_in_process("run", str(ladder), "-q", cwd=tmp_path).returncode == 0
     rows = json.loads(arena_in_process("leaderboard", "--format", "json", cwd=tmp_path).stdout)
     assert {row["agent"]: row["matches"] for row in rows}["fresh-bot"] == 4
+
+
+def test_an_executable_package_in_another_language_is_validated_and_active(tmp_path):
+    """A bot that is not Python (here a standard-library script speaking the protocol itself):
+    `command = ["./bot"]` runs /bot/bot in its sandbox."""
+    package = tmp_path / "exe"
+    package.mkdir()
+    (package / "bot").write_text((ROOT / "examples" / "bots" / "first_option.py").read_text())
+    (package / "bot").chmod(0o755)
+    (package / "tlachtli.toml").write_text(
+        'name = "exe-bot"\nversion = "1"\ngames = ["goofspiel"]\n[start]\ncommand = ["./bot"]\n'
+    )
+    record = submit_package(package, write_ladder(tmp_path))
+    assert record.state == "active", record.reason
