@@ -137,7 +137,8 @@ def play(
         typer.Option(
             "--agent",
             "-a",
-            help="A plugin agent's name or a path to an executable; once per seat, in order; `human`: you, in the browser.",
+            help="A plugin agent's name, a path to an executable or a bot package folder (tlachtli.toml; "
+            "sandboxed); once per seat, in order; `human`: you, in the browser.",
         ),
     ],
     automaton: Annotated[
@@ -443,7 +444,9 @@ def replay(
 
 @app.command()
 def check(
-    agent: Annotated[str, typer.Argument(help="A plugin agent's name or a path to an executable.")],
+    agent: Annotated[
+        str, typer.Argument(help="A plugin agent's name, a path to an executable or a bot package folder.")
+    ],
     game: Annotated[
         str | None,
         typer.Option("--game", "-g", help="Check on this game only (default: every game it claims)."),
