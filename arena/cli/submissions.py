@@ -69,8 +69,8 @@ def submit(
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise fail(str(error)) from None
-    if not package.exists() and not package.is_symlink():
-        raise fail(f"no bot package at {package} (a folder, .zip or .tar.gz holding tlachtli.toml)")
+    if package.is_symlink() or not (package.is_dir() or package.is_file()):
+        raise fail(f"{package} is not a folder, .zip or .tar.gz file holding tlachtli.toml (a bot package)")
     record = run_pipeline(
         package,
         ladder,
@@ -99,6 +99,8 @@ def bots(
     state: Annotated[str | None, typer.Option(help=f"Only those in this state: {', '.join(STATES)}.")] = None,
 ) -> None:
     """List the submissions (newest last): id, ladder, bot and version, submitter, state (and why)."""
+    if db.exists() and not db.is_file():
+        raise fail(f"--db {db} is not a database file")
     context.obj = db
     if context.invoked_subcommand is not None:
         return
