@@ -14,8 +14,9 @@ Each is repeated REPEATS times, the two ladders interleaved; the median and the 
 Needs root and bubblewrap (zygote starts). ``python bench/bench_submissions.py [N] [REPEATS]``
 (defaults 6 and 3; the issue's full size is N = 20, 380 matches a run).
 
-Measured on the 2-core development machine (while five other developers' test suites ran beside
-it, so the spread is load, not the code): see docs/submissions.md, *Figures*.
+Measured on the 2-core development machine with N = 20 and 3 repeats, its load average 7-12 from
+other test suites beside it: submit to active 1.50 s (1.44-1.58); the ladder of submitted bots
+26.1 s (22.2-31.5), of plugins 30.8 s (20.7-31.2): docs/submissions.md, *Figures*.
 """
 
 from __future__ import annotations
