@@ -2,7 +2,7 @@
 
 The unpacked package is mounted read-only at /src and copied (arena/submissions/build_inside.py)
 into /bot, a tmpfs of ``build_mb`` (the disk cap: a write past it fails with ENOSPC). The build
-runs there as a seat uid with no network, the match's seccomp filter, a cgroup (memory, 64
+runs there as a seat uid with no network (unless the ladder's ``build_network``), the match's seccomp filter, a cgroup (memory, 64
 processes), the per-process limits, and a wall clock of ``build_seconds``; its output is cut to
 its last ``OUTPUT_LIMIT`` bytes for the owner's log. What it leaves in /bot comes back as a
 .tar.gz and is unpacked under the same checks as an upload (sizes, files, no links).
@@ -36,7 +36,7 @@ def run_build(
 ) -> None:
     """Build the package unpacked in ``source`` into ``target``, its output (cut) to ``log``;
     PackageRejected with one line if it fails, runs past its clock or leaves a result the caps refuse."""
-    jail = Jail("bwrap")
+    jail = Jail("bwrap", network=limits.build_network)
     jail.extra = ["--ro-bind", str(source), "/src", *_sized_tmpfs(PACKAGE_MOUNT, limits.build_mb)]
     cgroup = BotCgroup.create(limits.build_mb * 2)  # its tmpfs's pages count in its memory too
     argv = jail.wrap([sys.executable, "-m", "arena.submissions.build_inside", *command])

@@ -8,6 +8,7 @@ files = 2000             # files and folders in it
 ratio = 100              # unpacked bytes per archive byte, at most (zip bombs)
 build_seconds = 300      # the build's wall clock
 build_mb = 512           # the build's disk (a tmpfs of that size) and its memory
+build_network = false    # may the build reach the network (a package index)? off: no network at all
 active_versions = 1      # versions of one bot on the ladder at once (the older retire)
 per_day = 5              # submissions of one bot in 24 hours
 ```
@@ -33,6 +34,7 @@ class SubmissionLimits:
     ratio: int = 100
     build_seconds: int = 300
     build_mb: int = 512
+    build_network: bool = False
     active_versions: int = 1
     per_day: int = 5
 
@@ -57,7 +59,10 @@ def limits_problem(table: Any) -> str | None:
             guess = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.6)
             hint = f"did you mean {guess[0]!r}?" if guess else f"known keys: {', '.join(KEYS)}"
             return f"unknown key {key!r} in [submissions]; {hint}"
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if key == "build_network":
+            if not isinstance(value, bool):
+                return f"submissions.build_network must be true or false, got {value!r}"
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
             return f"submissions.{key} must be a whole number of at least 1, got {value!r}"
     return None
 

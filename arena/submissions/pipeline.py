@@ -166,7 +166,12 @@ def _check_entry(
         raise PackageRejected(
             f"version {manifest.version} of {manifest.name} was submitted already; raise the version"
         )
-    recent = [r for r in others if r.received_at > time.time() - DAY_S]
+    # every submission counts, rejected ones too: each costs a build and validation games
+    recent = [
+        r
+        for r in store.all()
+        if r.name == manifest.name and r.id != record.id and r.received_at > time.time() - DAY_S
+    ]
     if len(recent) >= limits.per_day:
         raise PackageRejected(
             f"{manifest.name} was submitted {len(recent)} times in the last 24 hours (submissions.per_day = {limits.per_day})"

@@ -114,7 +114,7 @@ class Ladder:
     description: str = ""
     digest: str = ""
     source: str = ""
-    submissions: dict[str, int] = field(default_factory=dict)  # the [submissions] table (limits)
+    submissions: dict[str, Any] = field(default_factory=dict)  # the [submissions] table (limits)
     sprt: dict[str, float] | None = (
         None  # an `arena compare` run's test (elo0, elo1, alpha, beta), for the web view
     )
@@ -308,7 +308,7 @@ class _Validator:
             )
         return ladder
 
-    def submissions(self) -> dict[str, int]:
+    def submissions(self) -> dict[str, Any]:
         """The ``[submissions]`` table, checked (arena/submissions/limits.py)."""
         from arena.submissions.limits import limits_problem
 

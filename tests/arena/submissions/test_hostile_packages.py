@@ -252,3 +252,16 @@ def test_import_time_code_reaching_for_the_store_finds_nothing(tmp_path):
     record = submit_package(write_package(tmp_path / "snoop", body=body), write_ladder(tmp_path))
     assert record.state == "active", record.reason  # it plays fine: it just found nothing
     assert store.read_bytes() == b"SQLite" and not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize("network", [False, True])
+def test_the_build_has_no_network_unless_the_operator_allows_it(tmp_path, network):
+    """The build sees only a loopback interface, or, with ``build_network = true``, the host's."""
+    extra = '\n[build]\ncommand = ["sh", "-c", "wc -l < /proc/net/dev > lines"]\n'
+    folder = write_package(tmp_path / "net", extra=extra)
+    ladder = write_ladder(tmp_path, extra=f"[submissions]\nbuild_network = {str(network).lower()}\n")
+    record = submit_package(folder, ladder)
+    assert record.state == "active", record.reason
+    inside = int((SubmissionStore(tmp_path / "submissions").package(record.sha256) / "lines").read_text())
+    host = len(Path("/proc/net/dev").read_text().splitlines())
+    assert inside == (host if network else 3)  # two header lines and lo
