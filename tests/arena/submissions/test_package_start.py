@@ -21,7 +21,7 @@ from arena.plugins import discover
 from arena.referee import run_match
 from arena.submissions.manifest import ManifestError, package_spec, parse_manifest
 from arena.wire import zygote
-from arena.wire.sandbox import SANDBOX_ENV, bwrap_works
+from arena.wire.sandbox import SANDBOX_ENV, SEAT_UID_BASE, bwrap_works
 from arena.wire.spawn import START_ENV
 from tests.support.bot_packages import manifest, write_package
 
@@ -153,3 +153,27 @@ def test_one_zygote_serves_plugins_and_packages_and_hides_the_packages_from_both
     assert record["faults"] == [], record["agents"][1]["stderr"]
     assert "PLUGIN SEES: []" in record["agents"][1]["stderr"]
     assert len(started) == 1 and started[0].jail.packages == str(packages)
+
+
+INSPECT = """
+import os, sys
+status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+print("FACT: uid=%d cap=%s seccomp=%s nnp=%s pid=%d" % (os.getuid(), status["CapEff"].strip(),
+      status["Seccomp"].strip(), status["NoNewPrivs"].strip(), os.getpid()), file=sys.stderr)
+"""
+
+
+@pytest.mark.skipif(not zygote.zygote_supported(), reason="zygotes need root and bubblewrap")
+def test_a_package_child_of_the_zygote_drops_everything_before_its_code_runs(tmp_path, monkeypatch):
+    """Its package is mounted with the zygote's capabilities, but its code runs as its seat uid,
+    with no capability, no new privileges and the seccomp filter, first process of its namespace."""
+    monkeypatch.setenv(START_ENV, "zygote")
+    monkeypatch.delenv(SANDBOX_ENV, raising=False)
+    mine = write_package(tmp_path / "packages" / "mine", body=INSPECT)
+    record = run_match(MatchSpec(game="goofspiel", agents=(str(mine), "random"), seed=1)).record
+    found = re.search(
+        r"FACT: uid=(\d+) cap=(\w+) seccomp=(\d) nnp=(\d) pid=(\d+)", record["agents"][0]["stderr"]
+    )
+    assert found is not None, record["agents"][0]["stderr"]
+    uid, cap, mode, nnp, pid = found.groups()
+    assert int(uid) >= SEAT_UID_BASE and int(cap, 16) == 0 and (mode, nnp, pid) == ("2", "1", "1")
