@@ -12,7 +12,7 @@ the same bots installed as plugins.
 
 Each is repeated REPEATS times, the two ladders interleaved; the median and the range are printed.
 Needs root and bubblewrap (zygote starts). ``python bench/bench_submissions.py [N] [REPEATS]``
-(defaults 6 and 3; the issue's full size is N = 20, 380 matches a run).
+(defaults 6 and 3; N = 20 plays 462 matches a run).
 
 Measured on the 2-core development machine with N = 20 and 3 repeats, its load average 7-12 from
 other test suites beside it: submit to active 1.50 s (1.44-1.58); the ladder of submitted bots

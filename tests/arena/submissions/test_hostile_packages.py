@@ -27,10 +27,7 @@ from arena.tournament.ladder import load_ladder
 from arena.wire.sandbox import bwrap_works
 from tests.support.bot_packages import AGENT, manifest, submit_package, write_ladder, write_package
 
-pytestmark = [
-    pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap"),
-    pytest.mark.xdist_group("submissions"),
-]
+pytestmark = pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap")
 
 BOT = ("bot_code/__init__.py", AGENT)
 

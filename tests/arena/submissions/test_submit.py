@@ -26,10 +26,7 @@ from tests.support.cli import arena_in_process
 
 ROOT = Path(__file__).resolve().parents[3]
 
-pytestmark = [
-    pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap"),
-    pytest.mark.xdist_group("submissions"),
-]
+pytestmark = pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap")
 
 
 def test_a_submitted_bot_goes_from_submit_to_a_played_ladder_row(tmp_path):
