@@ -22,6 +22,8 @@ DbOption = Annotated[
         "--db", help="The tournament's database; its submissions are kept beside it.", show_default=True
     ),
 ]
+# on `bots show` and `bots withdraw` too (`arena bots show 3 --db F`); given before, it is the group's
+CommandDbOption = Annotated[Path | None, typer.Option("--db", help="The tournament's database.")]
 SubmitterOption = Annotated[
     str | None,
     typer.Option("--submitter", help="Who submits (owns the bot's name); default: your user name."),
@@ -118,6 +120,15 @@ def bots(
         say(record.line())
 
 
+def _db(context: typer.Context, given: Path | None) -> Path:
+    """The database a subcommand reads beside: its own --db, else the group's."""
+    if given is None:
+        return context.obj
+    if given.exists() and not given.is_file():
+        raise fail(f"--db {given} is not a database file")
+    return given
+
+
 def _record(db: Path, number: int) -> Submission:
     record = _store(db).get(number)
     if record is None:
@@ -129,9 +140,10 @@ def _record(db: Path, number: int) -> Submission:
 def show(
     context: typer.Context,
     number: Annotated[int, typer.Argument(metavar="ID", help="The submission's id (see `arena bots`).")],
+    db: CommandDbOption = None,
 ) -> None:
     """One submission: its record and its whole log (the build's output, the validation games)."""
-    db: Path = context.obj
+    db = _db(context, db)
     record = _record(db, number)
     received = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(record.received_at))
     say(record.line())
@@ -144,11 +156,12 @@ def withdraw(
     context: typer.Context,
     number: Annotated[int, typer.Argument(metavar="ID", help="The submission's id (see `arena bots`).")],
     submitter: SubmitterOption = None,
+    db: CommandDbOption = None,
 ) -> None:
     """Withdraw a submission: off its ladder at the next `arena run` (its matches played stay)."""
     from arena.submissions.pipeline import withdraw as withdraw_record
 
-    db: Path = context.obj
+    db = _db(context, db)
     record = _record(db, number)
     if record.submitter != _submitter(submitter):
         raise fail(f"submission {number} is {record.submitter}'s; only they may withdraw it (--submitter)")
