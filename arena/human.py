@@ -18,12 +18,15 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
 from arena.match import DEFAULT_HUMAN_CLOCK_S, HUMAN, HUMAN_VERSION
 from arena.wire.faults import AgentFault
+
+if TYPE_CHECKING:
+    from engine.api import State
 
 __all__ = ["DEFAULT_HUMAN_CLOCK_S", "HUMAN", "HUMAN_VERSION", "ChoiceRefused", "HumanSeat"]
 
@@ -60,6 +63,11 @@ class HumanSeat:
         self.pages = 0  # pages opened for this seat
         self.version = 0  # bumped on every change a page must see
         self.seen = -1  # the latest version the seat's current page was given
+        self.log: list[str] = []  # the game's public log so far (``witness``)
+        self.answered_at = 0  # len(log) when the person last chose: what follows is new to them
+        self.observation: dict[str, Any] | None = None  # the seat's observation after the latest move
+        self.observed = 0  # moves witnessed (which observation the page's board shows)
+        self.final: State | None = None  # the final position, once the game is over
         self._changed = trio.Event()
         self._ready: list[dict[str, Any]] = []
         self._answers_in, self._answers = trio.open_memory_channel[dict[str, Any]](1)
@@ -154,7 +162,18 @@ class HumanSeat:
                 400, f"choice {choice!r:.20} is not one of this decision's options (0..{count - 1})"
             )
         self._answers_in.send_nowait({"type": "act", "id": asked["id"], "choice": choice})
+        self.answered_at = len(self.log)
         self.question = None
+        self._bump()
+
+    def witness(self, lines: list[str], observation: dict[str, Any], final: State | None = None) -> None:
+        """A move was applied: the log lines it added, this seat's observation after it (what its
+        next decision would show) and, when the game is over, its final position."""
+        self.log.extend(lines)
+        self.observation = observation
+        self.observed += 1
+        if final is not None:
+            self.final = final
         self._bump()
 
     def conclude(self, outcome: dict[str, Any]) -> None:

@@ -147,6 +147,8 @@ def _int_list(value: Any) -> bool:
 
 def shape_problem(record: Mapping[str, Any]) -> str | None:
     """What is malformed in ``record`` (wrong or missing field types), or None; moves count from 1."""
+    from arena.wire.protocol import INFO_CUT, INFO_LIMIT  # the wire's codec: only once a record is read
+
     tops: dict[str, tuple[type, ...]] = {
         "game": (str,), "game_version": (str,), "seed": (int,), "players": (int,),
         "options": (dict,), "agents": (list,), "moves": (list,), "faults": (list,), "result": (dict,),
@@ -160,6 +162,11 @@ def shape_problem(record: Mapping[str, Any]) -> str | None:
             return f"move {index} must have int 'seat' and 'choice', got {move!r:.60}"
         if move.get("by", "agent") not in ("agent", "random"):
             return f"move {index}: 'by' must be 'agent' or 'random', got {move.get('by')!r:.40}"
+        info = move.get("info")
+        if info is not None and not isinstance(info, str):
+            return f"move {index}: its info must be text, got {info!r:.40}"
+        if info is not None and len(info) > INFO_LIMIT + len(INFO_CUT):  # what reply_info keeps, at most
+            return f"move {index}: its info is {len(info):,} characters, the referee keeps at most {INFO_LIMIT:,}"
     for fault in record["faults"]:
         if not (isinstance(fault, dict) and _is_int(fault.get("seat")) and _is_int(fault.get("move"))):
             return f"fault entry must have int 'seat' and 'move', got {fault!r:.60}"

@@ -101,6 +101,8 @@ class Match:
         self.next_id = 0
         self.moves: list[dict[str, Any]] = []
         humans = humans or {}
+        self.humans = list(humans.values())  # told each move's public log lines (their pages show them)
+        self.logged = 0  # log entries the humans were told
         self.seats = [
             Seat(plan, humans[plan.seat], spec.bank_ms, humans[plan.seat].move_ms)
             if plan.kind == "human"
@@ -265,6 +267,21 @@ class Match:
             self.moves.append(move)
             if self.live is not None:
                 self.live.move(move)
+        if self.humans:
+            self.inform_humans()
+
+    def inform_humans(self) -> None:
+        """Tell each person's seat the engine's log lines since the last time (the public log, as the
+        replay shows it), its own observation now, and at the end the final position."""
+        log = self.state.log()
+        lines = [
+            str(entry.get("text", "")) if isinstance(entry, dict) else str(entry)
+            for entry in log[self.logged :]
+        ]
+        self.logged = len(log)
+        final = self.state if self.state.terminal() else None
+        for human in self.humans:
+            human.witness(lines, self.state.observation(human.seat), final)
 
     def agent_entries(self) -> list[dict[str, Any]]:
         """The record's ``agents`` entries (their stderr excepted: it is read at the end)."""
@@ -301,6 +318,8 @@ class Match:
                     self.live.start(
                         record_header(spec, self.game, self.options, self.agent_entries(), started)
                     )
+                if self.humans:
+                    self.inform_humans()  # the setup's log lines and the opening position
                 while to_act := self.state.to_act():
                     await self.play_turn(to_act)
                 result = self.state.result()

@@ -10,13 +10,14 @@ import pytest
 
 from arena.web.replay import draw as draw_board
 from engine.teotihuacan.game import GAME as TEOTIHUACAN
+from engine.teotihuacan.icons import icons_text
 from engine.teotihuacan.svg import svg as teotihuacan_svg
 from engine.zapotec.game import GAME as ZAPOTEC
 from engine.zapotec.svg import _card
 from engine.zapotec.svg import svg as zapotec_svg
 from tests.support.board_positions import SETUPS
 from tests.support.board_positions import positions as seeded_positions
-from tests.support.svg_checks import problems, shown_text
+from tests.support.svg_checks import problems, raw_in_text, shown_text
 
 CASES = [
     (ZAPOTEC, 2, {}, zapotec_svg),
@@ -131,6 +132,53 @@ def test_no_text_overflows_its_box_and_no_raw_value_is_shown(setup):
             assert found == [], f"{setup.name} {when} viewer {viewer}: {found[:5]}"
 
 
+@pytest.mark.parametrize("setup", SETUPS, ids=lambda setup: setup.name)
+def test_no_label_log_line_or_text_board_shows_a_raw_value(setup):
+    """Every prompt and option label offered, every log line and the text board (`arena replay`)
+    of seeded random games read as words: no Python list or dict (``offer []``, ``{'vp': 2}``), no
+    tile pattern code (``rotation 2 (r.gB over rr.b)``)."""
+    found: dict[str, str] = {}
+    for seed in range(3):
+        state = setup.game.setup(setup.players, seed, setup.options)
+        rng = random.Random(seed)
+        while state.to_act():
+            seat = state.to_act()[0]
+            decision = state.decision(seat)
+            for text in (decision.prompt, *(option["label"] for option in decision.options)):
+                for raw in raw_in_text(text):
+                    found.setdefault(raw, text)
+            if rng.random() < 0.05:
+                for line in state.render().splitlines():
+                    for raw in raw_in_text(line):
+                        found.setdefault(raw, line)
+            state.apply(seat, rng.randrange(len(decision.options)))
+        texts = [str(event.get("text", "")) for event in state.log()] + state.render().splitlines()
+        for text in texts:
+            for raw in raw_in_text(text):
+                found.setdefault(raw, text)
+    assert found == {}, list(found.items())[:5]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rotation 2 (r.gB over rr.b): 1 matching VP",
+        "decoration .R on left level 2 covering .. (1 matching VP)",
+        "Seat 0 scores 0 VP for Temple Bonus tiles []",
+        "Bonus card 3 (forest); offer []; deck 4",
+        "offer [28, 24, 1]",
+        "Orange temple (steps: 4 major {'any_resource': 2})",
+    ],
+)
+def test_the_raw_text_check_finds_what_a_person_could_not_read(text):
+    assert raw_in_text(text)
+
+
+def test_tile_icons_read_as_words():
+    assert icons_text("b.Rg") == "blue, blank, coloured red, green"
+    assert raw_in_text("place pyramid tile #1 (blue, blank, coloured red, green)") == []
+
+
 def test_teotihuacan_draws_technologies_the_orange_temple_and_legends():
     setup = next(s for s in SETUPS if s.name == "teotihuacan-expansion")
     _, state = next(iter(seeded_positions(setup)))
@@ -146,3 +194,12 @@ def test_zapotec_draws_the_trade_tile_market_and_a_legend():
     tiles = [state.data.trade_tiles[t] for row in state.display for t in row]
     assert all(tile.id in shown and tile.text in shown for tile in tiles)
     assert "* = its Palace" in shown and "C cornfield" in shown
+
+
+def test_zapotec_labels_the_free_spaces_and_each_seats_building_grid():
+    state = ZAPOTEC.setup(2, 3, {})
+    shown = shown_text(zapotec_svg(state))
+    words = set(shown.split())
+    assert not words & {"bri", "woo", "sto", "cor"}  # a free space's resource in full
+    assert words & {"wood", "brick", "stone", "corn"}
+    assert shown.count("Building tiles (basic+advanced; empty: (printed advanced))") == 2

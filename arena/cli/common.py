@@ -24,6 +24,26 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+TABLE_WIDTH = 100  # what a table fits by default; a command's --wide shows every column in full
+
+
+def shortened(
+    rows: list[list[Any]], headers: list[str], column: int, width: int = TABLE_WIDTH
+) -> list[list[Any]]:
+    """``rows`` with the text of ``column`` cut (ending "...") so that their table fits ``width``
+    characters (measured as ``table`` lays it out)."""
+    excess = max(map(len, table(rows, headers=headers).splitlines())) - width
+    longest = max([len(str(headers[column]))] + [len(str(row[column])) for row in rows])
+    room = max(len(headers[column]), longest - excess)
+    return [
+        [
+            cell if i != column or len(str(cell)) <= room else str(cell)[: room - 3] + "..."
+            for i, cell in enumerate(row)
+        ]
+        for row in rows
+    ]
+
+
 def table(rows: Any, headers: Any, **options: Any) -> str:
     """A text table (tabulate's), imported at first use: at the top it cost every command's start
     ~40 ms, most of which print none."""
@@ -174,7 +194,9 @@ def parse_agent_options(
     return tuple(options)
 
 
-SANDBOX_HELP = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots); default: the ladder's, else the strongest available."
+_SANDBOXES = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots)"
+SANDBOX_HELP = f"{_SANDBOXES}; default: $TLACHTLI_SANDBOX, else the ladder's, else bwrap where it works."
+MATCH_SANDBOX_HELP = f"{_SANDBOXES}; default: $TLACHTLI_SANDBOX, else bwrap where it works."
 
 
 def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:

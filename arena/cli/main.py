@@ -14,7 +14,7 @@ import typer
 
 from arena.cli.cluster import cluster_app
 from arena.cli.common import (
-    SANDBOX_HELP,
+    MATCH_SANDBOX_HELP,
     check_output_path,
     fail,
     load_registry,
@@ -22,11 +22,13 @@ from arena.cli.common import (
     parse_options,
     save_or_rescue,
     say,
+    shortened,
     stderr_console,
     table,
     use_sandbox,
 )
 from arena.cli.compare import compare
+from arena.cli.help_text import reflow_commands
 from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
 from arena.match import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
@@ -61,6 +63,12 @@ def agents(
             help="An agent's name: list its options (name, type, default, allowed values, meaning)."
         ),
     ] = None,
+    wide: Annotated[
+        bool,
+        typer.Option(
+            "--wide", help="Whole descriptions and the plugin column (the table fits 100 columns without)."
+        ),
+    ] = False,
 ) -> None:
     """List the agents the installed plugins offer (name, games, description, source), or one agent's options."""
     registry = load_registry()
@@ -86,7 +94,10 @@ def agents(
         ]
         for spec in sorted(registry.agents.values(), key=lambda s: s.name)
     ]
-    typer.echo(table(rows, headers=["agent", "games", "kind", "description", "plugin"]))
+    headers = ["agent", "games", "kind", "description", "plugin"]
+    if not wide:  # the plugin column left out, descriptions cut to fit
+        headers, rows = headers[:4], shortened([row[:4] for row in rows], headers[:4], 3)
+    typer.echo(table(rows, headers=headers))
 
 
 @app.command()
@@ -202,7 +213,7 @@ def play(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of the table.")
     ] = False,
-    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+    sandbox: Annotated[str | None, typer.Option(help=MATCH_SANDBOX_HELP)] = None,
     human_clock: Annotated[
         float,
         typer.Option(
@@ -452,7 +463,7 @@ def check(
         typer.Option("--game", "-g", help="Check on this game only (default: every game it claims)."),
     ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
-    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+    sandbox: Annotated[str | None, typer.Option(help=MATCH_SANDBOX_HELP)] = None,
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
@@ -523,3 +534,4 @@ app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 register_submission_commands(app)  # submit, bots
+reflow_commands(app)  # last: every command's help wraps to the terminal

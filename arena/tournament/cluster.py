@@ -28,21 +28,25 @@ Trust (docs/cluster.md, Security): a remote cluster is reached over TLS with the
 ``arena cluster init`` (arena/tournament/cluster_security.py); plain ``tcp://`` only with
 ``--insecure-cluster``. A worker's reply is JSON bytes, fetched through the scheduler as msgpack
 only, and a finished match is stored only once its record checks out (arena/tournament/verify.py).
-A refused result, and a task held past ``hold_seconds``, are failed attempts of the match (played
-again, aborted after MAX_FAILURES), and that worker gets no more tasks while others are left.
+A refused result, a task held past ``hold_seconds``, and the tasks of a worker that sends no
+heartbeat for SILENCE_S while it holds them (a task playing its match sends one every
+HEARTBEAT_S), are failed attempts of the match (played again, aborted after MAX_FAILURES), and
+that worker gets no more tasks while others are left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import logging
 import multiprocessing
 import queue
+import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +54,7 @@ from typing import Any
 from arena.match import MatchSpec
 from arena.plugins import PluginError, Registry, discover
 from arena.tournament import runner
+from arena.tournament.audit import AUDIT_SHARE, HERE, WorkerStats, first_difference
 from arena.tournament.replies import Cancelled, Done, Failed, Lost, Recovered, Refused, Reply, Stop, Unchecked
 from arena.tournament.runner import WatchedWorker
 from arena.tournament.store import StoredMatch
@@ -59,6 +64,10 @@ LOCAL_PREFIX = "local:"  # --cluster local:N starts N local worker processes
 CONNECT_TIMEOUT_S = 10.0  # to reach a scheduler, and for it to have a worker
 ROOM_REFRESH_S = 2.0  # how often the cluster's size is asked again (workers join and leave)
 TASKS_PER_THREAD = 2  # in flight per worker thread: one playing, one queued behind it
+HEARTBEAT_TOPIC = "tlachtli-heartbeat"  # a task playing its match says so on this topic...
+HEARTBEAT_S = 10.0  # ...this often
+SILENCE_S = 120.0  # a worker holding our tasks and silent this long loses them (and our trust)
+SILENCE_CHECK_S = 2.0  # how often the submitter looks for silent workers
 
 
 class ClusterError(RuntimeError):
@@ -157,8 +166,32 @@ def play_on_worker(match: StoredMatch, expected: dict[str, str]) -> bytes:
         task = worker.state.tasks.get(key)
         return task is None or task.state == "cancelled" or worker.status.name in ("closing", "closed")
 
-    reply = _watched_worker().play(match, cancelled)
+    with _heartbeat(worker):
+        reply = _watched_worker().play(match, cancelled)
     return encode_reply(Cancelled() if reply is None else reply)
+
+
+@contextlib.contextmanager
+def _heartbeat(worker: Any) -> Iterator[None]:
+    """Tell the submitter every HEARTBEAT_S that this worker is playing (an event on HEARTBEAT_TOPIC,
+    which the scheduler stamps with the worker's address): a worker that stalls is found silent
+    within SILENCE_S, not after its matches' worst case."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while True:
+            with contextlib.suppress(Exception):  # the worker is closing: its tasks end too
+                worker.log_event(HEARTBEAT_TOPIC, {"beat": 1})
+            if stop.wait(HEARTBEAT_S):
+                return
+
+    thread = threading.Thread(target=beat, name="tlachtli-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 # -- submitting side ---------------------------------------------------------------------------
@@ -184,6 +217,7 @@ class ClusterTarget:
     address: str  # local:N, tls://HOST:PORT, or (with insecure) tcp://HOST:PORT
     security: Path | None = None  # --cluster-security: the folder `arena cluster init` wrote
     insecure: bool = False  # --insecure-cluster: a plain tcp:// scheduler, knowingly
+    audit: float = AUDIT_SHARE  # --audit: the share of each worker's matches played again here
     dashboard: bool = False  # --dashboard: the local cluster's dashboard, on 127.0.0.1
 
     @property
@@ -246,8 +280,22 @@ class DaskPool:
     MAX_FAILURES) and the worker its trust: later tasks go to the other workers while there are any.
     """
 
-    def __init__(self, client: Any, expected: dict[str, str], registry: Registry, local: Any = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        expected: dict[str, str],
+        registry: Registry,
+        local: Any = None,
+        audit: float = AUDIT_SHARE,
+    ) -> None:
         self.client = client
+        self.audit = audit
+        self.stats = WorkerStats()
+        self.taken_back: set[int] = set()  # ids of stored matches of a distrusted worker: to play again
+        self._stored_by: dict[str, list[int]] = {}  # worker -> the ids of its matches accepted so far
+        self._auditing: dict[int, StoredMatch] = {}  # matches held while played again here
+        self._audited: queue.Queue = queue.Queue()  # (match, worker, reply, why it differs or None)
+        self._audit_lock = threading.Lock()  # one audit at a time: they take this machine's cores
         self.expected = expected
         self.registry = registry
         self.local = local
@@ -258,8 +306,19 @@ class DaskPool:
         self._done: queue.Queue = queue.Queue()  # futures finished, from the client's thread
         self._losses: dict[str, list[str]] = {}  # task key -> the workers lost while it was theirs
         self._distrusted: set[str] = set()  # workers that forged a result or held a match too long
+        self._heard: dict[str, float] = {}  # worker -> when its last heartbeat came (monotonic)
+        self._holding: dict[str, float] = {}  # worker -> since when it holds tasks of ours
+        self._silence_checked = time.monotonic()
         self._closed = False
         client.subscribe_topic("all", self._worker_removed)  # the scheduler's events: workers lost
+        client.subscribe_topic(HEARTBEAT_TOPIC, self._heartbeat)
+
+    def _heartbeat(self, event: tuple[float, dict]) -> None:
+        """A task's heartbeat (the client's thread: only notes when, by the worker the scheduler
+        stamped on it)."""
+        message = event[1]
+        if isinstance(message, dict) and isinstance(message.get("worker"), str):
+            self._heard[message["worker"]] = time.monotonic()
 
     def _worker_removed(self, event: tuple[float, dict]) -> None:
         """Note the tasks a lost worker held: Dask plays them again elsewhere, each loss is counted
@@ -304,7 +363,7 @@ class DaskPool:
         return [worker for worker in workers if worker not in self._distrusted] or None
 
     def in_flight(self) -> int:
-        return len(self._tasks)
+        return len(self._tasks) + len(self._auditing)
 
     def events(self, timeout: float) -> list[tuple[StoredMatch, Reply]]:
         try:
@@ -318,7 +377,7 @@ class DaskPool:
             task = self._tasks.pop(future.key, None)
             if task is not None:  # else cancelled by us
                 found += [(task.match, reply) for reply in self._replies(future, task.match)]
-        found += self._overdue()
+        found += self._overdue() + self._silent() + self._audits_done()
         found.sort(key=lambda event: isinstance(event[1], Stop))  # store the others first
         return found
 
@@ -334,9 +393,68 @@ class DaskPool:
                 Lost(f"{times} Dask workers died playing it (last: {error.last_worker.address})", True, times)
             ]
         reply = self._reply(future, match)
-        if lost and not isinstance(reply, Stop):
-            return [Recovered(f"Dask worker {lost[-1]} died playing it", len(lost)), reply]
-        return [reply]
+        found: list[Reply] = [Recovered(f"Dask worker {lost[-1]} died playing it", len(lost))] if lost else []
+        if isinstance(reply, Stop):
+            return [reply]
+        if isinstance(reply, Done):
+            worker = self._holder(future) or "?"
+            if random.random() < self.audit:  # held until played again here (``_audits_done``)
+                self._auditing[match.id] = match
+                threading.Thread(target=self._audit, args=(match, worker, reply), daemon=True).start()
+                return found
+            reply = self._accepted(match, worker, reply)
+        return [*found, reply]
+
+    def _audit(self, match: StoredMatch, worker: str, reply: Done) -> None:
+        """Play ``match`` again on this machine and compare it move by move (a thread of its own)."""
+        with self._audit_lock:
+            plays = []
+            for _ in range(2):  # a second play only where the first differs: are the bots deterministic?
+                # a worker process of its own each time, as a local run's match (one kept for the
+                # next play ended after its first match here)
+                auditor = WatchedWorker()
+                try:
+                    here = auditor.play(match, lambda: self._closed)
+                finally:
+                    auditor.close()
+                if not isinstance(here, Done):
+                    break  # not played here (stopped, lost): no verdict
+                plays.append(here.outcome.record)
+                self.stats.add(HERE, here.outcome.record)  # the baseline of ``stats.flagged``
+                if first_difference(reply.outcome.record, plays[0]) is None:
+                    break
+        why = None
+        if len(plays) == 2 and first_difference(plays[1], plays[0]) is None:  # deterministic, and it differs
+            why = first_difference(reply.outcome.record, plays[0])
+        self._audited.put((match, worker, reply, why))
+
+    def _audits_done(self) -> list[tuple[StoredMatch, Reply]]:
+        found: list[tuple[StoredMatch, Reply]] = []
+        while not self._audited.empty():
+            match, worker, reply, why = self._audited.get_nowait()
+            if self._auditing.pop(match.id, None) is None:
+                continue  # stopped meanwhile: put back by the runner
+            if why is None:
+                found.append((match, self._accepted(match, worker, reply)))
+            else:
+                what = f"played a match otherwise than its seats' bots do (this machine's replay: {why})"
+                found.append((match, self._take_back(worker, match, what)))
+        return found
+
+    def _accepted(self, match: StoredMatch, worker: str, reply: Done) -> Reply:
+        """``reply`` to store, unless its worker's results have become far better than chance."""
+        self.stats.add(worker, reply.outcome.record)
+        self._stored_by.setdefault(worker, []).append(match.id)
+        flagged = self.stats.flagged(worker)
+        if flagged is None:
+            return reply
+        return self._take_back(worker, match, f"is held back: {flagged}")
+
+    def _take_back(self, worker: str, match: StoredMatch, what: str) -> Lost:
+        """Distrust ``worker``: this match is played again, and so is every match it played in the
+        run (``taken_back``: the caller puts them back to pending)."""
+        self.taken_back.update(i for i in self._stored_by.pop(worker, []) if i != match.id)
+        return self._distrust(worker, match, what)
 
     def _reply(self, future: Any, match: StoredMatch) -> Reply:
         """A finished task's result as a runner reply, a finished match's outcome checked by replay."""
@@ -399,6 +517,33 @@ class DaskPool:
             found.append((task.match, self._distrust(worker, task.match, what)))
         return found
 
+    def _silent(self) -> list[tuple[StoredMatch, Reply]]:
+        """The tasks of every worker that holds some of ours and sent no heartbeat for SILENCE_S (a
+        stalled or rogue worker): cancelled, played again elsewhere, the worker distrusted."""
+        now = time.monotonic()
+        if now - self._silence_checked < SILENCE_CHECK_S or not self._tasks:
+            return []
+        self._silence_checked = now
+        try:
+            processing = self.client.processing()
+        except Exception:  # the scheduler is gone: the futures say so
+            return []
+        holding = {worker: [key for key in keys if key in self._tasks] for worker, keys in processing.items()}
+        holding = {worker: keys for worker, keys in holding.items() if keys}
+        self._holding = {worker: self._holding.get(worker, now) for worker in holding}
+        found: list[tuple[StoredMatch, Reply]] = []
+        for worker, keys in holding.items():
+            quiet = now - max(self._heard.get(worker, -float("inf")), self._holding[worker])
+            if quiet <= SILENCE_S:
+                continue
+            del self._holding[worker]
+            for key in keys:
+                task = self._tasks.pop(key)
+                _quietly(functools.partial(self.client.cancel, [task.future]))
+                what = f"sent no heartbeat for {quiet:.0f} s while it held the match"
+                found.append((task.match, self._distrust(worker, task.match, what)))
+        return found
+
     def stop(self, stop: Any, collect: Callable[[StoredMatch, Reply], None]) -> None:
         """Keep what already finished; cancel the rest: a task playing its match sees the cancellation
         and stops it as a local worker does on Ctrl-C (its referee ends its agents)."""
@@ -423,6 +568,7 @@ class DaskPool:
         self._cancel()
         # unsubscribed first: an event sent to a closing client is logged by the scheduler as critical
         _quietly(lambda: self.client.unsubscribe_topic("all"))
+        _quietly(lambda: self.client.unsubscribe_topic(HEARTBEAT_TOPIC))
         _quietly(self.client.close)
         if self.local is not None:
             _quietly(self.local.close)
@@ -493,7 +639,7 @@ def connect(target: ClusterTarget | str) -> DaskPool:
                 f"cannot reach the Dask scheduler at {address} ({_first_line(error)}): is `dask scheduler` "
                 f"running there?{same} (see docs/cluster.md); nothing was played"
             ) from None
-    pool = DaskPool(client, expected, registry, local)
+    pool = DaskPool(client, expected, registry, local, target.audit)
     try:
         _check_workers(client, address, expected)
     except BaseException:

@@ -49,7 +49,7 @@ def write_certificates(folder: Path) -> list[Path]:
     from cryptography.x509.oid import NameOID
 
     names = [CA_FILE] + [name for role in ROLES for name in (cert_file(role), key_file(role))]
-    present = [name for name in names if (folder / name).exists()]
+    present = [name for name in names if os.path.lexists(folder / name)]  # a planted link counts too
     if present:
         raise SecurityError(
             f"{folder} already holds cluster certificates ({', '.join(present)}); "
@@ -102,7 +102,10 @@ def write_certificates(folder: Path) -> list[Path]:
 
 def _write(path: Path, data: bytes, mode: int) -> Path:
     """Create ``path`` with ``mode`` from the start (a key is never readable by others, even briefly)."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:  # never through a link planted meanwhile (O_EXCL refuses one, dangling or not)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    except OSError as error:
+        raise SecurityError(f"cannot write {path}: {error.strerror}; give an empty folder") from None
     with os.fdopen(descriptor, "wb") as file:
         file.write(data)
     os.chmod(path, mode)  # whatever the umask

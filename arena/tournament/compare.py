@@ -20,12 +20,12 @@ import json
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from arena.match import MatchSpec
 from arena.tournament.formats import FORMATS
-from arena.tournament.ladder import Entrant, Ladder, content_digest
+from arena.tournament.ladder import SECRET_SEED, Entrant, Ladder, content_digest
 from arena.tournament.ratings import effective_ranks
 from arena.tournament.report import seat_lines
 from arena.tournament.runner import run_pending
@@ -58,9 +58,10 @@ class Comparison:
     opponents: tuple[Entrant, ...] = ()  # the other agent seats of a paired deal
     automaton: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
+    seed: int = 0  # with ``secret``: the run's drawn base seed once ``with_run_seed`` set it
     move_ms: int = MatchSpec.move_ms
     settings: SprtSettings = field(default_factory=SprtSettings)
+    secret: bool = False  # the base seed is drawn by the store and kept there (no --seed given)
 
     @property
     def paired(self) -> bool:
@@ -158,7 +159,7 @@ def ladder_record(comparison: Comparison) -> Ladder:
             "players": c.players,
             "automaton": c.automaton,
             "options": c.options,
-            "seed": c.seed,
+            "seed": SECRET_SEED if c.secret else c.seed,  # a drawn seed: the same comparison resumes
             "move_ms": c.move_ms,
             "settings": [c.settings.elo0, c.settings.elo1, c.settings.alpha, c.settings.beta],
         }
@@ -173,6 +174,7 @@ def ladder_record(comparison: Comparison) -> Ladder:
         entrants=(c.new, c.old, *c.opponents),
         options=dict(c.options),
         seed=c.seed,
+        secret_seed=c.secret,
         challenger=c.new.name,
         automaton=c.automaton,
         move_ms=c.move_ms,
@@ -332,10 +334,51 @@ def stored_comparison(store: Store, run: LadderRun) -> Comparison | None:
             seed=config.get("seed", 0),
             move_ms=config["move_ms"],
             settings=SprtSettings(**settings),
+            secret=bool(config.get("secret_seed")),
         )
     except (TypeError, ValueError, KeyError, SprtError):
         return None
-    return comparison if ladder_record(comparison).digest == run.digest else None
+    return with_run_seed(comparison, run) if ladder_record(comparison).digest == run.digest else None
+
+
+def with_run_seed(comparison: Comparison, run: LadderRun) -> Comparison:
+    """``comparison`` dealing from ``run``'s base seed, where the store drew it in secret."""
+    if comparison.secret and run.base_seed is not None:
+        return replace(comparison, seed=run.base_seed)
+    return comparison
+
+
+def interval_hint(settings: SprtSettings, state: SprtState) -> str | None:
+    """What to do when an undecided test's 95% Elo interval lies wholly outside [elo0, elo1]; else None.
+
+    The test weighs only elo0 against elo1: when the data rule both out (NEW far worse, or far
+    better, than either), neither is much likelier and the LLR drifts for many deals, though the
+    answer to the question asked is plain.
+    """
+    low, high = state.elo_low, state.elo_high
+    if state.verdict is not None or low is None or high is None:
+        return None
+    if settings.elo0 <= high and low <= settings.elo1:
+        return None
+    below = high < settings.elo0
+    where = f"below elo0 ({settings.elo0:+g})" if below else f"above elo1 ({settings.elo1:+g})"
+    plain = (
+        "NEW is clearly worse than OLD"
+        if below
+        else f"NEW is better than OLD by more than {settings.elo1:g} Elo"
+    )
+    text = (
+        f"the 95% interval [{low:+.0f}, {high:+.0f}] lies wholly {where}: {plain}, and the test, which "
+        "weighs elo0 against elo1 only, may take many deals to say so. Quote the interval"
+    )
+    near = high if below else low
+    if not math.isfinite(near):  # every deal so far lost (or won): no scale to suggest bounds on
+        return text
+    # the other end may be infinite (no deal won, or none lost): suggest bounds within 400 Elo
+    far = max(low, high - 400) if below else min(high, low + 400)
+    a, b = sorted(round(far + (near - far) * share, -1) for share in (1 / 3, 2 / 3))
+    b = max(b, a + 10)  # elo1 must lie above elo0
+    return f"{text}, or run again with --new and bounds inside it (say --elo0 {a:+g} --elo1 {b:+g}) for the test to say by how much"
 
 
 def result(comparison: Comparison, state: SprtState) -> dict[str, Any]:
@@ -352,6 +395,7 @@ def result(comparison: Comparison, state: SprtState) -> dict[str, Any]:
         "automaton": c.automaton,
         **asdict(c.settings),
         **state.as_dict(),
+        "hint": interval_hint(c.settings, state),
     }
 
 

@@ -10,8 +10,14 @@ import json
 import sqlite3
 from pathlib import Path
 
-from arena.match import MatchSpec
-from arena.tournament.store import MIGRATIONS, SCHEMA_VERSION, StoreError, decode_record
+from arena.tournament.store import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    StoreError,
+    decode_record,
+    match_problem,
+    seat_problem,
+)
 
 TABLES = ("ladders", "matches", "seats", "records")
 RESTORE = "restore the file from a backup, or start again with another --db"
@@ -63,21 +69,26 @@ def _check(db: sqlite3.Connection, path: Path) -> tuple[list[str], str]:
                 f"{path}: ladder run {ladder_id} ({name!r}): its stored ladder is damaged ({error}); {RESTORE}"
             )
     counts = {"matches": 0, "records": 0}
-    for key, spec, entrants, status, has_record, seats in db.execute(
-        "SELECT m.key, m.spec, m.entrants, m.status, r.match_id IS NOT NULL,"
-        " (SELECT COUNT(*) FROM seats s WHERE s.match_id = m.id)"
+    db.row_factory = sqlite3.Row
+    for row in db.execute(
+        "SELECT m.id, m.key, m.spec, m.entrants, m.status, r.match_id IS NOT NULL AS has_record,"
+        " (SELECT COUNT(*) FROM seats s WHERE s.match_id = m.id) AS seats"
         " FROM matches m LEFT JOIN records r ON r.match_id = m.id ORDER BY m.id"
     ):
         counts["matches"] += 1
-        try:
-            MatchSpec.from_dict(json.loads(spec))
-            json.loads(entrants)
-        except (TypeError, ValueError, KeyError) as error:
-            problems.append(f"{path}: match {key!r}: its stored spec is damaged ({error}); {RESTORE}")
+        key, status, has_record, seats = row["key"], row["status"], row["has_record"], row["seats"]
+        problem = match_problem(row)
+        if problem is not None:
+            problems.append(f"{path}: {problem}; {RESTORE}")
         if status == "done" and not (has_record and seats):
             problems.append(
                 f"{path}: match {key!r} is done but has no {'record' if seats else 'seats'}; {RESTORE}"
             )
+    for seat in db.execute("SELECT * FROM seats ORDER BY match_id, seat"):
+        problem = seat_problem(seat)
+        if problem is not None:
+            problems.append(f"{path}: {problem}; {RESTORE}")
+    db.row_factory = None
     for key, data in db.execute(
         "SELECT m.key, r.data FROM records r LEFT JOIN matches m ON m.id = r.match_id ORDER BY r.match_id"
     ):

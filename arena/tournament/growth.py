@@ -306,10 +306,11 @@ def retired_names(config: Mapping[str, Any]) -> set[str]:
 def without_retired(
     rows: list[dict[str, Any]], retired: set[str], keep: bool = False
 ) -> tuple[list[dict[str, Any]], int]:
-    """Leaderboard rows without the retired entrants (unless ``keep``), ranked again; and how many
-    were left out. Their matches still count in the others' ratings: they were played."""
+    """Leaderboard rows without the retired entrants (unless ``keep``: then every row says whether
+    it is ``retired``), ranked again; and how many were left out. Their matches still count in the
+    others' ratings: they were played."""
     if keep:
-        return rows, 0
+        return [dict(row, retired=row["agent"] in retired) for row in rows], 0
     kept = [dict(row) for row in rows if row["agent"] not in retired]
     for place, row in enumerate(kept, start=1):
         row["rank"] = place

@@ -300,7 +300,13 @@ class _Validator:
             source=self.source,
             **self.adaptive_keys(fmt),
         )
-        if ladder.match_count > MAX_MATCHES:
+        if FORMATS[fmt].adaptive:  # plays rounds until settled, at most max_matches (swiss.max_matches)
+            if (ladder.max_matches or 0) > MAX_MATCHES:
+                raise self.fail(
+                    ("max_matches",),
+                    f"max_matches = {ladder.max_matches} is over the limit of {MAX_MATCHES:,} per ladder; lower it",
+                )
+        elif ladder.match_count > MAX_MATCHES:
             raise self.fail(
                 ("matches_per_pairing",),
                 f"matches_per_pairing = {ladder.matches_per_pairing} schedules {ladder.match_count:,} matches, "

@@ -94,6 +94,18 @@ def play_ladder(
         show_progress=progress,
         console=console,
     )
+    while cluster and getattr(pool, "taken_back", None) and not report.interrupted and not report.errors:
+        # a distrusted worker's matches of this run: forgotten, and played on the workers left
+        from arena.tournament.cluster import connect
+
+        taken = sorted(pool.taken_back)  # type: ignore[union-attr]
+        store.take_back(taken)
+        pool = connect(cluster)
+        again = run_pending(store, store.pending(run.id), workers, pool=pool, total=total, label=ladder.name)
+        report.played += again.played - len(taken)
+        report.lost_workers += again.lost_workers
+        report.aborted += again.aborted
+        report.interrupted, report.errors, report.signal = again.interrupted, again.errors, again.signal
     return RunSummary(run, report, store.counts(run.id), total, done_before, reset, workers)
 
 
@@ -127,7 +139,7 @@ def _play_adaptive(
 
             pool = connect(cluster)
         counts = store.counts(run.id)
-        return run_pending(
+        report = run_pending(
             store,
             pending,
             workers,
@@ -138,12 +150,17 @@ def _play_adaptive(
             show_progress=progress,
             console=console,
         )
+        taken = sorted(getattr(pool, "taken_back", ()))  # a distrusted worker's: the next rounds play them
+        store.take_back(taken)
+        report.played -= len(taken)
+        return report
 
     try:
         report = play_swiss(store, run, ladder, play_round)
     finally:
-        if local is not None:
-            local.pool.close()
+        if local is not None:  # SIGTERM first, as a round robin's end: each worker then ends the
+            # agents its zygote started ahead and removes their cgroups (SIGKILL left them behind)
+            local.pool.stop(_Stop(), lambda match, reply: None)
     counts = store.counts(run.id)
     return RunSummary(run, report, counts, sum(counts.values()), done_before, reset, workers)
 

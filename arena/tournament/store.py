@@ -543,6 +543,19 @@ class Store:
                 [(match_id,) for match_id in match_ids],
             )
 
+    def take_back(self, match_ids: Iterable[int]) -> None:
+        """Forget the results of done matches and put them back to pending, to be played again
+        (the matches of a cluster worker found cheating: arena/tournament/cluster.py)."""
+        with self.transaction() as db:
+            for match_id in match_ids:
+                db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+                db.execute("DELETE FROM records WHERE match_id = ?", (match_id,))
+                db.execute(
+                    "UPDATE matches SET status = 'pending', started = NULL, finished = NULL, seconds = NULL"
+                    " WHERE id = ?",
+                    (match_id,),
+                )
+
     def record_lost_worker(self, match_id: int, reason: str, max_failures: int, times: int = 1) -> bool:
         """Count ``times`` lost workers against a running match: back to pending, or 'aborted' with
         ``reason`` once its worker was lost ``max_failures`` times (in this run or earlier ones).
@@ -631,6 +644,9 @@ class Store:
             for row in self.db.execute(
                 f"SELECT * FROM seats WHERE match_id IN ({marks}) ORDER BY match_id, seat", chunk
             ):
+                problem = seat_problem(row)
+                if problem is not None:
+                    raise StoreError(problem + DAMAGED_HINT)
                 found.setdefault(row["match_id"], []).append(
                     StoredSeat(
                         row["seat"], row["agent"], row["plugin"], row["score"], row["rank"], row["fault"]
@@ -700,14 +716,53 @@ def _run(row: sqlite3.Row) -> LadderRun:
     )
 
 
-def _match(row: sqlite3.Row, seats: tuple[StoredSeat, ...]) -> StoredMatch:
+# a seat's columns and the Python types its readers rely on (SQLite keeps whatever was written)
+_SEAT_TYPES: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("seat", int),
+    ("agent", str),
+    ("plugin", str),
+    ("score", int),
+    ("rank", int),
+    ("fault", (str, type(None))),
+)
+
+
+def seat_problem(row: sqlite3.Row | dict[str, Any]) -> str | None:
+    """What is wrong with a row of the seats table (a column of the wrong type: a rank stored as
+    text), naming the table and the row; None if it is sound."""
+    for column, kind in _SEAT_TYPES:
+        value = row[column]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return (
+                f"table seats, match {row['match_id']} seat {row['seat']!r}: its {column} is"
+                f" {str(value)[:40]!r}, not {'text' if kind is str else 'an integer' if kind is int else 'text or NULL'}"
+            )
+    return None
+
+
+def match_problem(row: sqlite3.Row | dict[str, Any]) -> str | None:
+    """What is wrong with the stored spec or entrants of a row of the matches table (naming the
+    table and the row); None if both read back."""
+    where = f"table matches, row {row['id']} (match {row['key']!r})"
     try:
-        spec = MatchSpec.from_dict(json.loads(row["spec"]))
-        entrants = tuple(json.loads(row["entrants"]))
+        MatchSpec.from_dict(json.loads(row["spec"]))
     except (TypeError, ValueError, KeyError) as error:
-        raise StoreError(
-            f"match {row['key']!r}: its stored spec is damaged ({error})" + DAMAGED_HINT
-        ) from None
+        return f"{where}: its stored spec is damaged ({error})"
+    try:
+        entrants = json.loads(row["entrants"])
+    except (TypeError, ValueError) as error:
+        return f"{where}: its entrants are not JSON ({error})"
+    if not isinstance(entrants, list) or not all(isinstance(name, str) for name in entrants):
+        return f"{where}: its entrants are not a list of names"
+    return None
+
+
+def _match(row: sqlite3.Row, seats: tuple[StoredSeat, ...]) -> StoredMatch:
+    problem = match_problem(row)
+    if problem is not None:
+        raise StoreError(problem + DAMAGED_HINT)
+    spec = MatchSpec.from_dict(json.loads(row["spec"]))
+    entrants = tuple(json.loads(row["entrants"]))
     return StoredMatch(
         id=row["id"],
         ladder_id=row["ladder_id"],

@@ -11,7 +11,8 @@ instead looks at the results so far before each round:
 - each group plays its next deal in every seat rotation, as in a round robin (the same seeds:
   the deal of a group depends only on its names and the deal number);
 - it stops when every active agent's interval is narrower than ``target_interval``, or after
-  ``max_matches`` matches (default: as many as the round robin of the same ladder would play).
+  ``max_matches`` matches (default: as many as the round robin of the same ladder would play,
+  at most a ladder's limit of matches).
 
 An agent added to a running swiss ladder is uncertain, so it plays at once. docs/ladders.md
 describes the keys; bench/swiss_vs_round_robin.py measures it against a round robin.
@@ -27,7 +28,7 @@ from itertools import combinations
 import trueskill
 
 from arena.tournament.growth import deal_of
-from arena.tournament.ladder import Ladder
+from arena.tournament.ladder import MAX_MATCHES, Ladder
 from arena.tournament.ratings import leaderboard
 from arena.tournament.report import seat_lines
 from arena.tournament.runner import RunReport
@@ -46,8 +47,9 @@ def round_robin_size(ladder: Ladder) -> int:
 
 
 def max_matches(ladder: Ladder) -> int:
-    """Where a swiss ladder stops at the latest: its ``max_matches``, else the round robin's size."""
-    return ladder.max_matches or round_robin_size(ladder)
+    """Where a swiss ladder stops at the latest: its ``max_matches``, else the round robin's size
+    up to a ladder's limit (MAX_MATCHES: a swiss ladder of many agents never plays the round robin)."""
+    return ladder.max_matches or min(round_robin_size(ladder), MAX_MATCHES)
 
 
 def interval_widths(done: Sequence[StoredMatch], players: int) -> dict[str, float | None]:

@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from arena.live import live_file, live_folder, read_live
 from arena.plugins import PluginError, Registry, discover
 from arena.textsafe import printable
+from arena.tournament import table_format
 from arena.tournament.ratings import RateMemo
 from arena.tournament.store import Store, StoreError
 from arena.web import charts, views
@@ -272,6 +273,7 @@ class Arena:
             view=view,
             chart=Markup(view["chart"]),
             compare_chart=Markup(view.get("compare_chart", "")),
+            columns=table_format.columns(view["solo"]),
         )
 
     def leaderboard(self, request: Request) -> Response:
@@ -398,10 +400,8 @@ def _api(request: Request) -> bool:
 
 def _number(value: Any) -> str:
     """Table cells: floats with 2 decimals, None as a dash, the rest as is."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.2f}"
+    if isinstance(value, float) or value is None:
+        return table_format.fixed(value, ".2f")  # as the CLI: no "-0.00", a dash for None
     return str(value)
 
 

@@ -64,7 +64,8 @@ def play_with_humans(
             announce([f"{address}/play/{seat.token}" for seat in seats])
             try:
                 outcome = await play_unless_terminated(spec, registry, {seat.seat: seat for seat in seats})
-                final = {"seats": [asdict(result) for result in outcome.seats]}
+                # the record too: the page saves it for `arena replay` (this server stops soon after)
+                final = {"seats": [asdict(result) for result in outcome.seats], "record": outcome.record}
                 for seat in seats:
                     seat.conclude(final)
                 with trio.move_on_after(LINGER_S):

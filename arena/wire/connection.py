@@ -24,6 +24,7 @@ import trio
 from arena.plugins import AgentSpec
 from arena.wire.faults import AgentFault
 from arena.wire.limits import DEFAULT_MEMORY_MB, BotCgroup, oom_killer_first, set_rlimits
+from arena.wire.memory import default_memory_mb, machine_memory_mb, oom_note, rank_for_oom
 from arena.wire.pipe_holders import agent_dropped_pipe
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode, msgspec_codec
 from arena.wire.sandbox import Jail
@@ -118,7 +119,8 @@ class AgentProcess:
         self.limit_note = ""  # why the referee killed it, added to its fault
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
-        self.bot_memory_mb = memory_mb or DEFAULT_MEMORY_MB  # all its processes together (cgroup)
+        # all its processes together (cgroup); `arena run` lowers the default where the caps do not fit
+        self.bot_memory_mb = memory_mb or default_memory_mb(DEFAULT_MEMORY_MB)
         self.cpus = cpus
         self.ponder = ponder
         self.buffer = FrameBuffer(frame_limit)
@@ -241,16 +243,20 @@ class AgentProcess:
     async def _watch_until_dead(self) -> None:
         process, cgroup, limit = self.process, self.cgroup, self.cpu_seconds
         assert process is not None
-        if cgroup is None or limit is None:
+        if cgroup is None:
             await process.wait()
-        else:  # CPU time summed over all its processes, with RLIMIT_CPU's one second of grace
-            while True:
-                with trio.move_on_after(CPU_CHECK_S):
-                    await process.wait()
-                    break
-                if cgroup.cpu_seconds() > limit + 1:
-                    self.limit_note = f" (over its {limit} s CPU limit, all its processes together)"
-                    break
+            return
+        machine, memory, score = machine_memory_mb(), cgroup.directories.get("memory"), None
+        while True:
+            with trio.move_on_after(CPU_CHECK_S):
+                await process.wait()
+                break
+            # CPU time summed over all its processes, with RLIMIT_CPU's one second of grace
+            if limit is not None and cgroup.cpu_seconds() > limit + 1:
+                self.limit_note = f" (over its {limit} s CPU limit, all its processes together)"
+                break
+            if machine is not None and memory is not None:  # the bot holding the most dies first
+                score = rank_for_oom(memory, cgroup.pids(), machine, score)
 
     def _killpg(self) -> None:
         assert self.process is not None
@@ -402,8 +408,8 @@ class AgentProcess:
         with trio.move_on_after(0.2):  # let the last stderr lines arrive: they say why
             await self._stderr_done.wait()
         kind, detail = describe_status(self.process.returncode, pipe, self.in_bwrap)
-        if self.cgroup is not None and self.cgroup.oom_kills():
-            detail += f" (out of memory: over its {self.bot_memory_mb} MiB limit, all its processes together)"
+        if self.cgroup is not None and "memory" in self.cgroup.directories:
+            detail += oom_note(self.cgroup.directories["memory"], self.bot_memory_mb)
         detail += self.limit_note
         last = self.stderr_text().strip().splitlines()
         if last:

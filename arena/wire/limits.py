@@ -231,20 +231,6 @@ class BotCgroup:
         if self.freezer is not None:
             self.freezer.thaw()
 
-    def oom_kills(self) -> int:
-        """How many of its processes the kernel killed for going over its memory limit."""
-        directory = self.directories.get("memory", "")
-        for name in ("memory.events", "memory.oom_control"):  # v2, v1
-            try:
-                with open(os.path.join(directory, name)) as handle:
-                    for line in handle:
-                        key, _, value = line.partition(" ")
-                        if key == "oom_kill":
-                            return int(value)
-            except (OSError, ValueError):
-                continue
-        return 0
-
     def cpu_seconds(self) -> float:
         """CPU time used by all the group's processes so far, live and ended."""
         try:

@@ -37,6 +37,11 @@ SEATS_PER_REFEREE = 64
 PRIVATE_TMPFS_MB = 256  # the size of a sandboxed agent's private /tmp (a tmpfs: never the disk)
 # what a zygote keeps inside its sandbox to give each child its own namespaces and uid
 ZYGOTE_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
+# No pseudo-terminal: an empty read-only folder hides the devpts instance bwrap's --dev mounts (and
+# /dev/ptmx, its link into it, leads nowhere). A shared instance (a zygote's, which all its
+# children inherited) let two seats read each other's pty numbers, and one agent could hold the
+# machine's whole pty pool; bots talk through pipes and need none.
+NO_PTYS = ["--perms", "0555", "--size", "4096", "--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts"]
 PACKAGE_MOUNT = "/bot"  # a bot package's folder inside its sandbox (arena/submissions/manifest.py)
 PACKAGES_MOUNT = "/packages"  # a zygote's view of the folder of bot packages (hidden from its children)
 PID_MAX = 4_194_304  # Linux's largest pid_max: a referee's pid fits below it
@@ -167,7 +172,7 @@ class Jail:
                 args += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
                 args += ["--ro-bind", path, path]
-        args += ["--proc", "/proc", "--dev", "/dev"] + private_tmpfs("/tmp")
+        args += ["--proc", "/proc", "--dev", "/dev"] + NO_PTYS + private_tmpfs("/tmp")
         program = sys.executable if argv[0].startswith(PACKAGE_MOUNT + "/") else argv[0]
         for path in visible_paths(program):  # after /tmp: a program may live under /tmp
             args += _ancestors(path) + ["--ro-bind", path, path]

@@ -13,8 +13,10 @@ agent has (docs/security.md), per agent per match:
   processes, and dies with its children when it ends), reaps it and reports its exit status;
 - the child joins its agent's cgroup (memory, pids, CPU quota, freezer), then unshares new mount,
   network, IPC, UTS and cgroup namespaces, mounts a fresh private tmpfs on /tmp (its home and
-  working directory) and its own /proc;
-- a new session keyring, ``oom_score_adj`` 1000, the rlimits, then its seat uid (groups cleared,
+  working directory), binds again, read-only, what the zygote's sandbox showed below /tmp (a
+  checkout or a plugin folder in the temp directory), and mounts its own /proc;
+- its own random streams (arena/wire/reseed.py: nothing drawn from a generator the zygote held),
+  a new session keyring, ``oom_score_adj`` 1000, the rlimits, then its seat uid (groups cleared,
   every capability dropped, bounding set too), no new privileges, the seccomp filter
   (arena/wire/seccomp.py), the parent-death signal, its own session, and only its three pipes.
 
@@ -37,6 +39,7 @@ import functools
 import gc
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -52,6 +55,7 @@ from arena.wire import (
 )
 from arena.wire.host_view import agent_environment, sandbox_pythonpath
 from arena.wire.limits import LOST_STATUS, BotCgroup, die_with_parent, oom_killer_first, set_rlimits
+from arena.wire.reseed import Generators, module_generators, reseed_generators
 from arena.wire.sandbox import PACKAGE_MOUNT, PACKAGES_MOUNT, PRIVATE_TMPFS_MB, Jail, bwrap_works
 from arena.wire.warm import on_release
 
@@ -419,6 +423,8 @@ def _end_zygotes() -> None:
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _registry: Registry | None = None  # the zygote's plugins, discovered once before any child
+_generators: Generators = []  # the random generators its imports made: each child reseeds them
+_under_tmp: tuple[str, ...] = ()  # what the zygote's sandbox binds below /tmp, found once before any child
 
 
 def _check(result: int, what: str) -> None:
@@ -433,11 +439,13 @@ def serve(control: socket.socket) -> int:
     from arena.plugins import discover
     from arena.wire.protocol import msgspec_codec
 
-    global _registry
+    global _registry, _generators, _under_tmp
     _registry = discover(games=False)  # the plugins' imports, paid once
     import arena.submissions.launch  # noqa: F401  (a bot package's launcher: Tlachtli's own code, not the package's)
 
+    _under_tmp = _mounts_under("/tmp")
     msgspec_codec()  # and msgspec's: the children's frames are read and written with it
+    _generators = module_generators()
     own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
     seccomp.program()  # built once here (cached), not in every child
     gc.freeze()  # what is imported stays in pages every child shares
@@ -541,6 +549,7 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
         _become(int(request["uid"]))
         _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
         _load_filter()
+        reseed_generators(_generators)  # its own random streams, not the zygote's copied ones
 
     def run() -> int:
         from arena.host import claim_stdio, host_agent
@@ -606,9 +615,41 @@ def _own_namespaces() -> None:
         "unshare",
     )
     _check(_libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount --make-rprivate /")
+    hidden = [os.open(path, os.O_PATH | os.O_CLOEXEC) for path in _under_tmp]  # before the tmpfs hides them
     size = f"size={PRIVATE_TMPFS_MB << 20},mode=1777".encode()
     _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", _MS_NOSUID | _MS_NODEV, size), "mount /tmp")
+    _bind_again(_under_tmp, hidden)
     _check(_libc.mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None), "mount /proc")
+
+
+def _mounts_under(folder: str) -> tuple[str, ...]:
+    """The mount points strictly below ``folder`` in this process's mount namespace, in mount order:
+    in the zygote's sandbox, the folders bubblewrap bound over its /tmp (a checkout, a virtual
+    environment or a plugin folder that lies in the temp directory: arena/wire/host_view.py)."""
+    found = []
+    with open("/proc/self/mountinfo") as table:
+        for line in table:
+            # the mount point is the 5th field, with space, tab, newline and backslash octal-escaped
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+            if point.startswith(folder.rstrip("/") + "/") and point not in found:
+                found.append(point)
+    return tuple(found)
+
+
+def _bind_again(paths: tuple[str, ...], fds: list[int]) -> None:
+    """Bind each of ``paths`` (open in ``fds``, from under the tmpfs now over them) read-only at its
+    place again, with world-readable folders above it: the child sees what an exec'd agent sees."""
+    for path, fd in zip(paths, fds, strict=True):
+        os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.makedirs(path, mode=0o755, exist_ok=True)
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o644))
+        target = path.encode()
+        _check(_libc.mount(f"/proc/self/fd/{fd}".encode(), target, None, _MS_BIND | _MS_REC, None), "bind")
+        flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
+        _check(_libc.mount(None, target, None, flags, None), "remount read-only")
+        os.close(fd)
 
 
 class _CapHeader(ctypes.Structure):

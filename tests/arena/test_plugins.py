@@ -153,7 +153,11 @@ def test_third_party_plugin_package_is_listed(tmp_path: Path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(target), os.environ["PYTHONPATH"]]))
     env["TLACHTLI_ENTRY_POINTS_ONLY"] += ",tlachtli-mybot"  # the distribution just installed, beside Tlachtli
     out = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "agents"], capture_output=True, text=True, check=True, env=env
+        [sys.executable, "-m", "arena.cli", "agents", "--wide"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
     line = next(line for line in out.stdout.splitlines() if line.startswith("first-option"))
     assert "teotihuacan" in line and "always option 0" in line and "tlachtli-mybot 2.5" in line

@@ -7,6 +7,7 @@ Agent ``note`` (a plugin, loaded through TLACHTLI_PLUGINS), agent option ``phase
 - ``both``: leaves, then looks, in one match (the control: every note left is found);
 - ``inspect``: reports what it is: ``FACT: name=value`` lines (uid, visible pids, capabilities,
   seccomp mode, open descriptors, /tmp's contents, environment names);
+- ``slow``: takes 0.1 s a decision;
 - ``linger``: at ``end``, reports ``ENDED``, closes its stdout and stderr and spins, never exiting.
 Notes go to stderr, which the referee keeps in the record.
 """
@@ -18,6 +19,7 @@ import os
 import signal
 import socket
 import sys
+import time
 import zlib
 from typing import Any
 
@@ -215,6 +217,8 @@ class NoteLeaver(Agent):
             inspect()
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+        if self.phase == "slow":  # a match long enough to be interrupted
+            time.sleep(0.1)
         return 0
 
     def end(self, result: dict[str, Any]) -> None:

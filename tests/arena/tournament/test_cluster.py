@@ -700,3 +700,53 @@ def test_a_worker_that_never_answers_loses_its_matches_and_the_run_finishes(
         found = store.matches(run.id)
     assert not report.errors and report.played + report.aborted == 2  # it finished
     assert report.lost_workers >= 1 and sum(m.failures for m in found) == report.lost_workers
+
+
+def test_a_silent_worker_loses_its_match_within_the_silence_bound_not_the_clocks_worst_case(
+    tmp_path, dask_scheduler, monkeypatch, capsys
+):
+    """A worker that stalls holding a match (here: never answers, never beats) once kept it for the
+    worst case of its clocks (minutes; over an hour with long clocks): it now loses it once silent
+    for SILENCE_S (here 20 s), and the honest worker, which beats while it plays, plays it."""
+    monkeypatch.setattr(cluster, "SILENCE_S", 20.0)
+    dask_scheduler.add_worker(rogue="hang")
+    dask_scheduler.add_worker()
+    ladder = parse_ladder(
+        SMALL.replace("matches_per_pairing = 2", "matches_per_pairing = 1"), discover(), source="s.toml"
+    )
+    with dask_scheduler.client() as client:
+        client.wait_for_workers(2, timeout=120)
+    with Store(tmp_path / "t.db") as store:
+        run = store.open_run(ladder)
+        bound = cluster.hold_seconds(store.pending(run.id)[0].spec)
+        assert bound > 120  # the old bound: what the test would wait without heartbeats
+        pool = cluster.connect(cluster.ClusterTarget(dask_scheduler.address, dask_scheduler.certificates))
+        started = time.monotonic()
+        report = runner.run_pending(store, store.pending(run.id), 1, pool=pool, show_progress=False)
+        took = time.monotonic() - started
+        found = store.matches(run.id)
+    assert report.played == 2 and not report.errors, report.errors
+    assert took < bound / 2, f"{took:.0f} s"
+    assert report.lost_workers >= 1 and sum(m.failures for m in found) == report.lost_workers
+    assert "sent no heartbeat for 2" in capsys.readouterr().err
+
+
+def test_a_worker_playing_a_seat_with_another_bot_is_caught_by_an_audit_and_its_matches_replayed(
+    tmp_path, dask_scheduler, small_local
+):
+    """A rogue worker plays seat 0 with another bot and answers with a consistent record naming the
+    scheduled one (the replay check proves the moves legal, not who chose them). Audited here move
+    by move (the SMALL ladder's bots are deterministic), it is distrusted and every match it
+    played is played again: the table is the local run's."""
+    ladder, expected, _ = small_local
+    dask_scheduler.add_worker(rogue="seat-swap")
+    dask_scheduler.add_worker()
+    with dask_scheduler.client() as client:
+        client.wait_for_workers(2, timeout=120)
+    db = tmp_path / "t.db"
+    run = arena("run", str(ladder), "--db", str(db), *dask_scheduler.arena_flags(), "--audit", "1", "-q")
+    assert run.returncode == 0, run.stderr
+    assert stored(db) == expected, run.stderr
+    warnings = [line for line in run.stderr.splitlines() if "otherwise than its seats' bots" in line]
+    assert warnings and all(line.startswith("warning: Dask worker tls://") for line in warnings), run.stderr
+    assert "this machine's replay: move " in warnings[0]

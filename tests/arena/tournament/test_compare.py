@@ -12,6 +12,7 @@ import pytest
 from arena.tournament.compare import (
     CompareError,
     deal_outcomes,
+    interval_hint,
     ladder_record,
     make_comparison,
     schedule,
@@ -19,7 +20,8 @@ from arena.tournament.compare import (
 )
 from arena.tournament.report import run_title
 from arena.tournament.schedule import ScheduledMatch
-from arena.tournament.sprt import SprtSettings
+from arena.tournament.secrecy import seeds_hidden
+from arena.tournament.sprt import SprtSettings, state
 from arena.tournament.store import LadderRun, Store, StoredMatch, StoredSeat
 from tests.support import cli
 
@@ -274,3 +276,108 @@ def test_compare_plays_one_agent_against_itself_with_other_options_and_stores_th
     for spec, entrants in rows:
         sent = dict(zip(json.loads(entrants), json.loads(spec)["agent_options"], strict=True))
         assert sent == {"random[seed=1]": {"seed": 1}, "random[seed=2]": {"seed": 2}}
+
+
+def compare_seeds(db) -> set[int]:
+    connection = sqlite3.connect(db)
+    try:
+        return {seed for (seed,) in connection.execute("SELECT seed FROM matches")}
+    finally:
+        connection.close()
+
+
+def test_a_compare_without_seed_deals_from_a_secret_seed_shown_once_it_stops(tmp_path):
+    """Every default compare once played base seed 0: the same deals, computable in advance."""
+    args = ["compare", "prize-bidder", "random", "-g", "goofspiel", "-o", "cards=4", "--max-deals", "1"]
+    args += ["--jobs", "1", "-q"]
+    first, second = (arena(*args, "--db", str(tmp_path / f"{n}.db"), "--json") for n in (1, 2))
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    seeds = [json.loads(run.stdout)["seed"] for run in (first, second)]
+    assert seeds[0] != seeds[1] and 0 not in seeds
+    assert compare_seeds(tmp_path / "1.db").isdisjoint(compare_seeds(tmp_path / "2.db"))
+    # the same command resumes the same run from the same seed, and says it
+    again = arena(*args, "--db", str(tmp_path / "1.db"))
+    assert f"seed: {seeds[0]} (drawn in secret: --seed {seeds[0]} plays the same deals)" in again.stdout
+    fixed = arena(*args, "--db", str(tmp_path / "3.db"), "--seed", str(seeds[0]))
+    assert f"seed: {seeds[0]}\n" in fixed.stdout
+    assert compare_seeds(tmp_path / "3.db") == compare_seeds(tmp_path / "1.db")
+
+
+def test_a_secret_comparisons_seeds_stay_hidden_until_its_test_decides(tmp_path):
+    secret = make_comparison("secret", "goofspiel", "v2", "v1", players=2, secret=True)
+    public = make_comparison("public", "goofspiel", "v2", "v1", players=2, seed=7)
+    with Store(tmp_path / "hidden.db") as store:
+        runs = {c.name: store.open_run(ladder_record(c), []) for c in (secret, public)}
+        assert runs["secret"].secret and not runs["public"].secret
+        read_back = stored_comparison(store, runs["secret"])
+        assert read_back is not None and read_back.seed == runs["secret"].base_seed
+        for name, comparison in (("secret", read_back), ("public", public)):
+            store.add_matches(runs[name].id, schedule(comparison, 1))
+        # matches pending, then none pending yet the test undecided: more deals will come
+        assert seeds_hidden(store, runs["secret"]) and not seeds_hidden(store, runs["public"])
+        store.db.execute("UPDATE matches SET status = 'aborted'")
+        assert seeds_hidden(store, runs["secret"])
+
+
+@pytest.mark.parametrize(
+    "counts, where, bounds",
+    [
+        ((50, 5, 3, 1, 1), "below elo0 (+0): NEW is clearly worse", "--elo0 -540 --elo1 -440"),
+        (
+            (1, 1, 3, 5, 50),
+            "above elo1 (+10): NEW is better than OLD by more than 10 Elo",
+            "--elo0 +440 --elo1 +540",
+        ),
+        ((10, 2, 0, 0, 0), "below elo0 (+0)", "--elo0 -650 --elo1 -520"),  # no deal won: [-inf, -388]
+    ],
+)
+def test_an_undecided_test_whose_interval_lies_outside_its_bounds_says_so_and_what_to_change(
+    counts, where, bounds
+):
+    # 60 deals, ~90% lost: Elo -436 [-635, -338], yet the test weighing 0 against +10 is undecided
+    settings = SprtSettings(elo0=0, elo1=10)
+    now = state(counts, settings)
+    assert now.verdict is None
+    hint = interval_hint(settings, now)
+    assert hint is not None and where in hint and bounds in hint and "--new" in hint
+
+
+def test_a_test_with_every_deal_lost_is_told_to_quote_its_interval_without_bounds_to_try():
+    settings = SprtSettings(elo0=0, elo1=10)
+    hint = interval_hint(settings, state((12, 0, 0, 0, 0), settings))
+    assert hint is not None and hint.startswith("the 95% interval [-inf, -inf] lies wholly below elo0")
+    assert "nan" not in hint and "--elo0" not in hint
+
+
+@pytest.mark.parametrize(
+    "counts, elo0, elo1",
+    [
+        ((10, 10, 10, 10, 10), 0, 10),  # the interval holds both bounds
+        ((0, 0, 0, 0, 0), 0, 10),  # no deal yet
+        ((50, 5, 3, 1, 1), -600, -300),  # bounds around the data
+    ],
+)
+def test_no_hint_where_the_interval_meets_the_bounds(counts, elo0, elo1):
+    settings = SprtSettings(elo0=elo0, elo1=elo1)
+    assert interval_hint(settings, state(counts, settings)) is None
+
+
+def test_compare_prints_the_hint_and_its_page_shows_it(tmp_path):
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from starlette.testclient import TestClient
+
+    from arena.web.app import create_app
+
+    db = tmp_path / "compare.db"
+    args = ["compare", "random", "prize-bidder", "-g", "goofspiel", "-o", "cards=5", "--max-deals", "8"]
+    shown = arena(*args, "--db", str(db), "--jobs", "1", "-q")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()  # ... the verdict, its hint, the seed drawn
+    assert lines[-3].startswith("undecided after 8 deal(s)"), shown.stdout
+    assert lines[-2].startswith("hint: the 95% interval [") and "lies wholly below elo0 (+0)" in lines[-2]
+    assert lines[-1].startswith("seed: ")
+    data = json.loads(arena(*args, "--db", str(db), "--json").stdout)
+    assert data["verdict"] is None and data["hint"] == lines[-2].removeprefix("hint: ")
+    client = TestClient(create_app(db))
+    page = client.get(f"/ladders/{client.get('/api/ladders').json()[0]['id']}").text
+    assert '<p id="hint" class="hint">the 95% interval [' in page

@@ -240,3 +240,17 @@ def test_the_sandbox_key_is_checked(tmp_path):
         load_ladder(path, discover())
     path.write_text('name = "l"\ngame = "goofspiel"\nsandbox = "none"\n' + agents)
     assert load_ladder(path, discover()).sandbox == "none"
+
+
+def test_a_swiss_ladder_is_limited_by_the_matches_it_plays_not_the_round_robin_it_never_plays(registry):
+    from arena.tournament.swiss import max_matches
+
+    many = GOOD.split("[[agents]]")[0].replace('format = "round-robin"', 'format = "swiss"')
+    many += "".join(f'[[agents]]\nname = "r{n}"\nagent = "random"\n' for n in range(300))
+    # 300 agents: a round robin of 89,700 pairings x 2 rotations x 2 matches, over the limit
+    assert "over the limit" in error_of(many.replace('format = "swiss"', 'format = "round-robin"'), registry)
+    ladder = parse(many, registry)  # a swiss ladder stops at the limit at the latest
+    assert max_matches(ladder) == MAX_MATCHES
+    assert max_matches(parse(many.replace("seed = 7", "seed = 7\nmax_matches = 5000"), registry)) == 5000
+    over = error_of(many.replace("seed = 7", f"seed = 7\nmax_matches = {MAX_MATCHES + 1}"), registry)
+    assert "max_matches = 100001 is over the limit of 100,000" in over and "\n" not in over

@@ -33,8 +33,9 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     ladder = write_ladder(tmp_path, repeats=2)  # 3 pairings x 2 deals x 2 seatings = 12 matches
     db = tmp_path / "t.db"
-    out = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet").stdout
-    assert "12/12 matches done, 12 played now" in out
+    ran = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", "--fail-on-faults")
+    assert "12/12 matches done, 12 played now" in ran.stdout
+    assert "warning" not in ran.stderr  # no seat forfeited: nothing to warn of
     rows = table(db, ladder)
     assert rows[0]["agent"] == "bidder" and rows[0]["rank"] == 1
     assert set(rows[0]) == {
@@ -184,20 +185,33 @@ def test_edited_ladder_is_refused_unless_new(tmp_path):
 
 def test_crashing_executable_agent_forfeits_and_is_listed_with_faults(tmp_path):
     bot = tmp_path / "crasher"
-    bot.write_text("#!/bin/sh\nexit 3\n")
+    bot.write_text("#!/bin/sh\necho cannot start >&2\nexit 3\n")
     bot.chmod(0o755)
+    tmp_path.chmod(0o755)  # pytest's 0700: a seat uid could not even read the script
     ladder = tmp_path / "crash.toml"
     ladder.write_text(
         'name = "crash"\ngame = "goofspiel"\n[[agents]]\nagent = "./crasher"\n'
         '[[agents]]\nname = "rand"\nagent = "random"\n'
     )
     db = tmp_path / "t.db"
-    arena("run", str(ladder), "--db", str(db), "--quiet")
+    ran = arena("run", str(ladder), "--db", str(db), "--quiet")
     rows = {row["agent"]: row for row in table(db, ladder)}
     assert rows["./crasher"]["faults"] == 2 and rows["./crasher"]["wins"] == 0
     assert rows["rand"]["rank"] == 1
+    # not silent: one warning line for the agent, with its fault, its detail and where to read more
+    warnings = [line for line in ran.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1, ran.stderr
+    assert warnings[0].startswith("warning: ./crasher forfeited 2 of its 2 seat(s), crash at its start: ")
+    assert ": exited with status 3; stderr: cannot start; see " in warnings[0], warnings[0]
+    assert f"arena matches crash --db {db} --faults --agent ./crasher" in warnings[0]
+    assert f"arena record 0 -l crash --db {db}" in warnings[0]
     listed = arena("matches", "--db", str(db), "--faults").stdout
     assert listed.count("crash") >= 2
+    why = listed.split("why, the first line of each fault's detail")[1].splitlines()[1:]
+    assert why == [f"  #{n} ./crasher: exited with status 3; stderr: cannot start" for n in (0, 1)]
+    assert max(len(line) for line in listed.splitlines()) <= 100  # the table fits; the lines say it whole
+    strict = arena("run", str(ladder), "--db", str(db), "--quiet", "--fail-on-faults", check=False)
+    assert strict.returncode == 1 and strict.stderr.splitlines()[-1].startswith("error: 1 agent(s) forfeited")
 
 
 @pytest.fixture(scope="module")

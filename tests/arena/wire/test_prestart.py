@@ -6,12 +6,16 @@ forfeit), and one started under other limits is not used.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -215,9 +219,19 @@ agent = "random"
 """
 
 
-def test_arena_run_leaves_no_agent_started_ahead_nor_its_cgroup(tmp_path):
-    # Its workers end with SIGTERM once the ladder is played: between matches, holding the next
-    # match's agents. Run in a cpuacct group of its own, under which every agent's group nests.
+SWISS = (
+    LADDER.replace('format = "round-robin"', 'format = "swiss"\nmax_matches = 40').replace(
+        "matches_per_pairing = 2", "matches_per_pairing = 1"
+    )
+    + '[[agents]]\nname = "three"\nagent = "random"\n'
+)
+
+
+@contextlib.contextmanager
+def own_cgroup(folder: Path) -> Iterator[Callable[[], None]]:
+    """A cpuacct group of this test's own, under which every agent's group nests (the ``preexec_fn``
+    that enters it is yielded); afterwards none may be left in it, nor a folder in ``folder``
+    (the run's TMPDIR): what a worker's zygotes and their agents started ahead leave."""
     parent = _own_cgroup("cpuacct")
     if parent is None:
         pytest.skip("no cpuacct cgroup")
@@ -229,9 +243,7 @@ def test_arena_run_leaves_no_agent_started_ahead_nor_its_cgroup(tmp_path):
             procs.write("0")
 
     try:
-        (tmp_path / "ahead.toml").write_text(LADDER)
-        arena = [sys.executable, "-m", "arena.cli", "run", "ahead.toml", "--db", "a.db", "--jobs", "2", "-q"]
-        subprocess.run(arena, check=True, cwd=tmp_path, capture_output=True, preexec_fn=enter)
+        yield enter
         for _ in range(200):  # its last processes (the zygotes' sandboxes) leave
             with open(os.path.join(own, "cgroup.procs")) as procs:
                 if not procs.read().strip():
@@ -239,8 +251,53 @@ def test_arena_run_leaves_no_agent_started_ahead_nor_its_cgroup(tmp_path):
             time.sleep(0.01)
         left = [name for name in os.listdir(own) if name.startswith("tlachtli-")]
         assert left == [], "a worker left the cgroups of the agents it started ahead"
+        assert [path.name for path in folder.iterdir()] == [], "a run left folders in its TMPDIR"
     finally:
         for name in os.listdir(own):
             if name.startswith("tlachtli-"):
                 os.rmdir(os.path.join(own, name))
         os.rmdir(own)
+
+
+@pytest.mark.parametrize("ladder", [LADDER, SWISS], ids=["round-robin", "swiss"])
+def test_arena_run_leaves_no_agent_started_ahead_nor_its_cgroup(tmp_path, ladder):
+    # Its workers end with SIGTERM once the ladder is played: between matches, holding the next
+    # match's agents. A swiss run's workers are kept from one round to the next.
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    with own_cgroup(temp) as enter:
+        (tmp_path / "ahead.toml").write_text(ladder)
+        arena = [sys.executable, "-m", "arena.cli", "run", "ahead.toml", "--db", "a.db", "--jobs", "2", "-q"]
+        env = dict(os.environ, TMPDIR=str(temp))
+        subprocess.run(arena, check=True, cwd=tmp_path, capture_output=True, preexec_fn=enter, env=env)
+
+
+@pytest.mark.parametrize("ladder", [LADDER, SWISS], ids=["round-robin", "swiss"])
+def test_a_ctrl_c_run_leaves_no_agent_started_ahead_nor_its_cgroup(tmp_path, popen, ladder):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    slow = ladder.replace("seed = 1", "seed = 1\n[clock]\nmove_ms = 5000").replace(
+        'agent = "random"', 'agent = "note"\noptions = { phase = "slow" }', 1
+    )
+    with own_cgroup(temp) as enter:
+        (tmp_path / "ahead.toml").write_text(slow)
+        arena = [sys.executable, "-m", "arena.cli", "run", "ahead.toml", "--db", "a.db", "--jobs", "2", "-q"]
+        env = dict(os.environ, TMPDIR=str(temp))
+        run = popen(
+            arena, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=enter, env=env
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not played(tmp_path / "a.db"):
+            time.sleep(0.1)
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+        assert run.returncode == 130, err
+
+
+def played(db: Path) -> bool:
+    """Whether a match of the run at ``db`` is done (its workers are warm, agents started ahead)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as connection:
+            return connection.execute("SELECT COUNT(*) FROM matches WHERE status = 'done'").fetchone()[0] > 0
+    except sqlite3.Error:
+        return False

@@ -175,3 +175,65 @@ def test_arena_run_forks_its_python_agents_from_a_zygote_unless_told_to_exec(tmp
         seat = next(agent["seat"] for agent in record["agents"] if agent["agent"] == "note")
         alone = "FACT: pids=1\n" in record["agents"][seat]["stderr"]  # the first process of its namespace
         assert alone == (start is None), record["agents"][seat]["stderr"]
+
+
+PLUGIN_IN_TEMP = """
+from arena.bot import hookimpl
+
+
+@hookimpl
+def tlachtli_games():
+    from tempgames.rules import GAME  # imported when asked, as the bundled game plugins do
+
+    return [GAME]
+"""
+
+RULES_IN_TEMP = """
+from engine.zapotec.game import ZapotecGame
+
+
+class ZapotecInTemp(ZapotecGame):
+    id = "zapotec-in-temp"
+
+
+GAME = ZapotecInTemp()
+"""
+
+SEARCH_LADDER = """
+name = "in-temp"
+game = "zapotec-in-temp"
+players = 2
+format = "round-robin"
+matches_per_pairing = 1
+seed = 1
+[[agents]]
+name = "search"
+agent = "flatmc"
+options = { playouts = 1 }
+[[agents]]
+name = "other"
+agent = "random"
+"""
+
+
+@pytest.mark.parametrize("start", ["zygote", "exec"])
+def test_a_search_bot_finds_a_game_whose_plugin_lies_in_the_temp_directory(tmp_path, monkeypatch, start):
+    # A checkout (or a plugin folder, or a venv) in the system temp directory: the forked agent's
+    # fresh /tmp once hid it, and every search bot faulted with "unknown game" at its first move.
+    assert str(tmp_path).startswith("/tmp/"), "this test needs the plugin under /tmp"
+    package = tmp_path / "plugins" / "tempgames"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(PLUGIN_IN_TEMP)
+    (package / "rules.py").write_text(RULES_IN_TEMP)
+    monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",tempgames")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([os.environ["PYTHONPATH"], str(package.parent)]))
+    monkeypatch.setenv(START_ENV, start)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "temp.toml").write_text(SEARCH_LADDER)
+    arena = [sys.executable, "-m", "arena.cli", "run", "temp.toml", "--db", "temp.db", "--jobs", "1", "-q"]
+    subprocess.run(arena, check=True, cwd=tmp_path / "run", capture_output=True)
+    with sqlite3.connect(tmp_path / "run" / "temp.db") as db:
+        records = [decode_record(data) for (data,) in db.execute("SELECT data FROM records")]
+    assert len(records) == 2
+    for record in records:
+        assert record["faults"] == [], record["faults"]
