@@ -31,6 +31,7 @@ from arena.cli.compare import compare
 from arena.cli.help_text import reflow_commands
 from arena.cli.newbot import NewBotError, check_name, render, write_package
 from arena.cli.serve import serve
+from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
 from arena.match.record import ReplayError, ReplayStep, load_record
 from arena.match.record import replay as replay_record
@@ -147,7 +148,8 @@ def play(
         typer.Option(
             "--agent",
             "-a",
-            help="A plugin agent's name or a path to an executable; once per seat, in order; `human`: you, in the browser.",
+            help="A plugin agent's name, a path to an executable or a bot package folder (tlachtli.toml; "
+            "sandboxed); once per seat, in order; `human`: you, in the browser.",
         ),
     ],
     automaton: Annotated[
@@ -453,7 +455,9 @@ def replay(
 
 @app.command()
 def check(
-    agent: Annotated[str, typer.Argument(help="A plugin agent's name or a path to an executable.")],
+    agent: Annotated[
+        str, typer.Argument(help="A plugin agent's name, a path to an executable or a bot package folder.")
+    ],
     game: Annotated[
         str | None,
         typer.Option("--game", "-g", help="Check on this game only (default: every game it claims)."),
@@ -504,9 +508,11 @@ def new_bot(
         ),
     ] = None,
 ) -> None:
-    """Write a ready bot package: pyproject with the entry point, the agent, a test, a README.
+    """Write a ready bot package: pyproject with the entry point, the tlachtli.toml manifest, the
+    agent, a test, a README.
 
-    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes.
+    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes; or
+    `arena submit NAME --ladder LADDER` enters the folder in a ladder, sandboxed.
     """
     registry = load_registry()
     try:
@@ -515,7 +521,7 @@ def new_bot(
         check_name(name, set(registry.agents))
         target = directory if directory is not None else Path(name)
         example = registry.games.get(game or "zapotec")  # the game the strategy's example is taken from
-        written = write_package(target, render(name, game, example))
+        written = write_package(target, render(name, game, example, sorted(registry.games)))
     except (NewBotError, PluginError) as error:
         raise fail(str(error)) from None
     for path in written:
@@ -527,4 +533,5 @@ register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, ex
 app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
+register_submission_commands(app)  # submit, bots
 reflow_commands(app)  # last: every command's help wraps to the terminal

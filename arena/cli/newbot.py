@@ -1,6 +1,7 @@
 """``arena new-bot``: write a ready bot package from the templates in arena/cli/templates/newbot/.
 
-The package holds a pyproject with the ``tlachtli`` entry point, the agent (a random starting
+The package holds a pyproject with the ``tlachtli`` entry point, a ``tlachtli.toml`` manifest
+(what ``arena submit`` reads: arena/registry/manifest.py), the agent (a random starting
 point written against ``arena.bot``, the bot author's one module), a test playing it against ``random`` in
 process, and a README. ``pip install -e`` makes it visible in ``arena agents`` and it passes
 ``arena check`` as written.
@@ -12,6 +13,7 @@ import importlib.resources
 import importlib.util
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from string import Template
 
@@ -26,6 +28,7 @@ FILES = {
     "README.md.tmpl": "README.md",
     "bot.py.tmpl": "{module}/__init__.py",
     "test_bot.py.tmpl": "tests/test_{module}.py",
+    "tlachtli.toml.tmpl": "tlachtli.toml",
 }
 
 
@@ -80,10 +83,14 @@ def example_choice(game: Game | None, claimed: bool) -> str:
     )
 
 
-def render(name: str, game: str | None, example: Game | None = None) -> dict[str, str]:
+def render(
+    name: str, game: str | None, example: Game | None = None, installed: Sequence[str] = ()
+) -> dict[str, str]:
     """The package's files (relative path -> text) for agent ``name``, claiming ``game`` or every game;
-    ``example``: the game (``game``'s own, or any installed one) the strategy's example is taken from."""
+    ``example``: the game (``game``'s own, or any installed one) the strategy's example is taken from;
+    ``installed``: the games a bot claiming every game lists in its manifest (one is needed there)."""
     module = module_name(name)
+    manifest_games = [game] if game else sorted(installed) or ["zapotec"]
     values = {
         "agent": name,
         "dist": f"tlachtli-bot-{name}",
@@ -93,6 +100,7 @@ def render(name: str, game: str | None, example: Game | None = None) -> dict[str
         "games_text": game if game else "every installed game",
         "example_game": game or "zapotec",
         "example": example_choice(example, claimed=game is not None),
+        "manifest_games": json.dumps(manifest_games),
     }
     folder = importlib.resources.files("arena.cli") / "templates" / "newbot"
     return {

@@ -104,6 +104,23 @@ LadderOption = Annotated[
 OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
 
 
+def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
+    """``ladder`` grown by its active submitted bots (arena/submissions/), which run only under bwrap."""
+    from arena.process.zygote import PACKAGES_ENV
+    from arena.submissions.entrants import with_submissions
+    from arena.submissions.store import SubmissionStore, submissions_folder
+
+    store = SubmissionStore(submissions_folder(db))
+    grown = with_submissions(ladder, store)
+    if grown is not ladder:
+        if sandbox != "bwrap":
+            raise _fail(
+                f"ladder {ladder.name!r} has submitted bots: they run only in the bwrap sandbox, not {sandbox!r}"
+            )
+        os.environ[PACKAGES_ENV] = str(store.packages)  # the workers' one zygote holds them (zygote.py)
+    return grown
+
+
 def _open_existing(db: Path) -> Store:
     """The database for a read command; a missing file is an error, not a new empty database."""
     if not db.is_file():
@@ -277,6 +294,7 @@ def run(
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)
+    ladder = _with_submissions(ladder, db, in_force)
     if not cluster:
         _fit_memory(ladder, jobs)
     try:

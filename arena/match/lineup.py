@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.match.spec import HUMAN, HUMAN_VERSION, MatchSpec
 from arena.process.spawn import agent_start_method
+from arena.registry.manifest import ManifestError, is_package, package_spec
 from arena.registry.plugins import AgentSpec, PluginError, Registry
 from engine.api import BadOptions, Game, State
 
@@ -37,6 +38,7 @@ class SeatPlan:
     kind: str  # "python" (hosted by arena.wire.host), "external", or "human" (a person, arena/match/human.py)
     version: str
     hosted: AgentSpec | None = None  # the plugin agent to fork; None: exec argv
+    package: str | None = None  # a bot package's folder, mounted in its sandbox (kind "package")
 
 
 def host_argv(spec: AgentSpec) -> tuple[str, ...]:
@@ -46,7 +48,8 @@ def host_argv(spec: AgentSpec) -> tuple[str, ...]:
 
 
 def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> AgentSpec | str:
-    """A registered agent's spec, or the absolute path of an executable file; else MatchSetupError."""
+    """A registered agent's spec, a bot package folder's spec (from its manifest), or the absolute
+    path of an executable file; else MatchSetupError."""
     if name == HUMAN:  # seated by plan_seat, for `arena play` only: not a bot to check or compare
         raise MatchSetupError(ONLY_ARENA_PLAY)
     if name in registry.agents:
@@ -57,6 +60,8 @@ def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> 
             )
         return spec
     if os.sep in name or os.path.exists(name):
+        if is_package(name):
+            return _package(name, game_id)
         if os.path.isdir(name):
             raise MatchSetupError(f"agent {name!r} is a folder; name the executable in it")
         if not os.path.isfile(name):
@@ -73,6 +78,19 @@ def resolve_agent(name: str, registry: Registry, game_id: str | None = None) -> 
     raise AssertionError("unreachable")
 
 
+def _package(folder: str, game_id: str | None) -> AgentSpec:
+    """The spec of the bot package in ``folder`` (its manifest read, its code never run here)."""
+    try:
+        spec = package_spec(folder)
+    except (ManifestError, OSError) as error:
+        raise MatchSetupError(f"bot package {folder!r}: {error}") from None
+    if game_id is not None and not spec.plays(game_id):
+        raise MatchSetupError(
+            f"bot package {folder!r} does not play {game_id!r} (it plays: {', '.join(spec.games)})"
+        )
+    return spec
+
+
 def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPlan:
     """Resolve agent ``name`` for ``seat`` into the command that plays it (``human``: a person, no command)."""
     if name == HUMAN:
@@ -80,6 +98,10 @@ def plan_seat(seat: int, name: str, registry: Registry, game_id: str) -> SeatPla
     resolved = resolve_agent(name, registry, game_id)
     if isinstance(resolved, str):
         return SeatPlan(seat, name, (resolved,), "external", "?")
+    if resolved.package:
+        return SeatPlan(
+            seat, name, tuple(resolved.argv or ()), "package", resolved.version, package=resolved.package
+        )
     if resolved.factory is not None:
         try:
             fork = agent_start_method() == "fork"

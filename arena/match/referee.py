@@ -117,6 +117,7 @@ class Match:
                     cpus=spec.cpus,
                     ponder=spec.ponder,
                     plugin=plan.agent if plan.kind == "python" else None,
+                    package=plan.package,
                 ),
                 spec.bank_ms,
                 spec.move_ms,
@@ -387,6 +388,11 @@ async def play_match(
         sandbox = choose_sandbox(spec.sandbox)
     except SandboxError as error:
         raise MatchSetupError(str(error)) from None
+    if sandbox == "none" and any(plan.package for plan in plans):
+        raise MatchSetupError(
+            "a bot package runs only in the bwrap sandbox (its code never runs outside one): "
+            "install bubblewrap, or play it as an installed plugin"
+        )
     return await Match(
         spec, game, state, options, plans, sandbox, humans, LiveWriter(live) if live else None
     ).run()

@@ -28,7 +28,7 @@ from arena.process.pipe_holders import agent_dropped_pipe
 from arena.process.sandbox import Jail
 from arena.process.spawn import ForkedProcess
 from arena.process.warm import is_kept
-from arena.process.zygote import ZygoteChild
+from arena.process.zygote import ZygoteChild, package_handover, package_launch
 from arena.registry.plugins import AgentSpec
 from arena.wire.faults import AgentFault
 from arena.wire.protocol import AGENT_FRAME_LIMIT, FrameBuffer, decode_body, encode, msgspec_codec
@@ -92,10 +92,16 @@ class AgentProcess:
         cpus: int | None = None,
         ponder: bool = True,
         plugin: str | None = None,
+        package: str | None = None,
     ) -> None:
         self.argv = list(argv)
+        # a bot package's folder (arena/submissions/): mounted read-only in its sandbox, never run outside one
+        self.package = package
         self.hosted = hosted if sandbox == "none" else None
         self.plugin = plugin if sandbox == "bwrap" else None
+        if package is not None and sandbox == "bwrap" and package_launch(self.argv) is not None:
+            # a Python bot package forks from a zygote as a plugin does: told its package, not a plugin
+            self.plugin = package_handover(package, self.argv)
         self.sandbox = sandbox
         self.in_bwrap = sandbox != "none"  # exec'd in its own bwrap, whose processes hold its pipes too
         self.jail: Jail | None = None
@@ -116,7 +122,7 @@ class AgentProcess:
         self._watching = trio.CancelScope()
         self._unasked_poll: select.poll | None = None
         # a sandboxed Python plugin agent may start from a zygote (when the start method says so)
-        self._from_zygote = ZygoteLauncher(self.plugin) if self.plugin is not None else None
+        self._from_zygote = ZygoteLauncher(self.plugin, package) if self.plugin is not None else None
 
     def _launcher(self) -> Launcher:
         """How it starts: asked each time, as the start method stands then."""

@@ -14,6 +14,7 @@ exit path can miss it; ``AgentProcess`` (arena/process/connection.py) talks to i
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import TYPE_CHECKING, Protocol
 
 import trio
@@ -34,6 +35,7 @@ class Launched(Protocol):
     argv: list[str]
     hosted: AgentSpec | None
     plugin: str | None
+    package: str | None
     sandbox: str
     memory_mb: int | None
     cpu_seconds: int | None
@@ -66,7 +68,7 @@ class _Exec:
         pass
 
     async def launch(self, agent: Launched) -> None:
-        agent.jail = Jail(agent.sandbox)
+        agent.jail = Jail(agent.sandbox, package=agent.package)
         agent.cgroup = BotCgroup.create(agent.bot_memory_mb, agent.cpus)
         self._start(agent)
 
@@ -115,14 +117,16 @@ class ZygoteLauncher:
     """Fork the Python plugin agent from the zygote of its environment (one per agent: the
     zygote's key is built once, not at each use)."""
 
-    def __init__(self, plugin: str) -> None:
-        self.plugin = plugin
+    def __init__(self, plugin: str, package: str | None = None) -> None:
+        self.plugin = plugin  # for a bot package: its handover (arena/process/zygote.py)
+        self.package = package
         self._key: ZygoteKey | None = None
 
     def zygote(self) -> Zygote:
-        """The zygote for this agent's environment (the same through its match), started if need be."""
+        """The zygote for this agent's environment (the same through its match), started if need be:
+        a bot package's is the one serving its folder of packages."""
         if self._key is None:
-            self._key = zygote_key()
+            self._key = zygote_key(os.path.dirname(self.package)) if self.package else zygote_key()
         return zygote(self._key)
 
     def prepare(self, agent: Launched) -> None:

@@ -20,12 +20,14 @@ import itertools
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 
 from arena.process import seccomp
 from arena.process.host_view import agent_environment, sandbox_pythonpath, visible_paths
 from arena.process.limits import owner_gone
+from arena.registry.manifest import PACKAGE_MOUNT
 
 SANDBOXES = ("bwrap", "none")
 SANDBOX_ENV = "TLACHTLI_SANDBOX"  # overrides the default (the strongest available)
@@ -41,6 +43,7 @@ ZYGOTE_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP
 # children inherited) let two seats read each other's pty numbers, and one agent could hold the
 # machine's whole pty pool; bots talk through pipes and need none.
 NO_PTYS = ["--perms", "0555", "--size", "4096", "--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts"]
+PACKAGES_MOUNT = "/packages"  # a zygote's view of the folder of bot packages (hidden from its children)
 PID_MAX = 4_194_304  # Linux's largest pid_max: a referee's pid fits below it
 _seat_numbers = itertools.count()
 
@@ -111,9 +114,16 @@ def _sweep_stale_directories() -> None:
 class Jail:
     """One agent's confinement: its private directory, its uid, and the command that wraps it."""
 
-    def __init__(self, sandbox: str, network: bool = False) -> None:
+    def __init__(
+        self, sandbox: str, network: bool = False, package: str | None = None, packages: str | None = None
+    ) -> None:
         self.sandbox = sandbox
         self.network = network
+        # a bot package's folder, bound read-only at PACKAGE_MOUNT; a zygote's ``packages``: the folder
+        # holding them, bound at PACKAGES_MOUNT for its children to take their own from (arena/process/zygote.py)
+        self.package = package
+        self.packages = packages
+        self.extra: list[str] = []  # more bwrap arguments (a build's folders: arena/submissions/build.py)
         _sweep_stale_directories()
         # A uid of its own when we may give one (root): unique to this referee process and
         # agent, so no two live agents, nor the referee, share it.
@@ -163,8 +173,14 @@ class Jail:
             elif os.path.isdir(path):
                 args += ["--ro-bind", path, path]
         args += ["--proc", "/proc", "--dev", "/dev"] + NO_PTYS + private_tmpfs("/tmp")
-        for path in visible_paths(argv[0]):  # after /tmp: a program may live under /tmp
+        program = sys.executable if argv[0].startswith(PACKAGE_MOUNT + "/") else argv[0]
+        for path in visible_paths(program):  # after /tmp: a program may live under /tmp
             args += _ancestors(path) + ["--ro-bind", path, path]
+        if self.package is not None:
+            args += ["--ro-bind", self.package, PACKAGE_MOUNT]
+        if self.packages is not None:
+            args += ["--ro-bind", self.packages, PACKAGES_MOUNT, "--dir", PACKAGE_MOUNT]
+        args += self.extra
         args += (self._seccomp_args() if not zygote else []) + ["--chdir", "/tmp", "--"]
         if self.uid is not None and not zygote:
             uid = str(self.uid)

@@ -45,6 +45,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -52,7 +53,7 @@ from arena.process import seccomp, spawn  # the fork machinery (its children's) 
 from arena.process.host_view import agent_environment, sandbox_pythonpath
 from arena.process.limits import LOST_STATUS, BotCgroup, die_with_parent, oom_killer_first, set_rlimits
 from arena.process.reseed import Generators, module_generators, reseed_generators
-from arena.process.sandbox import PRIVATE_TMPFS_MB, Jail, bwrap_works
+from arena.process.sandbox import PACKAGE_MOUNT, PACKAGES_MOUNT, PRIVATE_TMPFS_MB, Jail, bwrap_works
 from arena.process.warm import on_release
 
 if TYPE_CHECKING:
@@ -90,9 +91,10 @@ def zygote_supported() -> bool:
 class Zygote:
     """A running zygote seen from the referee's process: ``spawn`` asks it for a child."""
 
-    def __init__(self) -> None:
+    def __init__(self, packages: str | None = None) -> None:
         self._ready: list[_Slot] = []  # children started ahead of their match (``prestart``)
-        self.jail = Jail("bwrap")
+        # ``packages``: the folder of bot packages its children take theirs from (``package_handover``)
+        self.jail = Jail("bwrap", packages=packages)
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = self.jail.wrap(
             [sys.executable, "-m", "arena.process.zygote", str(theirs.fileno())], zygote=True
@@ -152,7 +154,12 @@ class Zygote:
             theirs.append(status_theirs.detach())
             for directory in sorted(set(cgroup.directories.values())) if cgroup else ():
                 theirs.append(os.open(os.path.join(directory, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC))
-            request = {"memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds, "uid": jail.uid}
+            request = {
+                "memory_mb": limits.memory_mb,
+                "cpu_seconds": limits.cpu_seconds,
+                "uid": jail.uid,
+                "packages": self.jail.packages is not None,
+            }
             socket.send_fds(self.control, [json.dumps(request).encode()], theirs)
         except OSError:
             for fd in ours:
@@ -364,11 +371,19 @@ def _pidfd_pid(pidfd: int) -> int:
 
 ZygoteKey = tuple[tuple[str, str], ...]  # the agent environment a zygote's children get
 _zygotes: dict[ZygoteKey, Zygote] = {}
+PACKAGES_ENV = "TLACHTLI_PACKAGES"  # the folder of bot packages a process's zygote holds, if any
+_PACKAGES_KEY = "\0packages"  # the key's entry naming the folder of bot packages (no variable's name)
+_LAUNCH_MODULE = "arena.wire.package_host"
 
 
-def zygote_key() -> ZygoteKey:
-    """Which zygote the current agent environment needs (as a sandboxed agent's: ~0.1 ms to build)."""
-    return tuple(sorted(agent_environment("/tmp", sandbox_pythonpath()).items()))
+def zygote_key(packages: str | None = None) -> ZygoteKey:
+    """Which zygote the current agent environment needs (as a sandboxed agent's: ~0.1 ms to build);
+    ``packages``: the folder of the bot packages its children play, if any, else ``$TLACHTLI_PACKAGES``
+    (`arena run` of a ladder with submitted bots: its plugin agents fork from the same zygote as
+    its packages, one zygote a worker, not two)."""
+    packages = packages or os.environ.get(PACKAGES_ENV) or None
+    key = tuple(sorted(agent_environment("/tmp", sandbox_pythonpath()).items()))
+    return key + ((_PACKAGES_KEY, packages),) if packages else key
 
 
 def zygote(key: ZygoteKey | None = None) -> Zygote:
@@ -380,8 +395,20 @@ def zygote(key: ZygoteKey | None = None) -> Zygote:
         found.close()
         found = None
     if found is None:
-        found = _zygotes[key] = Zygote()
+        packages = dict(key).get(_PACKAGES_KEY)
+        found = _zygotes[key] = Zygote(packages) if packages else Zygote()
     return found
+
+
+def package_launch(argv: Sequence[str]) -> list[str] | None:
+    """The launcher's arguments of a Python bot package's command (``launch_argv``); None for another command."""
+    return list(argv[3:]) if list(argv[1:3]) == ["-m", _LAUNCH_MODULE] else None
+
+
+def package_handover(package: str, argv: Sequence[str]) -> str:
+    """What a zygote's child is told to play a Python bot package (instead of a plugin agent's name):
+    the package's folder name among the zygote's packages, and the launcher's arguments."""
+    return json.dumps({"package": os.path.basename(package), "launch": package_launch(argv)})
 
 
 @on_release
@@ -413,6 +440,8 @@ def serve(control: socket.socket) -> int:
 
     global _registry, _generators, _under_tmp
     _registry = discover(games=False)  # the plugins' imports, paid once
+    import arena.wire.package_host  # noqa: F401  (a bot package's launcher: Tlachtli's own code, not the package's)
+
     _under_tmp = _mounts_under("/tmp")
     msgspec_codec()  # and msgspec's: the children's frames are read and written with it
     _generators = module_generators()
@@ -491,6 +520,19 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
         os._exit(1)
     mask = {signal.Signals(signum) for signum in signal.pthread_sigmask(signal.SIG_BLOCK, [])}
 
+    agent: list[str] = []
+    packages = bool(request.get("packages"))
+
+    def learn_agent() -> None:
+        name = _agent_name()
+        if name is None:
+            raise SystemExit(0)  # started ahead and never used: ended by the referee
+        if name.startswith("{") and not packages:
+            raise OSError("this zygote serves no bot package")
+        if packages:  # its own package alone, if it plays one; no other package, ever
+            _mount_package(json.loads(name)["package"] if name.startswith("{") else None)
+        agent.append(name)
+
     def enter_sandbox() -> None:
         _own_namespaces()
         oom_killer_first()
@@ -498,6 +540,11 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
         set_rlimits(
             request.get("memory_mb"), request.get("cpu_seconds"), spawn._address_space(), processes=True
         )
+        if packages:
+            # A zygote serving bot packages: its child learns its agent before the uid change, for
+            # its package is mounted with the zygote's capabilities; until then it waits, running
+            # no bot code. Elsewhere a child started ahead waits as its seat uid already.
+            learn_agent()
         _become(int(request["uid"]))
         _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
         _load_filter()
@@ -506,15 +553,19 @@ def _child(request: dict[str, Any], fds: list[int]) -> NoReturn:
     def run() -> int:
         from arena.registry.plugins import PluginError
         from arena.wire.host import claim_stdio, host_agent
+        from arena.wire.package_host import host_package
 
-        agent = _agent_name()
-        if agent is None:
-            return 0  # started ahead and never used: ended by the referee
+        if not agent:
+            learn_agent()
         inp, out = claim_stdio()
-        spawn._fresh_std_streams(agent)
+        if agent[0].startswith("{"):
+            launch = json.loads(agent[0])["launch"]
+            spawn._fresh_std_streams(launch[1])
+            return host_package(launch, inp, out)
+        spawn._fresh_std_streams(agent[0])
         try:
             assert _registry is not None
-            spec = _registry.agent(agent)
+            spec = _registry.agent(agent[0])
         except PluginError as error:
             print(f"arena.wire.host: {error}", file=sys.stderr)
             return 2
@@ -535,6 +586,25 @@ def _agent_name() -> str | None:
         if size == 2 and len(data) == 2:
             size += int.from_bytes(data, "big")
     return data[2:].decode()
+
+
+def _mount_package(name: str | None) -> None:
+    """Its bot package ``name`` (None: it plays none) alone, read-only at PACKAGE_MOUNT; the zygote's
+    folder of packages hidden under an empty read-only tmpfs (no bot sees another's code)."""
+    if name is not None:
+        if not name or "/" in name or name in (".", ".."):
+            raise OSError(f"bad package name {name!r}")
+        source = f"{PACKAGES_MOUNT}/{name}".encode()
+        _check(
+            _libc.mount(source, PACKAGE_MOUNT.encode(), None, _MS_BIND | _MS_REC, None), "mount the package"
+        )
+        flags = _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
+        _check(_libc.mount(None, PACKAGE_MOUNT.encode(), None, flags, None), "remount the package read-only")
+    hide = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    _check(
+        _libc.mount(b"tmpfs", PACKAGES_MOUNT.encode(), b"tmpfs", hide, b"size=4096,mode=0555"),
+        "hide the packages",
+    )
 
 
 def _own_namespaces() -> None:

@@ -51,6 +51,8 @@ class AgentSpec:
     options: Mapping[str, Mapping[str, Any]] | None = field(default=None, hash=False)
     source: str = field(default="", compare=False)
     plugin: str = field(default="", compare=False)
+    # a bot package's folder (arena/submissions/): read from its manifest, run sandboxed only
+    package: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if (self.factory is None) == (self.argv is None):

@@ -15,7 +15,7 @@ from arena.registry.plugins import Registry
 from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.plan.secrecy import seeds_hidden
 from arena.tournament.stats.fault_lines import agent_faults, faults_by_seat
-from arena.tournament.stats.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
+from arena.tournament.stats.ratings import RateMemo, SeatLine, effective_ranks, inherited, leaderboard
 from arena.tournament.stats.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.stats.solo import solo_rows
 from arena.tournament.store.api import DAMAGED_HINT, LadderRun, StoredMatch, StoreError
@@ -142,7 +142,7 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
     if solo:
         rows, history = solo_rows(zip(seeds, done, strict=True)), None  # not rated: no history
     else:
-        rows, history = _rated(done, seeds, memo)
+        rows, history = _rated(done, seeds, memo, inherited(config))
     # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain;
     # the page lists them below it, marked, as `arena leaderboard --all` does
     retired = retired_names(config)
@@ -174,7 +174,7 @@ def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
 
 
 def _rated(
-    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None
+    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None, inherits: dict[str, str]
 ) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, float]]]]:
     """The rated leaderboard rows and each agent's TrueSkill rating (mu - 3 sigma) along the matches."""
     from arena.tournament.stats.ratings_mle import (
@@ -193,7 +193,8 @@ def _rated(
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
     rows = rows_with_mle(
-        leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True))
+        leaderboard(done, after_match=sample, memo=memo, inherits=inherits),
+        mle_ratings(zip(seeds, done, strict=True)),
     )
     return rows, history
 

@@ -22,6 +22,7 @@ WINGS = (
     "arena/tournament/store/",
     "arena/tournament/stats/",
     "arena/tournament/plan/",
+    "arena/submissions/",
     "arena/tournament/run/",
     "arena/web/",
     "arena/cli/",

@@ -72,6 +72,7 @@ class RosterEntry:
     options: dict[str, Any] = field(default_factory=dict)
     version: str | None = None  # the plugin's version (None: an executable, or an older database)
     active: bool = True
+    inherits: str | None = None  # a submitted bot's new version: the entrant whose rating mean it starts from
 
     def same_player(self, entrant: Entrant) -> bool:
         """Whether ``entrant`` is played by the same plugin (or executable) with the same options."""
@@ -181,6 +182,8 @@ def plan_roster(
         same_base = [i for i, entry in enumerate(entries) if entry.base == entrant.name]
         for i in same_base:
             entry = entries[i]
+            if entrant.inherits is not None and entry.version != entrant.version:
+                continue  # a submitted bot's new version: another package by design, a new entrant
             if not entry.same_player(entrant):
                 raise GrowthError(
                     f"agent {entrant.name!r} was {entry.agent!r} with options {_show(entry.options)} and is now "
@@ -204,7 +207,14 @@ def plan_roster(
                     f"entrant name {name!r} (a new version of {entrant.name!r}) is already taken"
                 )
             entries.append(
-                RosterEntry(name, entrant.name, entrant.agent, dict(entrant.options), entrant.version)
+                RosterEntry(
+                    name,
+                    entrant.name,
+                    entrant.agent,
+                    dict(entrant.options),
+                    entrant.version,
+                    inherits=_predecessor(entries, entrant),
+                )
             )
             added.append(name)
         elif match is None:
@@ -212,7 +222,12 @@ def plan_roster(
                 raise GrowthError(
                     f"entrant name {entrant.name!r} is already taken by another version of an agent"
                 )
-            entries.append(first_roster(replace(ladder, entrants=(entrant,)))[0])
+            entries.append(
+                replace(
+                    first_roster(replace(ladder, entrants=(entrant,)))[0],
+                    inherits=_predecessor(entries, entrant),
+                )
+            )
             added.append(entrant.name)
         else:
             entry = entries[match]
@@ -226,6 +241,14 @@ def plan_roster(
             entries[i] = replace(entry, active=False)
             retired.append(entry.name)
     return entries, added, retired
+
+
+def _predecessor(entries: Sequence[RosterEntry], entrant: Entrant) -> str | None:
+    """The display name of the newest entry of ``entrant.inherits`` (a submitted bot's previous
+    version), whose rating mean a new version starts from; None when it has none."""
+    if entrant.inherits is None:
+        return None
+    return next((entry.name for entry in reversed(entries) if entry.base == entrant.inherits), None)
 
 
 def deal_of(key: str) -> tuple[frozenset[str], int]:

@@ -50,6 +50,7 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "agents": list,
     "target_interval": (int, float),  # swiss only (see arena/tournament/plan/swiss.py)
     "max_matches": int,  # swiss only
+    "submissions": dict,  # what submitted bots may be (arena/tournament/plan/submission_limits.py)
 }
 KEY_KINDS = {
     "seed": f'an integer or "{SECRET_SEED}"',
@@ -80,6 +81,8 @@ class Entrant:
     agent: str
     options: dict[str, Any] = field(default_factory=dict)
     version: str | None = None  # a plugin agent's version (a new one enters as name@version)
+    # a submitted bot's: the entrant (base name) whose latest rating mean a new version starts from
+    inherits: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,7 @@ class Ladder:
     description: str = ""
     digest: str = ""
     source: str = ""
+    submissions: dict[str, Any] = field(default_factory=dict)  # the [submissions] table (limits)
     sprt: dict[str, float] | None = (
         None  # an `arena compare` run's test (elo0, elo1, alpha, beta), for the web view
     )
@@ -291,6 +295,7 @@ class _Validator:
             concurrency=self.positive(data["concurrency"], ("concurrency",), "concurrency")
             if "concurrency" in data
             else None,
+            submissions=self.submissions(),
             digest=content_digest(data),
             source=self.source,
             **self.adaptive_keys(fmt),
@@ -308,6 +313,16 @@ class _Validator:
                 f"over the limit of {MAX_MATCHES:,} per ladder; lower it, or split the tournament into several ladders",
             )
         return ladder
+
+    def submissions(self) -> dict[str, Any]:
+        """The ``[submissions]`` table, checked (arena/tournament/plan/submission_limits.py)."""
+        from arena.tournament.plan.submission_limits import limits_problem
+
+        table = self.data.get("submissions", {})
+        problem = limits_problem(table)
+        if problem:
+            raise self.fail(("submissions",), problem)
+        return dict(table)
 
     def adaptive_keys(self, fmt: str) -> dict[str, Any]:
         """The swiss format's stopping keys, each positive; refused with any other format."""

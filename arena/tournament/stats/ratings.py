@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import trueskill
 
@@ -85,21 +86,27 @@ def leaderboard(
     draw_probability: float = 0.10,
     after_match: Callable[[Mapping[str, trueskill.Rating]], None] | None = None,
     memo: RateMemo | None = None,
+    inherits: Mapping[str, str] | None = None,
 ) -> list[Standing]:
     """The rated table from ``matches`` given in schedule order, best conservative rating first.
 
     ``after_match`` sees every agent's rating after each match (the web arena's rating chart);
-    ``memo`` reuses earlier updates with the same inputs.
+    ``memo`` reuses earlier updates with the same inputs. ``inherits``: agent -> an earlier
+    agent whose mean it starts from, with the uncertainty reset (a submitted bot's new version:
+    Halite's rule); replayed in schedule order, so the same results give the same table.
     """
     env = trueskill.TrueSkill(draw_probability=draw_probability, backend=None)
     ratings: dict[str, trueskill.Rating] = {}
+    inherits = inherits or {}
     played: dict[str, int] = {}
     wins: dict[str, int] = {}
     scores: dict[str, int] = {}
     faults: dict[str, int] = {}
     for seats in matches:
         for seat in seats:
-            ratings.setdefault(seat.agent, env.create_rating())
+            if seat.agent not in ratings:
+                before = ratings.get(inherits.get(seat.agent, ""))
+                ratings[seat.agent] = env.create_rating(mu=before.mu if before is not None else env.mu)
             played[seat.agent] = played.get(seat.agent, 0) + 1
             wins[seat.agent] = wins.get(seat.agent, 0) + (seat.rank == 1 and seat.fault is None)
             scores[seat.agent] = scores.get(seat.agent, 0) + seat.score
@@ -128,3 +135,13 @@ def leaderboard(
         )
         for position, agent in enumerate(rows, start=1)
     ]
+
+
+def inherited(config: Mapping[str, Any]) -> dict[str, str]:
+    """Display name -> the display name whose rating mean it starts from (a submitted bot's new
+    version), read from a stored run's roster (arena/tournament/plan/growth.py writes it)."""
+    return {
+        entry["name"]: entry["inherits"]
+        for entry in config.get("roster", ())
+        if isinstance(entry, Mapping) and entry.get("inherits")
+    }

@@ -12,7 +12,7 @@ from arena.match.spec import table_seats
 from arena.text.files import TextFileError, read_utf8
 from arena.tournament.formats import FORMATS
 from arena.tournament.stats.elo import wilson_interval
-from arena.tournament.stats.ratings import SeatLine, Standing, effective_ranks, leaderboard
+from arena.tournament.stats.ratings import SeatLine, Standing, effective_ranks, inherited, leaderboard
 from arena.tournament.stats.solo import solo_rows
 from arena.tournament.store.api import LadderRun, StoredMatch, TournamentStore
 
@@ -54,7 +54,8 @@ def seat_lines(match: StoredMatch) -> list[SeatLine]:
 
 def standings(store: TournamentStore, run: LadderRun) -> list[Standing]:
     """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
-    return leaderboard(seat_lines(match) for match in store.matches(run.id, statuses=("done",)))
+    done = store.matches(run.id, statuses=("done",))
+    return leaderboard((seat_lines(match) for match in done), inherits=inherited(store.config(run.id)))
 
 
 def mle_standings(store: TournamentStore, run: LadderRun) -> dict[str, MleRating]:

@@ -126,6 +126,12 @@ IN_PROCESS = [
     ("ladder", ["ladder", "add", "{date.toml}", "random"], "a date at agents[1].options.d"),
     ("cluster", ["cluster", "init", "/proc/x"], "cannot create /proc/x"),
     ("cluster", ["cluster", "init", "{planted}"], "already holds cluster certificates (worker-key.pem)"),
+    (
+        "submit",
+        ["submit", "{good.toml}", "--ladder", "{deep.toml}", "--db", "{new_db}"],
+        "nested more than 32 deep",
+    ),
+    ("bots", ["bots", "--db", "{db}", "show", BIG], "no submission " + BIG),
 ]
 
 # The same, where the old code hung or read until memory ran out: a subprocess under a timeout.
@@ -152,6 +158,10 @@ SUBPROCESS = [
     ("doctor", ["doctor", "{fifo}"], "problem:"),
     ("compare", [*COMPARE, "--db", "{fifo}"], "cannot open"),
     ("serve", ["serve", "--db", "{fifo}"], "no database at"),
+    ("submit", ["submit", "{fifo}", "--ladder", "{good.toml}", "--db", "{new_db}"], "not a folder, .zip"),
+    ("submit", ["submit", "/dev/zero", "--ladder", "{good.toml}", "--db", "{new_db}"], "not a folder, .zip"),
+    ("submit", ["submit", "{good.toml}", "--ladder", "{fifo}", "--db", "{new_db}"], "not a regular file"),
+    ("bots", ["bots", "--db", "{fifo}"], "not a database file"),
     ("serve", ["serve", "--db", "/dev/zero"], "no database at"),
 ]
 
