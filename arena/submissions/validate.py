@@ -20,21 +20,7 @@ class ValidationFailed(ValueError):
 
 def ladder_spec(ladder: Ladder, agents: tuple[str, ...], seed: int) -> MatchSpec:
     """A match of ``ladder``'s game, options, clocks and limits, always sandboxed."""
-    return MatchSpec(
-        game=ladder.game,
-        agents=agents,
-        seed=seed,
-        options=dict(ladder.options),
-        automaton=ladder.automaton,
-        move_ms=ladder.move_ms,
-        bank_ms=ladder.bank_ms,
-        handshake_ms=ladder.handshake_ms,
-        memory_mb=ladder.memory_mb,
-        cpu_seconds=ladder.cpu_seconds,
-        cpus=ladder.cpus,
-        ponder=ladder.ponder,
-        sandbox="bwrap",
-    )
+    return ladder.match_spec(agents, seed, sandbox="bwrap")
 
 
 def validation_matches(

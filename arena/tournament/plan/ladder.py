@@ -125,6 +125,26 @@ class Ladder:
         groups = FORMATS[self.format].count_groups(len(self.entrants), self.players)
         return groups * self.players * self.matches_per_pairing
 
+    def match_spec(self, agents: Sequence[str], seed: int, **fields: Any) -> MatchSpec:
+        """A match of this ladder's game, options, clocks and limits between ``agents``; ``fields``:
+        what this match has of its own (its seats' agent options and names, another sandbox)."""
+        settings: dict[str, Any] = dict(
+            game=self.game,
+            agents=tuple(agents),
+            seed=seed,
+            options=dict(self.options),
+            automaton=self.automaton,
+            move_ms=self.move_ms,
+            bank_ms=self.bank_ms,
+            handshake_ms=self.handshake_ms,
+            memory_mb=self.memory_mb,
+            cpu_seconds=self.cpu_seconds,
+            cpus=self.cpus,
+            ponder=self.ponder,
+            sandbox=self.sandbox,
+        )
+        return MatchSpec(**(settings | fields))
+
     def entrant(self, name: str) -> Entrant:
         """The entrant with display name ``name``."""
         for entrant in self.entrants:

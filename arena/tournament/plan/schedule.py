@@ -80,22 +80,11 @@ def iter_schedule(ladder: Ladder, base_seed: int | None = None) -> Iterator[Sche
             # Shared deals (solo): every group faces the same deals, so their scores compare directly.
             seed = match_seed(base, [] if fmt.shared_deals else names, repeat)
             for shift, seated in enumerate(rotations(group)):
-                spec = MatchSpec(
-                    game=ladder.game,
-                    agents=tuple(entrant.agent for entrant in seated),
-                    seed=seed,
-                    options=dict(ladder.options),
-                    automaton=ladder.automaton,
+                spec = ladder.match_spec(
+                    [entrant.agent for entrant in seated],
+                    seed,
                     agent_options=tuple(dict(entrant.options) for entrant in seated),
                     display_names=tuple(entrant.name for entrant in seated),
-                    move_ms=ladder.move_ms,
-                    bank_ms=ladder.bank_ms,
-                    handshake_ms=ladder.handshake_ms,
-                    memory_mb=ladder.memory_mb,
-                    cpu_seconds=ladder.cpu_seconds,
-                    cpus=ladder.cpus,
-                    ponder=ladder.ponder,
-                    sandbox=ladder.sandbox,
                 )
                 key = f"{'|'.join(names)}#{repeat}/r{shift}"
                 entrants = tuple(entrant.name for entrant in seated)
