@@ -51,6 +51,7 @@ from arena.tournament.stats import ELO_PER_NAT  # noqa: E402
 
 CRASH_RATE = 0.3  # a crashing bot crashes in this share of its games
 TRACK = 100  # a new bot's live rank is followed over its first this many games
+IN_A_ROW = 10  # placed: within 5% of its final rank for this many games in a row
 CLUSTERS = 200  # games grouped at random into this many deals for the MLE intervals
 TOP = 10
 
@@ -94,6 +95,13 @@ class Log:
     ranks: dict[int, list[float]] = field(default_factory=dict)  # new bot -> live rank fraction per game
     played: int = 0
     final: dict[str, object] = field(default_factory=dict)
+    window: tuple[int, int] = (0, 0)  # games over which settled bots' live ranks are sampled
+    settled: list[tuple[int, float]] = field(default_factory=list)  # (bot, live rank fraction)
+
+    @classmethod
+    def of(cls, budget: int) -> Log:
+        """A log sampling settled bots between half the budget and the final phase's start."""
+        return cls(window=(budget // 2, int(0.9 * budget)))
 
 
 def outcome(world: World, group: list[int], rng: np.random.Generator) -> tuple[list[int], list[bool]]:
@@ -112,12 +120,22 @@ def seat_lines(group: list[int], places: list[int], errors: list[bool]) -> list[
 
 
 def track(log: Log, world: World, bot: int, mu: np.ndarray, active: np.ndarray, index: int) -> None:
-    """Record a new bot's live rank (share of active bots with a higher mu) after its game."""
-    if world.arrive[bot] == 0 or world.crashes[bot]:
+    """Record a new bot's live rank (share of active bots with a higher mu) after its game; and
+    every tenth game, a settled bot's (there from the start), for the live table's own noise."""
+    if world.crashes[bot]:
+        return
+    if world.arrive[bot] == 0:
+        if log.window[0] <= log.played < log.window[1] and log.played % 10 == 0:
+            log.settled.append((bot, live_rank(mu, active, index)))
         return
     ranks = log.ranks.setdefault(bot, [])
     if len(ranks) < TRACK:
-        ranks.append(float(np.count_nonzero(mu[active] > mu[index])) / max(1, int(active.sum())))
+        ranks.append(live_rank(mu, active, index))
+
+
+def live_rank(mu: np.ndarray, active: np.ndarray, index: int) -> float:
+    """The share of active bots with a higher TrueSkill mu."""
+    return float(np.count_nonzero(mu[active] > mu[index])) / max(1, int(active.sum()))
 
 
 def arrivals(world: World) -> list[tuple[int, int]]:
@@ -153,7 +171,7 @@ def join(world: World, book: Book, bot: int) -> None:
 
 def play_round_robin(world: World, budget: int, seats: tuple[int, ...], seed: int) -> Log:
     rng = np.random.default_rng(seed)
-    book, log, queue = Book(len(world.strength)), Log(), arrivals(world)
+    book, log, queue = Book(len(world.strength)), Log.of(budget), arrivals(world)
     waiting: list[int] = []
     while log.played < budget:
         while queue and queue[0][0] <= log.played:
@@ -189,7 +207,7 @@ def count(world: World, log: Log, group: list[int]) -> None:
 def play_swiss(world: World, budget: int, seed: int) -> Log:
     """swiss.py's rounds at 2 seats; its leaderboard replay swapped for the incremental one."""
     rng = np.random.default_rng(seed)
-    book, log, queue = Book(len(world.strength)), Log(), arrivals(world)
+    book, log, queue = Book(len(world.strength)), Log.of(budget), arrivals(world)
     meetings: Counter[frozenset[str]] = Counter()
     while log.played < budget:
         while queue and queue[0][0] <= log.played:
@@ -222,7 +240,7 @@ def play_season(world: World, budget: int, seats: tuple[int, ...], final: float,
     policy = MatchmakingPolicy(seats=seats, final_budget=max(1, int(final * budget)))
     maker = Matchmaker(policy, seed)
     rng = np.random.default_rng(seed + 1)
-    log, queue = Log(), arrivals(world)
+    log, queue = Log.of(budget), arrivals(world)
     final_at = budget - policy.final_budget
     check = max(100, policy.final_budget // 20)  # games between two looks at the stop rule
     top_before: list[str] = []
@@ -290,14 +308,16 @@ def measure(world: World, log: Log, active: list[int]) -> dict[str, object]:
         if bot not in where or len(ranks) < TRACK:
             continue
         within = [abs(r - where[bot]) <= 0.05 for r in ranks]
-        last_out = max((k for k, ok in enumerate(within) if not ok), default=-1)
-        placed.append(last_out + 2)  # games played from which it stayed within (TRACK + 1: never)
+        runs = (g for g in range(TRACK - IN_A_ROW + 1) if all(within[g : g + IN_A_ROW]))
+        placed.append(next(runs, TRACK) + 1)  # its games when it was placed (TRACK + 1: never)
+    settled = [abs(r - where[bot]) <= 0.05 for bot, r in log.settled if bot in where]
     return {
         "tau": float(tau),
         "top": bad == 0,
         "inversions": bad,
         "placed": placed,
         "crash_share": log.crash_seats / max(1, log.seats),
+        "settled": float(np.mean(settled)) if settled else float("nan"),
         "played": log.played,
     }
 
@@ -336,7 +356,7 @@ def main(argv: list[str] | None = None) -> None:
         rows.append((label, measure(world, log, sorted(ended)), log, seconds))
     print(
         f"{'schedule':12s} {'games':>8s} {'tau':>6s} {'top 10':>7s} {'placed (median/p90, <=50)':>26s}"
-        f" {'crash seats':>11s} {'final: games, top-10 moves':>27s} {'s':>6s}"
+        f" {'settled':>7s} {'crash seats':>11s} {'final: games, top-10 moves':>27s} {'s':>6s}"
     )
     for label, m, log, seconds in rows:
         placed = m["placed"]
@@ -353,11 +373,14 @@ def main(argv: list[str] | None = None) -> None:
         )
         top = f"{'yes' if m['top'] else 'no'} ({m['inversions']})"
         print(
-            f"{label:12s} {m['played']:8d} {m['tau']:6.3f} {top:>7s} {place:>26s} {m['crash_share']:11.2%}"
+            f"{label:12s} {m['played']:8d} {m['tau']:6.3f} {top:>7s} {place:>26s} {m['settled']:7.0%}"
+            f" {m['crash_share']:11.2%}"
             f" {fin:>27s} {seconds:6.0f}"
         )
     print(
-        f"(placed: {TRACK + 1} = not within 5% after {TRACK} games; top 10 in brackets: pairs out of order by >= 20 Elo)"
+        f"(placed: games until {IN_A_ROW} in a row within 5% of the final rank, {TRACK + 1} = not in {TRACK} games;"
+        " settled: share of the games of bots there from the start with the live rank within 5%;"
+        " top 10 in brackets: pairs out of order by >= 20 Elo)"
     )
 
 
