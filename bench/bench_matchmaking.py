@@ -33,9 +33,11 @@ import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -44,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.tournament import swiss  # noqa: E402
-from arena.tournament.matchmaking import Matchmaker, MatchmakingPolicy  # noqa: E402
+from arena.tournament.matchmaking import Matchmaker, MatchmakingPolicy, counted  # noqa: E402
 from arena.tournament.ratings import SeatLine, effective_ranks  # noqa: E402
 from arena.tournament.ratings_mle import mle_ratings  # noqa: E402
 from arena.tournament.stats import ELO_PER_NAT  # noqa: E402
@@ -89,7 +91,7 @@ def make_world(bots: int, games: int, spread: float, seed: int) -> World:
 class Log:
     """What a schedule played and what the measures need of it."""
 
-    games: list[tuple[int, list[SeatLine]]] = field(default_factory=list)  # (deal, seats) that count
+    games: list[tuple[Any, Sequence[SeatLine]]] = field(default_factory=list)  # (deal, seats) that count
     seats: int = 0
     crash_seats: int = 0
     ranks: dict[int, list[float]] = field(default_factory=dict)  # new bot -> live rank fraction per game
@@ -244,7 +246,7 @@ def play_season(world: World, budget: int, seats: tuple[int, ...], final: float,
     final_at = budget - policy.final_budget
     check = max(100, policy.final_budget // 20)  # games between two looks at the stop rule
     top_before: list[str] = []
-    among: list[tuple[int, list[SeatLine]]] = []  # the games among the top K (the stop rule's fit)
+    among: list[tuple[Any, Sequence[SeatLine]]] = []  # the games among the top K (the stop rule's fit)
     while log.played < budget:
         while queue and queue[0][0] <= log.played and log.played < final_at:
             bot = queue.pop(0)[1]
@@ -266,10 +268,10 @@ def play_season(world: World, budget: int, seats: tuple[int, ...], final: float,
         group = [int(name[1:]) for name in group_names]
         places, errors = outcome(world, group, rng)
         maker.record(group_names, places, errors)
-        if not any(errors):  # the published table counts only games that count
-            log.games.append((log.played % CLUSTERS, seat_lines(group, places, errors)))
+        for game in counted([(log.played % CLUSTERS, seat_lines(group, places, errors))]):
+            log.games.append(game)  # the published table leaves voided games out
             if maker.final_top is not None:
-                among.append(log.games[-1])
+                among.append(game)
         count(world, log, group)
         for b in group:
             track(log, world, b, maker.mu, maker.active, maker.index[f"b{b}"])

@@ -38,14 +38,16 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 import trueskill
 
+from arena.tournament.ratings import SeatLine
 from arena.tournament.ratings_mle import MleRating
 from arena.tournament.stats import Z95
 
@@ -98,6 +100,13 @@ class Recorded:
 
     voided: bool
     suspended: dict[str, str]
+
+
+def counted(games: Iterable[tuple[Any, Sequence[SeatLine]]]) -> list[tuple[Any, Sequence[SeatLine]]]:
+    """The ``(deal, seats)`` results that count in the published (MLE) table: a voided game,
+    one with a faulted seat, is left out, so the other seats gain nothing from it (the
+    offender's loss moves only its TrueSkill rating and its error count)."""
+    return [(deal, seats) for deal, seats in games if all(seat.fault is None for seat in seats)]
 
 
 def placement_quantiles(game: int, opponents: int, games: int) -> list[float]:

@@ -12,12 +12,14 @@ import trueskill
 from arena.tournament.matchmaking import (
     Matchmaker,
     MatchmakingPolicy,
+    counted,
     draw_weights,
     match_quality,
     placement_quantiles,
     separated,
 )
-from arena.tournament.ratings_mle import MleRating
+from arena.tournament.ratings import SeatLine
+from arena.tournament.ratings_mle import MleRating, mle_ratings
 
 
 def settled_field(policy: MatchmakingPolicy, count: int, seed: int = 0) -> Matchmaker:
@@ -156,6 +158,18 @@ def test_a_voided_game_moves_only_the_offender():
     assert maker.meetings.sum() == 0
     clean = maker.record(("b1", "b2", "b3"), [1, 2, 3], [False, False, False])
     assert not clean.voided and maker.rating("b1").mu > before["b1"][0] and maker.meetings[1, 3] == 1
+
+
+def test_voided_games_stay_out_of_the_published_table():
+    clean = [SeatLine("a", 0, 1), SeatLine("b", 0, 2)]
+    voided = [SeatLine("b", 0, 1), SeatLine("c", 0, 2, "crash")]  # b "won" only because c crashed
+    games = [(k, clean) for k in range(6)] + [(100 + k, voided) for k in range(30)]
+    kept = counted(games)
+    assert kept == games[:6]
+    assert "c" not in mle_ratings(kept)
+    # counted in, c's crashes would have lifted b towards a: what the voiding prevents
+    everything, fair = mle_ratings(games), mle_ratings(kept)
+    assert everything["a"].elo - everything["b"].elo < fair["a"].elo - fair["b"].elo - 50
 
 
 def test_a_bot_is_suspended_after_n_errors_in_m_games_and_not_drawn_again():
