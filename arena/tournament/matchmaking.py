@@ -187,6 +187,9 @@ class Matchmaker:
         self.mu = np.zeros(0)
         self.sigma = np.zeros(0)
         self.games = np.zeros(0, dtype=np.int64)  # games that counted for the bot
+        # games scheduled for it: placement counts these, so games still being played (a
+        # service schedules many at once) are not scheduled again with the same opponents
+        self.scheduled = np.zeros(0, dtype=np.int64)
         self.last = np.zeros(0, dtype=np.int64)  # tick of its last scheduled game
         self.active = np.zeros(0, dtype=bool)  # joined, not withdrawn, not suspended
         self.meetings = np.zeros((0, 0), dtype=np.int64)
@@ -213,6 +216,7 @@ class Matchmaker:
         self.mu = np.append(self.mu, fresh.mu)
         self.sigma = np.append(self.sigma, fresh.sigma)
         self.games = np.append(self.games, 0)
+        self.scheduled = np.append(self.scheduled, 0)
         self.last = np.append(self.last, self.tick)
         self.active = np.append(self.active, True)
         self.final_games = np.append(self.final_games, 0)
@@ -238,7 +242,7 @@ class Matchmaker:
 
     def in_placement(self, name: str) -> bool:
         """Whether the bot is still playing its placement games."""
-        return bool(self.games[self.index[name]] < self.policy.placement_games)
+        return bool(self.scheduled[self.index[name]] < self.policy.placement_games)
 
     # -- scheduling ---------------------------------------------------------------------
 
@@ -253,7 +257,8 @@ class Matchmaker:
             return None
         for i in group:
             self.last[i] = self.tick
-            if self.games[i] >= self.policy.placement_games:
+            self.scheduled[i] += 1
+            if self.scheduled[i] > self.policy.placement_games:
                 self.recent.append((self.tick, i))
                 self.recent_seats[i] += 1
         self.tick += 1
@@ -261,14 +266,14 @@ class Matchmaker:
 
     def _open_group(self, seats: int) -> list[int] | None:
         live = np.flatnonzero(self.active)
-        placing = live[self.games[live] < self.policy.placement_games]
-        settled = live[self.games[live] >= self.policy.placement_games]
+        placing = live[self.scheduled[live] < self.policy.placement_games]
+        settled = live[self.scheduled[live] >= self.policy.placement_games]
         under = settled[~self._capped(settled)]
         seats = min(seats, len(live))
         if seats < 2:
             return None
         if len(placing):  # placement first: the fewest games, then the earliest joined
-            leader = int(placing[np.lexsort((placing, self.games[placing]))[0]])
+            leader = int(placing[np.lexsort((placing, self.scheduled[placing]))[0]])
             return self._placement_group(leader, seats, under, live)
         if len(under) < seats:
             return None
@@ -281,7 +286,9 @@ class Matchmaker:
         pool = under if len(under) >= seats - 1 else live[live != leader]
         ranked = pool[np.lexsort((pool, -self.mu[pool]))]
         chosen = [leader]
-        for quantile in placement_quantiles(int(self.games[leader]), seats - 1, self.policy.placement_games):
+        for quantile in placement_quantiles(
+            int(self.scheduled[leader]), seats - 1, self.policy.placement_games
+        ):
             target = quantile * (len(ranked) - 1)
             # the free bot nearest the target rank (ties: the higher rank)
             for position in np.argsort(np.abs(np.arange(len(ranked)) - target), kind="stable"):

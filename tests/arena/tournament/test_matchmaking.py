@@ -29,7 +29,7 @@ def settled_field(policy: MatchmakingPolicy, count: int, seed: int = 0) -> Match
         maker.join(f"b{k}")
     maker.mu[:] = np.linspace(50, 10, count)
     maker.sigma[:] = 2.0
-    maker.games[:] = policy.placement_games
+    maker.games[:] = maker.scheduled[:] = policy.placement_games
     return maker
 
 
@@ -66,6 +66,15 @@ def test_placement_plays_first_against_opponents_spread_over_the_ranks():
     ranks = sorted(order.index(group[1]) for group in groups)
     assert len(set(ranks)) == 10
     assert Counter(rank * 5 // 50 for rank in ranks) == {fifth: 2 for fifth in range(5)}  # two per fifth
+    assert not maker.in_placement("new")
+
+
+def test_placement_games_scheduled_at_once_still_spread():
+    maker = settled_field(MatchmakingPolicy(seats=(2,), placement_games=10), 50)
+    maker.join("new")
+    groups = [maker.next_group() for _ in range(10)]  # none finished yet: all in flight
+    assert all(group is not None and group[0] == "new" for group in groups)
+    assert len({group[1] for group in groups if group is not None}) == 10
     assert not maker.in_placement("new")
 
 
