@@ -45,13 +45,13 @@ test: setup
 test-all: setup
 	$(PYTEST)
 
-# `arena run` interrupted at random moments many times (tests/arena/tournament/test_stress.py; the suite runs 4 rounds).
+# `arena run` interrupted at random moments many times (tests/arena/tournament/run/test_stress.py; the suite runs 4 rounds).
 STRESS_ROUNDS ?= 40
 stress: setup
-	TLACHTLI_STRESS_ROUNDS=$(STRESS_ROUNDS) $(PY) -m pytest -q -p no:cacheprovider tests/arena/tournament/test_stress.py tests/arena/tournament/test_runner.py
+	TLACHTLI_STRESS_ROUNDS=$(STRESS_ROUNDS) $(PY) -m pytest -q -p no:cacheprovider tests/arena/tournament/run/test_stress.py tests/arena/tournament/run/test_runner.py
 
 demo: setup
-	$(VENV)/bin/arena run ladders/demo.toml --db demo.db
+	$(VENV)/bin/arena run ladders/demo.toml --db demo.db --fail-on-faults
 	$(VENV)/bin/arena leaderboard --db demo.db
 	@echo "look at it in a browser: $(VENV)/bin/arena serve --db demo.db, then open http://127.0.0.1:8000/"
 	@echo "(or source $(VENV)/bin/activate once in this shell, and then type arena ... as the README's examples do)"

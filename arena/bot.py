@@ -1,6 +1,6 @@
 """Everything a bot author imports, in one module: ``from arena.bot import Agent, DecisionView, ...``.
 
-- ``Agent``: the base class of a Python bot (``setup``, ``act``, ``end``), hosted by ``arena.host``.
+- ``Agent``: the base class of a Python bot (``setup``, ``act``, ``end``), hosted by ``arena.wire.host``.
 - ``DecisionView``, ``Option``, ``Clock``, ``Hello``: the protocol's ``decide`` and ``hello``
   messages as frozen, typed objects (``DecisionView.from_wire(decision)`` in ``act``).
 - ``hookimpl`` and ``AgentSpec``: how a plugin module offers its agents (``tlachtli_agents``);
@@ -14,10 +14,10 @@ tests/arena/test_bot_surface.py keeps the examples and the ``arena new-bot`` tem
 
 from __future__ import annotations
 
-from arena.agent import Agent, Clock, DecisionView, Hello, Option
-from arena.hookspecs import AgentSpec, EvaluatorSpec, hookimpl
-from arena.inprocess import play_in_process
-from arena.plugins import Registry, discover
+from arena.match.inprocess import play_in_process
+from arena.registry.hookspecs import AgentSpec, EvaluatorSpec, hookimpl
+from arena.registry.plugins import Registry, discover
+from arena.wire.agent import Agent, Clock, DecisionView, Hello, Option
 
 __all__ = [
     "Agent",

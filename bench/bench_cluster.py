@@ -36,10 +36,10 @@ def _cpu_seconds() -> float:
 def _run(text: str, workdir: Path, name: str, jobs: int, cluster: str | None) -> tuple[float, float, float]:
     """(matches/s of the run, matches/s counting the cluster's start, this process's CPU ms per
     match) of one fresh run."""
-    from arena.plugins import discover
-    from arena.tournament.ladder import parse_ladder
-    from arena.tournament.play import play_ladder
-    from arena.tournament.store import Store
+    from arena.registry.plugins import discover
+    from arena.tournament.plan.ladder import parse_ladder
+    from arena.tournament.run.play import play_ladder
+    from arena.tournament.store.sqlite import Store
 
     ladder = parse_ladder(text, discover(), source="bench")
     started, cpu = time.perf_counter(), _cpu_seconds()
@@ -59,7 +59,7 @@ def _spread(values: list[float], unit: str, scale: float = 1.0) -> str:
 
 def task_overhead() -> tuple[list[float], list[float]]:
     """ms per no-op task on a 2-worker LocalCluster: in one batch, and one at a time."""
-    from arena.tournament.cluster import connect
+    from arena.tournament.run.cluster import connect
 
     pool = connect("local:2")
     client = pool.client

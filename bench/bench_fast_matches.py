@@ -1,7 +1,7 @@
 """Fast matches: a sandboxed match of quick bots against the engine's own speed.
 
 One Zapotec 2-player match between two `random` bots, measured side by side in one run:
-- in process: ``arena.inprocess.play_in_process`` (engine + agents, no referee, no pipes);
+- in process: ``arena.match.inprocess.play_in_process`` (engine + agents, no referee, no pipes);
 - ``arena run`` (sandbox as the machine allows: bwrap here), per match: the marginal wall time of
   a ladder of LONG matches over one of SHORT matches (the command's start-up cancels out), with
   ``--jobs 1``, and matches per second with ``--jobs 2``;
@@ -31,11 +31,11 @@ import time
 import zlib
 from pathlib import Path
 
-from arena.inprocess import decide_message, play_in_process
-from arena.wire.limits import _own_cgroup
+from arena.match.inprocess import decide_message, play_in_process
+from arena.process.limits import _own_cgroup
+from arena.process.spawn import START_ENV
+from arena.process.zygote import zygote_supported
 from arena.wire.protocol import act_message, decode_body, encode
-from arena.wire.spawn import START_ENV
-from arena.wire.zygote import zygote_supported
 from engine.zapotec import GAME
 from plugins.random_agent import RandomAgent
 

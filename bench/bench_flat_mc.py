@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.agent import Agent
-from arena.inprocess import play_in_process
+from arena.match.inprocess import play_in_process
+from arena.wire.agent import Agent
 from engine.api import Game
 from engine.teotihuacan import GAME as TEOTIHUACAN
 from engine.zapotec import GAME as ZAPOTEC

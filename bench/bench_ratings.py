@@ -1,9 +1,9 @@
 """Rating speed: the order-free MLE fit of a ladder, and the SPRT's per-deal log-likelihood ratio.
 
 Figures (median and spread over repeats, all measured in this run):
-- MLE fit (arena/tournament/ratings_mle.py, intervals included) of simulated ladders: 8 agents in
+- MLE fit (arena/tournament/stats/ratings_mle.py, intervals included) of simulated ladders: 8 agents in
   2- and 4-seat matches, 500 and 5000 matches, one deal per 2 matches (duplicate seating);
-- one GSPRT log-likelihood ratio (arena/tournament/sprt.py) for pentanomial counts, as `arena compare`
+- one GSPRT log-likelihood ratio (arena/tournament/stats/sprt.py) for pentanomial counts, as `arena compare`
   computes after every deal.
 """
 
@@ -14,10 +14,10 @@ import random
 import statistics
 import time
 
-from arena.tournament.ratings import SeatLine
-from arena.tournament.ratings_mle import mle_ratings
-from arena.tournament.sprt import log_likelihood_ratio
-from arena.tournament.stats import ELO_PER_NAT
+from arena.tournament.stats.elo import ELO_PER_NAT
+from arena.tournament.stats.ratings import SeatLine
+from arena.tournament.stats.ratings_mle import mle_ratings
+from arena.tournament.stats.sprt import log_likelihood_ratio
 
 AGENTS = {f"bot{i}": 50.0 * (i - 3.5) for i in range(8)}
 

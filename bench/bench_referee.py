@@ -4,7 +4,7 @@ Figures (median microseconds per decision, all measured in this run):
 - bare echo: a blocking parent writes a `decide` frame to a Python child that decodes it and
   answers an `act` frame; the floor any pipe protocol in Python pays;
 - referee: decisions of a long two-seat game played through `play_match` against two
-  `random` agents hosted by arena.host, timed per decision (engine + frame out + agent + frame
+  `random` agents hosted by arena.wire.host, timed per decision (engine + frame out + agent + frame
   in + checks), from the referee's loop;
 and a whole goofspiel match (2 random agents) through subprocesses vs the same match in process.
 """
@@ -22,9 +22,9 @@ from typing import Any
 
 import msgpack
 
-from arena.match import MatchSpec
-from arena.plugins import discover
-from arena.referee import run_match
+from arena.match.referee import run_match
+from arena.match.spec import MatchSpec
+from arena.registry.plugins import discover
 from arena.wire.protocol import HEADER, encode
 from engine.api import Decision, Result, competition_ranks
 from plugins.random_agent import RandomAgent

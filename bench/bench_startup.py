@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 import statistics
 
-from arena.match import MatchSpec
-from arena.plugins import discover
-from arena.referee import run_match
-from arena.wire.sandbox import SANDBOX_ENV, bwrap_works
-from arena.wire.spawn import START_ENV, fork_supported
+from arena.match.referee import run_match
+from arena.match.spec import MatchSpec
+from arena.process.sandbox import SANDBOX_ENV, bwrap_works
+from arena.process.spawn import START_ENV, fork_supported
+from arena.registry.plugins import discover
 
 MATCHES = 12
 

@@ -47,9 +47,9 @@ import typer
 CHECKOUT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(CHECKOUT))
 
-from arena.agent import Agent, Answer  # noqa: E402
 from arena.cli.common import parse_agent_settings  # noqa: E402
-from arena.inprocess import play_in_process  # noqa: E402
+from arena.match.inprocess import play_in_process  # noqa: E402
+from arena.wire.agent import Agent, Answer  # noqa: E402
 from bench.rival import LAST_ROUND, extract, rival_ismcts  # noqa: E402
 from engine.api import Game  # noqa: E402
 from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402

@@ -27,6 +27,8 @@ import time
 from functools import partial
 from pathlib import Path
 
+from arena.tournament.plan.runs import open_run
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -57,17 +59,17 @@ def ladder_text(
 
 
 def top3(store, run) -> list[str]:
-    from arena.tournament.report import leaderboard_rows
+    from arena.tournament.stats.report import leaderboard_rows
 
     return [row["agent"] for row in leaderboard_rows(store, run, "mle")[:3]]
 
 
 def play(text: str, db: Path, jobs: int) -> tuple[int, float, list[str]]:
     """(matches played, seconds, top 3 by MLE) of the ladder ``text``, played for real."""
-    from arena.plugins import discover
-    from arena.tournament.ladder import parse_ladder
-    from arena.tournament.play import play_ladder
-    from arena.tournament.store import Store
+    from arena.registry.plugins import discover
+    from arena.tournament.plan.ladder import parse_ladder
+    from arena.tournament.run.play import play_ladder
+    from arena.tournament.store.sqlite import Store
 
     ladder = parse_ladder(text, discover(), source="bench")
     started = time.perf_counter()
@@ -80,12 +82,12 @@ def play(text: str, db: Path, jobs: int) -> tuple[int, float, list[str]]:
 
 def simulate(seeds: int, target: float) -> None:
     """The Elo-model measure (see the module's docstring)."""
-    from arena.match import MatchOutcome, SeatResult
-    from arena.plugins import discover
-    from arena.tournament.ladder import parse_ladder
-    from arena.tournament.runner import RunReport
-    from arena.tournament.store import Store
-    from arena.tournament.swiss import play_swiss
+    from arena.match.spec import MatchOutcome, SeatResult
+    from arena.registry.plugins import discover
+    from arena.tournament.plan.ladder import parse_ladder
+    from arena.tournament.run.play import play_swiss
+    from arena.tournament.run.runner import RunReport
+    from arena.tournament.store.sqlite import Store
 
     os.environ["TLACHTLI_PLUGINS"] = "examples.games.goofspiel.game"
     registry = discover()
@@ -120,7 +122,7 @@ def simulate(seeds: int, target: float) -> None:
                 text = ladder_text(fmt, deals, extra, game="goofspiel", agents=agents, seed=seed)
                 ladder = parse_ladder(text.replace("[clock]", "[options]\ncards = 5\n[clock]"), registry)
                 with Store(Path(tmp) / f"{seed}-{variant}.db") as store:
-                    run = store.open_run(ladder)
+                    run = open_run(store, ladder)
                     if fmt == "swiss":
                         play_swiss(store, run, ladder, partial(play_all, store, draw_seed=seed))
                     else:

@@ -38,11 +38,11 @@ def rate(text: str, jobs: int, workdir: Path) -> tuple[int, float, float]:
 
     The CPU time is that of every reaped descendant: workers, and through them the agents.
     """
-    from arena.plugins import discover
-    from arena.tournament.ladder import parse_ladder
-    from arena.tournament.play import play_ladder
-    from arena.tournament.schedule import make_schedule
-    from arena.tournament.store import Store
+    from arena.registry.plugins import discover
+    from arena.tournament.plan.ladder import parse_ladder
+    from arena.tournament.plan.schedule import make_schedule
+    from arena.tournament.run.play import play_ladder
+    from arena.tournament.store.sqlite import Store
 
     ladder = parse_ladder(text, discover(), source="bench")
     schedule = make_schedule(ladder)
@@ -79,10 +79,10 @@ def startup_ms(method: str, matches: int = 10) -> tuple[float, float]:
     Measured in this process on one-decision goofspiel matches. The CPU time is that of the whole
     matches (referee and agents: start, one decision, goodbye) per agent, so an upper bound.
     """
-    from arena.match import MatchSpec
-    from arena.plugins import discover
-    from arena.referee import run_match
-    from arena.wire.spawn import START_ENV
+    from arena.match.referee import run_match
+    from arena.match.spec import MatchSpec
+    from arena.process.spawn import START_ENV
+    from arena.registry.plugins import discover
 
     registry = discover()
     previous = os.environ.get(START_ENV)
@@ -114,8 +114,8 @@ def main() -> None:
     os.environ["TLACHTLI_PLUGINS"] = "examples.games.goofspiel.game"
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     sys.path.insert(0, str(ROOT))
-    from arena.plugins import discover
-    from arena.wire.spawn import agent_start_method
+    from arena.process.spawn import agent_start_method
+    from arena.registry.plugins import discover
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(

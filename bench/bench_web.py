@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.tournament.plan.runs import open_run
+
 AGENTS = 8
 DEALS = 179
 REPEATS = 7
@@ -46,23 +48,23 @@ class SyntheticRun:
     """The 10k-match store and a writer that stores one more result on demand."""
 
     def __init__(self, folder: Path, hold_back: int) -> None:
-        from arena.plugins import discover
-        from arena.tournament.ladder import parse_ladder
-        from arena.tournament.runner import run_pending
-        from arena.tournament.schedule import make_schedule
-        from arena.tournament.store import Store
+        from arena.registry.plugins import discover
+        from arena.tournament.plan.ladder import parse_ladder
+        from arena.tournament.plan.schedule import make_schedule
+        from arena.tournament.run.runner import run_pending
+        from arena.tournament.store.sqlite import Store
 
         registry = discover()
         small = parse_ladder(small_ladder(), registry, source="bench")
         with Store(folder / "records.db") as store:
-            run = store.open_run(small, make_schedule(small))
+            run = open_run(store, small, make_schedule(small))
             run_pending(store, store.pending(run.id), 2, show_progress=False)
             done = store.matches(run.id, statuses=("done",))
             self.records = [record for m in done if (record := store.record(m.id)) is not None]
         ladder = parse_ladder(big_ladder(), registry, source="bench")
         self.db = folder / "web.db"
         self.store = Store(self.db)
-        run = self.store.open_run(ladder, make_schedule(ladder))
+        run = open_run(self.store, ladder, make_schedule(ladder))
         self.pending = self.store.pending(run.id)
         self.rng = random.Random(1)
         self.strength = {f"agent-{i}": i * 2.0 for i in range(AGENTS)}
@@ -72,7 +74,7 @@ class SyntheticRun:
         self.match_id = self.store.matches(run.id, statuses=("done",))[4321].id
 
     def store_one(self) -> None:
-        from arena.match import MatchOutcome, SeatResult
+        from arena.match.spec import MatchOutcome, SeatResult
 
         match = self.pending.pop(0)
         scores = [round(self.strength[name] + self.rng.gauss(20, 6)) for name in match.entrants]
@@ -101,7 +103,7 @@ def figure(values: list[float]) -> str:
 def main() -> None:
     from starlette.testclient import TestClient
 
-    from arena.plugins import discover
+    from arena.registry.plugins import discover
     from arena.web.app import create_app
 
     registry = discover()

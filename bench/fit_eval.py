@@ -60,7 +60,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.inprocess import decide_message, hello_message  # noqa: E402
+from arena.match.inprocess import decide_message, hello_message  # noqa: E402
 from engine.api import Game  # noqa: E402
 from engine.teotihuacan import GAME as TEOTIHUACAN  # noqa: E402
 from engine.teotihuacan.core import TeoCore  # noqa: E402

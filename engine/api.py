@@ -100,7 +100,7 @@ class Capabilities:
       ``from_observation(observation, rng)`` makes, made faster for a search that samples one
       observation many times (a log need not be kept).
     - ``observation_vector(observation)``: the observation as a fixed-length sequence of numbers
-      (the reinforcement-learning environment's ``observation``, arena/envs.py).
+      (the reinforcement-learning environment's ``observation``, arena/match/envs.py).
     - ``option_count(state, seat)`` and ``option_labels(state, seat)``: ``len(decision.options)``
       and the options' labels, without building the Decision (playouts need only the number,
       a search keys its tree by the labels).

@@ -2,7 +2,7 @@
 thousands of times a decision, and the same seed must still replay the same game.
 
 CPython's algorithms with its ``_randbelow`` inlined (no call per element, no argument checks);
-tests/test_draws.py holds each equal to the ``Random`` method it stands for.
+tests/engine/test_draws.py holds each equal to the ``Random`` method it stands for.
 """
 
 from __future__ import annotations

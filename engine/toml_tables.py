@@ -35,7 +35,7 @@ def load(source: Path) -> dict[str, Any]:
     cached = cache_path(source)
     table = read_kept(cached, stamp)
     if table is None:
-        import tomllib  # here: arena/plugins.py imports this module for read_kept and keep alone
+        import tomllib  # here: arena/registry/plugins.py imports this module for read_kept and keep alone
 
         table = tomllib.loads(source.read_text("utf-8"))
         keep(cached, stamp, table)
@@ -44,7 +44,7 @@ def load(source: Path) -> dict[str, Any]:
 
 def read_kept(cached: str | os.PathLike[str], stamp: tuple) -> Any:
     """What ``keep`` wrote in ``cached`` with this ``stamp``; None where there is none (or another
-    stamp, or a file this interpreter cannot read). Also arena/plugins.py's entry points."""
+    stamp, or a file this interpreter cannot read). Also arena/registry/plugins.py's entry points."""
     try:
         with open(cached, "rb") as file:
             kept_stamp, value = marshal.loads(file.read())

@@ -11,8 +11,8 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, discover, hookimpl
+from arena.registry.plugins import AgentSpec, discover, hookimpl
+from arena.wire.agent import Agent
 from engine.api import Game, Result, State
 from engine.options import Schema
 from engine.playout import Counter, option_count, option_counter, play_random
@@ -34,7 +34,7 @@ _GAMES: dict[str, Game] = {}
 
 
 def find_game(game_id: str) -> Game:
-    """The rules engine ``game_id`` (through ``arena.plugins.discover``), remembered per process."""
+    """The rules engine ``game_id`` (through ``arena.registry.plugins.discover``), remembered per process."""
     if game_id not in _GAMES:
         _GAMES[game_id] = discover().game(game_id)
     return _GAMES[game_id]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 from engine.options import Schema
 
 # Its agent options, declared (engine/options.py): the arena refuses any other before a match.

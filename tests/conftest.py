@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.wire import connection, spawn
+from arena.process import launchers, spawn
 from tests.support.agent_processes import eventually_empty as agents_gone
 from tests.support.agent_processes import processes_in_sessions, processes_marked
 from tests.support.processes import TAG_ENV, clock_ticks, describe, end, eventually_empty, kill_all, leftovers
@@ -30,7 +30,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     A shell starts background jobs with SIGINT ignored, and that reaches every `arena` the tests
     start: the tests that interrupt one would then wait forever. (The agents themselves always
-    start with default signals: arena/wire/spawn.py.)
+    start with default signals: arena/process/spawn.py.)
     """
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -46,7 +46,7 @@ def _cluster_lane(item: pytest.Item) -> str:
     return "dask-tls" if "dask_scheduler" in getattr(item, "fixturenames", ()) else "dask-local"
 
 
-ONE_TEST_AT_A_TIME = {"tests/arena/tournament/test_cluster.py": _cluster_lane}
+ONE_TEST_AT_A_TIME = {"tests/arena/tournament/run/test_cluster.py": _cluster_lane}
 
 
 def uses_a_module_fixture(item: pytest.Item) -> bool:
@@ -143,7 +143,7 @@ def no_leftovers(monkeypatch: pytest.MonkeyPatch):
         forked.append(process.pid)
         return process
 
-    monkeypatch.setattr(connection, "fork_agent", recording_fork)
+    monkeypatch.setattr(launchers, "fork_agent", recording_fork)
     yield forked
     assert agents_gone(lambda: processes_marked(mark) + processes_in_sessions(forked)) == []
     for pid in forked:  # reaped by the referee: not our child any more

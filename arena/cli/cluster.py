@@ -28,7 +28,7 @@ def init(
     results. Private keys are written readable by you only; the CA's key is not kept. Then:
     `arena run LADDER --cluster tls://HOST:PORT --cluster-security DIR`.
     """
-    from arena.tournament.cluster_security import SecurityError, dask_commands, write_certificates
+    from arena.tournament.run.cluster_security import SecurityError, dask_commands, write_certificates
 
     try:
         written = write_certificates(folder)

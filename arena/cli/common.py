@@ -11,9 +11,9 @@ from typing import Any
 
 import typer
 
-from arena.plugins import AgentSpec, PluginError, Registry, discover
-from arena.textfile import data_problem, waits_for_a_reader
-from arena.textsafe import printable
+from arena.registry.plugins import AgentSpec, PluginError, Registry, discover
+from arena.text.files import data_problem, waits_for_a_reader
+from arena.text.safe import printable
 from engine.api import Game
 from engine.options import BadOptions, check_value, convert, parse_value, unknown_message
 
@@ -22,6 +22,26 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one clear line on stderr and return the Exit to raise (a bot's or a file's text in it escaped)."""
     typer.echo(f"error: {printable(message, newlines=False)}", err=True)
     return typer.Exit(code)
+
+
+TABLE_WIDTH = 100  # what a table fits by default; a command's --wide shows every column in full
+
+
+def shortened(
+    rows: list[list[Any]], headers: list[str], column: int, width: int = TABLE_WIDTH
+) -> list[list[Any]]:
+    """``rows`` with the text of ``column`` cut (ending "...") so that their table fits ``width``
+    characters (measured as ``table`` lays it out)."""
+    excess = max(map(len, table(rows, headers=headers).splitlines())) - width
+    longest = max([len(str(headers[column]))] + [len(str(row[column])) for row in rows])
+    room = max(len(headers[column]), longest - excess)
+    return [
+        [
+            cell if i != column or len(str(cell)) <= room else str(cell)[: room - 3] + "..."
+            for i, cell in enumerate(row)
+        ]
+        for row in rows
+    ]
 
 
 def table(rows: Any, headers: Any, **options: Any) -> str:
@@ -174,12 +194,14 @@ def parse_agent_options(
     return tuple(options)
 
 
-SANDBOX_HELP = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots); default: the ladder's, else the strongest available."
+_SANDBOXES = "Where bots run: 'bwrap' (bubblewrap sandbox) or 'none' (trusted bots)"
+SANDBOX_HELP = f"{_SANDBOXES}; default: $TLACHTLI_SANDBOX, else the ladder's, else bwrap where it works."
+MATCH_SANDBOX_HELP = f"{_SANDBOXES}; default: $TLACHTLI_SANDBOX, else bwrap where it works."
 
 
 def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:
     """Put ``--sandbox`` in force for this process and its workers; the sandbox in force (a bad one: fail)."""
-    from arena.wire.sandbox import SANDBOX_ENV, SandboxError, choose_sandbox
+    from arena.process.sandbox import SANDBOX_ENV, SandboxError, choose_sandbox
 
     try:
         if choice is not None:
@@ -191,7 +213,7 @@ def use_sandbox(choice: str | None, ladder_choice: str | None = None) -> str:
 
 def announce_sandbox(sandbox: str, always: bool = False) -> None:
     """Warn in bold when bots run unsandboxed for want of bubblewrap; else, if ``always``, name the sandbox."""
-    from arena.wire.sandbox import bwrap_works
+    from arena.process.sandbox import bwrap_works
 
     if sandbox == "none" and not bwrap_works():
         typer.secho(

@@ -1,4 +1,4 @@
-"""``arena compare NEW OLD``: a sequential test of NEW against OLD (arena/tournament/compare.py, arena/tournament/sprt.py)."""
+"""``arena compare NEW OLD``: a sequential test of NEW against OLD (arena/tournament/plan/compare.py, arena/tournament/stats/sprt.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from arena.cli.common import fail, load_registry, parse_agent_settings, parse_options
-from arena.plugins import PluginError
-from arena.textfile import INT64
-from arena.tournament.store import DEFAULT_DB, LadderRun, Store, StoreError
+from arena.registry.plugins import PluginError
+from arena.text.files import INT64
+from arena.tournament.store.api import DEFAULT_DB, LadderRun, StoreError
+from arena.tournament.store.sqlite import Store
 
 # The comparison's machinery (trio, the runner, rich's progress) is imported by the command
 # itself: every `arena` process imports this module, most never compare.
 if TYPE_CHECKING:
-    from arena.tournament.compare import Comparison
-    from arena.tournament.sprt import SprtState
+    from arena.tournament.plan.compare import Comparison
+    from arena.tournament.stats.sprt import SprtState
 
 INTERRUPTED = "interrupted: finished matches are stored; run the same command again to resume"
 
@@ -64,7 +65,12 @@ def compare(
         list[str] | None,
         typer.Option(metavar="KEY=VALUE", help="Agent option for OLD, e.g. iterations=100 (repeatable)."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Base seed of the deals.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Base seed of the deals; default: a secret one, drawn and shown once the test stops."
+        ),
+    ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
     name: Annotated[
         str | None,
@@ -89,12 +95,13 @@ def compare(
 
     Example: arena compare ismcts ismcts -g zapotec --new-option iterations=200 --old-option iterations=100
     """
-    from arena.lineup import MatchSetupError, resolve_agent, setup_state
-    from arena.tournament.compare import CompareError, make_comparison, play, schedule
-    from arena.tournament.runner import default_jobs
-    from arena.tournament.sprt import SprtError, SprtSettings
+    from arena.match.lineup import MatchSetupError, resolve_agent, setup_state
+    from arena.tournament.plan.compare import CompareError, make_comparison, schedule, with_run_seed
+    from arena.tournament.run.compare import play
+    from arena.tournament.run.runner import default_jobs
+    from arena.tournament.stats.sprt import SprtError, SprtSettings
 
-    if not INT64[0] <= seed <= INT64[1]:  # it is stored: SQLite's integers are 64-bit
+    if seed is not None and not INT64[0] <= seed <= INT64[1]:  # it is stored: SQLite's integers are 64-bit
         raise fail(f"--seed {seed} is out of range: give an integer within -2**63 .. 2**63-1")
     registry = load_registry()
     try:
@@ -118,7 +125,8 @@ def compare(
             new_options=parse_agent_settings(new_option or [], "--new-option", registry.agents.get(new)),
             old_options=parse_agent_settings(old_option or [], "--old-option", registry.agents.get(old)),
             options=parse_options(game_obj, option or []),
-            seed=seed,
+            seed=seed or 0,
+            secret=seed is None,  # as a ladder without a seed: no deal can be computed in advance
             move_ms=move_ms,
             settings=SprtSettings(elo0, elo1, alpha, beta),
         )
@@ -132,13 +140,14 @@ def compare(
         raise fail(f"cannot open {db}: {error}") from None
     with store:
         run = _open(store, comparison, new_run, db)
+        comparison = with_run_seed(comparison, run)
         store.reset_interrupted(run.id)
         with _Display(quiet, max_deals) as display:
             try:
                 report = play(store, run, comparison, max_deals, workers, display.show)
             except KeyboardInterrupt:
                 raise fail(INTERRUPTED, 130) from None
-    _print_result(comparison, report.state, max_deals, report.played, as_json)
+    _print_result(comparison, report.state, max_deals, report.played, as_json, shown=not report.interrupted)
     if report.interrupted:
         raise fail(INTERRUPTED, 130)
     if report.errors:
@@ -149,7 +158,8 @@ def compare(
 
 def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> LadderRun:
     """The stored run of this comparison: the one to resume, or a new one."""
-    from arena.tournament.compare import ladder_record
+    from arena.tournament.plan.compare import ladder_record
+    from arena.tournament.plan.runs import open_run
 
     ladder = ladder_record(comparison)
     latest = store.latest_run(ladder.name)
@@ -160,7 +170,7 @@ def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> Ladd
         )
     try:
         store.claim_writer()
-        return store.open_run(ladder, [], new=new_run)  # `play` adds deals as it needs them
+        return open_run(store, ladder, [], new=new_run)  # `play` adds deals as it needs them
     except StoreError as error:
         raise fail(str(error)) from None
 
@@ -211,14 +221,18 @@ def _elo_text(state: SprtState) -> str:
 
 
 def _print_result(
-    comparison: Comparison, state: SprtState, max_deals: int, played: int, as_json: bool
+    comparison: Comparison, state: SprtState, max_deals: int, played: int, as_json: bool, shown: bool
 ) -> None:
-    from arena.tournament.compare import VERDICTS, result
+    """The result; ``shown``: the run ended by itself, so its base seed may be shown (an
+    interrupted one goes on from the same seed)."""
+    from arena.tournament.plan.compare import VERDICTS, interval_hint, result
 
     c = comparison
     design = "paired" if c.paired else "head-to-head (pentanomial)"
     if as_json:
         data = {**result(c, state), "max_deals": max_deals, "played_now": played}
+        if shown:
+            data["seed"] = c.seed
         typer.echo(json.dumps(data, indent=2))
         return
     verdict = VERDICTS[state.verdict]
@@ -230,3 +244,9 @@ def _print_result(
     typer.echo(f"{_llr_text(state)}  (H0: {c.settings.elo0:+g} Elo, H1: {c.settings.elo1:+g} Elo)")
     typer.echo(f"{_elo_text(state)}  (NEW - OLD, 95% interval)")
     typer.echo(verdict)
+    hint = interval_hint(c.settings, state)
+    if hint:
+        typer.echo(f"hint: {hint}")
+    if shown:
+        drawn = f" (drawn in secret: --seed {c.seed} plays the same deals)" if c.secret else ""
+        typer.echo(f"seed: {c.seed}{drawn}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -17,8 +18,11 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import fail, load_registry
-from arena.textfile import TextFileError, read_utf8
-from arena.tournament.ladder import MAX_LADDER_BYTES, LadderError, parse_ladder
+from arena.text.files import TextFileError, read_utf8
+from arena.tournament.plan.growth import GrowthError, plan_roster, stored_roster
+from arena.tournament.plan.ladder import MAX_LADDER_BYTES, Ladder, LadderError, parse_ladder
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.sqlite import Store
 
 ladder_app = typer.Typer(help="Edit a ladder file: enter agents (see docs/ladders.md).", no_args_is_help=True)
 
@@ -31,6 +35,25 @@ def agents_table(entry: str) -> str:
         lines.append(f"name = {json.dumps(name)}")  # a JSON string is a TOML basic string
     lines.append(f"agent = {json.dumps(agent)}")
     return "\n".join(lines) + "\n"
+
+
+def _check_roster(ladder: Ladder, db: Path) -> None:
+    """GrowthError if ``ladder``'s agents would not fit the roster its last run in ``db`` keeps
+    (a retired name entered again as another agent or with other options); nothing without a run."""
+    if not db.is_file():
+        return
+    try:
+        store = Store.read_only(db)
+    except (StoreError, sqlite3.Error):
+        return  # not a readable store: `arena run` says so itself
+    try:
+        run = store.latest_run(ladder.name)
+        if run is not None:
+            plan_roster(stored_roster(store.config(run.id)), ladder)
+    except (StoreError, sqlite3.Error):
+        return
+    finally:
+        store.close()
 
 
 @ladder_app.command()
@@ -46,10 +69,16 @@ def add(
             "to give its display name (default: the agent's name).",
         ),
     ],
+    db: Annotated[
+        Path,
+        typer.Option("--db", help="The database the ladder is run in: a name it retired is checked there."),
+    ] = Path("tlachtli.db"),
 ) -> None:
     """Enter agents in a ladder: append them to its file; `arena run LADDER` then plays only their matches.
 
-    Agent options are not taken here: write them in the file (`options = {...}`) if needed.
+    Agent options are not taken here: write them in the file (`options = {...}`) if needed. A
+    name the ladder retired may come back only as the same agent with the same options: another
+    one under that name is refused here, as `arena run` would refuse it.
     """
     try:
         text = read_utf8(ladder_file, "ladder file", MAX_LADDER_BYTES)
@@ -57,8 +86,11 @@ def add(
         raise fail(str(error)) from None
     grown = text + ("" if text.endswith("\n") or not text else "\n") + "".join(map(agents_table, agents))
     try:
-        parse_ladder(grown, load_registry(), source=str(ladder_file), base_dir=ladder_file.resolve().parent)
-    except LadderError as error:
+        ladder = parse_ladder(
+            grown, load_registry(), source=str(ladder_file), base_dir=ladder_file.resolve().parent
+        )
+        _check_roster(ladder, db)
+    except (LadderError, GrowthError) as error:
         raise fail(f"{error} (after adding {', '.join(agents)}; the file is unchanged)") from None
     # written whole or not at all: a crash mid-write must not cut the ladder file short
     handle, temporary = tempfile.mkstemp(dir=ladder_file.resolve().parent, prefix=".ladder-", suffix=".toml")

@@ -14,7 +14,7 @@ import typer
 
 from arena.cli.cluster import cluster_app
 from arena.cli.common import (
-    SANDBOX_HELP,
+    MATCH_SANDBOX_HELP,
     check_output_path,
     fail,
     load_registry,
@@ -22,24 +22,27 @@ from arena.cli.common import (
     parse_options,
     save_or_rescue,
     say,
+    shortened,
     stderr_console,
     table,
     use_sandbox,
 )
 from arena.cli.compare import compare
+from arena.cli.help_text import reflow_commands
+from arena.cli.newbot import NewBotError, check_name, render, write_package
+from arena.cli.serve import serve
+from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
-from arena.match import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
-from arena.newbot import NewBotError, check_name, render, write_package
-from arena.plugins import PluginError, Registry
-from arena.record import ReplayError, ReplayStep, load_record
-from arena.record import replay as replay_record
-from arena.web.serve import serve
-from arena.wire.cgroups import DEFAULT_CPUS
+from arena.match.record import ReplayError, ReplayStep, load_record
+from arena.match.record import replay as replay_record
+from arena.match.spec import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
+from arena.process.cgroups import DEFAULT_CPUS
+from arena.registry.plugins import PluginError, Registry
 from engine.api import State, capabilities
 from engine.options import OPTION_HEADERS, option_rows
 
 if TYPE_CHECKING:
-    from arena.match import MatchOutcome
+    from arena.match.spec import MatchOutcome
     from arena.web.watch import Watch
 
 # What plays matches (trio, the referee, the agents' start-up) is imported by the commands that
@@ -60,6 +63,12 @@ def agents(
             help="An agent's name: list its options (name, type, default, allowed values, meaning)."
         ),
     ] = None,
+    wide: Annotated[
+        bool,
+        typer.Option(
+            "--wide", help="Whole descriptions and the plugin column (the table fits 100 columns without)."
+        ),
+    ] = False,
 ) -> None:
     """List the agents the installed plugins offer (name, games, description, source), or one agent's options."""
     registry = load_registry()
@@ -85,7 +94,10 @@ def agents(
         ]
         for spec in sorted(registry.agents.values(), key=lambda s: s.name)
     ]
-    typer.echo(table(rows, headers=["agent", "games", "kind", "description", "plugin"]))
+    headers = ["agent", "games", "kind", "description", "plugin"]
+    if not wide:  # the plugin column left out, descriptions cut to fit
+        headers, rows = headers[:4], shortened([row[:4] for row in rows], headers[:4], 3)
+    typer.echo(table(rows, headers=headers))
 
 
 @app.command()
@@ -136,7 +148,8 @@ def play(
         typer.Option(
             "--agent",
             "-a",
-            help="A plugin agent's name or a path to an executable; once per seat, in order; `human`: you, in the browser.",
+            help="A plugin agent's name, a path to an executable or a bot package folder (tlachtli.toml; "
+            "sandboxed); once per seat, in order; `human`: you, in the browser.",
         ),
     ],
     automaton: Annotated[
@@ -200,7 +213,7 @@ def play(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of the table.")
     ] = False,
-    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+    sandbox: Annotated[str | None, typer.Option(help=MATCH_SANDBOX_HELP)] = None,
     human_clock: Annotated[
         float,
         typer.Option(
@@ -239,8 +252,8 @@ def play(
 
     Example: arena play -g zapotec -a human --automaton cocijobot --open
     """
-    from arena.lineup import setup_state
-    from arena.referee import run_match
+    from arena.match.lineup import setup_state
+    from arena.match.referee import run_match
 
     if record is not None:
         check_output_path(record, "--record")
@@ -382,8 +395,8 @@ def _unstarted(faults: list[dict]) -> str | None:
 @contextmanager
 def _match_errors() -> Iterator[None]:
     """Turn a refused match, Ctrl-C or SIGTERM into one error line and the usual exit status."""
-    from arena.lineup import MatchSetupError
-    from arena.referee import Terminated
+    from arena.match.lineup import MatchSetupError
+    from arena.match.referee import Terminated
 
     try:
         yield
@@ -442,13 +455,15 @@ def replay(
 
 @app.command()
 def check(
-    agent: Annotated[str, typer.Argument(help="A plugin agent's name or a path to an executable.")],
+    agent: Annotated[
+        str, typer.Argument(help="A plugin agent's name, a path to an executable or a bot package folder.")
+    ],
     game: Annotated[
         str | None,
         typer.Option("--game", "-g", help="Check on this game only (default: every game it claims)."),
     ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
-    sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+    sandbox: Annotated[str | None, typer.Option(help=MATCH_SANDBOX_HELP)] = None,
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
@@ -457,9 +472,9 @@ def check(
     """
     from rich.progress import Progress
 
-    from arena.conformance import CheckReport, check_specs
-    from arena.lineup import MatchSetupError
-    from arena.referee import run_match
+    from arena.match.conformance import CheckReport, check_specs
+    from arena.match.lineup import MatchSetupError
+    from arena.match.referee import run_match
 
     registry = load_registry()
     use_sandbox(sandbox)
@@ -493,9 +508,11 @@ def new_bot(
         ),
     ] = None,
 ) -> None:
-    """Write a ready bot package: pyproject with the entry point, the agent, a test, a README.
+    """Write a ready bot package: pyproject with the entry point, the tlachtli.toml manifest, the
+    agent, a test, a README.
 
-    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes.
+    Then: pip install -e NAME, and `arena agents` lists it, `arena check NAME` passes; or
+    `arena submit NAME --ladder LADDER` enters the folder in a ladder, sandboxed.
     """
     registry = load_registry()
     try:
@@ -504,7 +521,7 @@ def new_bot(
         check_name(name, set(registry.agents))
         target = directory if directory is not None else Path(name)
         example = registry.games.get(game or "zapotec")  # the game the strategy's example is taken from
-        written = write_package(target, render(name, game, example))
+        written = write_package(target, render(name, game, example, sorted(registry.games)))
     except (NewBotError, PluginError) as error:
         raise fail(str(error)) from None
     for path in written:
@@ -516,3 +533,5 @@ register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, ex
 app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
+register_submission_commands(app)  # submit, bots
+reflow_commands(app)  # last: every command's help wraps to the terminal

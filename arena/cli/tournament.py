@@ -6,8 +6,10 @@ Registered on the main typer app by ``arena/cli/main.py`` through ``register``.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
+import os
 import shlex
 import signal
 import sqlite3
@@ -16,21 +18,30 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
-from arena.cli.common import SANDBOX_HELP, announce_sandbox, say, stderr_console, table, use_sandbox
+from arena.cli.common import (
+    SANDBOX_HELP,
+    announce_sandbox,
+    say,
+    stderr_console,
+    table,
+    use_sandbox,
+)
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
-from arena.cli.entry import interrupted_once
+from arena.cli.interrupts import interrupted_once
 from arena.cli.ladder_file import ladder_app
-from arena.textfile import INT64, waits_for_a_reader
-from arena.textsafe import printable
-from arena.tournament.doctor import check_store
-from arena.tournament.growth import mark_uncertain, retired_names, without_retired
-from arena.tournament.ladder import LadderError, load_ladder
-from arena.tournament.report import (
+from arena.text.files import INT64, waits_for_a_reader
+from arena.text.safe import printable
+from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
+from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
+from arena.tournament.plan.runs import plan_run
+from arena.tournament.plan.secrecy import seeds_hidden
+from arena.tournament.stats.fault_lines import AgentFaults, agent_faults, faults_by_seat
+from arena.tournament.stats.report import (
     EXPORT_FIELDS,
     ReportError,
     describe_seats,
@@ -41,17 +52,20 @@ from arena.tournament.report import (
     resolve_run,
     run_title,
 )
-from arena.tournament.secrecy import seeds_hidden
-from arena.tournament.store import (
+from arena.tournament.stats.table_format import cells, columns, fixed, percent, percent_interval
+from arena.tournament.store.api import (
     DAMAGED_HINT,
     DEFAULT_DB,
     STATUSES,
     DiskFullError,
     LadderRun,
-    Store,
+    StoredMatch,
     StoreError,
-    disk_full,
 )
+from arena.tournament.store.doctor import check_store
+from arena.tournament.store.sqlite import Store, disk_full
+
+T = TypeVar("T")
 
 
 class TableFormat(StrEnum):
@@ -79,18 +93,32 @@ class ExportFormat(StrEnum):
 DbOption = Annotated[
     Path, typer.Option("--db", help="SQLite database file of the tournament results.", show_default=True)
 ]
-LadderArg = Annotated[
-    str | None,
-    typer.Argument(
-        metavar="LADDER",
-        help="Ladder name, or its .toml file; default: the ladder run most recently in the database.",
-    ),
-]
+# The older shapes (`leaderboard LADDER`, `doctor DB`), kept working but no longer shown: every
+# command names its ladder with --ladder/-l and its database with --db.
+LadderArg = Annotated[str | None, typer.Argument(metavar="LADDER", hidden=True, show_default=False)]
+DbArg = Annotated[Path | None, typer.Argument(metavar="DB", hidden=True, show_default=False)]
 LadderOption = Annotated[
     str | None,
     typer.Option("--ladder", "-l", help="Ladder name or .toml file; default: the most recently run ladder."),
 ]
 OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
+
+
+def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
+    """``ladder`` grown by its active submitted bots (arena/submissions/), which run only under bwrap."""
+    from arena.process.zygote import PACKAGES_ENV
+    from arena.submissions.entrants import with_submissions
+    from arena.submissions.store import SubmissionStore, submissions_folder
+
+    store = SubmissionStore(submissions_folder(db))
+    grown = with_submissions(ladder, store)
+    if grown is not ladder:
+        if sandbox != "bwrap":
+            raise _fail(
+                f"ladder {ladder.name!r} has submitted bots: they run only in the bwrap sandbox, not {sandbox!r}"
+            )
+        os.environ[PACKAGES_ENV] = str(store.packages)  # the workers' one zygote holds them (zygote.py)
+    return grown
 
 
 def _open_existing(db: Path) -> Store:
@@ -110,8 +138,27 @@ def _open_existing(db: Path) -> Store:
         raise _fail(f"cannot open {db}: {error}") from None
 
 
+def _fit_memory(ladder: Ladder, jobs: int | None) -> None:
+    """Say so in one line where the bots' memory caps together exceed this machine's memory, and
+    lower the default cap to fit (its workers inherit it); refuse a run that cannot fit at all."""
+    from arena.process.limits import DEFAULT_MEMORY_MB, _own_cgroup
+    from arena.process.memory import BOT_MEMORY_ENV, machine_memory_mb, memory_plan
+    from arena.tournament.run.runner import default_jobs
+
+    if os.geteuid() != 0 or _own_cgroup("memory") is None:
+        return  # no cgroup caps here (docs/security.md, Limits)
+    workers = jobs or ladder.concurrency or default_jobs()  # as play_ladder counts them
+    plan = memory_plan(machine_memory_mb(), workers * ladder.players, ladder.memory_mb, DEFAULT_MEMORY_MB)
+    if plan.refused:
+        raise _fail(str(plan.note))
+    if plan.cap is not None:
+        os.environ[BOT_MEMORY_ENV] = str(plan.cap)
+    if plan.note:
+        typer.echo(plan.note, err=True)
+
+
 def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
-    """Whether the deals of ``ladder_run`` must stay hidden (arena/tournament/secrecy.py: the web's rule too)."""
+    """Whether the deals of ``ladder_run`` must stay hidden (arena/tournament/plan/secrecy.py: the web's rule too)."""
     return seeds_hidden(store, ladder_run)
 
 
@@ -184,7 +231,25 @@ def run(
         bool,
         typer.Option("--dashboard", help="With --cluster local:N: serve Dask's dashboard on 127.0.0.1."),
     ] = False,
+    audit: Annotated[
+        float | None,
+        typer.Option(
+            "--audit",
+            min=0.0,
+            max=1.0,
+            metavar="SHARE",
+            help="With --cluster: the share of each worker's matches played again on this machine and"
+            " compared move by move (default 0.1; docs/cluster.md).",
+        ),
+    ] = None,
     sandbox: Annotated[str | None, typer.Option(help=SANDBOX_HELP)] = None,
+    fail_on_faults: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-faults",
+            help="Exit with status 1 when any seat forfeited (a demo or a check whose bots must play cleanly).",
+        ),
+    ] = False,
 ) -> None:
     """Play a ladder: every match of its schedule, in parallel, stored as each finishes.
 
@@ -200,9 +265,9 @@ def run(
     # Here, not at the top: the runner (psutil, multiprocessing) is only needed to play, and every
     # `arena` process imports this module; the cluster's match checks (trio, the referee) only with
     # --cluster: a local run's workers import them, not this process.
-    with interrupted_once():  # until the runner's own handlers: arena/cli/entry.py says why
-        from arena.tournament.play import play_ladder
-        from arena.tournament.runner import MAX_FAILURES
+    with interrupted_once():  # until the runner's own handlers: arena/cli/interrupts.py says why
+        from arena.tournament.run.play import play_run
+        from arena.tournament.run.runner import MAX_FAILURES
 
     if jobs is not None and cluster is not None:
         raise _fail("give --jobs or --cluster, not both (a cluster plays one match per worker thread)")
@@ -210,15 +275,17 @@ def run(
     cluster_errors: tuple[type[Exception], ...] = ()  # what only a cluster raises
     if cluster is not None:
         with interrupted_once():
-            from arena.tournament.cluster import ClusterError, ClusterTarget, check_target
+            from arena.tournament.run.cluster import ClusterError, ClusterTarget, check_target
         cluster_errors = (ClusterError,)
         target = ClusterTarget(cluster, cluster_security, insecure_cluster, dashboard)
+        if audit is not None:
+            target = dataclasses.replace(target, audit=audit)
         try:
             check_target(target)
         except ClusterError as error:
             raise _fail(str(error)) from None
-    elif cluster_security is not None or insecure_cluster or dashboard:
-        raise _fail("--cluster-security, --insecure-cluster and --dashboard go with --cluster")
+    elif cluster_security is not None or insecure_cluster or dashboard or audit is not None:
+        raise _fail("--cluster-security, --insecure-cluster, --dashboard and --audit go with --cluster")
     registry = _registry()
     try:
         ladder = load_ladder(ladder_file, registry)
@@ -227,19 +294,22 @@ def run(
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)
+    ladder = _with_submissions(ladder, db, in_force)
+    if not cluster:
+        _fit_memory(ladder, jobs)
     try:
         store = Store(db)
     except (StoreError, sqlite3.Error) as error:
         raise _fail(f"cannot open {db}: {error}") from None
     with _store_errors(db), store:
         try:
-            summary = play_ladder(
-                ladder,
+            plan = plan_run(store, ladder, new=new)  # resumed, grown or new: settled before playing
+            summary = play_run(
                 store,
+                plan,
                 jobs=jobs,
                 progress=not quiet,
                 cluster=target,
-                new=new,
                 console=stderr_console(),
                 notify=lambda line: say(line, err=True),
                 on_start=lambda: announce_sandbox(in_force, always=True),
@@ -248,6 +318,7 @@ def run(
             raise _fail(str(error)) from None
         except cluster_errors as error:
             raise _fail(str(error)) from None
+        warnings = fault_warnings(store, summary.run, db)
     report, counts, total, workers = summary.report, summary.counts, summary.total, summary.workers
     where = f"cluster {cluster}" if cluster else f"{workers} job(s)"
     rate = f" ({report.rate:.2f} matches/s with {where})" if report.played else ""
@@ -269,14 +340,50 @@ def run(
         if more > 0:
             typer.echo(f"error: ... and {more} more", err=True)
         raise typer.Exit(1)
+    for line in warnings:
+        say(line, err=True)
+    if warnings and fail_on_faults:
+        raise _fail(f"{len(warnings)} agent(s) forfeited (--fail-on-faults): see the warnings above", code=1)
     if counts["done"] + counts["aborted"] == total:
         typer.echo(
-            f"see the ratings with: arena leaderboard {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
+            f"see the ratings with: arena leaderboard -l {shlex.quote(ladder.name)} --db {shlex.quote(str(db))}"
         )
 
 
+def fault_warnings(store: Store, ladder_run: LadderRun, db: Path) -> list[str]:
+    """One warning line per agent that forfeited in the ladder: in how many seats, its most frequent
+    fault with the first line of its detail (kept back while the deals are secret), and where to
+    read more. A bot that cannot start forfeits every match and would otherwise only rank last."""
+    hidden = _seeds_hidden(store, ladder_run)
+    by_agent: dict[str, list[AgentFaults]] = {}
+    for found in agent_faults(store, ladder_run.id):
+        by_agent.setdefault(found.agent, []).append(found)
+    where = f"--db {shlex.quote(str(db))}"
+    name = shlex.quote(ladder_run.name)
+    lines = []
+    for agent, kinds in by_agent.items():
+        top = max(kinds, key=lambda kind: kind.count)
+        when = " at its start" if top.handshake else ""
+        why = f": {top.line}" if top.line and not hidden else ""
+        others = f" (and {len(kinds) - 1} other kind(s))" if len(kinds) > 1 else ""
+        lines.append(
+            f"warning: {agent} forfeited {sum(kind.count for kind in kinds)} of its {top.played} seat(s), "
+            f"{top.fault}{when}{why}{others}; see `arena matches {name} {where} --faults --agent "
+            f"{shlex.quote(agent)}`, and the whole record with `arena record {top.example} -l {name} {where}`"
+        )
+    return lines
+
+
+def _either(option: T, argument: T | None, flag: str, default: T | None = None) -> T:
+    """The value given as ``flag`` or as the older positional argument (one error line if both differ)."""
+    if argument is not None and option not in (None, default) and option != argument:
+        raise _fail(f"give the {flag.lstrip('-')} once: {flag} {option} or {argument}, not both")
+    return argument if argument is not None else option
+
+
 def leaderboard(
-    ladder: LadderArg = None,
+    ladder_arg: LadderArg = None,
+    ladder: LadderOption = None,
     db: DbOption = Path(DEFAULT_DB),
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
     method: Annotated[
@@ -292,6 +399,9 @@ def leaderboard(
     show_all: Annotated[
         bool, typer.Option("--all", help="Also show retired agents (and older versions of an agent).")
     ] = False,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Every column (the table fits 100 columns without).")
+    ] = False,
 ) -> None:
     """Show a ladder's leaderboard: TrueSkill and the order-free MLE rating side by side.
 
@@ -301,6 +411,7 @@ def leaderboard(
     instead by each agent's mean margin over the automaton on the same deals, with 95%
     intervals, the paired gap to the row above and the win rate. See docs/ratings.md.
     """
+    ladder = _either(ladder, ladder_arg, "--ladder")
 
     def show() -> None:
         with _open_existing(db) as store:
@@ -330,7 +441,7 @@ def leaderboard(
             )
             retired = f"; {hidden} retired (--all shows them)" if hidden else ""
             say(f"{run_title(ladder_run)}: {counts['done']}/{total} matches{aborted}, {order}{retired}")
-            say(_solo_table(rows) if by_score else _rating_table(rows))
+            say(_leaderboard_table(rows, by_score, wide))
             unsure = sum(bool(row.get("uncertain")) for row in rows)
             if unsure:
                 say(
@@ -341,41 +452,15 @@ def leaderboard(
     _guard(show, db)
 
 
-def _rating_table(rows: list[dict]) -> str:
-    headers = ["rank", "agent", "rating", "mu", "sigma", "MLE Elo", "95% interval"]
-    headers += ["matches", "wins", "mean score", "faults"]
-    cells = [
-        [row["rank"], row["agent"], row["rating"], row["mu"], row["sigma"], row["mle"]]
-        + [(_interval(row["mle_low"], row["mle_high"]) or "-") + (" ?" if row.get("uncertain") else "")]
-        + [row["matches"], row["wins"], row["mean_score"], row["faults"]]
-        for row in rows
-    ]
-    floats = [".2f"] * 5 + [".1f"] + [".2f"] * 5  # Elo to 0.1; TrueSkill's mu and sigma to 0.01
-    return table(cells, headers=headers, floatfmt=floats, missingval="-")
-
-
-def _solo_table(rows: list[dict]) -> str:
-    """A solo ladder's table (arena/tournament/solo.py): margins, paired gaps, win rates."""
-    headers = ["rank", "agent", "mean margin", "95% interval", "gap to above", "95% interval"]
-    headers += ["mean score", "win rate", "95% interval (Wilson)", "deals", "faults"]
-    cells = [
-        [row["rank"], row["agent"], row["mean_margin"], _interval(row["margin_low"], row["margin_high"], 2)]
-        + [row["gap_above"], _interval(row["gap_low"], row["gap_high"], 2), row["mean_score"]]
-        + [f"{100 * row['win_rate']:.1f}%", _percent_interval(row["win_low"], row["win_high"])]
-        + [row["deals"], row["faults"]]
-        for row in rows
-    ]
-    floats = ["g", "g", "+.2f", "g", "+.2f", "g", ".2f"]  # margins signed: above or below the automaton
-    return table(cells, headers=headers, floatfmt=floats, missingval="-")
-
-
-def _percent_interval(low: float, high: float) -> str:
-    """A rate's interval as percentages, e.g. ``[12.5, 40.0]``."""
-    return f"[{100 * low:.1f}, {100 * high:.1f}]"
-
-
-def _interval(low: float | None, high: float | None, digits: int = 0) -> str | None:
-    return None if low is None or high is None else f"[{low:+.{digits}f}, {high:+.{digits}f}]"
+def _leaderboard_table(rows: list[dict], solo: bool, wide: bool) -> str:
+    """The leaderboard as text: the web page's columns and figures (arena/tournament/stats/table_format.py)."""
+    chosen = columns(solo, wide)
+    return table(
+        cells(rows, solo, wide),
+        headers=[column.header for column in chosen],
+        disable_numparse=True,  # the cells are formatted already
+        colalign=["right" if column.numeric else "left" for column in chosen],
+    )
 
 
 def matches(
@@ -422,8 +507,23 @@ def matches(
         ]
         headers = ["#", "match", "status", "seed", "seats: agent score (#rank)", "seconds"]
         say(table(rows, headers=headers, floatfmt=".2f", missingval="-"))
+        if faults and not hidden:  # why each seat forfeited: the first line of its detail, whole
+            with _open_existing(db) as store:
+                whys = [(m.idx, _why(m, store.record(m.id))) for m in found[:limit]]
+            say("\nwhy, the first line of each fault's detail (the whole record: `arena record N`):")
+            for idx, why in whys:
+                for line in why.splitlines():
+                    say(f"  #{idx} {line}")
 
     _guard(show, db)
+
+
+def _why(match: StoredMatch, record: dict | None) -> str:
+    """Each forfeited seat's agent and the first line of its fault's detail, one per line."""
+    lines = faults_by_seat(record)
+    return "\n".join(
+        f"{seat.agent}: {lines[seat.seat][1]}" for seat in match.seats if seat.fault and seat.seat in lines
+    )
 
 
 def _none_found(ladder: str, faults: bool, agent: str | None, status: str | None) -> str:
@@ -464,8 +564,9 @@ def head_to_head_command(
             rows = []
             for name, ahead, mean in ((a, h2h.a_ahead, h2h.a_mean_score), (b, h2h.b_ahead, h2h.b_mean_score)):
                 rate, low, high = h2h.score_rate(name)
-                percent = _percent_interval(low, high)
-                rows.append([name, ahead, h2h.level, f"{100 * rate:.1f}%", percent, f"{mean:.2f}"])
+                rows.append(
+                    [name, ahead, h2h.level, percent(rate), percent_interval(low, high), fixed(mean, ".2f")]
+                )
             headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
             say(table(rows, headers=headers))
 
@@ -522,14 +623,13 @@ def record(
     _guard(write, db)
 
 
-def doctor(
-    db: Annotated[Path, typer.Argument(metavar="DB", help="The SQLite database file to check.")],
-) -> None:
+def doctor(db_arg: DbArg = None, db: DbOption = Path(DEFAULT_DB)) -> None:
     """Check a tournament database: SQLite integrity, schema version, every stored spec and record.
 
     Prints one line per problem with what to do, or OK; exit status 1 when a problem is found.
     The file is only read.
     """
+    db = _either(db, db_arg, "--db", Path(DEFAULT_DB))
     problems, summary = check_store(db)
     for line in problems:
         say(f"problem: {printable(line, newlines=False)}")

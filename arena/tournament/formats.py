@@ -4,7 +4,7 @@ A format says how a ladder's entrants are grouped into matches (each group then 
 rotation, ``matches_per_pairing`` times), which ladder keys it needs or alone accepts, and
 whether every group plays the same deals. Adding a format is one entry here plus its tests.
 "compare" is the format of the runs `arena compare` stores; its matches come from
-arena/tournament/compare.py, not from a ladder file.
+arena/tournament/plan/compare.py, not from a ladder file.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, TypeVar
 
-E = TypeVar("E")  # an entrant (arena.tournament.ladder.Entrant): anything with a ``name``
+E = TypeVar("E")  # an entrant (arena.tournament.plan.ladder.Entrant): anything with a ``name``
 
 
 def _every_combination(entrants: Sequence[E], players: int, challenger: str | None) -> list[tuple[E, ...]]:
@@ -47,7 +47,7 @@ class TournamentFormat:
     required: tuple[str, ...] = ()  # of those, the ones it cannot do without
     shared_deals: bool = False  # every group plays the same deals, so scores compare across groups
     in_ladder_files: bool = True  # may be named by ``format =`` in a ladder file
-    adaptive: bool = False  # plays rounds it picks from the results so far (arena/tournament/swiss.py)
+    adaptive: bool = False  # plays rounds it picks from the results so far (arena/tournament/plan/swiss.py)
 
     def meeting_groups(
         self, entrants: Sequence[Any], players: int, challenger: str | None

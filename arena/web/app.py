@@ -30,11 +30,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arena.live import live_file, live_folder, read_live
-from arena.plugins import PluginError, Registry, discover
-from arena.textsafe import printable
-from arena.tournament.ratings import RateMemo
-from arena.tournament.store import Store, StoreError
+from arena.match.live import live_file, live_folder, read_live
+from arena.registry.plugins import PluginError, Registry, discover
+from arena.text.safe import printable
+from arena.tournament.stats import table_format
+from arena.tournament.stats.ratings import RateMemo
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart
@@ -195,7 +197,7 @@ class Arena:
 
     def source(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]:
         """A match's summary, its record (None until it is done, or while its ladder's deals are
-        hidden) and, while it is played and may be shown, its live record (arena/live.py)."""
+        hidden) and, while it is played and may be shown, its live record (arena/match/live.py)."""
         with self.store() as store:
             match, record = views.stored_match(store, match_id)
             hidden = views.deals_hidden(store, match.ladder_id)
@@ -272,6 +274,7 @@ class Arena:
             view=view,
             chart=Markup(view["chart"]),
             compare_chart=Markup(view.get("compare_chart", "")),
+            columns=table_format.columns(view["solo"]),
         )
 
     def leaderboard(self, request: Request) -> Response:
@@ -398,10 +401,8 @@ def _api(request: Request) -> bool:
 
 def _number(value: Any) -> str:
     """Table cells: floats with 2 decimals, None as a dash, the rest as is."""
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.2f}"
+    if isinstance(value, float) or value is None:
+        return table_format.fixed(value, ".2f")  # as the CLI: no "-0.00", a dash for None
     return str(value)
 
 

@@ -1,7 +1,7 @@
 """`arena play` with a person at the table: the referee and the seat pages in one trio loop.
 
-The referee plays the match as always (arena/referee.py); each ``human`` seat is a ``HumanSeat``
-(arena/human.py) it talks to in process, and a small web server (arena/web/seat_app.py, on
+The referee plays the match as always (arena/match/referee.py); each ``human`` seat is a ``HumanSeat``
+(arena/match/human.py) it talks to in process, and a small web server (arena/web/seat_app.py, on
 Hypercorn's trio worker, loopback only) serves that seat's page. Bot seats are started exactly
 as without a person (own process, sandbox, limits; a child closes every descriptor it did not
 ask for, the server's socket included). When the match is over, each page gets the final table;
@@ -19,10 +19,10 @@ import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve as hypercorn_serve
 
-from arena.human import HUMAN, HumanSeat
-from arena.match import MatchOutcome, MatchSpec, table_seats
-from arena.plugins import Registry
-from arena.referee import play_unless_terminated, run_trio
+from arena.match.human import HUMAN, HumanSeat
+from arena.match.referee import play_unless_terminated, run_trio
+from arena.match.spec import MatchOutcome, MatchSpec, table_seats
+from arena.registry.plugins import Registry
 from arena.web.app import served_hosts
 from arena.web.seat_app import create_seat_app
 
@@ -64,7 +64,8 @@ def play_with_humans(
             announce([f"{address}/play/{seat.token}" for seat in seats])
             try:
                 outcome = await play_unless_terminated(spec, registry, {seat.seat: seat for seat in seats})
-                final = {"seats": [asdict(result) for result in outcome.seats]}
+                # the record too: the page saves it for `arena replay` (this server stops soon after)
+                final = {"seats": [asdict(result) for result in outcome.seats], "record": outcome.record}
                 for seat in seats:
                     seat.conclude(final)
                 with trio.move_on_after(LINGER_S):

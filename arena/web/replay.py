@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.record import ReplayError, ReplayStep, replay
+from arena.match.record import ReplayError, ReplayStep, replay
 from engine.api import Game, State, capabilities
 
 MAX_OPTIONS = 80  # options listed per step; the chosen one is always among them

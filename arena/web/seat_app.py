@@ -2,7 +2,7 @@
 
 Each human seat has its own secret address ``/play/TOKEN`` (printed by `arena play`). The page
 long-polls ``/play/TOKEN/state`` and posts its clicks to ``/play/TOKEN/choose``. Everything it
-shows comes from the seat's ``HumanSeat`` (arena/human.py), which holds only what the referee
+shows comes from the seat's ``HumanSeat`` (arena/match/human.py), which holds only what the referee
 sent that seat: its own observation and options, drawn by the game's ``picture`` from a state
 rebuilt with ``Game.from_observation`` (where the game declares both capabilities) and seen as that seat (``viewer``), so whatever that
 rebuild samples for hidden parts is never drawn. The same Host check and security headers as
@@ -25,9 +25,10 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arena.human import ChoiceRefused, HumanSeat
+from arena.match.human import ChoiceRefused, HumanSeat
 from arena.web.app import STATIC, SecurityHeaders
 from arena.web.replay import draw
+from arena.web.scoresheet import score_sheet
 from engine.api import Game, capabilities
 
 POLL_S = 10.0  # how long a state request waits for a change before answering the same again
@@ -64,11 +65,12 @@ class SeatPages:
         seat = self.seat(request)
         try:
             since = int(request.query_params.get("since", "-1"))
+            log_from = max(0, int(request.query_params.get("log", "0")))
         except ValueError:
-            since = -1
+            since, log_from = -1, 0
         await seat.changed_since(since, POLL_S)
         tab = request.query_params.get("tab")
-        view = self.view(seat, tab)
+        view = self.view(seat, tab, log_from)
         if tab == seat.tab:
             seat.seen = view["version"]
         return JSONResponse(view, headers={"cache-control": "no-store"})
@@ -94,8 +96,10 @@ class SeatPages:
             return JSONResponse({"error": refused.message}, status_code=refused.status)
         return JSONResponse({"ok": True})
 
-    def view(self, seat: HumanSeat, tab: str | None) -> dict[str, Any]:
-        """What the page shows now: its status, the pending decision, the board, the final table."""
+    def view(self, seat: HumanSeat, tab: str | None, log_from: int = 0) -> dict[str, Any]:
+        """What the page shows now: its status, the pending decision, the board, the game's log from
+        line ``log_from`` on (``log_new``: the first line the person has not seen decide on), and
+        at the end the final table, the score sheet and the record."""
         view: dict[str, Any] = {"version": seat.version, "seat": seat.seat}
         if tab != seat.tab:
             return view | {
@@ -104,8 +108,15 @@ class SeatPages:
             }
         asked = seat.question
         view["board"] = self.board(seat)
+        view |= {"log": seat.log[log_from:], "log_from": log_from, "log_new": seat.answered_at}
         if seat.outcome is not None:
-            return view | {"status": "over", "outcome": seat.outcome, "forfeit": seat.forfeit_note}
+            sheet = score_sheet(self.game, seat.final, self.names) if seat.final is not None else None
+            return view | {
+                "status": "over",
+                "outcome": seat.outcome,
+                "forfeit": seat.forfeit_note,
+                "score_sheet": sheet,
+            }
         if seat.goodbye is not None:  # the final table follows as soon as the record is made
             return view | {"status": "waiting", "message": "the match is over: the final table follows"}
         if seat.stopped:
@@ -132,22 +143,28 @@ class SeatPages:
         }
 
     def board(self, seat: HumanSeat) -> str | None:
-        """The seat's last observation drawn as that seat sees it (kept per decision)."""
-        shown = seat.last_decide
-        if shown is None:
+        """The seat's latest observation drawn as that seat sees it (kept per move witnessed); the
+        final position once the game is over, never the board of the last decision."""
+        observation = seat.observation or (seat.last_decide or {}).get("obs")
+        if observation is None and seat.final is None:
             return None
+        key = -1 if seat.final is not None else seat.observed
         cached = self._boards.get(seat.seat)
-        if cached is not None and cached[0] == shown["id"]:
+        if cached is not None and cached[0] == key:
             return cached[1]
-        drawing = None  # a game without from_observation or a picture: the options alone
+        drawing = cached[1] if cached is not None else None  # the board drawn last, if any
         offered = capabilities(self.game)
-        if offered.from_observation and offered.picture is not None:
+        if offered.picture is not None and (seat.final is not None or offered.from_observation):
             try:  # the hidden parts sampled here are exactly what the viewer's drawing leaves out
-                state = self.game.from_observation(shown["obs"], Random(0))
+                state = (
+                    seat.final
+                    if seat.final is not None
+                    else self.game.from_observation(observation or {}, Random(0))
+                )
                 drawing = draw(self.game, state, seat.seat, self.names)
             except (NotImplementedError, AttributeError, KeyError, ValueError, TypeError):
-                drawing = None  # an observation the engine cannot rebuild: the options alone
-        self._boards[seat.seat] = (shown["id"], drawing)
+                pass  # an observation the engine cannot rebuild: the board drawn last, or the options alone
+        self._boards[seat.seat] = (key, drawing)
         return drawing
 
 

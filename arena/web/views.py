@@ -10,19 +10,22 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from arena.match import table_seats
-from arena.plugins import Registry
-from arena.tournament.growth import mark_uncertain, retired_names, without_retired
-from arena.tournament.ratings import RateMemo, SeatLine, effective_ranks, leaderboard
-from arena.tournament.report import ranked_by_score, rows_with_mle, run_title
-from arena.tournament.secrecy import seeds_hidden
-from arena.tournament.solo import solo_rows
-from arena.tournament.store import LadderRun, Store, StoredMatch
+from arena.match.spec import table_seats
+from arena.registry.plugins import Registry
+from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
+from arena.tournament.plan.secrecy import seeds_hidden
+from arena.tournament.stats.fault_lines import agent_faults, faults_by_seat
+from arena.tournament.stats.ratings import RateMemo, SeatLine, effective_ranks, inherited, leaderboard
+from arena.tournament.stats.report import ranked_by_score, rows_with_mle, run_title
+from arena.tournament.stats.solo import solo_rows
+from arena.tournament.store.api import DAMAGED_HINT, LadderRun, StoredMatch, StoreError
+from arena.tournament.store.sqlite import Store, seat_problem
 from engine.options import OPTION_HEADERS, option_rows
 
 PAGE_SIZE = 50
 AGENT_MATCHES = 100  # latest matches listed on an agent's page
 CHART_POINTS = 150  # most points drawn per agent in the rating chart
+RUNNING_LINKS = 20  # running matches linked from a ladder's progress line, at most
 
 
 class NotFound(LookupError):
@@ -88,7 +91,14 @@ def progress(store: Store, run_id: int) -> dict[str, Any]:
             "SELECT status, COUNT(*) AS n FROM matches WHERE ladder_id = ? GROUP BY status", (run_id,)
         )
     }
-    return _run_dict(run, counts, row["last"] or run.created)
+    running = [
+        {"id": r["id"], "key": r["key"]}
+        for r in store.db.execute(
+            "SELECT id, key FROM matches WHERE ladder_id = ? AND status = 'running' ORDER BY idx LIMIT ?",
+            (run_id, RUNNING_LINKS),
+        )
+    ]
+    return {**_run_dict(run, counts, row["last"] or run.created), "running": running}
 
 
 def done_seats(store: Store, run_id: int) -> tuple[list[list[SeatLine]], list[int]]:
@@ -98,16 +108,18 @@ def done_seats(store: Store, run_id: int) -> tuple[list[list[SeatLine]], list[in
     seeds: list[int] = []
     last = None
     for row in store.db.execute(
-        "SELECT s.match_id, s.agent, s.score, s.rank, s.fault, m.seed FROM seats s"
-        " JOIN matches m ON m.id = s.match_id"
+        "SELECT s.*, m.seed AS deal FROM seats s JOIN matches m ON m.id = s.match_id"
         " WHERE m.ladder_id = ? AND m.status = 'done' ORDER BY m.idx, s.seat",
         (run_id,),
     ):
-        if row[0] != last:
+        problem = seat_problem(row)  # a hand-edited store: one line, as the CLI's
+        if problem is not None:
+            raise StoreError(problem + DAMAGED_HINT)
+        if row["match_id"] != last:
             matches.append([])
-            seeds.append(row[5])
-            last = row[0]
-        matches[-1].append(SeatLine(row[1], row[2], row[3], row[4]))
+            seeds.append(row["deal"])
+            last = row["match_id"]
+        matches[-1].append(SeatLine(row["agent"], row["score"], row["rank"], row["fault"]))
     return matches, seeds
 
 
@@ -130,18 +142,23 @@ def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str,
     if solo:
         rows, history = solo_rows(zip(seeds, done, strict=True)), None  # not rated: no history
     else:
-        rows, history = _rated(done, seeds, memo)
-    # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain
-    rows = mark_uncertain(without_retired(rows, retired_names(config))[0], config.get("target_interval"))
+        rows, history = _rated(done, seeds, memo, inherited(config))
+    # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain;
+    # the page lists them below it, marked, as `arena leaderboard --all` does
+    retired = retired_names(config)
+    target = config.get("target_interval")
+    marked = [row for row in without_retired(rows, retired, keep=True)[0] if row["retired"]]
+    rows = mark_uncertain(without_retired(rows, retired)[0], target)
     agents = [row["agent"] for row in rows]
     return {
         "ladder": live,
         "rated": len(done),
         "solo": solo,
         "leaderboard": rows,
+        "retired": mark_uncertain(marked, target),
         "history": {} if history is None else {agent: history.get(agent, []) for agent in agents},
         "head_to_head": _matrix(done, agents),
-        "faults": _faults(done),
+        "faults": _faults(store, run),
         "compare": test,
     }
 
@@ -151,16 +168,18 @@ def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
     test's settings cannot be read back."""
     if run.format != "compare":
         return None
-    from arena.tournament.compare import summary  # loads the runner: only for a comparison's page
+    from arena.tournament.plan.compare import summary  # loads the runner: only for a comparison's page
 
     return summary(store, run)
 
 
 def _rated(
-    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None
+    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None, inherits: dict[str, str]
 ) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, float]]]]:
     """The rated leaderboard rows and each agent's TrueSkill rating (mu - 3 sigma) along the matches."""
-    from arena.tournament.ratings_mle import mle_ratings  # numpy and scipy load only when a ladder is shown
+    from arena.tournament.stats.ratings_mle import (
+        mle_ratings,  # numpy and scipy load only when a ladder is shown
+    )
 
     stride = max(1, len(done) // CHART_POINTS)
     history: dict[str, list[tuple[int, float]]] = {}
@@ -174,7 +193,8 @@ def _rated(
                 history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
 
     rows = rows_with_mle(
-        leaderboard(done, after_match=sample, memo=memo), mle_ratings(zip(seeds, done, strict=True))
+        leaderboard(done, after_match=sample, memo=memo, inherits=inherits),
+        mle_ratings(zip(seeds, done, strict=True)),
     )
     return rows, history
 
@@ -209,9 +229,14 @@ def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
     }
 
 
-def _faults(done: list[list[SeatLine]]) -> list[dict[str, Any]]:
-    counts = Counter((seat.agent, seat.fault) for lines in done for seat in lines if seat.fault)
-    return [{"agent": agent, "fault": fault, "count": n} for (agent, fault), n in sorted(counts.items())]
+def _faults(store: Store, run: LadderRun) -> list[dict[str, Any]]:
+    """Faults by agent and kind, each with its most frequent first detail line (none while the
+    deals are secret: a bot's error may quote its hand)."""
+    hidden = seeds_hidden(store, run)
+    return [
+        {"agent": f.agent, "fault": f.fault, "count": f.count, "line": "" if hidden else f.line}
+        for f in agent_faults(store, run.id)
+    ]
 
 
 def match_list(
@@ -243,18 +268,26 @@ def match_list(
         [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
     ).fetchall()
     shown = [store.match(row[0]) for row in ids]
+    lines = {  # why each seat forfeited, from the records of the page's matches with a fault
+        m.id: faults_by_seat(store.record(m.id))
+        for m in shown
+        if m is not None and not hidden and any(seat.fault for seat in m.seats)
+    }
     return {
         "ladder": progress(store, run_id),
         "filters": {"agent": agent, "fault": fault, "seed": seed},
         "page": page,
         "pages": pages,
         "count": count,
-        "matches": [match_summary(m, hidden) for m in shown if m is not None],
+        "matches": [match_summary(m, hidden, lines.get(m.id, {})) for m in shown if m is not None],
     }
 
 
-def match_summary(match: StoredMatch, hidden: bool = False) -> dict[str, Any]:
-    """A stored match as a list row; ``hidden``: its seed is shown as "secret" (``deals_hidden``)."""
+def match_summary(
+    match: StoredMatch, hidden: bool = False, lines: dict[int, tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """A stored match as a list row; ``hidden``: its seed is shown as "secret" (``deals_hidden``);
+    ``lines``: each faulted seat's phase and first detail line (``fault_lines.faults_by_seat``)."""
     return {
         "id": match.id,
         "ladder_id": match.ladder_id,
@@ -274,6 +307,7 @@ def match_summary(match: StoredMatch, hidden: bool = False) -> dict[str, Any]:
                 "score": s.score,
                 "rank": s.rank,
                 "fault": s.fault,
+                "why": (lines or {}).get(s.seat, ("", ""))[1] if s.fault else "",
             }
             for s in match.seats
         ],

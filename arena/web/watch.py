@@ -2,7 +2,7 @@
 machine only (127.0.0.1) while it is played and after, until Ctrl-C.
 
 The match page is the web arena's own (templates/match.html, static/live.js): the referee writes
-each step to a live file in a private temporary folder (arena/live.py), the page follows it, and
+each step to a live file in a private temporary folder (arena/match/live.py), the page follows it, and
 once the match is over it shows the finished record, as for a ladder's match.
 """
 
@@ -22,9 +22,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arena.live import read_live
-from arena.match import MatchOutcome, MatchSpec, table_seats
-from arena.plugins import Registry
+from arena.match.live import read_live
+from arena.match.spec import MatchOutcome, MatchSpec, table_seats
+from arena.registry.plugins import Registry
 from arena.web import views
 from arena.web.app import STATIC, Arena, build_app, match_routes, served_hosts
 

@@ -1,7 +1,7 @@
 """Wire protocol v1: frames (4-byte big-endian length + one msgpack map) and the message schema.
 
 Transport-free: this module turns messages into bytes and bytes into checked messages. The
-referee (trio, arena/referee.py) and the agent host (blocking pipes, arena/host.py) both use it.
+referee (trio, arena/match/referee.py) and the agent host (blocking pipes, arena/wire/host.py) both use it.
 Every violation raises ``ProtocolError`` whose ``kind`` is a fault name from ``arena.wire.faults``.
 The format is documented for bot authors in docs/protocol.md.
 """
@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, Literal, NotRequired, TypedDict
 
 import msgpack
 
-from arena.textsafe import printable
+from arena.text.safe import printable
 from arena.wire.faults import AgentFault
 
 PROTOCOL_VERSION = 1
@@ -192,7 +192,7 @@ def plain_codec() -> None:
 
     For an agent process exec'd for one match: importing msgspec costs it ~50 ms of CPU at its
     start, more than msgspec saves over the match's frames (~2 ms). A zygote imports it once for
-    all its children (arena/wire/zygote.py).
+    all its children (arena/process/zygote.py).
     """
     global _use_msgspec
     _use_msgspec = False
@@ -327,7 +327,7 @@ def write_frame(stream: BinaryIO, message: Mapping[str, Any]) -> None:
 
 
 def act_message(message_id: int, choice: Any, info: str | None = None) -> ActMessage:
-    """The ``act`` a Python agent's return value becomes (arena.host, arena.inprocess), with the
+    """The ``act`` a Python agent's return value becomes (arena.wire.host, arena.match.inprocess), with the
     agent's ``info`` text when it gave one.
 
     Only an int (or an int-like such as numpy's, never a bool) is an index; anything else is
@@ -346,7 +346,7 @@ def act_message(message_id: int, choice: Any, info: str | None = None) -> ActMes
 
 def reply_info(reply: dict[str, Any]) -> str | None:
     """The ``info`` text of a checked ``act``, as the record keeps it: its first INFO_LIMIT
-    characters, every control or format character escaped (arena/textsafe.py), INFO_CUT appended
+    characters, every control or format character escaped (arena/text/safe.py), INFO_CUT appended
     when it was longer; None when it sent none (or an empty one)."""
     info = reply.get("info")
     if not info:

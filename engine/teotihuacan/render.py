@@ -6,6 +6,7 @@ from . import modules
 from .core import TeoCore
 from .data import DATA, RESOURCES, SIDES, TEMPLES
 from .expansion_data import TEMPLE_NAMES
+from .icons import icons_text
 from .rules.effects import tile_name
 from .teotibot.rules import DICE_POSITION, TILE_NAMES
 from .teotibot.rules import SIDES as DIRECTION_SIDES
@@ -31,6 +32,11 @@ def nobles_text(st: TeoCore) -> str:
         " ".join("B" if st.nob_taken[r] >> k & 1 else str(vp) for k, vp in enumerate(row))
         for r, row in enumerate(DATA.noble_rows)
     )
+
+
+def _tiles_text(offer: list[int], icons: dict) -> str:
+    """An offer of Pyramid or Decoration tiles in words: ``#28 (blue, blank, coloured red, green); -``."""
+    return "; ".join(f"#{tile} ({icons_text(icons[tile])})" if tile else "-" for tile in offer) or "none"
 
 
 def render(st: TeoCore) -> str:
@@ -78,16 +84,18 @@ def render(st: TeoCore) -> str:
         for t, m in zip(st.tech, st.tech_marks, strict=True)
     )
     lines.append(f"Technologies (top row, bottom row): {techs}")
-    lines.append(f"Temple bonus tiles (blue, red, green): {st.bonus}")
+    lines.append(
+        "Temple Bonus tiles: " + ", ".join(f"{TEMPLE_NAMES[t]} {number}" for t, number in enumerate(st.bonus))
+    )
     lines.append("Pyramid (top icons; upper case = coloured):")
     for r in range(8):
         lines.append("  " + " ".join(st.grid[r * 8 : r * 8 + 8]))
     placed = sum(1 for p in st.pyr_pos if p >= 0)
     lines.append(
-        f"  tiles placed {placed}/30; offer {st.pyr_offer}; decorations "
+        f"  tiles placed {placed}/30; offer: {_tiles_text(st.pyr_offer, DATA.pyramid_tiles)}; decorations "
         + ", ".join(f"{SIDES[i // 4]}{i % 4 + 1}" for i in range(16) if st.deco_space[i])
     )
-    lines.append(f"Decoration offer: {[''.join(DATA.deco_tiles[t]) if t else '-' for t in st.deco_offer]}")
+    lines.append(f"Decoration offer: {_tiles_text(st.deco_offer, DATA.deco_tiles)}")
     for s in range(st.n):
         res = ", ".join(f"{st.res[s * 3 + i]} {RESOURCES[i]}" for i in range(3))
         temples = ", ".join(f"{TEMPLE_NAMES[t]} {st.temple[s * st.nt + t]}" for t in range(st.nt))

@@ -18,6 +18,12 @@ def phase(state: ZapotecCore) -> str:
     return f"Round {state.round}"
 
 
+def card_text(state: ZapotecCore, number: int) -> str:
+    """An Action card: '7 (wood, plains)': its number, income resource and building property."""
+    card = state.data.action_cards[number]
+    return f"{number} ({RESOURCES[card.resource]}, {PROPERTIES[card.prop]})"
+
+
 def _seat_name(state: ZapotecCore, seat: int) -> str:
     return "Cocijobot" if state.solo and seat == 1 else f"seat {seat}"
 
@@ -87,7 +93,9 @@ def render(state: ZapotecCore) -> str:
     lines = [head]
     bonus = d.action_cards[state.bonus[-1]]
     lines.append(
-        f"Bonus card {bonus.number} ({PROPERTIES[bonus.prop]}); offer {state.offer}; deck {len(state.deck)}"
+        f"Bonus card {bonus.number} ({PROPERTIES[bonus.prop]}); offer: "
+        + (", ".join(card_text(state, card) for card in state.offer) or "none")
+        + f"; deck {len(state.deck)}"
     )
     if state.step != "pick":
         lines.append(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from engine.svg import box, circle, document, fit_size, rect, seat_colour, text, text_lines, title
 
 from .data import PROPERTIES, RESOURCES, SIZES
+from .render import card_text
 
 if TYPE_CHECKING:
     from .state import ZapotecState
@@ -75,15 +76,15 @@ def _map(state: ZapotecState, x0: int, y0: int, names: Sequence[str]) -> tuple[l
                     "<g>" + title(tip) + rect(sx, sy, 30, 24, fill, "#333", stroke_width=3 if palace else 1)
                 )
                 inner.append(text(sx + 4, sy + 11, _TYPE_LETTER[space.type] + ("*" if palace else ""), 10))
-                if tile is not None and owner < 0:
-                    inner.append(text(sx + 4, sy + 21, RESOURCES[tile.basic][:3], 8))
+                if tile is not None and owner < 0:  # a free space: what building there yields
+                    word = RESOURCES[tile.basic]
+                    inner.append(text(sx + 3, sy + 21, word, fit_size(word, 25, 8, 6)))
                 inner.append("</g>")
             out.append(box(x, y, cell_w - 4, cell_h - 4, inner, "#f3ead7", "#b9a57a"))
     legend = (
         "Legend: C cornfield, T temple, V village; a seat's colour = its House, outlined with * = its Palace "
-        "(counts as 2 Houses); on a free space, the basic resource of its Building tile ("
-        + ", ".join(f"{name[:3]} {name}" for name in RESOURCES[:4])
-        + "). A seat's 3x3 grid: basic+advanced resource of each Building tile placed; (gold) = the advanced "
+        "(counts as 2 Houses); on a free space, the basic resource of its Building tile. A seat's "
+        "Building tiles grid: basic+advanced resource of each tile placed; (gold) = the advanced "
         "resource printed on an empty square."
     )
     drawn, height = text_lines(x0, y0 + 16 + 3 * cell_h + 10, legend, 70 + 3 * cell_w - 4, 9)
@@ -232,6 +233,9 @@ def _seat(
             card = d.cocijobot_deck[state.cj_card]
             lines.append(f"Cocijobot card {card.number}: {card.action}")
     else:
+        caption = "Building tiles (basic+advanced; empty: (printed advanced))"
+        inner.append(text(x0 + 6, y + 8, caption, fit_size(caption, box_w - 12, 8, 6), fill="#555"))
+        y += 12
         for cell in range(9):
             x, cy = x0 + 6 + (cell % 3) * 72, y + (cell // 3) * 26
             tile = state.grid[seat][cell]
@@ -271,8 +275,7 @@ def _seat(
 
 def _card(state: ZapotecState, number: int) -> str:
     """An Action card: '7 (wood, plains)': its number, income resource and building property."""
-    card = state.data.action_cards[number]
-    return f"{number} ({RESOURCES[card.resource]}, {PROPERTIES[card.prop]})"
+    return card_text(state, number)
 
 
 def _cards(state: ZapotecState, x0: int, y0: int, names: Sequence[str]) -> tuple[list[str], int]:

@@ -15,7 +15,7 @@ import argparse
 
 import numpy as np
 
-from arena.envs import aec_env
+from arena.match.envs import aec_env
 
 
 def policy(observation: dict, rng: np.random.Generator) -> int:

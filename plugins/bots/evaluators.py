@@ -1,6 +1,6 @@
 """The bundled evaluators (a plugin) and the lookup search bots use to find a game's evaluator.
 
-Any plugin may offer evaluators through the ``tlachtli_evaluators`` hook (arena/plugins.py);
+Any plugin may offer evaluators through the ``tlachtli_evaluators`` hook (arena/registry/plugins.py);
 ``find_evaluator`` collects them all once per process.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.plugins import EvaluatorSpec, PluginError, hookimpl, plugin_manager
+from arena.registry.plugins import EvaluatorSpec, PluginError, hookimpl, plugin_manager
 
 # Evaluators found so far, by game id; None = discovery ran.
 _FOUND: dict[str, EvaluatorSpec] | None = None

@@ -32,8 +32,8 @@ import time
 from random import Random
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
+from arena.registry.plugins import AgentSpec, EvaluatorSpec, hookimpl
+from arena.wire.agent import Agent
 from engine.api import Game, State
 from engine.options import Schema
 from plugins.flat_mc_agent import find_game

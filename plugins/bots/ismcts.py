@@ -41,9 +41,9 @@ import time
 from random import Random
 from typing import Any, TypeVar
 
-from arena.agent import Agent
-from arena.hookspecs import REWARDS
-from arena.plugins import AgentSpec, EvaluatorSpec, hookimpl
+from arena.registry.hookspecs import REWARDS
+from arena.registry.plugins import AgentSpec, EvaluatorSpec, hookimpl
+from arena.wire.agent import Agent
 from engine.api import Game, State
 from engine.draws import below
 from engine.options import Schema

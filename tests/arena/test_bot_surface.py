@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-import arena.agent
 import arena.bot
-from arena.newbot import render
+import arena.wire.agent
+from arena.cli.newbot import render
 from examples.games.goofspiel.game import GAME as GOOFSPIEL
 
 ROOT = Path(__file__).resolve().parents[2]
-# The RL example drives a PettingZoo environment, not a bot: arena.envs is that surface (extra "rl").
-OTHER_SURFACES = {"examples/rl/random_episodes.py": {"arena.envs"}}
+# The RL example drives a PettingZoo environment, not a bot: arena.match.envs is that surface (extra "rl").
+OTHER_SURFACES = {"examples/rl/random_episodes.py": {"arena.match.envs"}}
 PROJECT_PACKAGES = ("arena", "plugins", "engine", "tests", "bench")
 
 
@@ -70,8 +70,8 @@ def test_imports_tlachtli_only_through_arena_bot(name):
 
 
 def test_the_checker_sees_imports_past_arena_bot():
-    source = "import arena.agent\ndef f():\n    from plugins.random_agent import RandomAgent\nfrom arena.bot import Agent\n"
-    assert sorted(arena_imports(source, "x.py")) == ["arena.agent", "arena.bot", "plugins.random_agent"]
+    source = "import arena.wire.agent\ndef f():\n    from plugins.random_agent import RandomAgent\nfrom arena.bot import Agent\n"
+    assert sorted(arena_imports(source, "x.py")) == ["arena.bot", "arena.wire.agent", "plugins.random_agent"]
 
 
 def test_every_exported_name_exists_and_nothing_public_is_left_out():
@@ -92,11 +92,11 @@ def test_the_view_is_no_longer_called_like_the_engines_decision():
 
 
 def test_the_old_name_still_works_with_a_deprecation_warning():
-    # Bots written by an earlier `arena new-bot` import arena.agent.Decision.
+    # Bots written by an earlier `arena new-bot` import arena.wire.agent.Decision.
     with pytest.warns(DeprecationWarning, match="arena.bot.DecisionView"):
-        old = importlib.import_module("arena.agent").Decision
-    assert old is arena.agent.DecisionView
+        old = importlib.import_module("arena.wire.agent").Decision
+    assert old is arena.wire.agent.DecisionView
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(AttributeError):
-            arena.agent.Nothing  # noqa: B018
+            arena.wire.agent.Nothing  # noqa: B018

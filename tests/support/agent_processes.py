@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from arena.record import replay
+from arena.match.record import replay
 from examples.games.goofspiel.game import GAME
 from tests.support import processes
 

@@ -1,5 +1,5 @@
 """Seeded positions of every game set-up, mid-game and at the end, for the board-drawing tests
-(tests/test_svg.py's text checks, the browser screenshots of tests/arena/web/test_boards_browser.py)."""
+(tests/engine/test_svg.py's text checks, the browser screenshots of tests/arena/web/test_boards_browser.py)."""
 
 from __future__ import annotations
 

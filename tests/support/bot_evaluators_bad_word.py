@@ -3,7 +3,7 @@ the plugin and the setting (not an agent option nobody passed)."""
 
 from __future__ import annotations
 
-from arena.plugins import EvaluatorSpec, hookimpl
+from arena.registry.plugins import EvaluatorSpec, hookimpl
 
 
 @hookimpl

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.plugins import EvaluatorSpec, hookimpl
+from arena.registry.plugins import EvaluatorSpec, hookimpl
 
 
 @hookimpl

@@ -96,9 +96,10 @@ def shared_chromium() -> Iterator[SharedChromium]:
             shared.close()
 
 
-def open_page(browser: Any, url: str) -> Any:
-    """A page at ``url`` collecting console errors, page errors and dialogs into ``page.problems``."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+def open_page(browser: Any, url: str, size: tuple[int, int] = (1400, 1000)) -> Any:
+    """A page at ``url`` (a viewport of ``size``, width and height) collecting console errors, page
+    errors and dialogs into ``page.problems``."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     problems: list[str] = []
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))

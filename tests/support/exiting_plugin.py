@@ -1,6 +1,6 @@
-"""A plugin whose import ends the process (tests/arena/tournament/test_runner.py: workers that cannot start).
+"""A plugin whose import ends the process (tests/arena/tournament/run/test_runner.py: workers that cannot start).
 
-A plugin that fails to import is skipped (arena/plugins.py), but one that exits cannot be.
+A plugin that fails to import is skipped (arena/registry/plugins.py), but one that exits cannot be.
 """
 
 raise SystemExit(1)

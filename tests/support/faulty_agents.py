@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 from tests.support.faulty_bot import HANDSHAKE_MODES, MOVE_MODES
 
 BOT = str(Path(__file__).with_name("faulty_bot.py"))
@@ -27,7 +27,7 @@ class Rendezvous(Agent):
 
     Each seat touches ``{dir}/{round}-{seat}`` and waits for the other seats' files: asked one
     after another, the first seat would wait in vain and time out; asked concurrently, all answer.
-    It also prints on stdout, which arena.host must keep off the protocol pipe.
+    It also prints on stdout, which arena.wire.host must keep off the protocol pipe.
     """
 
     name = "rendezvous"

@@ -1,6 +1,6 @@
 """Test plugin: ``hostile``, a Python bot that attacks what it can reach, then plays option 0.
 
-Loaded through ``TLACHTLI_PLUGINS`` by tests/arena/wire/test_sandbox.py. ``agent_options["attack"]`` picks
+Loaded through ``TLACHTLI_PLUGINS`` by tests/arena/process/test_sandbox.py. ``agent_options["attack"]`` picks
 the attack, made at its first decision; it reports on stderr (kept in the match record) lines
 ``FOUND: ...`` for anything it got that it should not have, and ``RESULT: ...`` for figures.
 """
@@ -20,8 +20,8 @@ import sys
 import time
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 
 
 def report(line: str) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.agent import Agent, Answer
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent, Answer
 
 HOSTILE_INFO = '<img src=x onerror="alert(3)"><b>bold</b>\x1b[2J\x1b]52;c;cGF5\x07\u202eevil\n</span>'
 

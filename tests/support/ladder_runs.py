@@ -186,7 +186,7 @@ _ATTACK = """\
 name = "attack"
 game = "goofspiel"
 seed = 5
-# no sandbox: under bwrap the attacker cannot see its referee (tests/arena/wire/test_sandbox.py); here the
+# no sandbox: under bwrap the attacker cannot see its referee (tests/arena/process/test_sandbox.py); here the
 # watchdog, the second line of defence, must handle a referee that is killed or stopped
 sandbox = "none"
 # the attacker must live to attack: its start once took over the default 10 s on a loaded machine

@@ -15,8 +15,8 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 
 
 class _RefereeAttacker(Agent):

@@ -10,7 +10,16 @@ import xml.etree.ElementTree as ET
 from engine.svg import text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
-RAW = re.compile(r"[{}]|\[\d|'\w+':")  # dict or list text: {'any_resource': 2}, [8, 19, 21]
+RAW = re.compile(r"[{}]|\[\d|\[\]|\['|'\w+':")  # dict or list text: {'any_resource': 2}, [8, 19, 21], []
+# a tile's icons as the data's letters (R.gb, ..): a person reads them in words (engine/teotihuacan/icons.py)
+ICON_CODE = re.compile(r"(?<![\w.])(?=[rgbRGB]*\.)[rgbRGB.]{2,}(?![\w.])")
+# in a label, a log line or the text board: a Python list or dict, or a pattern code
+TEXT_RAW = re.compile(rf"[{{}}]|\[\]|\[\d+(?:, \d+)*\]|\['|'\w+':|{ICON_CODE.pattern}")
+
+
+def raw_in_text(text: str) -> list[str]:
+    """The raw values (``TEXT_RAW``) in a text a person reads."""
+    return [match.group() for match in TEXT_RAW.finditer(text)]
 
 
 def _extent(element: ET.Element) -> tuple[float, float, float, float]:
@@ -49,7 +58,7 @@ def problems(svg: str) -> list[str]:
                 found.append(f"wider than its box {box[:2]}: {content!r} spans {left:.0f}-{right:.0f}")
             if top < box[2] - tolerance or bottom > box[3] + tolerance:
                 found.append(f"outside its box {box[2:]} vertically: {content!r} at {top:.0f}-{bottom:.0f}")
-            if RAW.search(content):
+            if RAW.search(content) or ICON_CODE.search(content):
                 found.append(f"raw value shown: {content!r}")
         for child in element:
             visit(child, box)

@@ -7,6 +7,7 @@ Agent ``note`` (a plugin, loaded through TLACHTLI_PLUGINS), agent option ``phase
 - ``both``: leaves, then looks, in one match (the control: every note left is found);
 - ``inspect``: reports what it is: ``FACT: name=value`` lines (uid, visible pids, capabilities,
   seccomp mode, open descriptors, /tmp's contents, environment names);
+- ``slow``: takes 0.1 s a decision;
 - ``linger``: at ``end``, reports ``ENDED``, closes its stdout and stderr and spins, never exiting.
 Notes go to stderr, which the referee keeps in the record.
 """
@@ -18,11 +19,12 @@ import os
 import signal
 import socket
 import sys
+import time
 import zlib
 from typing import Any
 
-from arena.agent import Agent
-from arena.plugins import AgentSpec, hookimpl
+from arena.registry.plugins import AgentSpec, hookimpl
+from arena.wire.agent import Agent
 
 NOTES: list[str] = []  # a module global: changed in one match's child, seen by the next?
 KEEPERS: list[int] = []  # its own socket keepers: spared by the signals it sends
@@ -215,6 +217,8 @@ class NoteLeaver(Agent):
             inspect()
 
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:
+        if self.phase == "slow":  # a match long enough to be interrupted
+            time.sleep(0.1)
         return 0
 
     def end(self, result: dict[str, Any]) -> None:
@@ -235,8 +239,8 @@ def tlachtli_agents() -> list[AgentSpec]:
 
 def start_python_agents_from_a_zygote(monkeypatch) -> None:
     """This test's Python agents start from a zygote (with these bots among its plugins), in the sandbox."""
-    from arena.wire.sandbox import SANDBOX_ENV
-    from arena.wire.spawn import START_ENV
+    from arena.process.sandbox import SANDBOX_ENV
+    from arena.process.spawn import START_ENV
 
     monkeypatch.setenv("TLACHTLI_PLUGINS", os.environ["TLACHTLI_PLUGINS"] + ",tests.support.zygote_attackers")
     monkeypatch.setenv(START_ENV, "zygote")

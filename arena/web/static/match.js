@@ -55,7 +55,7 @@
       $("prompt").textContent = "";
     } else {
       const by = info.by === "random" ? " (random policy: forfeited seat)" : "";
-      $("move").textContent = `Move ${info.step}: seat ${info.seat} (${info.agent}) chose ${info.label}${by}, ${info.ms ?? "?"} ms`;
+      $("move").textContent = `Move ${info.step}: seat ${info.seat} (${info.agent}) chose ${info.label}${by} in ${tlachtliDuration(info.ms)}`;
       $("prompt").textContent = `${info.decision.kind}: ${info.decision.prompt} (${info.decision.count} options)`;
     }
     $("bot-info").textContent = info.bot_info || "-";
@@ -69,7 +69,7 @@
     log.textContent = "";
     for (const line of info.log || []) item(log, "li", line);
     const clock = info.clock_ms || {};
-    $("clock").textContent = Object.keys(clock).map((s) => `seat ${s}: ${clock[s]}`).join(", ") || "-";
+    $("clock").textContent = Object.keys(clock).map((s) => `seat ${s}: ${tlachtliDuration(clock[s])}`).join(", ") || "-";
     const faults = $("faults");
     faults.textContent = "";
     for (const fault of info.faults || []) {
@@ -219,5 +219,12 @@
     reloadMoves().catch((error) => { $("where").textContent = String(error); });
     go(start);
   }
+  // #step=N typed or followed in the same tab (a link, the address bar, back and forward)
+  window.addEventListener("hashchange", () => {
+    const asked = /^#step=(\d+|end)$/.exec(location.hash);
+    if (!asked || steps === 0) return;
+    const step = asked[1] === "end" ? steps - 1 : Number(asked[1]);
+    if (step !== wanted) go(step);
+  });
   window.addEventListener("beforeunload", () => { if (follower) follower.stop(); });
 })();

@@ -27,3 +27,13 @@ function tlachtliSortable(root) {
   }
 }
 tlachtliSortable(document);
+
+// A time in milliseconds as minutes, seconds and tenths ("0:01.2", "12:05.0"), as a chess clock
+// reads; "?" when unknown.
+function tlachtliDuration(ms) {
+  const value = Number(ms);
+  if (ms === null || ms === undefined || Number.isNaN(value)) return "?";
+  const tenths = Math.round(Math.max(0, value) / 100);
+  const seconds = ((tenths % 600) / 10).toFixed(1).padStart(4, "0");
+  return `${Math.floor(tenths / 600)}:${seconds}`;
+}

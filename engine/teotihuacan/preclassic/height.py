@@ -20,7 +20,7 @@ from ..expansion_data import EXP, NOBLES_SLOT, NOBLES_SPACE, ORANGE, TEMPLE_NAME
 from ..flow import Frame, Payload, push
 from ..hooks import Choice, Part, adjuster, each, listener, renderer
 from ..rules import turn, worship
-from ..rules.effects import mask_sets, tile_name
+from ..rules.effects import describe_gain, mask_sets, tile_name
 from ..rules.worship import SPACES
 
 M = "height"
@@ -63,7 +63,7 @@ def _render(st: TeoCore) -> list[str]:
     for pos, (kind, reward) in enumerate(EXP.orange_table):
         labels = {"ability": f"ability {ROMAN.get(EXP.orange_levels.get(pos, 0), '')}", "move_back": "1-2"}
         label = labels.get(kind, kind) if kind else ""
-        steps.append(f"{pos} {label}" + (f" {reward}" if reward else ""))
+        steps.append(f"{pos} {label}" + (f" {describe_gain(reward)}" if reward else ""))
     markers = ", ".join(f"seat {s} {st.temple[s * st.nt + ORANGE]}" for s in range(st.n))
     tiles = ", ".join(tile_name(t) for t in st.d_temple[-1]) or "-"
     occ = st.space_occ[NOBLES_SPACE]

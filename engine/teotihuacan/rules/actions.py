@@ -8,6 +8,7 @@ from ..data import DATA, RESOURCES, SIDES, TEMPLES
 from ..expansion_data import EXP
 from ..flow import Frame, Payload, push
 from ..hooks import Auto, Choice, Part
+from ..icons import icons_text
 from .effects import gain, technology_vp
 
 BOARD = DATA.board_names
@@ -322,14 +323,14 @@ def take_decoration(st: TeoCore, slot: int) -> None:
 
 
 def deco_label(st: TeoCore, slot: int, sp: int) -> str:
-    """'decoration BRG. on top level 1 covering ... (2 matching VP)'."""
+    """'decoration coloured blue, red on top level 1 covering blank, blank (1 matching VP)'."""
     tid = st.deco_offer[slot]
     icons = DATA.deco_tiles[tid]
     old = covered_icons(st, sp)
     vp = sum(match(a, b)[0] for a, b in zip(icons, old, strict=True))
     return (
-        f"decoration {''.join(icons)} on {SIDES[sp // 4]} level {sp % 4 + 1} "
-        f"covering {''.join(old)} ({vp} matching VP)"
+        f"decoration {icons_text(icons)} on {SIDES[sp // 4]} level {sp % 4 + 1} "
+        f"covering {icons_text(old)} ({vp} matching VP)"
     )
 
 
@@ -430,8 +431,8 @@ def _build_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str
             labels.append("place no more tiles")
         else:
             labels.append(
-                f"place pyramid tile {''.join(DATA.pyramid_tiles[st.pyr_offer[p[1]]])} "
-                f"(#{st.pyr_offer[p[1]]})"
+                f"place pyramid tile #{st.pyr_offer[p[1]]} "
+                f"({icons_text(DATA.pyramid_tiles[st.pyr_offer[p[1]]])})"
             )
     return f"{modules.board_name(st, 8)}: choose a pyramid tile ({frame[2]} more allowed)", labels
 
@@ -506,7 +507,7 @@ def _rot_describe(st: TeoCore, frame: Frame, opts: list[Payload]) -> tuple[str, 
         vp = sum(v for v, _ in scored)
         temples = ", ".join(TEMPLES[t] for _, t in scored if t >= 0) or "none"
         labels.append(
-            f"rotation {rot} ({''.join(icons)} over {''.join(old)}): {vp} matching VP, "
+            f"rotation {rot} puts {icons_text(icons)} over {icons_text(old)}: {vp} matching VP, "
             f"temple steps: {temples}"
         )
     return "Construction: how is the tile turned?", labels

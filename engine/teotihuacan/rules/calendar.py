@@ -7,7 +7,7 @@ from random import Random
 from .. import modules, teotibot
 from ..core import CATEGORIES, TeoCore
 from ..data import DATA
-from ..expansion_data import EXP, ORANGE
+from ..expansion_data import EXP, ORANGE, TEMPLE_NAMES
 from ..flow import Frame, Payload, push
 from ..hooks import Auto, Choice, Part
 from .effects import mask_score, mask_sets
@@ -132,7 +132,7 @@ def _eclipse_end(st: TeoCore, frame: Frame) -> None:
                 st.note(s, f"Teotibot scores {bonus} VP: leftovers, Technologies, flat Bonus tiles")
             else:
                 bonus = bonus_score(st, s)
-                st.note(s, f"Seat {s} scores {bonus} VP for Temple Bonus tiles {bonus_tiles_reached(st, s)}")
+                st.note(s, f"Seat {s} scores {bonus} VP for Temple Bonus tiles: {_reached_text(st, s)}")
             _score(st, s, "bonus", bonus)
     st.mark_vp(f"Eclipse {st.eclipses + 1}")
     if final:
@@ -147,6 +147,17 @@ def _eclipse_end(st: TeoCore, frame: Frame) -> None:
     push(st, st.turn_frame(nxt))
     if st.mods:  # e.g. the next Season tile (frames a hook pushes run before the turn)
         modules.run_all(st, "eclipse_end")
+
+
+def _reached_text(st: TeoCore, seat: int) -> str:
+    """The Temple Bonus tiles ``seat`` reached, in words (``blue tile 4, red tile 5`` or ``none reached``)."""
+    reached = set(bonus_tiles_reached(st, seat))
+    return (
+        ", ".join(
+            f"{TEMPLE_NAMES[t]} tile {number}" for t, number in enumerate(st.bonus) if number in reached
+        )
+        or "none reached"
+    )
 
 
 def bonus_tiles_reached(st: TeoCore, seat: int) -> list[int]:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.plugins import AgentSpec, discover
-from arena.tournament.ladder import LadderError, parse_ladder
+from arena.registry.plugins import AgentSpec, discover
+from arena.tournament.plan.ladder import LadderError, parse_ladder
 from tests.support.cli import arena_in_process
 
 LADDER = """\
@@ -167,7 +167,7 @@ def test_an_external_agent_may_declare_options_too():
 
 def test_a_plugin_declaring_a_broken_option_is_named_and_skipped(tmp_path: Path, monkeypatch):
     (tmp_path / "badopts.py").write_text(
-        "from arena.plugins import AgentSpec, hookimpl\n"
+        "from arena.registry.plugins import AgentSpec, hookimpl\n"
         "from plugins.random_agent import RandomAgent\n\n"
         "@hookimpl\n"
         "def tlachtli_agents():\n"

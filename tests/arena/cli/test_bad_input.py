@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.inprocess import play_in_process
-from arena.match import MatchSpec
-from arena.record import ReplayError, load_record, replay
-from arena.referee import run_match
+from arena.match.inprocess import play_in_process
+from arena.match.record import ReplayError, load_record, replay
+from arena.match.referee import run_match
+from arena.match.spec import MatchSpec
 from arena.wire.protocol import ProtocolError
 from examples.games.goofspiel.game import GAME
 from plugins.random_agent import RandomAgent
@@ -179,6 +179,19 @@ def _overwrite_pages(db: Path) -> None:
         (_sql("DROP TABLE seats"), ("matches",), "table 'seats' is missing"),
         (_sql("UPDATE records SET data = x'00112233'"), ("record", "0"), "does not decode"),
         (_sql("UPDATE matches SET spec = '{bad'"), ("matches",), "stored spec is damaged"),
+        # a hand-edited store: each once a traceback of the commands that read it
+        (
+            _sql("UPDATE seats SET rank = 'first' WHERE seat = 0"),
+            ("leaderboard",),
+            "table seats, match 1 seat 0",
+        ),
+        (
+            _sql("UPDATE seats SET rank = 'first' WHERE seat = 0"),
+            ("head-to-head", "r1", "r2"),
+            "its rank is 'first'",
+        ),
+        (_sql("UPDATE matches SET entrants = 'r1 r2'"), ("export",), "table matches, row 1"),
+        (_sql("UPDATE matches SET entrants = '{}'"), ("matches",), "entrants are not a list of names"),
     ],
 )
 def test_damaged_store_one_line_and_doctor_names_it(played_store, tmp_path, damage, command, doctor_says):

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.conformance import EXPECTED
+from arena.match.conformance import EXPECTED
 from arena.wire.faults import FAULTS
 
 ROOT = Path(__file__).resolve().parents[3]

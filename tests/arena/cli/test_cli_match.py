@@ -146,7 +146,7 @@ def test_check_fails_a_crashing_bot_and_says_why(no_leftovers):  # noqa: F811
 
 
 def both_agents_run(mark: str) -> bool:
-    """Whether the random agent (arena.host) and the fault-sleep bot (faulty_bot.py) have started."""
+    """Whether the random agent (arena.wire.host) and the fault-sleep bot (faulty_bot.py) have started."""
     lines = []
     for pid in processes_marked(mark):
         try:
@@ -156,7 +156,7 @@ def both_agents_run(mark: str) -> bool:
             continue
         if not line.startswith((b"bwrap", b"setpriv")):  # the sandbox's own, not yet the program
             lines.append(line)
-    return any(b"arena.host random" in line for line in lines) and any(
+    return any(b"arena.wire.host random" in line for line in lines) and any(
         b"faulty_bot.py" in line for line in lines
     )
 

@@ -96,7 +96,7 @@ def test_the_unpackaged_module_needs_pythonpath_as_the_readme_says(tmp_path):
 def test_the_unpackaged_module_plays_in_the_sandbox_from_a_folder_holding_a_store(tmp_path):
     # The README's recipe once forfeited both seats ("plugin 'mybot' failed to import") in
     # the sandbox, and still exited 0. The folder also holds a store, which the bot must not see
-    # (tests/arena/wire/test_sandbox_channels.py tries to read it).
+    # (tests/arena/process/test_sandbox_channels.py tries to read it).
     tmp_path.chmod(0o755)
     (tmp_path / "mybot").mkdir()
     (tmp_path / "mybot" / "__init__.py").write_text(readme_block("python", "# mybot/__init__.py"))
@@ -143,7 +143,7 @@ def shown_commands(docs: list[Path] = DOCS) -> list[tuple[str, list[str]]]:
 
     Left out: the rest of a block after a step this test cannot take (a `pip install`, which
     tests/arena/cli/test_newbot.py plays out; a cluster address this machine lacks, which
-    tests/arena/tournament/test_cluster.py replaces with a real TLS cluster), and `arena serve`, which runs until
+    tests/arena/tournament/run/test_cluster.py replaces with a real TLS cluster), and `arena serve`, which runs until
     stopped (tests/arena/web/test_web.py starts a real one).
     """
     found = []

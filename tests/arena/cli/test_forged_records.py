@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.match import MatchSpec
-from arena.record import ReplayError, replay
-from arena.referee import run_match
+from arena.match.record import ReplayError, replay
+from arena.match.referee import run_match
+from arena.match.spec import MatchSpec
 from examples.games.goofspiel.game import GAME
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -92,6 +92,15 @@ def drop_spec(record: dict) -> None:
     del record["spec"]
 
 
+def long_info(record: dict) -> None:
+    """8 MiB of a bot's 'info' beside its first move: the referee keeps at most 2,048 characters."""
+    record["moves"][0]["info"] = "x" * (8 << 20)
+
+
+def info_not_text(record: dict) -> None:
+    record["moves"][0]["info"] = {"nested": ["x"]}
+
+
 FORGERIES = [
     (swap_agents, "seat 0 is 'prize-bidder' ('prize-bidder') in the record, 'random' ('random') in its spec"),
     (swap_entries, "the agents entries must be seats 0-1 in order, got [1, 0]"),
@@ -103,6 +112,8 @@ FORGERIES = [
     (spec_field("game", "zapotec"), "the spec says game 'zapotec', the record 'goofspiel'"),
     (spec_field("options", {"cards": 3}), "the spec sets option 'cards' to 3"),
     (drop_spec, "it has no 'spec'"),
+    (long_info, "move 1: its info is 8,388,608 characters, the referee keeps at most 2,048"),
+    (info_not_text, "move 1: its info must be text"),
 ]
 
 

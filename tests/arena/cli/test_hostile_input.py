@@ -69,6 +69,9 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         found[name] = str(folder / name)
     os.mkfifo(folder / "fifo")
     found["fifo"] = str(folder / "fifo")
+    (folder / "planted").mkdir()  # a certificate folder with a link planted where a key would go
+    os.symlink(folder / "elsewhere", folder / "planted" / "worker-key.pem")
+    found["planted"] = str(folder / "planted")
     for name, size in (("huge.json", 65 * 1024 * 1024), ("huge.toml", 2 * 1024 * 1024)):
         with open(folder / name, "wb") as handle:
             handle.truncate(size)  # sparse: costs no disk
@@ -122,6 +125,13 @@ IN_PROCESS = [
     ("ladder", ["ladder", "add", "{deep.toml}", "random"], "nested more than 32 deep"),
     ("ladder", ["ladder", "add", "{date.toml}", "random"], "a date at agents[1].options.d"),
     ("cluster", ["cluster", "init", "/proc/x"], "cannot create /proc/x"),
+    ("cluster", ["cluster", "init", "{planted}"], "already holds cluster certificates (worker-key.pem)"),
+    (
+        "submit",
+        ["submit", "{good.toml}", "--ladder", "{deep.toml}", "--db", "{new_db}"],
+        "nested more than 32 deep",
+    ),
+    ("bots", ["bots", "--db", "{db}", "show", BIG], "no submission " + BIG),
 ]
 
 # The same, where the old code hung or read until memory ran out: a subprocess under a timeout.
@@ -148,6 +158,10 @@ SUBPROCESS = [
     ("doctor", ["doctor", "{fifo}"], "problem:"),
     ("compare", [*COMPARE, "--db", "{fifo}"], "cannot open"),
     ("serve", ["serve", "--db", "{fifo}"], "no database at"),
+    ("submit", ["submit", "{fifo}", "--ladder", "{good.toml}", "--db", "{new_db}"], "not a folder, .zip"),
+    ("submit", ["submit", "/dev/zero", "--ladder", "{good.toml}", "--db", "{new_db}"], "not a folder, .zip"),
+    ("submit", ["submit", "{good.toml}", "--ladder", "{fifo}", "--db", "{new_db}"], "not a regular file"),
+    ("bots", ["bots", "--db", "{fifo}"], "not a database file"),
     ("serve", ["serve", "--db", "/dev/zero"], "no database at"),
 ]
 

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.inprocess import play_in_process
-from arena.newbot import NewBotError, check_name, render, write_package
-from arena.plugins import discover
+from arena.cli.newbot import NewBotError, check_name, render, write_package
+from arena.match.inprocess import play_in_process
+from arena.registry.plugins import discover
 from plugins.random_agent import RandomAgent
 
 runner = CliRunner()
@@ -74,7 +74,7 @@ def test_new_bot_installs_lists_passes_its_tests_and_check(tmp_path, monkeypatch
     install = run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
                   "-e", str(package), cwd=tmp_path)  # fmt: skip
     assert install.returncode == 0, install.stderr
-    listed = run(python, "-m", "arena.cli", "agents", cwd=tmp_path)
+    listed = run(python, "-m", "arena.cli", "agents", "--wide", cwd=tmp_path)  # with its plugin column
     assert listed.returncode == 0, listed.stderr
     row = next(line for line in listed.stdout.splitlines() if line.startswith(f"{bot} "))
     assert "zapotec" in row and "python" in row and f"tlachtli-bot-{bot} 0.1.0" in row

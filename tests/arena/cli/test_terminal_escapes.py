@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.textsafe import printable
+from arena.text.safe import printable
 
 ROOT = Path(__file__).resolve().parents[3]
 # one worker under xdist: the match of ``played`` is played once

@@ -244,6 +244,13 @@ def test_pages_follow_a_store_that_changes_under_them(db, tmp_path, monkeypatch)
         assert (live["done"], live["counts"].get("running")) == (1, 1)
         assert {row["matches"] for row in client.get(f"/api/ladders/{ladder}/leaderboard").json()} == {1}
         assert "1 running" in client.get(f"/ladders/{ladder}/board").text
+        # ... and links to it: the running match's page follows its moves
+        key = writer.execute("SELECT key FROM matches WHERE id = ?", (last,)).fetchone()[0]
+        assert live["running"] == [{"id": last, "key": key}]
+        assert (
+            f'1 running: <span id="running"><a href="/matches/{last}">'
+            in client.get(f"/ladders/{ladder}").text
+        )
         # Running, with no live file yet: the page says it waits for the first step (and follows it).
         assert "waiting for its first step" in client.get(f"/matches/{last}").text
         assert client.get(f"/api/matches/{last}/moves").json() | {"moves": []} == {
@@ -334,7 +341,7 @@ def test_solo_ladder_page_ranks_by_margin_without_ratings(contest):
     view = client.get(f"/api/ladders/{ladder}").json()
     assert view["solo"] is True and view["history"] == {} and view["head_to_head"]["met"] == 0
     page = client.get(f"/ladders/{ladder}").text
-    assert 'id="solo-note"' in page and "<th>mean margin</th>" in page and "<th>gap above</th>" in page
+    assert 'id="solo-note"' in page and "<th>mean margin</th>" in page and "<th>gap to above</th>" in page
     assert "Mean margin over the automaton" in page and 'class="h2h"' not in page
     chart = page[page.index('aria-label="mean margin over the automaton') :]
     assert all(f">{row['agent']}</text>" in chart for row in cli) and chart.count("<circle") == 3
@@ -402,3 +409,105 @@ def test_compare_page_of_a_run_stored_without_its_settings(contest, tmp_path):
     page = client.get(f"/ladders/{ladder}")
     assert page.status_code == 200 and "test settings cannot be read back" in page.text
     assert 'id="leaderboard"' in page.text
+
+
+def test_the_ladder_page_and_match_list_say_why_each_seat_forfeited_escaped(tmp_path):
+    # A bot that cannot start: the pages give the first line of its fault's detail, not only "crash".
+    bot = tmp_path / "crasher"
+    bot.write_text("#!/bin/sh\necho '<b>no model file</b>' >&2\nexit 3\n")
+    bot.chmod(0o755)
+    tmp_path.chmod(0o755)  # a seat uid reads the script through it
+    (tmp_path / "crash.toml").write_text(
+        'name = "crash"\ngame = "goofspiel"\n[[agents]]\nagent = "./crasher"\n[[agents]]\nagent = "random"\n'
+    )
+    db = tmp_path / "crash.db"
+    arena("run", str(tmp_path / "crash.toml"), "--db", str(db), "--quiet", "--jobs", "1")
+    client = TestClient(create_app(db), raise_server_exceptions=False)
+    ladder = ladder_ids(client)["crash"]
+    line = "exited with status 3; stderr: <b>no model file</b>"
+    faults = client.get(f"/api/ladders/{ladder}").json()["faults"]
+    assert faults == [{"agent": "./crasher", "fault": "crash", "count": 2, "line": line}]
+    escaped = "exited with status 3; stderr: &lt;b&gt;no model file&lt;/b&gt;"
+    page = client.get(f"/ladders/{ladder}").text
+    assert escaped in page and "<b>no model file" not in page
+    listed = client.get(f"/ladders/{ladder}/matches?fault=any").text
+    assert listed.count(f'<div class="fault-line">./crasher: {escaped}</div>') == 2
+    assert "<b>no model file" not in listed
+
+
+def _leaderboard_cells(page: str, table_id: str = "leaderboard") -> tuple[list[str], list[list[str]]]:
+    """The headers and cell texts of a ladder page's table (tags dropped)."""
+    import html
+    import re
+
+    body = page[page.index(f'id="{table_id}"') :]
+    body = body[: body.index("</table>")]
+
+    def text(cell: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+
+    headers = [text(th) for th in re.findall(r"<th>(.*?)</th>", body)]
+    rows = [
+        [text(td) for td in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.split("<tbody>")[1], re.S)
+    ]
+    return headers, rows
+
+
+@pytest.mark.parametrize("name", ["web-zapotec", "web-teotihuacan"])
+def test_the_ladder_page_table_reads_as_the_cli_table(client, db, name):
+    # one formatting module: the same headers and the same figures, never a raw key or "-0.00"
+    headers, rows = _leaderboard_cells(client.get(f"/ladders/{ladder_ids(client)[name]}").text)
+    assert headers[:3] == ["rank", "agent", "rating"] and "MLE Elo" in headers and "mle low" not in headers
+    cli = arena("leaderboard", name, "--db", str(db), "--wide").stdout.splitlines()
+    assert cli[1].split() == " ".join(headers).split()  # the CLI's header line, word for word
+    for row, line in zip(rows, cli[3:], strict=True):
+        assert " ".join(row).split() == line.split()
+    assert all("-0.0" not in cell for row in rows for cell in row)
+
+
+def test_the_solo_page_table_reads_as_the_cli_table_with_win_rates_in_per_cent(contest):
+    client = TestClient(create_app(contest), raise_server_exceptions=False)
+    headers, rows = _leaderboard_cells(client.get(f"/ladders/{ladder_ids(client)['web-solo']}").text)
+    assert headers == [
+        "rank", "agent", "mean margin", "95% interval", "gap to above", "95% interval", "mean score",
+        "win rate", "95% interval (Wilson)", "deals", "faults",
+    ]  # fmt: skip
+    cli = arena("leaderboard", "web-solo", "--db", str(contest), "--wide").stdout.splitlines()
+    for row, line in zip(rows, cli[3:], strict=True):
+        assert " ".join(row).split() == line.split()
+        assert row[7].endswith("%") and row[2][0] in "+-0"
+
+
+def test_retired_agents_are_marked_by_leaderboard_all_and_listed_marked_on_the_page(tmp_path):
+    ladder = tmp_path / "grow.toml"
+    three = 'name = "grow"\ngame = "goofspiel"\nseed = 4\n' + "".join(
+        f'[[agents]]\nname = "{name}"\nagent = "random"\noptions = {{ seed = {n} }}\n'
+        for n, name in enumerate(["r1", "r2", "gone"], start=1)
+    )
+    ladder.write_text(three)
+    db = tmp_path / "grow.db"
+    arena("run", str(ladder), "--db", str(db), "--quiet", "--jobs", "1")
+    ladder.write_text(
+        three.replace('[[agents]]\nname = "gone"\nagent = "random"\noptions = { seed = 3 }\n', "")
+    )
+    arena("run", str(ladder), "--db", str(db), "--quiet", "--jobs", "1")
+    default = arena("leaderboard", "grow", "--db", str(db)).stdout
+    assert "gone" not in default.split("\n", 1)[1] and "1 retired (--all shows them)" in default
+    shown = arena("leaderboard", "grow", "--db", str(db), "--all").stdout
+    assert "gone (retired)" in shown and "r1 (retired)" not in shown
+    rows = json.loads(arena("leaderboard", "grow", "--db", str(db), "--all", "-f", "json").stdout)
+    assert {row["agent"]: row["retired"] for row in rows} == {"r1": False, "r2": False, "gone": True}
+    client = TestClient(create_app(db), raise_server_exceptions=False)
+    page = client.get(f"/ladders/{ladder_ids(client)['grow']}").text
+    assert [row[1] for row in _leaderboard_cells(page)[1]] in (["r1", "r2"], ["r2", "r1"])
+    assert [row[1] for row in _leaderboard_cells(page, "retired")[1]] == ["gone (retired)"]
+
+
+def test_the_leaderboard_fits_100_columns_unless_wide(db, contest):
+    for store, name in ((db, "web-teotihuacan"), (contest, "web-solo")):
+        narrow = arena("leaderboard", "-l", name, "--db", str(store)).stdout.splitlines()
+        wide = arena("leaderboard", "-l", name, "--db", str(store), "--wide").stdout.splitlines()
+        assert max(map(len, narrow)) <= 100 < max(map(len, wide)), name
+        assert len(narrow[1].split()) < len(wide[1].split())  # fewer columns, the same rows
+        assert [line.split()[1] for line in narrow[3:]] == [line.split()[1] for line in wide[3:]]

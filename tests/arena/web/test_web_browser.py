@@ -104,7 +104,7 @@ def test_solo_ladder_page_ranks_by_mean_margin(contest_server, browser, tmp_path
     page.click("text=web-solo")
     page.locator("#leaderboard").wait_for()
     headers = page.locator("#leaderboard thead th").all_inner_texts()
-    assert headers[:4] == ["rank", "agent", "mean margin", "margin low"] and "mu" not in headers
+    assert headers[:4] == ["rank", "agent", "mean margin", "95% interval"] and "mu" not in headers
     agents = page.locator("#leaderboard tbody tr td:nth-child(2)").all_inner_texts()
     assert agents[0] == "greedy" and sorted(agents) == ["first-option", "greedy", "random"]
     margins = [
@@ -115,5 +115,33 @@ def test_solo_ladder_page_ranks_by_mean_margin(contest_server, browser, tmp_path
     assert page.locator(".chart svg circle").count() == 3
     fits_the_page(page, ".chart svg")
     shot(page, "web-solo.png", tmp_path)
+    assert page.problems == []
+    page.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1440, 900)], ids=["1280x720", "1440x900"])
+@pytest.mark.parametrize("ladder", ["web-zapotec", "web-teotihuacan"])
+def test_board_and_move_list_side_by_side_and_step_links_followed_in_the_tab(server, browser, ladder, size):
+    page = open_page(browser, server + "/", size)
+    page.click(f"text={ladder}")
+    page.click("text=matches")
+    page.click("table#matches tbody tr:first-child a")
+    page.locator("#board svg").wait_for()
+    where = sync_api.expect(page.locator("#where"))
+    where.to_have_text(re.compile("^step 0 "))
+    board, moves = page.locator("#board").bounding_box(), page.locator("#step").bounding_box()
+    assert board is not None and moves is not None
+    assert moves["x"] >= board["x"] + board["width"] - 1, (board, moves)  # beside it, not under it
+    assert moves["y"] < board["y"] + board["height"] / 2 and moves["x"] + moves["width"] <= size[0]
+    # a #step= typed in the address bar (or a link to it) in the same tab moves the viewer there
+    page.goto(page.url.split("#")[0] + "#step=5")
+    where.to_have_text(re.compile("^step 5 "))
+    # times as a clock reads them (m:ss.s), never milliseconds with decimals
+    sync_api.expect(page.locator("#move")).to_have_text(re.compile(r"^Move 5: .* in \d+:\d\d\.\d$"))
+    assert re.fullmatch(r"seat 0: \d+:\d\d\.\d, seat 1: \d+:\d\d\.\d", page.locator("#clock").inner_text())
+    page.goto(page.url.split("#")[0] + "#step=end")
+    where.to_have_text(re.compile(r"^step (\d+) of \1"))
+    page.go_back()
+    where.to_have_text(re.compile("^step 5 "))
     assert page.problems == []
     page.close()

@@ -7,7 +7,7 @@ import socket
 
 from starlette.testclient import TestClient
 
-from arena.live import live_folder
+from arena.match.live import live_folder
 from arena.web.app import create_app
 from tests.support.cli import arena_in_process
 from tests.support.live_ladder import running_match, start_ladder, stop_ladder, wait_for

@@ -10,7 +10,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from arena.inprocess import decide_message, hello_message
+from arena.match.inprocess import decide_message, hello_message
 from arena.wire import protocol
 from arena.wire.protocol import ProtocolError, act_message, decode_body, encode
 from engine.playout import random_choice

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import main as cli
-from arena.match import MatchSpec
-from arena.referee import run_match
+from arena.match.referee import run_match
+from arena.match.spec import MatchSpec
 
 SUFFIXES = {"ladder": ".toml", "record": ".json", "db": ".db"}
 KINDS = ("not-utf8", "truncated", "empty", "wrong-types", "folder", "missing")

@@ -6,7 +6,7 @@ import typing
 
 import pytest
 
-from arena.inprocess import decide_message, hello_message
+from arena.match.inprocess import decide_message, hello_message
 from arena.wire import protocol
 from examples.games.goofspiel.game import GAME as GOOFSPIEL
 

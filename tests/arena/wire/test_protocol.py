@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.agent import Agent
-from arena.host import serve
+from arena.wire.agent import Agent
+from arena.wire.host import serve
 from arena.wire.protocol import (
     AGENT_MESSAGES,
     HEADER,
@@ -239,10 +239,10 @@ def test_host_reports_a_bot_exception_as_an_error_message():
     assert error["type"] == "error" and "KeyError" in error["message"]
 
 
-# `python -m arena.host` as the referee execs it, reporting afterwards which modules it imported.
+# `python -m arena.wire.host` as the referee execs it, reporting afterwards which modules it imported.
 EXECD_HOST = """
 import json, sys
-from arena import host
+from arena.wire import host
 status = host.main(sys.argv[1:])
 loaded = ["msgspec", "importlib.metadata", "plugins.bots.ismcts", "plugins.random_agent"]
 print(json.dumps({"status": status, "loaded": [name for name in loaded if name in sys.modules]}), file=sys.stderr)
@@ -257,7 +257,7 @@ print(json.dumps({"status": status, "loaded": [name for name in loaded if name i
         (["random", "plugins.random_agent"], ["plugins.random_agent"]),
         # a plugin that is not there (or does not offer the agent): every plugin, as before; the
         # entry points come from the metadata (importlib.metadata) unless an earlier process of
-        # the suite kept them for this sys.path (arena/plugins.py), so that import may be either
+        # the suite kept them for this sys.path (arena/registry/plugins.py), so that import may be either
         (
             ["random", "no_such_plugin_module"],
             ["importlib.metadata?", "plugins.bots.ismcts", "plugins.random_agent"],

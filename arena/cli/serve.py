@@ -1,0 +1,98 @@
+"""`arena serve`: the web arena on Hypercorn's trio worker (the project's concurrency is trio)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, cast
+
+import typer
+
+from arena.cli.common import fail, load_registry
+from arena.tournament.store.api import DEFAULT_DB, StoreError
+from arena.tournament.store.sqlite import Store
+
+if TYPE_CHECKING:
+    from hypercorn.typing import ASGIFramework
+
+
+def serve(
+    db: Annotated[Path, typer.Option("--db", help="SQLite database file of the tournament results.")] = Path(
+        DEFAULT_DB
+    ),
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on; 127.0.0.1 keeps it on this machine.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535, help="TCP port.")] = 8000,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Another name the server is reached by (repeatable); any other Host header gets 400.",
+        ),
+    ] = None,
+) -> None:
+    """Serve the web arena: ladders, live leaderboards, match lists and a replay viewer.
+
+    The database is opened read-only, so this runs beside a writing `arena run`; no page can
+    change a result. Open the printed address in a browser; Ctrl-C stops the server.
+    """
+    try:  # the web stack loads only for `arena serve`: every other command starts faster without it
+        import trio
+        from hypercorn.config import Config
+        from hypercorn.trio import serve as hypercorn_serve
+
+        from arena.web.app import create_app, served_hosts
+    except ImportError as error:
+        raise fail(
+            f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
+        ) from None
+    if not db.is_file():
+        raise fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
+    try:
+        Store.read_only(db).close()
+    except (StoreError, OSError) as error:
+        raise fail(f"cannot open {db}: {error}") from None
+    except Exception as error:  # sqlite3.DatabaseError: not a database
+        raise fail(f"cannot open {db}: {error}") from None
+    config = Config()
+    config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
+    config.accesslog = None
+    app = create_app(db, load_registry(), served_hosts(host, allow_host or ()))
+    # Ratings of big ladders take seconds to compute from scratch: do it before anyone asks.
+    threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"serving {db} at http://{shown}:{port}/ (read-only; Ctrl-C stops)", err=True)
+
+    async def stop_on_signal() -> None:
+        # Ctrl-C or SIGTERM ends the server gracefully (a KeyboardInterrupt raised inside
+        # trio's nurseries would come out wrapped in exception groups, as a traceback).
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                return
+
+    try:
+        # Starlette's and hypercorn's hints spell the same ASGI callable differently: the cast says so.
+        asgi = cast("ASGIFramework", app)
+        trio.run(partial(hypercorn_serve, asgi, config, shutdown_trigger=stop_on_signal))
+    except KeyboardInterrupt:
+        pass  # Ctrl-C before the signal receiver was in place
+    except (OSError, ExceptionGroup) as error:  # trio's nursery wraps a failed bind in a group
+        cause = _os_error(error)
+        if cause is None:
+            raise
+        raise fail(f"cannot listen on {host}:{port}: {cause.strerror or cause}") from None
+
+
+def _os_error(error: BaseException) -> OSError | None:
+    """The OSError inside ``error`` (itself, or nested in exception groups), if any."""
+    if isinstance(error, OSError):
+        return error
+    for inner in getattr(error, "exceptions", ()):
+        found = _os_error(inner)
+        if found is not None:
+            return found
+    return None

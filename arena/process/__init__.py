@@ -1,0 +1,1 @@
+"""Starting and confining an agent process: start methods, sandbox, seccomp, cgroups, limits."""

@@ -1,0 +1,1 @@
+"""Plugin discovery: the hooks a plugin implements and the registry of agents and games."""

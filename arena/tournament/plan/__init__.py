@@ -1,0 +1,1 @@
+"""Planning a tournament: ladder files, schedules, growth, swiss rounds, comparisons, secrecy."""

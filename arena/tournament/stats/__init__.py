@@ -1,0 +1,1 @@
+"""What stored results say: TrueSkill, MLE ratings, the SPRT, solo tables, reports."""

@@ -1,0 +1,91 @@
+"""Why seats forfeited: each fault's first detail line, read back from the match records.
+
+The seats table keeps a fault's kind only (``error``, ``timeout``, ...); the line that explains it
+(``flatmc raised PluginError: unknown game 'zapotec'``) is in the match's record. `arena run`'s
+closing warnings, `arena matches --faults` and the web's ladder and match-list pages read it from
+here, from a few records per agent and kind, never from every record of a ladder.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from arena.text.safe import printable
+
+if TYPE_CHECKING:
+    from arena.tournament.store.sqlite import Store
+
+SAMPLE = 5  # records read per agent and fault kind to find its most common line
+LINE_CHARS = 200  # a longer first line is cut here (with "...")
+
+
+def first_line(detail: object) -> str:
+    """The first non-blank line of a fault's detail, escaped for a terminal or a page, cut to
+    LINE_CHARS characters; empty when there is none."""
+    lines = [line.strip() for line in str(detail or "").splitlines() if line.strip()]
+    if not lines:
+        return ""
+    line = printable(lines[0], newlines=False)
+    return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 3] + "..."
+
+
+def faults_by_seat(record: dict[str, Any] | None) -> dict[int, tuple[str, str]]:
+    """Each faulted seat's (phase, first detail line) in a match record (its first fault)."""
+    found: dict[int, tuple[str, str]] = {}
+    for fault in (record or {}).get("faults", []):
+        seat = fault.get("seat")
+        if isinstance(seat, int) and seat not in found:
+            found[seat] = (str(fault.get("phase") or ""), first_line(fault.get("detail")))
+    return found
+
+
+@dataclass(frozen=True)
+class AgentFaults:
+    """How often one agent of a ladder forfeited with one kind of fault, and the usual reason."""
+
+    agent: str  # its display name in the ladder
+    fault: str  # the kind
+    count: int  # done matches in which it forfeited with this kind
+    played: int  # done matches it played
+    line: str  # the most common first detail line of the records read ("" if none says)
+    handshake: bool  # some of them came before it played (at its start or hello)
+    example: int  # the number (# in `arena matches`) of the first such match
+
+
+def agent_faults(store: Store, run_id: int) -> list[AgentFaults]:
+    """Every (agent, fault kind) of a ladder's done matches, most frequent first per agent."""
+    played = dict(
+        store.db.execute(
+            "SELECT s.agent, COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id"
+            " WHERE m.ladder_id = ? AND m.status = 'done' GROUP BY s.agent",
+            (run_id,),
+        ).fetchall()
+    )
+    groups: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
+    for agent, fault, match_id, idx, seat in store.db.execute(
+        "SELECT s.agent, s.fault, m.id, m.idx, s.seat FROM seats s JOIN matches m ON m.id = s.match_id"
+        " WHERE m.ladder_id = ? AND m.status = 'done' AND s.fault IS NOT NULL ORDER BY m.idx",
+        (run_id,),
+    ):
+        groups.setdefault((agent, fault), []).append((match_id, idx, seat))
+    found = []
+    for (agent, fault), matches in groups.items():
+        seen = [
+            faults_by_seat(store.record(match_id)).get(seat, ("", ""))
+            for match_id, _, seat in matches[:SAMPLE]
+        ]
+        lines = Counter(line for _, line in seen if line)
+        found.append(
+            AgentFaults(
+                agent,
+                fault,
+                len(matches),
+                played.get(agent, len(matches)),
+                lines.most_common(1)[0][0] if lines else "",
+                any(phase == "handshake" for phase, _ in seen),
+                matches[0][1],
+            )
+        )
+    return sorted(found, key=lambda f: (f.agent, -f.count, f.fault))

@@ -1,0 +1,207 @@
+"""Order-free ratings: one Plackett-Luce maximum-likelihood fit over all of a ladder's results.
+
+TrueSkill (arena/tournament/stats/ratings.py) is an online filter, so the order of the results moves its table.
+This fit sees every result at once: the same results in any order give the same table. Each
+match is a ranking of its seats (Bradley-Terry when there are two); an agent of strength theta
+finishes ahead of the seats still unplaced with probability exp(theta) / sum(exp(their theta)).
+Strengths are reported on the Elo scale (400 / ln 10 per unit), centred on the field's mean.
+
+- Forfeits tie for last, as in TrueSkill (``effective_ranks``).
+- A tie is averaged over its orders: seats tied on a rank enter as every order of the tied seats,
+  each with an equal share of the match's weight, so a two-seat draw counts as half a win each
+  (the chess convention).
+- A weak prior of ``PRIOR_DRAWS`` virtual draws per agent against a rating-0 opponent (as in
+  BayesElo) keeps an agent that won or lost everything finite.
+- 95% intervals: the fit's own (normal approximation), with a variance clustered by deal (a
+  deal is one seed and group of agents with all its seat rotations: its matches share the
+  deal's luck, so they are not independent observations).
+
+docs/ratings.md explains the numbers and when to trust them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import permutations, product
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import expit, logsumexp
+
+from arena.tournament.stats.elo import ELO_PER_NAT, Z95
+from arena.tournament.stats.ratings import SeatLine, effective_ranks
+
+PRIOR_DRAWS = 2.0
+MIN_DEALS_FOR_INTERVAL = 2  # one deal resampled is always itself: no spread to report
+
+
+@dataclass(frozen=True)
+class MleRating:
+    """One agent's order-free rating: Elo relative to the field's mean, its 95% interval."""
+
+    agent: str
+    elo: float
+    low: float | None  # None: too few deals for an interval
+    high: float | None
+    matches: int  # matches that entered the fit
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form: keys mle, mle_low, mle_high (Elo, rounded to 0.1)."""
+
+        def rounded(value: float | None) -> float | None:
+            return None if value is None else round(value, 1)
+
+        return {"mle": rounded(self.elo), "mle_low": rounded(self.low), "mle_high": rounded(self.high)}
+
+
+@dataclass(frozen=True)
+class _Block:
+    """Every ranking of one seat count: ``orders[m]`` lists agent indices best first."""
+
+    orders: np.ndarray  # (m, k) int
+    weights: np.ndarray  # (m,) share of its match (1 unless the match had ties)
+    deals: np.ndarray  # (m,) index of its deal
+
+
+def mle_ratings(matches: Iterable[tuple[Any, Sequence[SeatLine]]]) -> dict[str, MleRating]:
+    """Fit ``(deal, seats)`` results; the ratings by agent. Lone seats and self-play are skipped.
+
+    ``deal`` names the deal a match was played on (e.g. its seed; any sortable value): the
+    matches of one deal share its luck, and the intervals take that into account.
+
+    The results are sorted into a canonical order first, so the input order cannot change
+    the table, not even in the last bit of a float.
+    """
+    rated = sorted((deal, _ranking(seats)) for deal, seats in matches if _ratable(seats))
+    agents = sorted({agent for _, ranking in rated for agent, _ in ranking})
+    if not agents:
+        return {}
+    index = {agent: i for i, agent in enumerate(agents)}
+    deals = sorted({deal for deal, _ in rated})
+    deal_index = {deal: i for i, deal in enumerate(deals)}
+    blocks = _blocks([(deal_index[deal], ranking) for deal, ranking in rated], index)
+    played = np.zeros(len(agents), dtype=int)
+    for _, ranking in rated:
+        for agent, _ in ranking:
+            played[index[agent]] += 1
+
+    theta = _fit(blocks, len(deals))
+    elo = ELO_PER_NAT * (theta - theta.mean())
+    low = high = [None] * len(agents)
+    if len(deals) >= MIN_DEALS_FOR_INTERVAL:
+        spread = Z95 * ELO_PER_NAT * _centred_standard_errors(theta, blocks, len(deals))
+        low, high = (elo - spread).tolist(), (elo + spread).tolist()
+    return {
+        agent: MleRating(agent, float(elo[i]), low[i], high[i], int(played[i])) for agent, i in index.items()
+    }
+
+
+def _ratable(seats: Sequence[SeatLine]) -> bool:
+    return len(seats) >= 2 and len({seat.agent for seat in seats}) == len(seats)
+
+
+def _ranking(seats: Sequence[SeatLine]) -> tuple[tuple[str, int], ...]:
+    """The match as (agent, effective rank) pairs, best first: which seat was whose is irrelevant."""
+    pairs = zip((seat.agent for seat in seats), effective_ranks(seats), strict=True)
+    return tuple(sorted(pairs, key=lambda pair: (pair[1], pair[0])))
+
+
+def _orders(ranking: tuple[tuple[str, int], ...]) -> list[tuple[str, ...]]:
+    """Every strict order consistent with ``ranking``: tied seats in each of their orders."""
+    groups: dict[int, list[str]] = {}
+    for agent, rank in ranking:
+        groups.setdefault(rank, []).append(agent)
+    choices = [list(permutations(groups[rank])) for rank in sorted(groups)]
+    return [tuple(agent for part in parts for agent in part) for parts in product(*choices)]
+
+
+def _blocks(rated: list[tuple[int, tuple[tuple[str, int], ...]]], index: dict[str, int]) -> list[_Block]:
+    by_size: dict[int, tuple[list, list, list]] = {}
+    for deal, ranking in rated:
+        orders = _orders(ranking)
+        rows, weights, deals = by_size.setdefault(len(ranking), ([], [], []))
+        for order in orders:
+            rows.append([index[agent] for agent in order])
+            weights.append(1 / len(orders))
+            deals.append(deal)
+    return [
+        _Block(np.array(rows, dtype=int), np.array(weights), np.array(deals, dtype=int))
+        for _, (rows, weights, deals) in sorted(by_size.items())
+    ]
+
+
+def _fit(blocks: list[_Block], deals: int) -> np.ndarray:
+    """The maximum a posteriori strengths, on the natural-log scale."""
+    n = 1 + max(int(block.orders.max()) for block in blocks)
+
+    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        value, scores, _ = _log_likelihood(theta, blocks, deals)
+        prior_value, prior_gradient, _ = _log_prior(theta)
+        return -(value + prior_value), -(scores.sum(axis=0) + prior_gradient)
+
+    def hessian(theta: np.ndarray) -> np.ndarray:
+        return -(_log_likelihood(theta, blocks, deals, curvature=True)[2] + _log_prior(theta)[2])
+
+    result = minimize(
+        objective, np.zeros(n), jac=True, hess=hessian, method="trust-exact", options={"gtol": 1e-9}
+    )
+    return result.x
+
+
+def _log_likelihood(
+    theta: np.ndarray, blocks: list[_Block], deals: int, curvature: bool = False
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """The Plackett-Luce log-likelihood, its gradient split by deal (deals x agents), its Hessian.
+
+    A ranking's log-likelihood is the sum over its places of theta(placed) - log sum exp(theta)
+    over the seats not yet placed; the last seat is placed with certainty.
+    """
+    n = len(theta)
+    value = 0.0
+    scores = np.zeros(deals * n)
+    hessian = np.zeros(n * n)
+    for block in blocks:
+        strengths = theta[block.orders]
+        offset = block.deals[:, None] * n  # row of each ranking's deal in the flattened scores
+        for place in range(block.orders.shape[1] - 1):
+            rest = block.orders[:, place:]
+            norm = logsumexp(strengths[:, place:], axis=1)
+            value += block.weights @ (strengths[:, place] - norm)
+            chance = np.exp(strengths[:, place:] - norm[:, None])  # who would be placed here
+            scores += np.bincount((offset[:, 0] + block.orders[:, place]), block.weights, deals * n)
+            scores -= np.bincount(
+                (offset + rest).ravel(), (chance * block.weights[:, None]).ravel(), deals * n
+            )
+            if curvature:  # minus the covariance of the placed seat's indicator
+                pairs = (rest[:, :, None] * n + rest[:, None, :]).ravel()
+                outer = chance[:, :, None] * chance[:, None, :] * block.weights[:, None, None]
+                hessian += np.bincount(pairs, outer.ravel(), n * n)
+                hessian -= np.bincount(
+                    rest.ravel() * (n + 1), (chance * block.weights[:, None]).ravel(), n * n
+                )
+    return value, scores.reshape(deals, n), hessian.reshape(n, n)
+
+
+def _log_prior(theta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """PRIOR_DRAWS virtual draws against a rating-0 opponent: value, gradient, Hessian."""
+    half = PRIOR_DRAWS / 2
+    win = expit(theta)
+    value = half * float(np.sum(-np.logaddexp(0, -theta) - np.logaddexp(0, theta)))
+    return value, half * (1 - 2 * win), np.diag(-2 * half * win * (1 - win))
+
+
+def _centred_standard_errors(theta: np.ndarray, blocks: list[_Block], deals: int) -> np.ndarray:
+    """Standard errors of theta - mean(theta), clustered by deal (a sandwich estimator).
+
+    Matches of one deal share its luck, so they are not independent: the deal, not the match,
+    is the unit of the variance (Liang and Zeger 1986), with the small-sample factor D / (D - 1).
+    """
+    _, scores, hessian = _log_likelihood(theta, blocks, deals, curvature=True)
+    bread = np.linalg.pinv(-(hessian + _log_prior(theta)[2]))
+    meat = scores.T @ scores * deals / (deals - 1)
+    n = len(theta)
+    centre = np.eye(n) - 1 / n
+    covariance = centre @ bread @ meat @ bread @ centre.T
+    return np.sqrt(np.clip(np.diag(covariance), 0, None))

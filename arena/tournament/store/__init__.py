@@ -1,0 +1,1 @@
+"""Persistence only: saving and loading runs, matches, seats and records."""

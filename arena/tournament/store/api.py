@@ -1,0 +1,212 @@
+"""The store's interface: what a tournament store saves and loads, as types, and nothing it decides.
+
+A store keeps ladder runs, their matches (pending, running, done, aborted), each match's seats
+and its record. Everything about what to store is decided before it is called: the planner
+(arena/tournament/plan/) builds the schedule, grows a run, draws a secret seed and hands over the
+rows; the runner (arena/tournament/run/) reports how each match went. ``TournamentStore`` is the
+whole interface; arena/tournament/store/sqlite.py is the embedded implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from arena.match.spec import MatchOutcome, MatchSpec
+
+DEFAULT_DB = "tlachtli.db"
+STATUSES = ("pending", "running", "done", "aborted")
+
+# What to do about a damaged store, appended to every message about one.
+DAMAGED_HINT = "; `arena doctor DB` lists every problem; restore the file from a backup or use another --db"
+
+
+class StoreError(RuntimeError):
+    """A database that cannot be used as asked (newer schema, edited ladder, unknown ladder)."""
+
+
+class DiskFullError(StoreError):
+    """The disk holding the database is full: nothing is damaged, a write was refused."""
+
+    def __init__(self, path: str, error: BaseException) -> None:
+        super().__init__(
+            f"the disk holding {path} is full ({error}); free some space there and run the same command "
+            "again (what was stored is kept)"
+        )
+
+
+@dataclass(frozen=True)
+class LadderRun:
+    """One run of a ladder stored in the database."""
+
+    id: int
+    name: str
+    digest: str
+    game: str
+    format: str
+    source: str
+    created: str
+    base_seed: int | None = None  # the base seed the schedule was made from (None: older database)
+    secret: bool = False  # the base seed was drawn at random and must never be shown
+
+
+@dataclass(frozen=True)
+class NewRun:
+    """A run as the planner hands it to the store to be created (arena/tournament/plan/runs.py)."""
+
+    name: str
+    digest: str
+    game: str
+    format: str
+    source: str
+    config: str  # the validated ladder with its roster, as JSON text (kept as given)
+    base_seed: int
+    secret: bool
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    """One seat's result as stored."""
+
+    seat: int
+    agent: str
+    plugin: str
+    score: int
+    rank: int
+    fault: str | None
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A stored match with its seats (empty until it is done)."""
+
+    id: int
+    ladder_id: int
+    idx: int
+    key: str
+    seed: int
+    status: str
+    attempts: int
+    seconds: float | None
+    spec: MatchSpec
+    entrants: tuple[str, ...]
+    seats: tuple[StoredSeat, ...]
+    failures: int = 0
+    reason: str | None = None  # why it was aborted
+
+
+class MatchToStore(Protocol):
+    """A scheduled match as the store takes it (the planner's ScheduledMatch is one)."""
+
+    @property
+    def index(self) -> int:
+        """Its place in schedule order."""
+
+    @property
+    def key(self) -> str:
+        """Its stable human-readable id."""
+
+    @property
+    def entrants(self) -> tuple[str, ...]:
+        """The display names of the agent seats, in seat order."""
+
+    @property
+    def spec(self) -> MatchSpec:
+        """What the match is asked to be."""
+
+
+class TournamentStore(Protocol):
+    """A tournament store: saves and loads runs, matches, seats and records; decides nothing."""
+
+    path: str  # where it is, for messages
+
+    def close(self) -> None:
+        """Close it (and give up the writer claim, if any)."""
+
+    def claim_writer(self) -> None:
+        """Make this process the only runner writing it, until ``close``; StoreError if taken."""
+
+    def make_room(self) -> None:
+        """Give back the space held for the last writes once the disk is full."""
+
+    # -- runs
+    def latest_run(self, name: str | None = None) -> LadderRun | None:
+        """The most recent run of ladder ``name`` (of any ladder when None)."""
+
+    def runs(self) -> list[LadderRun]:
+        """Every run, oldest first."""
+
+    def config(self, run_id: int) -> dict[str, Any]:
+        """A run's stored config: the validated ladder with its roster."""
+
+    def create_run(self, run: NewRun, matches: Iterable[MatchToStore]) -> LadderRun:
+        """Store a new run with its first matches, all pending."""
+
+    def update_run(
+        self,
+        run_id: int,
+        *,
+        digest: str,
+        source: str,
+        config: str,
+        retired: Iterable[str],
+        matches: Iterable[MatchToStore],
+    ) -> None:
+        """Rewrite a run's file digest, source and config; drop the pending matches of the
+        ``retired`` entrants; add ``matches``. One transaction."""
+
+    def held_matches(self, run_id: int) -> list[tuple[str, list[str]]]:
+        """The (key, entrants) of every match of the run, any status."""
+
+    def next_index(self, run_id: int) -> int:
+        """The schedule index after the run's last match (0 for an empty run)."""
+
+    def add_matches(self, run_id: int, schedule: Sequence[MatchToStore]) -> int:
+        """Add the matches the run does not hold yet (by index); how many were added."""
+
+    # -- matches
+    def reset_interrupted(self, run_id: int) -> int:
+        """Put the matches an interrupted run left running back to pending; how many."""
+
+    def pending(self, run_id: int) -> list[StoredMatch]:
+        """The run's matches not yet done, in schedule order."""
+
+    def mark_running(self, match_id: int) -> None:
+        """Record that a match was handed to a worker."""
+
+    def mark_pending(self, match_ids: Iterable[int]) -> None:
+        """Put running matches back to pending (their run was cancelled)."""
+
+    def record_lost_worker(self, match_id: int, reason: str, max_failures: int, times: int = 1) -> bool:
+        """Count lost workers against a running match; True if it is now aborted."""
+
+    def count_recovered_losses(self, match_id: int, times: int) -> None:
+        """Count lost workers against a match that was played elsewhere after all."""
+
+    def take_back(self, match_ids: Iterable[int]) -> None:
+        """Forget done matches' results and put them back to pending, to be played again."""
+
+    def record_outcome(self, match: StoredMatch, outcome: MatchOutcome, seconds: float | None = None) -> None:
+        """Commit a finished match: its seats, its record and status 'done', atomically."""
+
+    def matches(
+        self,
+        run_id: int,
+        statuses: Sequence[str] = STATUSES,
+        agent: str | None = None,
+        faults_only: bool = False,
+    ) -> list[StoredMatch]:
+        """The run's matches in schedule order, optionally only ``agent``'s or those with a fault."""
+
+    def match(self, match_id: int) -> StoredMatch | None:
+        """One match by its id, with its seats."""
+
+    def record(self, match_id: int) -> dict[str, Any] | None:
+        """The record of a done match."""
+
+    def record_at(self, run_id: int, idx: int) -> dict[str, Any] | None:
+        """The record of match number ``idx`` (schedule order) of a run, if it was played."""
+
+    def counts(self, run_id: int) -> dict[str, int]:
+        """How many of the run's matches are in each status."""
