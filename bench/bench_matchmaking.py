@@ -6,13 +6,13 @@ there at the start, the rest arrive over the first 80% of the games; 10% of all 
 versions of a bot already there (stronger by 20 to 150 Elo; the old version withdraws), 2% crash
 in 30% of their games. Each schedule plays the same budget of games on the same field:
 
-- **season**: arena/tournament/matchmaking.py (its default knobs, ``--seats`` as the game
+- **season**: arena/tournament/plan/matchmaking.py (its default knobs, ``--seats`` as the game
   allows), the final phase over the last ``--final`` share of the budget, stopping early when
   the top 10 are separated at 95%; a game with a crash is voided (only the offender's rating
   moves) and a bot with 3 errors in 10 games is suspended;
 - **round robin**: every active bot plays equally often against opponents at random (a round
   robin's cycle, shuffled: a full one of 1,000 bots needs 500,000 pairs), forfeits rated last;
-- **swiss**: arena/tournament/swiss.py's rounds (every agent a leader, most uncertain first,
+- **swiss**: arena/tournament/plan/swiss.py's rounds (every agent a leader, most uncertain first,
   grouped by match quality over meetings), 2 seats only (its rounds rescore every pair: too
   slow beyond ``--swiss-max`` bots), the widths from the MLE fit every round.
 
@@ -45,11 +45,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.tournament import swiss  # noqa: E402
-from arena.tournament.matchmaking import Matchmaker, MatchmakingPolicy, counted  # noqa: E402
-from arena.tournament.ratings import SeatLine, effective_ranks  # noqa: E402
-from arena.tournament.ratings_mle import mle_ratings  # noqa: E402
-from arena.tournament.stats import ELO_PER_NAT  # noqa: E402
+from arena.tournament.plan import swiss  # noqa: E402
+from arena.tournament.plan.matchmaking import Matchmaker, MatchmakingPolicy, counted  # noqa: E402
+from arena.tournament.stats.elo import ELO_PER_NAT  # noqa: E402
+from arena.tournament.stats.ratings import SeatLine, effective_ranks  # noqa: E402
+from arena.tournament.stats.ratings_mle import mle_ratings  # noqa: E402
 
 CRASH_RATE = 0.3  # a crashing bot crashes in this share of its games
 TRACK = 100  # a new bot's live rank is followed over its first this many games

@@ -47,9 +47,9 @@ from typing import Any
 import numpy as np
 import trueskill
 
-from arena.tournament.ratings import SeatLine
-from arena.tournament.ratings_mle import MleRating
-from arena.tournament.stats import Z95
+from arena.tournament.stats.elo import Z95
+from arena.tournament.stats.ratings import SeatLine
+from arena.tournament.stats.ratings_mle import MleRating
 
 GOLDEN = (math.sqrt(5) - 1) / 2  # the golden ratio's fraction: the most evenly spreading step
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import trueskill
 
-from arena.tournament.matchmaking import (
+from arena.tournament.plan.matchmaking import (
     Matchmaker,
     MatchmakingPolicy,
     counted,
@@ -18,8 +18,8 @@ from arena.tournament.matchmaking import (
     placement_quantiles,
     separated,
 )
-from arena.tournament.ratings import SeatLine
-from arena.tournament.ratings_mle import MleRating, mle_ratings
+from arena.tournament.stats.ratings import SeatLine
+from arena.tournament.stats.ratings_mle import MleRating, mle_ratings
 
 
 def settled_field(policy: MatchmakingPolicy, count: int, seed: int = 0) -> Matchmaker:
