@@ -292,7 +292,19 @@ def mle_order(log: Log, names: list[str]) -> list[str]:
     return sorted(names, key=lambda n: (-fits[n].elo if n in fits else 0.0, n))
 
 
-def measure(world: World, log: Log, active: list[int]) -> dict[str, object]:
+@dataclass
+class Measures:
+    """One schedule's figures on the final table."""
+
+    tau: float  # Kendall tau against the true order
+    inversions: int  # pairs out of order by >= 20 Elo with one of them in the top 10
+    placed: list[int]  # each new bot's games until placed
+    settled: float  # share of settled bots' sampled games with the live rank within 5%
+    crash_share: float  # crashing bots' share of the seats
+    played: int
+
+
+def measure(world: World, log: Log, active: list[int]) -> Measures:
     from scipy.stats import kendalltau
 
     honest = [b for b in active if not world.crashes[b]]
@@ -313,15 +325,14 @@ def measure(world: World, log: Log, active: list[int]) -> dict[str, object]:
         runs = (g for g in range(TRACK - IN_A_ROW + 1) if all(within[g : g + IN_A_ROW]))
         placed.append(next(runs, TRACK) + 1)  # its games when it was placed (TRACK + 1: never)
     settled = [abs(r - where[bot]) <= 0.05 for bot, r in log.settled if bot in where]
-    return {
-        "tau": float(tau),
-        "top": bad == 0,
-        "inversions": bad,
-        "placed": placed,
-        "crash_share": log.crash_seats / max(1, log.seats),
-        "settled": float(np.mean(settled)) if settled else float("nan"),
-        "played": log.played,
-    }
+    return Measures(
+        tau=float(tau),
+        inversions=bad,
+        placed=placed,
+        settled=float(np.mean(settled)) if settled else float("nan"),
+        crash_share=log.crash_seats / max(1, log.seats),
+        played=log.played,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -361,8 +372,7 @@ def main(argv: list[str] | None = None) -> None:
         f" {'settled':>7s} {'crash seats':>11s} {'final: games, top-10 moves':>27s} {'s':>6s}"
     )
     for label, m, log, seconds in rows:
-        placed = m["placed"]
-        assert isinstance(placed, list)
+        placed = m.placed
         place = (
             f"{np.median(placed):.0f}/{np.percentile(placed, 90):.0f}, {np.mean(np.array(placed) <= 50):.0%}"
             if placed
@@ -373,10 +383,10 @@ def main(argv: list[str] | None = None) -> None:
             if "games" in log.final
             else "-"
         )
-        top = f"{'yes' if m['top'] else 'no'} ({m['inversions']})"
+        top = f"{'yes' if m.inversions == 0 else 'no'} ({m.inversions})"
         print(
-            f"{label:12s} {m['played']:8d} {m['tau']:6.3f} {top:>7s} {place:>26s} {m['settled']:7.0%}"
-            f" {m['crash_share']:11.2%}"
+            f"{label:12s} {m.played:8d} {m.tau:6.3f} {top:>7s} {place:>26s} {m.settled:7.0%}"
+            f" {m.crash_share:11.2%}"
             f" {fin:>27s} {seconds:6.0f}"
         )
     print(

@@ -33,6 +33,6 @@ def test_a_small_season_keeps_crashing_bots_out_and_orders_the_field():
     ended = sorted(set(range(30)) - set(world.replaces.values()))
     season = measure(world, play_season(world, 1500, (2, 3), 0.1, 2), ended)
     robin = measure(world, play_round_robin(world, 1500, (2, 3), 2), ended)
-    assert season["played"] == robin["played"] == 1500
-    assert season["crash_share"] < 0.5 * robin["crash_share"]  # suspended within their first games
-    assert season["tau"] > 0.7 and robin["tau"] > 0.7
+    assert season.played == robin.played == 1500
+    assert season.crash_share < 0.5 * robin.crash_share  # suspended within their first games
+    assert season.tau > 0.7 and robin.tau > 0.7
