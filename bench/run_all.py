@@ -18,6 +18,7 @@ def main() -> None:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec is not None and spec.loader is not None  # a .py file always has both
         module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module  # dataclasses look their module up while it loads
         spec.loader.exec_module(module)
         module.main()
 
