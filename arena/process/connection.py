@@ -194,7 +194,7 @@ class AgentProcess:
                 self.limit_note = f" (over its {limit} s CPU limit, all its processes together)"
                 break
             if machine is not None and memory is not None:  # the bot holding the most dies first
-                score = rank_for_oom(memory, cgroup.pids(), machine, score)
+                score = rank_for_oom(memory, cgroup.pids, machine, score)
 
     def _killpg(self) -> None:
         assert self.process is not None

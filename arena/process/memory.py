@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 BOT_MEMORY_ENV = "TLACHTLI_BOT_MEMORY_MB"  # the default cap in force, when `arena run` lowered it
@@ -119,9 +120,12 @@ def oom_score(usage_bytes: int, machine_mb: int) -> int:
     return OOM_BASE + round(OOM_SPAN * share)
 
 
-def rank_for_oom(memory_directory: str, pids: list[int], machine_mb: int, last: int | None) -> int | None:
-    """Set the ``oom_score_adj`` of the agent's processes ``pids`` from its memory cgroup's usage
-    (root may lower it; the bot cannot); the score set, or ``last`` if unchanged or unreadable."""
+def rank_for_oom(
+    memory_directory: str, pids: Callable[[], list[int]], machine_mb: int, last: int | None
+) -> int | None:
+    """Set the ``oom_score_adj`` of the agent's processes (``pids()``, read only when the score
+    changes: a process forked since inherits its parent's) from its memory cgroup's usage (root
+    may lower it; the bot cannot); the score set, or ``last`` if unchanged or unreadable."""
     try:
         with open(os.path.join(memory_directory, "memory.usage_in_bytes")) as handle:
             usage = int(handle.read())
@@ -134,7 +138,7 @@ def rank_for_oom(memory_directory: str, pids: list[int], machine_mb: int, last: 
     score = oom_score(usage, machine_mb)
     if score == last:
         return last
-    for pid in pids:
+    for pid in pids():
         try:
             with open(f"/proc/{pid}/oom_score_adj", "w") as handle:
                 handle.write(str(score))

@@ -62,12 +62,10 @@ def test_the_bot_holding_the_most_memory_is_the_kernels_first_victim():
         assert abs(oom_score(hog.pid) - oom_score(innocent.pid)) <= 2
         machine = memory.machine_memory_mb()
         assert machine is not None
-        scores = [rank_for_oom(group.directories["memory"], group.pids(), machine, None) for group in groups]
+        scores = [rank_for_oom(group.directories["memory"], group.pids, machine, None) for group in groups]
         assert scores[0] is not None and scores[1] is not None and scores[0] > scores[1] >= 500
         assert oom_score(hog.pid) > oom_score(innocent.pid)
-        assert (
-            rank_for_oom(groups[1].directories["memory"], groups[1].pids(), machine, scores[1]) == scores[1]
-        )
+        assert rank_for_oom(groups[1].directories["memory"], groups[1].pids, machine, scores[1]) == scores[1]
     finally:
         for process in processes:
             process.kill()
