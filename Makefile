@@ -16,11 +16,18 @@ $(STAMP): pyproject.toml
 		(apt-get install -y -qq bubblewrap > /dev/null 2>&1 || \
 		 (apt-get update -qq > /dev/null 2>&1 && apt-get install -y -qq bubblewrap > /dev/null 2>&1)) || \
 		echo "note: could not install bubblewrap; bots will run without a sandbox"
+	@# A PostgreSQL server for the store tests (tests/support/postgres.py starts one per test
+	@# process); installed when root and missing; without it those tests are skipped.
+	@command -v initdb > /dev/null || ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		! command -v apt-get > /dev/null || \
+		(apt-get install -y -qq postgresql > /dev/null 2>&1 || \
+		 (apt-get update -qq > /dev/null 2>&1 && apt-get install -y -qq postgresql > /dev/null 2>&1)) || \
+		echo "note: could not install postgresql; the PostgreSQL store tests will be skipped"
 	$(PYTHON) -m venv $(VENV)
 	@# uv installs in ~6 s what pip installs in ~40 (its bytecode is compiled below), pip's newest
 	@# release with it; pip where uv cannot.
-	($(PY) -m pip install --quiet uv && $(PY) -m uv pip install --quiet --python $(PY) --upgrade pip -e '.[dev,rl,web,cluster]') || \
-		($(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev,rl,web,cluster]')
+	($(PY) -m pip install --quiet uv && $(PY) -m uv pip install --quiet --python $(PY) --upgrade pip -e '.[dev,rl,web,cluster,postgres]') || \
+		($(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev,rl,web,cluster,postgres]')
 	@# Bytecode up front: agent processes start per match, in a sandbox that cannot write it. All of
 	@# site-packages but what no process of the suite or of a match imports (tests, type checkers,
 	@# installers): compiled on first use by a process that can write it, if ever.

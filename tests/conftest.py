@@ -19,7 +19,16 @@ import pytest
 from arena.process import launchers, spawn
 from tests.support.agent_processes import eventually_empty as agents_gone
 from tests.support.agent_processes import processes_in_sessions, processes_marked
-from tests.support.processes import TAG_ENV, clock_ticks, describe, end, eventually_empty, kill_all, leftovers
+from tests.support.processes import (
+    TAG_ENV,
+    clock_ticks,
+    describe,
+    end,
+    eventually_empty,
+    kept_for_the_session,
+    kill_all,
+    leftovers,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 pytest_plugins = ["tests.support.xdist_groups"]  # refuses a run whose xdist groups would not hold
@@ -149,3 +158,28 @@ def no_leftovers(monkeypatch: pytest.MonkeyPatch):
     for pid in forked:  # reaped by the referee: not our child any more
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[object]:
+    """A real PostgreSQL server for this pytest process (tests/support/postgres.py), stopped at the end."""
+    from tests.support import postgres
+
+    why = postgres.available()
+    if why is not None:
+        pytest.skip(why)
+    server = postgres.start()
+    try:
+        with kept_for_the_session([server.pid()]):
+            yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new tournament store's --db, once per backend: a SQLite file, or a fresh database on the
+    session's PostgreSQL server (already at the latest schema)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.db")
+    return request.getfixturevalue("postgres_server").fresh()

@@ -12,10 +12,9 @@ import json
 import os
 import shlex
 import signal
-import sqlite3
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -34,6 +33,15 @@ from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.interrupts import interrupted_once
 from arena.cli.ladder_file import ladder_app
+from arena.cli.stores import (
+    DEFAULT_DB,
+    DbArg,
+    DbOption,
+    is_url,
+    open_existing,
+    open_for_writing,
+    store_errors,
+)
 from arena.text.files import INT64, waits_for_a_reader
 from arena.text.safe import printable
 from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
@@ -53,17 +61,9 @@ from arena.tournament.stats.report import (
     run_title,
 )
 from arena.tournament.stats.table_format import cells, columns, fixed, percent, percent_interval
-from arena.tournament.store.api import (
-    DAMAGED_HINT,
-    DEFAULT_DB,
-    STATUSES,
-    DiskFullError,
-    LadderRun,
-    StoredMatch,
-    StoreError,
-)
+from arena.tournament.store.api import STATUSES, LadderRun, StoredMatch, StoreError
+from arena.tournament.store.base import SqlStore as Store
 from arena.tournament.store.doctor import check_store
-from arena.tournament.store.sqlite import Store, disk_full
 
 T = TypeVar("T")
 
@@ -90,13 +90,9 @@ class ExportFormat(StrEnum):
     json = "json"
 
 
-DbOption = Annotated[
-    Path, typer.Option("--db", help="SQLite database file of the tournament results.", show_default=True)
-]
 # The older shapes (`leaderboard LADDER`, `doctor DB`), kept working but no longer shown: every
 # command names its ladder with --ladder/-l and its database with --db.
 LadderArg = Annotated[str | None, typer.Argument(metavar="LADDER", hidden=True, show_default=False)]
-DbArg = Annotated[Path | None, typer.Argument(metavar="DB", hidden=True, show_default=False)]
 LadderOption = Annotated[
     str | None,
     typer.Option("--ladder", "-l", help="Ladder name or .toml file; default: the most recently run ladder."),
@@ -104,13 +100,16 @@ LadderOption = Annotated[
 OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
 
 
-def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
+def _with_submissions(ladder: Ladder, db: str, sandbox: str) -> Ladder:
     """``ladder`` grown by its active submitted bots (arena/submissions/), which run only under bwrap."""
     from arena.process.zygote import PACKAGES_ENV
     from arena.submissions.entrants import with_submissions
     from arena.submissions.store import SubmissionStore, submissions_folder
 
-    store = SubmissionStore(submissions_folder(db))
+    try:
+        store = SubmissionStore(submissions_folder(db))
+    except StoreError as error:
+        raise _fail(str(error)) from None
     grown = with_submissions(ladder, store)
     if grown is not ladder:
         if sandbox != "bwrap":
@@ -121,21 +120,9 @@ def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
     return grown
 
 
-def _open_existing(db: Path) -> Store:
+def _open_existing(db: str) -> Store:
     """The database for a read command; a missing file is an error, not a new empty database."""
-    if not db.is_file():
-        raise _fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
-    try:
-        # Read first, write nothing: a database Tlachtli never wrote (or an empty file) is not
-        # given our tables; an older Tlachtli schema is migrated by Store as usual.
-        if Store.schema_version_of(db) == 0:
-            raise _fail(
-                f"{db} is not a Tlachtli database (no ladder has been run in it); "
-                f"give the --db that `arena run` wrote, or run a ladder first: `arena run LADDER --db {db}`"
-            )
-        return Store(db)
-    except (StoreError, sqlite3.Error, OSError) as error:  # e.g. a file that is not a database
-        raise _fail(f"cannot open {db}: {error}") from None
+    return open_existing(db)
 
 
 def _fit_memory(ladder: Ladder, jobs: int | None) -> None:
@@ -162,22 +149,14 @@ def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
     return seeds_hidden(store, ladder_run)
 
 
-def _guard(action: Callable[[], None], db: Path) -> None:
+def _guard(action: Callable[[], None], db: str) -> None:
     """Turn report and store errors (a damaged database too) into one clear line with exit status 2."""
     with _store_errors(db):
         action()
 
 
-@contextmanager
-def _store_errors(db: Path) -> Iterator[None]:
-    try:
-        yield
-    except (ReportError, StoreError) as error:
-        raise _fail(str(error)) from None
-    except sqlite3.Error as error:  # overwritten pages, a dropped table, ... or a full disk
-        if disk_full(str(db), error):
-            raise _fail(str(DiskFullError(str(db), error))) from None
-        raise _fail(f"{db} is damaged ({error}){DAMAGED_HINT}") from None
+def _store_errors(db: str) -> AbstractContextManager[None]:
+    return store_errors(db, also=(ReportError,))
 
 
 def run(
@@ -193,7 +172,7 @@ def run(
             help="Matches played at once; default: the ladder's concurrency, else the cores.",
         ),
     ] = None,
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
     new: Annotated[
         bool,
         typer.Option(
@@ -291,16 +270,13 @@ def run(
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
-    if db.is_dir():
+    if not is_url(db) and Path(db).is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)
     ladder = _with_submissions(ladder, db, in_force)
     if not cluster:
         _fit_memory(ladder, jobs)
-    try:
-        store = Store(db)
-    except (StoreError, sqlite3.Error) as error:
-        raise _fail(f"cannot open {db}: {error}") from None
+    store = open_for_writing(db)
     with _store_errors(db), store:
         try:
             plan = plan_run(store, ladder, new=new)  # resumed, grown or new: settled before playing
@@ -350,7 +326,7 @@ def run(
         )
 
 
-def fault_warnings(store: Store, ladder_run: LadderRun, db: Path) -> list[str]:
+def fault_warnings(store: Store, ladder_run: LadderRun, db: str) -> list[str]:
     """One warning line per agent that forfeited in the ladder: in how many seats, its most frequent
     fault with the first line of its detail (kept back while the deals are secret), and where to
     read more. A bot that cannot start forfeits every match and would otherwise only rank last."""
@@ -384,7 +360,7 @@ def _either(option: T, argument: T | None, flag: str, default: T | None = None) 
 def leaderboard(
     ladder_arg: LadderArg = None,
     ladder: LadderOption = None,
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Output format.")] = TableFormat.table,
     method: Annotated[
         RatingMethod | None,
@@ -465,7 +441,7 @@ def _leaderboard_table(rows: list[dict], solo: bool, wide: bool) -> str:
 
 def matches(
     ladder: LadderOption = None,
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
     agent: Annotated[
         str | None, typer.Option("--agent", "-a", help="Only matches this agent played.")
     ] = None,
@@ -545,7 +521,7 @@ def head_to_head_command(
             help="Only this ladder (name or .toml file); default: every ladder where both sat.",
         ),
     ] = None,
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
 ) -> None:
     """Compare two agents over the matches where both sat: who finished ahead, mean scores.
 
@@ -575,7 +551,7 @@ def head_to_head_command(
 
 def export(
     ladder: LadderOption = None,
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
     fmt: Annotated[ExportFormat, typer.Option("--format", "-f", help="Output format.")] = ExportFormat.csv,
     output: OutputOption = None,
 ) -> None:
@@ -599,7 +575,7 @@ def export(
 def record(
     index: Annotated[int, typer.Argument(metavar="MATCH", help="The match's number (# in `arena matches`).")],
     ladder: LadderOption = None,
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
     output: OutputOption = None,
 ) -> None:
     """Write a stored match's full record as JSON, e.g. for `arena replay FILE`."""
@@ -623,13 +599,13 @@ def record(
     _guard(write, db)
 
 
-def doctor(db_arg: DbArg = None, db: DbOption = Path(DEFAULT_DB)) -> None:
+def doctor(db_arg: DbArg = None, db: DbOption = DEFAULT_DB) -> None:
     """Check a tournament database: SQLite integrity, schema version, every stored spec and record.
 
     Prints one line per problem with what to do, or OK; exit status 1 when a problem is found.
     The file is only read.
     """
-    db = _either(db, db_arg, "--db", Path(DEFAULT_DB))
+    db = _either(db, db_arg, "--db", DEFAULT_DB)
     problems, summary = check_store(db)
     for line in problems:
         say(f"problem: {printable(line, newlines=False)}")

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from arena.submissions.archive import thaw
+from arena.tournament.store.opening import data_folder
 
 STATES = ("received", "checked", "built", "validated", "active", "rejected", "retired", "withdrawn")
 LIVE = ("received", "checked", "built", "validated", "active")  # still in the way of a name or version
@@ -55,8 +56,9 @@ class Submission:
 
 
 def submissions_folder(db: str | os.PathLike[str]) -> Path:
-    """The submissions folder of the tournament whose database is ``db``."""
-    return Path(db).resolve().parent / FOLDER
+    """The submissions folder of the tournament whose database is ``db``: beside a SQLite file, in
+    TLACHTLI_DATA for a PostgreSQL store (StoreError when that is not set)."""
+    return data_folder(os.fspath(db)) / FOLDER
 
 
 class SubmissionStore:

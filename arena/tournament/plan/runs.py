@@ -40,10 +40,11 @@ def plan_run(store: TournamentStore, ladder: Ladder, new: bool = False) -> RunPl
     """Claim ``store`` for writing and settle the run ``ladder`` is played in: its latest run,
     grown to the file as it is now, or a new one (``new``, or no run yet); see ``open_run``."""
     store.claim_writer()  # before any write: two runs of one ladder at once would play it twice
-    grown = None if new else grow_run(store, ladder)
-    if grown is not None:
-        return RunPlan(grown[0], grown[1].ladder, grown[1])
-    return RunPlan(open_run(store, ladder, new=new), ladder)
+    with store.planning():  # several runners of a shared store settle one run, one at a time
+        grown = None if new else grow_run(store, ladder)
+        if grown is not None:
+            return RunPlan(grown[0], grown[1].ladder, grown[1])
+        return RunPlan(open_run(store, ladder, new=new), ladder)
 
 
 def open_run(

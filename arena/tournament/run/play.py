@@ -7,6 +7,7 @@ its own: a resumed run is announced through ``notify``, the progress bar through
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -130,7 +131,45 @@ def play_run(
         report.lost_workers += again.lost_workers
         report.aborted += again.aborted
         report.interrupted, report.errors, report.signal = again.interrupted, again.errors, again.signal
+    if not store.exclusive:
+        _play_shared_rest(store, run, ladder.name, workers, cluster, report, total)
     return RunSummary(run, report, store.counts(run.id), total, done_before, reset, workers)
+
+
+SHARED_POLL_S = 1.0  # a runner of a shared store waiting on others' matches looks this often
+
+
+def _play_shared_rest(
+    store: TournamentStore,
+    run: LadderRun,
+    label: str,
+    workers: int,
+    cluster: str | ClusterTarget | None,
+    report: RunReport,
+    total: int,
+) -> None:
+    """On a store several runners share: once this runner's queue is empty, wait while other
+    runners play the rest, and play what comes back to pending (a runner stopped, or killed and its
+    lease run out), so that a run ends with every match played once. ``report`` sums it all."""
+    while not report.interrupted and not report.errors:
+        store.reset_interrupted(run.id)  # a killed runner's matches, once its lease ran out
+        counts = store.counts(run.id)
+        if not counts["pending"] and not counts["running"]:
+            return
+        waiting = [match for match in store.pending(run.id) if match.status == "pending"]
+        if not waiting:
+            time.sleep(SHARED_POLL_S)
+            continue
+        pool = None
+        if cluster:
+            from arena.tournament.run.cluster import connect
+
+            pool = connect(cluster)
+        again = run_pending(
+            store, waiting, workers, pool=pool, total=total, done_before=total - len(waiting), label=label,
+            show_progress=False,
+        )
+        _add(report, again)
 
 
 def _play_adaptive(

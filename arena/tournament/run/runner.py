@@ -548,12 +548,14 @@ def run_pending(
                         match = take_next(queue, set(playing.values()))
                         if match is None:
                             break  # every waiting match's deal is being played
-                        store.mark_running(match.id)
+                        if not store.mark_running(match.id):
+                            continue  # another runner of a shared store claimed it, or it is done
                         playing[match.id] = deal_key(match.spec)
                         pool.hand(match)
 
                 try:
                     while (queue or pool.in_flight()) and not stop.count:
+                        store.heartbeat()  # this runner's claims live on (a shared store)
                         hand_out()
                         # a short timeout: the signal handler only counts, the loop notices it
                         events = pool.events(POLL_S)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from arena.text.safe import printable
 
 if TYPE_CHECKING:
-    from arena.tournament.store.sqlite import Store
+    from arena.tournament.store.base import SqlStore as Store
 
 SAMPLE = 5  # records read per agent and fault kind to find its most common line
 LINE_CHARS = 200  # a longer first line is cut here (with "...")
@@ -57,14 +57,14 @@ class AgentFaults:
 def agent_faults(store: Store, run_id: int) -> list[AgentFaults]:
     """Every (agent, fault kind) of a ladder's done matches, most frequent first per agent."""
     played = dict(
-        store.db.execute(
+        store._rows(
             "SELECT s.agent, COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id"
             " WHERE m.ladder_id = ? AND m.status = 'done' GROUP BY s.agent",
             (run_id,),
-        ).fetchall()
+        )
     )
     groups: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
-    for agent, fault, match_id, idx, seat in store.db.execute(
+    for agent, fault, match_id, idx, seat in store._rows(
         "SELECT s.agent, s.fault, m.id, m.idx, s.seat FROM seats s JOIN matches m ON m.id = s.match_id"
         " WHERE m.ladder_id = ? AND m.status = 'done' AND s.fault IS NOT NULL ORDER BY m.idx",
         (run_id,),

@@ -4,12 +4,15 @@ A store keeps ladder runs, their matches (pending, running, done, aborted), each
 and its record. Everything about what to store is decided before it is called: the planner
 (arena/tournament/plan/) builds the schedule, grows a run, draws a secret seed and hands over the
 rows; the runner (arena/tournament/run/) reports how each match went. ``TournamentStore`` is the
-whole interface; arena/tournament/store/sqlite.py is the embedded implementation.
+whole interface; arena/tournament/store/sqlite.py is the embedded implementation and
+arena/tournament/store/postgres.py the server one, both over the queries of base.py; open either
+with ``open_store`` (arena/tournament/store/opening.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -120,12 +123,19 @@ class TournamentStore(Protocol):
     """A tournament store: saves and loads runs, matches, seats and records; decides nothing."""
 
     path: str  # where it is, for messages
+    exclusive: bool  # True: one writer at a time (SQLite); False: several runners share it (PostgreSQL)
 
     def close(self) -> None:
         """Close it (and give up the writer claim, if any)."""
 
     def claim_writer(self) -> None:
         """Make this process the only runner writing it, until ``close``; StoreError if taken."""
+
+    def planning(self) -> AbstractContextManager[None]:
+        """Hold other writers off while a run is settled (created or grown)."""
+
+    def heartbeat(self) -> None:
+        """Renew this runner's lease on the matches it claimed (cheap to call often)."""
 
     def make_room(self) -> None:
         """Give back the space held for the last writes once the disk is full."""
@@ -167,13 +177,14 @@ class TournamentStore(Protocol):
 
     # -- matches
     def reset_interrupted(self, run_id: int) -> int:
-        """Put the matches an interrupted run left running back to pending; how many."""
+        """Put the matches an interrupted run left running back to pending; how many (a shared
+        store: only those whose runner's lease ran out)."""
 
     def pending(self, run_id: int) -> list[StoredMatch]:
         """The run's matches not yet done, in schedule order."""
 
-    def mark_running(self, match_id: int) -> None:
-        """Record that a match was handed to a worker."""
+    def mark_running(self, match_id: int) -> bool:
+        """Claim a pending match for this runner (handed to a worker); False if it was not pending."""
 
     def mark_pending(self, match_ids: Iterable[int]) -> None:
         """Put running matches back to pending (their run was cancelled)."""

@@ -1,9 +1,10 @@
-"""The SQLite store: schema migration, resume bookkeeping, edited-ladder refusal, records."""
+"""The stores (SQLite and PostgreSQL alike): schema migration, resume bookkeeping, edited-ladder refusal, records."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import time
 
 import pytest
 
@@ -13,7 +14,9 @@ from arena.tournament.plan.ladder import parse_ladder
 from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import make_schedule
 from arena.tournament.store.api import StoreError
-from arena.tournament.store.sqlite import SCHEMA_VERSION, Store, decode_record, encode_record
+from arena.tournament.store.opening import open_store
+from arena.tournament.store.schema import SCHEMA_VERSION, SQLITE
+from arena.tournament.store.sqlite import Store, decode_record, encode_record
 
 LADDER = """\
 name = "store-test"
@@ -63,9 +66,10 @@ def test_newer_schema_is_refused(tmp_path):
         Store(path)
 
 
-def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder):
+def test_run_is_resumed_and_only_unfinished_matches_are_pending(store_db, ladder, monkeypatch):
+    monkeypatch.setenv("TLACHTLI_LEASE_S", "1")
     schedule = make_schedule(ladder)
-    with Store(tmp_path / "t.db") as store:
+    with open_store(store_db) as store:
         run = open_run(store, ladder)
         pending = store.pending(run.id)
         assert [m.idx for m in pending] == list(range(len(schedule))) == [m.index for m in schedule]
@@ -77,9 +81,13 @@ def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder
         store.mark_pending([third.id])  # cancelled cleanly
         assert store.counts(run.id) == {"pending": len(schedule) - 2, "running": 1, "done": 1, "aborted": 0}
 
-    with Store(tmp_path / "t.db") as store:
+    with open_store(store_db) as store:
         again = open_run(store, ladder)
         assert again.id == run.id
+        if not store.exclusive:  # a shared store: the match is the other runner's until its lease ends
+            assert store.reset_interrupted(run.id) == 0
+            assert not store.mark_running(second.id)
+            time.sleep(1.1)
         assert store.reset_interrupted(run.id) == 1
         pending = store.pending(run.id)
         assert [m.idx for m in pending] == list(range(1, len(schedule)))
@@ -93,12 +101,12 @@ def test_run_is_resumed_and_only_unfinished_matches_are_pending(tmp_path, ladder
             store.record_outcome(first, outcome_for(first, [3, 1]))
 
 
-def test_an_incomparable_edit_is_refused_unless_new(tmp_path):
+def test_an_incomparable_edit_is_refused_unless_new(store_db):
     registry = discover()
     original = parse_ladder(LADDER, registry, source="store.toml")
     reseeded = LADDER.replace("matches_per_pairing = 2", "matches_per_pairing = 2\nseed = 5")
     edited = parse_ladder(reseeded, registry, source="store.toml")
-    with Store(tmp_path / "t.db") as store:
+    with open_store(store_db) as store:
         first = open_run(store, original)
         with pytest.raises(StoreError, match="'store-test' .*: seed was 0 and is now 5: .*--new"):
             open_run(store, edited)
@@ -110,11 +118,11 @@ def test_an_incomparable_edit_is_refused_unless_new(tmp_path):
         assert open_run(store, same).id == fresh.id
 
 
-def test_records_are_compressed_and_round_trip(tmp_path, ladder):
+def test_records_are_compressed_and_round_trip(store_db, ladder):
     record = {"moves": [[0, 1, 2]] * 200, "log": [{"event": "bid", "card": 3}] * 100}
     assert decode_record(encode_record(record)) == record
     assert len(encode_record(record)) < len(str(record)) / 10
-    with Store(tmp_path / "t.db") as store:
+    with open_store(store_db) as store:
         run = open_run(store, ladder)
         match = store.pending(run.id)[0]
         outcome = outcome_for(match, [2, 2])
@@ -124,8 +132,8 @@ def test_records_are_compressed_and_round_trip(tmp_path, ladder):
         assert [s.rank for s in store.matches(run.id, statuses=("done",))[0].seats] == [1, 1]
 
 
-def test_matches_filter_by_agent_and_fault(tmp_path, ladder):
-    with Store(tmp_path / "t.db") as store:
+def test_matches_filter_by_agent_and_fault(store_db, ladder):
+    with open_store(store_db) as store:
         run = open_run(store, ladder)
         pending = store.pending(run.id)
         for match in pending[:6]:
@@ -143,14 +151,13 @@ def test_matches_filter_by_agent_and_fault(tmp_path, ladder):
 
 
 def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder, monkeypatch):
-    import arena.tournament.store.sqlite as store_module
+    import arena.tournament.store.schema as store_module
 
     path = tmp_path / "t.db"
     with Store(path) as store:
         run = open_run(store, ladder)
     upgrade = "ALTER TABLE matches ADD COLUMN note TEXT; UPDATE matches SET note = 'migrated'"
     monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, upgrade))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with Store(path) as store:
         assert store.schema_version() == SCHEMA_VERSION + 1
         assert {row[0] for row in store.db.execute("SELECT note FROM matches")} == {"migrated"}
@@ -158,11 +165,9 @@ def test_an_older_database_is_migrated_forward_keeping_its_data(tmp_path, ladder
 
 
 def test_a_version_1_database_is_migrated_with_its_results_kept(tmp_path, ladder):
-    from arena.tournament.store.sqlite import MIGRATIONS
-
     path = tmp_path / "old.db"
     old = sqlite3.connect(path, isolation_level=None)
-    old.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    old.executescript(";".join(SQLITE.migration(0)) + "; PRAGMA user_version = 1;")
     old.execute(
         "INSERT INTO ladders (name, digest, game, format, source, config, created) VALUES ('x','d','goofspiel','round-robin','x.toml','{}','now')"
     )
@@ -181,8 +186,8 @@ def test_a_version_1_database_is_migrated_with_its_results_kept(tmp_path, ladder
         assert store.db.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
-def test_a_match_whose_worker_is_lost_too_often_is_aborted_with_the_reason(tmp_path, ladder):
-    with Store(tmp_path / "t.db") as store:
+def test_a_match_whose_worker_is_lost_too_often_is_aborted_with_the_reason(store_db, ladder):
+    with open_store(store_db) as store:
         run = open_run(store, ladder)
         first = store.pending(run.id)[0]
         for attempt in range(1, 3):
@@ -198,9 +203,9 @@ def test_a_match_whose_worker_is_lost_too_often_is_aborted_with_the_reason(tmp_p
         assert store.counts(run.id)["aborted"] == 1
 
 
-def test_secret_ladder_gets_a_drawn_base_seed_kept_on_resume(tmp_path):
+def test_secret_ladder_gets_a_drawn_base_seed_kept_on_resume(store_db):
     secret = parse_ladder(LADDER.replace("game =", 'seed = "secret"\ngame ='), discover(), source="s.toml")
-    with Store(tmp_path / "t.db") as store:
+    with open_store(store_db) as store:
         run = open_run(store, secret)
         assert run.secret and run.base_seed not in (None, 0)
         assert [m.spec.seed for m in store.pending(run.id)] == [
