@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from arena.cli.common import fail, load_registry, parse_agent_settings, parse_options
+from arena.cli.stores import DEFAULT_DB, DbOption, open_for_writing, store_errors
 from arena.registry.plugins import PluginError
 from arena.text.files import INT64
-from arena.tournament.store.api import DEFAULT_DB, LadderRun, StoreError
-from arena.tournament.store.sqlite import Store
+from arena.tournament.store.api import LadderRun, StoreError
+from arena.tournament.store.base import SqlStore as Store
+from arena.tournament.store.opening import shown
 
 # The comparison's machinery (trio, the runner, rich's progress) is imported by the command
 # itself: every `arena` process imports this module, most never compare.
@@ -51,9 +51,7 @@ def compare(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, help="Matches played at once; default: the cores.")
     ] = None,
-    db: Annotated[Path, typer.Option("--db", help="SQLite database the matches are stored in.")] = Path(
-        DEFAULT_DB
-    ),
+    db: DbOption = DEFAULT_DB,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option key=value (repeatable).")
     ] = None,
@@ -134,11 +132,8 @@ def compare(
     except (CompareError, SprtError, MatchSetupError) as error:
         raise fail(str(error)) from None
     workers = jobs or default_jobs()
-    try:
-        store = Store(db)
-    except (StoreError, sqlite3.Error, OSError) as error:
-        raise fail(f"cannot open {db}: {error}") from None
-    with store:
+    store = open_for_writing(db)
+    with store_errors(db), store:
         run = _open(store, comparison, new_run, db)
         comparison = with_run_seed(comparison, run)
         store.reset_interrupted(run.id)
@@ -156,7 +151,7 @@ def compare(
         raise typer.Exit(1)
 
 
-def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> LadderRun:
+def _open(store: Store, comparison: Comparison, new_run: bool, db: str) -> LadderRun:
     """The stored run of this comparison: the one to resume, or a new one."""
     from arena.tournament.plan.compare import ladder_record
     from arena.tournament.plan.runs import open_run
@@ -165,12 +160,13 @@ def _open(store: Store, comparison: Comparison, new_run: bool, db: Path) -> Ladd
     latest = store.latest_run(ladder.name)
     if latest is not None and latest.digest != ladder.digest and not new_run:
         raise fail(
-            f"{db} holds a comparison named {ladder.name!r} with other settings (started {latest.created});"
+            f"{shown(db)} holds a comparison named {ladder.name!r} with other settings (started {latest.created});"
             " pass --new to start it afresh, or --name to keep both"
         )
     try:
         store.claim_writer()
-        return open_run(store, ladder, [], new=new_run)  # `play` adds deals as it needs them
+        with store.planning():
+            return open_run(store, ladder, [], new=new_run)  # `play` adds deals as it needs them
     except StoreError as error:
         raise fail(str(error)) from None
 

@@ -21,8 +21,8 @@ from arena.cli.common import fail, load_registry
 from arena.text.files import TextFileError, read_utf8
 from arena.tournament.plan.growth import GrowthError, plan_roster, stored_roster
 from arena.tournament.plan.ladder import MAX_LADDER_BYTES, Ladder, LadderError, parse_ladder
-from arena.tournament.store.api import StoreError
-from arena.tournament.store.sqlite import Store
+from arena.tournament.store.api import DEFAULT_DB, StoreError
+from arena.tournament.store.opening import is_url, open_store
 
 ladder_app = typer.Typer(help="Edit a ladder file: enter agents (see docs/ladders.md).", no_args_is_help=True)
 
@@ -37,13 +37,13 @@ def agents_table(entry: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _check_roster(ladder: Ladder, db: Path) -> None:
+def _check_roster(ladder: Ladder, db: str) -> None:
     """GrowthError if ``ladder``'s agents would not fit the roster its last run in ``db`` keeps
     (a retired name entered again as another agent or with other options); nothing without a run."""
-    if not db.is_file():
+    if not is_url(db) and not Path(db).is_file():
         return
     try:
-        store = Store.read_only(db)
+        store = open_store(db, read_only=True)
     except (StoreError, sqlite3.Error):
         return  # not a readable store: `arena run` says so itself
     try:
@@ -70,9 +70,13 @@ def add(
         ),
     ],
     db: Annotated[
-        Path,
-        typer.Option("--db", help="The database the ladder is run in: a name it retired is checked there."),
-    ] = Path("tlachtli.db"),
+        str,
+        typer.Option(
+            "--db",
+            envvar="TLACHTLI_DB",
+            help="The store the ladder is run in (a file or postgresql://...): a name it retired is checked there.",
+        ),
+    ] = DEFAULT_DB,
 ) -> None:
     """Enter agents in a ladder: append them to its file; `arena run LADDER` then plays only their matches.
 

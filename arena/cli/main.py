@@ -28,6 +28,7 @@ from arena.cli.common import (
     use_sandbox,
 )
 from arena.cli.compare import compare
+from arena.cli.db import db_app
 from arena.cli.help_text import reflow_commands
 from arena.cli.newbot import NewBotError, check_name, render, write_package
 from arena.cli.serve import serve
@@ -531,6 +532,7 @@ def new_bot(
 
 register_tournament_commands(app)  # run, leaderboard, matches, head-to-head, export, record
 app.add_typer(cluster_app, name="cluster")  # arena cluster init
+app.add_typer(db_app, name="db")  # arena db upgrade, arena db copy
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 register_submission_commands(app)  # submit, bots

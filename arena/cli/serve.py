@@ -11,17 +11,16 @@ from typing import TYPE_CHECKING, Annotated, cast
 import typer
 
 from arena.cli.common import fail, load_registry
-from arena.tournament.store.api import DEFAULT_DB, StoreError
-from arena.tournament.store.sqlite import Store
+from arena.cli.stores import DEFAULT_DB, DbOption
+from arena.tournament.store.api import StoreError
+from arena.tournament.store.opening import is_url, open_store, shown
 
 if TYPE_CHECKING:
     from hypercorn.typing import ASGIFramework
 
 
 def serve(
-    db: Annotated[Path, typer.Option("--db", help="SQLite database file of the tournament results.")] = Path(
-        DEFAULT_DB
-    ),
+    db: DbOption = DEFAULT_DB,
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on; 127.0.0.1 keeps it on this machine.")
     ] = "127.0.0.1",
@@ -50,22 +49,22 @@ def serve(
         raise fail(
             f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
         ) from None
-    if not db.is_file():
+    if not is_url(db) and not Path(db).is_file():
         raise fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
     try:
-        Store.read_only(db).close()
+        open_store(db, read_only=True).close()
     except (StoreError, OSError) as error:
-        raise fail(f"cannot open {db}: {error}") from None
+        raise fail(f"cannot open {shown(db)}: {error}") from None
     except Exception as error:  # sqlite3.DatabaseError: not a database
-        raise fail(f"cannot open {db}: {error}") from None
+        raise fail(f"cannot open {shown(db)}: {error}") from None
     config = Config()
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
     config.accesslog = None
     app = create_app(db, load_registry(), served_hosts(host, allow_host or ()))
     # Ratings of big ladders take seconds to compute from scratch: do it before anyone asks.
     threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
-    shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"serving {db} at http://{shown}:{port}/ (read-only; Ctrl-C stops)", err=True)
+    address = f"[{host}]" if ":" in host else host
+    typer.echo(f"serving {shown(db)} at http://{address}:{port}/ (read-only; Ctrl-C stops)", err=True)
 
     async def stop_on_signal() -> None:
         # Ctrl-C or SIGTERM ends the server gracefully (a KeyboardInterrupt raised inside

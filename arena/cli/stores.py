@@ -55,7 +55,9 @@ def store_errors(db: str, also: tuple[type[Exception], ...] = ()) -> Iterator[No
 
     try:
         yield
-    except (StoreError, *also) as error:
+    except StoreError as error:
+        raise fail(str(error)) from None
+    except also as error:
         raise fail(str(error)) from None
     except sqlite3.Error as error:  # overwritten pages, a dropped table, ... or a full disk
         if disk_full(str(db), error):
@@ -63,5 +65,7 @@ def store_errors(db: str, also: tuple[type[Exception], ...] = ()) -> Iterator[No
         raise fail(f"{db} is damaged ({error}){DAMAGED_HINT}") from None
     except Exception as error:
         if type(error).__module__.startswith("psycopg"):  # the server went away, a query was refused
-            raise fail(f"{shown(db)}: {str(error).strip().splitlines()[0] if str(error).strip() else error}") from None
+            raise fail(
+                f"{shown(db)}: {str(error).strip().splitlines()[0] if str(error).strip() else error}"
+            ) from None
         raise

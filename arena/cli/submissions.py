@@ -14,16 +14,21 @@ import typer
 
 from arena.cli.common import fail, load_registry, say
 from arena.submissions.store import STATES, Submission, SubmissionStore, submissions_folder
-from arena.tournament.store.api import DEFAULT_DB
+from arena.tournament.store.api import DEFAULT_DB, StoreError
+from arena.tournament.store.opening import is_url
 
 DbOption = Annotated[
-    Path,
+    str,
     typer.Option(
-        "--db", help="The tournament's database; its submissions are kept beside it.", show_default=True
+        "--db",
+        envvar="TLACHTLI_DB",
+        help="The tournament's store; its submissions are kept beside a SQLite file, in $TLACHTLI_DATA "
+        "for a postgresql:// one.",
+        show_default=True,
     ),
 ]
 # on `bots show` and `bots withdraw` too (`arena bots show 3 --db F`); given before, it is the group's
-CommandDbOption = Annotated[Path | None, typer.Option("--db", help="The tournament's database.")]
+CommandDbOption = Annotated[str | None, typer.Option("--db", help="The tournament's store.")]
 SubmitterOption = Annotated[
     str | None,
     typer.Option("--submitter", help="Who submits (owns the bot's name); default: your user name."),
@@ -36,8 +41,16 @@ bots_app = typer.Typer(
 )
 
 
-def _store(db: Path) -> SubmissionStore:
-    return SubmissionStore(submissions_folder(db))
+def _store(db: str) -> SubmissionStore:
+    try:
+        return SubmissionStore(submissions_folder(db))
+    except StoreError as error:  # a PostgreSQL store without TLACHTLI_DATA
+        raise fail(str(error)) from None
+
+
+def _not_a_file(db: str) -> bool:
+    """Whether ``db`` is a path to something other than a file (a folder, say)."""
+    return not is_url(db) and Path(db).exists() and not Path(db).is_file()
 
 
 def _submitter(given: str | None) -> str:
@@ -52,7 +65,7 @@ def submit(
         Path, typer.Argument(help="The bot package: a folder, .zip or .tar.gz with tlachtli.toml.")
     ],
     ladder_file: Annotated[Path, typer.Option("--ladder", "-l", help="The ladder file it enters.")],
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
     submitter: SubmitterOption = None,
 ) -> None:
     """Submit a bot package to a ladder: checked, built and validated in the sandbox, then active.
@@ -94,14 +107,14 @@ def submit(
 @bots_app.callback()
 def bots(
     context: typer.Context,
-    db: DbOption = Path(DEFAULT_DB),
+    db: DbOption = DEFAULT_DB,
     ladder: Annotated[
         str | None, typer.Option("--ladder", "-l", help="Only this ladder's (its name).")
     ] = None,
     state: Annotated[str | None, typer.Option(help=f"Only those in this state: {', '.join(STATES)}.")] = None,
 ) -> None:
     """List the submissions (newest last): id, ladder, bot and version, submitter, state (and why)."""
-    if db.exists() and not db.is_file():
+    if _not_a_file(db):
         raise fail(f"--db {db} is not a database file")
     context.obj = db
     if context.invoked_subcommand is not None:
@@ -120,16 +133,16 @@ def bots(
         say(record.line())
 
 
-def _db(context: typer.Context, given: Path | None) -> Path:
+def _db(context: typer.Context, given: str | None) -> str:
     """The database a subcommand reads beside: its own --db, else the group's."""
     if given is None:
         return context.obj
-    if given.exists() and not given.is_file():
+    if _not_a_file(given):
         raise fail(f"--db {given} is not a database file")
     return given
 
 
-def _record(db: Path, number: int) -> Submission:
+def _record(db: str, number: int) -> Submission:
     record = _store(db).get(number)
     if record is None:
         raise fail(f"no submission {number} beside {db} (see `arena bots`)")

@@ -63,6 +63,7 @@ from arena.tournament.stats.report import (
 from arena.tournament.stats.table_format import cells, columns, fixed, percent, percent_interval
 from arena.tournament.store.api import STATUSES, LadderRun, StoredMatch, StoreError
 from arena.tournament.store.base import SqlStore as Store
+from arena.tournament.store.opening import DATA_ENV
 from arena.tournament.store.doctor import check_store
 
 T = TypeVar("T")
@@ -106,10 +107,9 @@ def _with_submissions(ladder: Ladder, db: str, sandbox: str) -> Ladder:
     from arena.submissions.entrants import with_submissions
     from arena.submissions.store import SubmissionStore, submissions_folder
 
-    try:
-        store = SubmissionStore(submissions_folder(db))
-    except StoreError as error:
-        raise _fail(str(error)) from None
+    if is_url(db) and not os.environ.get(DATA_ENV):
+        return ladder  # a PostgreSQL store with no data folder has no submissions (docs/store.md)
+    store = SubmissionStore(submissions_folder(db))
     grown = with_submissions(ladder, store)
     if grown is not ladder:
         if sandbox != "bwrap":

@@ -129,8 +129,9 @@ def read_live(path: str | Path) -> dict[str, Any] | None:
 
 
 def tournament_live_folder(db: str) -> Path | None:
-    """``live_folder`` of a store at path ``db``; None for a store that is no plain file (``:memory:``)."""
-    if db == ":memory:" or db.startswith("file:") or not db:
+    """``live_folder`` of a store at path ``db``; None for a store that is no plain file (``:memory:``,
+    a PostgreSQL URL: several runners on several machines share no folder)."""
+    if db == ":memory:" or db.startswith("file:") or "://" in db or not db:
         return None
     return live_folder(db)
 

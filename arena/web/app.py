@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
@@ -35,7 +35,8 @@ from arena.registry.plugins import PluginError, Registry, discover
 from arena.text.safe import printable
 from arena.tournament.stats import table_format
 from arena.tournament.stats.ratings import RateMemo
-from arena.tournament.store.api import StoreError
+from arena.tournament.store.api import DEFAULT_DB, StoreError
+from arena.tournament.store.opening import is_url, open_store
 from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
@@ -84,11 +85,32 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class _Kept:
+    """A shared store lent to one request: leaving its ``with`` gives it back, still open."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def __enter__(self) -> Store:
+        return self._store
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 class Arena:
     """The handlers, bound to one database and one plugin registry."""
 
-    def __init__(self, db: Path, registry: Registry | None) -> None:
-        self.db = Path(db)
+    def __init__(self, db: str | Path, registry: Registry | None) -> None:
+        self.url = str(db) if is_url(db) else None
+        self.db = Path(db) if self.url is None else Path(DEFAULT_DB)  # a URL has no file (nor live files)
+        self._shared: Store | None = None
         self._registry = registry
         self.templates = Environment(
             loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(default=True)
@@ -107,7 +129,14 @@ class Arena:
     # -- plumbing ----------------------------------------------------------------------------
 
     def store(self) -> Store:
-        return Store.read_only(self.db)
+        """The store for one request: a SQLite file opened read-only for it; a PostgreSQL store's
+        one pool, shared by every request (a connection per request, not a pool)."""
+        if self.url is None:
+            return cast(Store, open_store(self.db, read_only=True))
+        with self._lock:
+            if self._shared is None:
+                self._shared = cast(Store, open_store(self.url, read_only=True))
+            return cast(Store, _Kept(self._shared))
 
     def registry(self) -> Registry:
         if self._registry is None:
@@ -495,7 +524,7 @@ def create_app(
 ) -> Starlette:
     """The web arena over database ``db`` (opened read-only for every request); with ``hosts``
     (``served_hosts``), a request with any other Host header is refused (400)."""
-    arena = Arena(Path(db), registry)
+    arena = Arena(db, registry)
     routes = [
         Route("/", arena.ladders),
         Route("/api/ladders", arena.ladders),

@@ -166,7 +166,13 @@ def _play_shared_rest(
 
             pool = connect(cluster)
         again = run_pending(
-            store, waiting, workers, pool=pool, total=total, done_before=total - len(waiting), label=label,
+            store,
+            waiting,
+            workers,
+            pool=pool,
+            total=total,
+            done_before=total - len(waiting),
+            label=label,
             show_progress=False,
         )
         _add(report, again)

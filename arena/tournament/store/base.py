@@ -22,9 +22,10 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from arena.match.spec import MatchOutcome, MatchSpec
+from arena.tournament.store import schema
 from arena.tournament.store.api import (
     DAMAGED_HINT,
     STATUSES,
@@ -35,7 +36,6 @@ from arena.tournament.store.api import (
     StoredSeat,
     StoreError,
 )
-from arena.tournament.store import schema
 from arena.tournament.store.schema import Dialect
 
 # How long a runner's claim on its running matches holds without a heartbeat (renewed every
@@ -63,7 +63,8 @@ class Row(Protocol):
 class Cursor(Protocol):
     """The part of a DB-API cursor the store uses (sqlite3 and psycopg alike)."""
 
-    rowcount: int
+    @property
+    def rowcount(self) -> int: ...
 
     def execute(self, query: Any, params: Any = ..., /) -> Any: ...
 
@@ -143,6 +144,23 @@ class SqlStore:
     _beat: float = 0.0
 
     # -- what a subclass supplies ------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the store (and give up the writer claim, if any)."""
+        raise NotImplementedError
+
+    def claim_writer(self) -> None:
+        """Make this process a runner writing the store, until ``close``; StoreError if it cannot be."""
+        raise NotImplementedError
+
+    def make_room(self) -> None:
+        """Give back the space held for the last writes once the disk is full."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def transaction(self) -> AbstractContextManager[Tx]:
         """One atomic write: committed on success, rolled back on any error."""
@@ -260,7 +278,9 @@ class SqlStore:
         """The (key, entrants) of every match of the run, any status."""
         return [
             (row[0], json.loads(row[1]))
-            for row in self._records("SELECT key, entrants FROM matches WHERE ladder_id = ? ORDER BY idx", (run_id,))
+            for row in self._records(
+                "SELECT key, entrants FROM matches WHERE ladder_id = ? ORDER BY idx", (run_id,)
+            )
         ]
 
     def next_index(self, run_id: int) -> int:
@@ -454,7 +474,9 @@ class SqlStore:
                 if problem is not None:
                     raise StoreError(problem + DAMAGED_HINT)
                 found.setdefault(row["match_id"], []).append(
-                    StoredSeat(row["seat"], row["agent"], row["plugin"], row["score"], row["rank"], row["fault"])
+                    StoredSeat(
+                        row["seat"], row["agent"], row["plugin"], row["score"], row["rank"], row["fault"]
+                    )
                 )
         return {match_id: tuple(seats) for match_id, seats in found.items()}
 
@@ -522,7 +544,6 @@ def _nothing() -> Iterator[None]:
 
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
-
 
 
 def _insert_matches(tx: Tx, run_id: int, schedule: Iterable[MatchToStore], or_ignore: bool = False) -> None:

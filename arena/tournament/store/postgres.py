@@ -108,7 +108,9 @@ class PostgresStore(SqlStore):
     dialect = POSTGRESQL
     exclusive = False  # several runners: a running match is another's until its lease runs out
 
-    def __init__(self, url: str, *, read_only: bool = False, migrate: bool = True, size: int = POOL_SIZE) -> None:
+    def __init__(
+        self, url: str, *, read_only: bool = False, migrate: bool = True, size: int = POOL_SIZE
+    ) -> None:
         self.path = shown(url)
         self.url = url
         self.owner = new_owner()
@@ -154,12 +156,6 @@ class PostgresStore(SqlStore):
 
             self._limiter = trio.CapacityLimiter(self.size)
         return self._limiter
-
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Give the connections back to the server."""
@@ -219,7 +215,9 @@ class PostgresStore(SqlStore):
 
     def _claim(self, tx: Tx, match_id: int) -> bool:
         # SKIP LOCKED: a match another runner is claiming right now is not waited for, just skipped
-        row = tx.one("SELECT id FROM matches WHERE id = ? AND status = 'pending' FOR UPDATE SKIP LOCKED", (match_id,))
+        row = tx.one(
+            "SELECT id FROM matches WHERE id = ? AND status = 'pending' FOR UPDATE SKIP LOCKED", (match_id,)
+        )
         return row is not None and super()._claim(tx, match_id)
 
     def _lock_row(self, sql: str) -> str:
@@ -255,6 +253,6 @@ def _migrate(conn: psycopg.Connection[Any]) -> None:
             if version >= schema.latest():
                 return
             for statement in POSTGRESQL.migration(version):
-                conn.execute(statement)  # type: ignore[call-overload]  # our own DDL, no parameters
+                conn.execute(statement)  # our own DDL, no parameters
             conn.execute(f"DELETE FROM {VERSION_TABLE}")
             conn.execute(f"INSERT INTO {VERSION_TABLE} (version) VALUES (%s)", (version + 1,))

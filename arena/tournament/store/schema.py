@@ -117,6 +117,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def latest() -> int:
     """The schema version a store is migrated to (read at call time: the tests add a migration)."""
     return len(MIGRATIONS)
+
+
 TABLES = ("ladders", "matches", "seats", "records")  # in the order a copy fills them
 
 

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from arena.tournament.store import schema
 from arena.tournament.store.api import DEFAULT_DB, DiskFullError, StoreError
 from arena.tournament.store.base import (
     SqlStore,
@@ -34,7 +35,6 @@ from arena.tournament.store.base import (
     new_owner,
     seat_problem,
 )
-from arena.tournament.store import schema
 from arena.tournament.store.schema import MIGRATIONS, SCHEMA_VERSION, SQLITE
 
 __all__ = [
@@ -147,12 +147,6 @@ class Store(SqlStore):
             return db.execute("PRAGMA user_version").fetchone()[0]
         finally:
             db.close()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def close(self) -> None:
         """Close the connection (and give up the writer claim, if any)."""
