@@ -73,32 +73,17 @@ def start(popen, *args: str, env: dict) -> subprocess.Popen:
     )
 
 
-def statuses(db: Path) -> dict[str, int]:
+def statuses(db: Path | str) -> dict[str, int]:
     """How many matches have each status ({} before the database or its tables exist)."""
-    if not db.exists():
-        return {}
-    connection = sqlite3.connect(db, timeout=10)
-    try:
-        return dict(connection.execute("SELECT status, COUNT(*) FROM matches GROUP BY status").fetchall())
-    except sqlite3.OperationalError:  # interrupted before the tables existed
-        return {}
-    finally:
-        connection.close()
+    return dict(_rows(db, "SELECT status, COUNT(*) FROM matches GROUP BY status"))
 
 
-def done_count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    connection = sqlite3.connect(db, timeout=10)
-    try:
-        return connection.execute("SELECT COUNT(*) FROM matches WHERE status = 'done'").fetchone()[0]
-    except sqlite3.OperationalError:  # tables not created yet
-        return 0
-    finally:
-        connection.close()
+def done_count(db: Path | str) -> int:
+    rows = _rows(db, "SELECT COUNT(*) FROM matches WHERE status = 'done'")
+    return rows[0][0] if rows else 0
 
 
-def wait_for_done(db: Path, count: int, process: subprocess.Popen) -> None:
+def wait_for_done(db: Path | str, count: int, process: subprocess.Popen) -> None:
     deadline = time.monotonic() + 120
     while done_count(db) < count:
         assert process.poll() is None, process.communicate()
@@ -133,19 +118,35 @@ def wait_no_processes(tag: str) -> list[int]:
     return left
 
 
-def table(db: Path, ladder: Path) -> list[dict]:
+def table(db: Path | str, ladder: Path) -> list[dict]:
     return json.loads(arena("leaderboard", str(ladder), "--db", str(db), "--format", "json").stdout)
 
 
-def _rows(db: Path, query: str) -> list[tuple]:
-    connection = sqlite3.connect(db)
+def _rows(db: Path | str, query: str) -> list[tuple]:
+    """The rows of ``query`` on a SQLite file or a PostgreSQL URL, read directly (not through the
+    store under test); [] before the file or its tables exist."""
+    if str(db).startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(str(db), autocommit=True) as connection:
+            return connection.execute(query).fetchall()  # type: ignore[arg-type]
+    if not Path(db).exists():
+        return []
+    connection = sqlite3.connect(db, timeout=10)
     try:
         return connection.execute(query).fetchall()
+    except sqlite3.OperationalError:  # interrupted before the tables existed
+        return []
     finally:
         connection.close()
 
 
-def faults(db: Path) -> list[tuple]:
+def count(db: Path | str, query: str) -> tuple:
+    """The one row of a counting ``query``."""
+    return tuple(_rows(db, query)[0])
+
+
+def faults(db: Path | str) -> list[tuple]:
     """Every stored fault as (match index, seat, agent, fault): what an assertion shows when it fails."""
     return _rows(
         db,
@@ -154,14 +155,15 @@ def faults(db: Path) -> list[tuple]:
     )
 
 
-def stored(db: Path) -> dict[int, tuple]:
+def stored(db: Path | str) -> dict[int, tuple]:
     """Per schedule index: the seats and the compressed record stored for it."""
-    rows = _rows(
-        db,
-        "SELECT m.idx, r.data, (SELECT group_concat(agent || ':' || score || ':' || rank, ' ') "
-        "FROM seats s WHERE s.match_id = m.id) FROM matches m JOIN records r ON r.match_id = m.id",
-    )
-    return {idx: (seats, data) for idx, data, seats in rows}
+    seats: dict[int, list[str]] = {}
+    for idx, agent, score, rank in _rows(
+        db, "SELECT m.idx, s.agent, s.score, s.rank FROM seats s JOIN matches m ON m.id = s.match_id ORDER BY m.idx, s.seat"
+    ):
+        seats.setdefault(idx, []).append(f"{agent}:{score}:{rank}")
+    rows = _rows(db, "SELECT m.idx, r.data FROM matches m JOIN records r ON r.match_id = m.id")
+    return {idx: (" ".join(seats.get(idx, [])), bytes(data)) for idx, data in rows}
 
 
 # matches of ~4 s (the bidder waits 400 ms per card): for the watchdog's wall-clock bound

@@ -16,6 +16,7 @@ import pytest
 from tests.support.cli import arena_in_process
 from tests.support.ladder_runs import (
     arena,
+    count,
     faults,
     killable_env,
     start,
@@ -30,9 +31,9 @@ from tests.support.ladder_runs import (
 ROOT = Path(__file__).resolve().parents[4]
 
 
-def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
+def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path, store_db):
     ladder = write_ladder(tmp_path, repeats=2)  # 3 pairings x 2 deals x 2 seatings = 12 matches
-    db = tmp_path / "t.db"
+    db = store_db  # a SQLite file, or a PostgreSQL database
     ran = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", "--fail-on-faults")
     assert "12/12 matches done, 12 played now" in ran.stdout
     assert "warning" not in ran.stderr  # no seat forfeited: nothing to warn of
@@ -92,7 +93,7 @@ def test_stronger_scripted_agent_is_rated_first_and_reports_work(tmp_path):
     assert "0 played now" in again
 
 
-def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path, popen, request):
+def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path, popen, request, store_db):
     # 12 matches (8 of 1 s): running when killed. A fault in either run makes the tables differ
     # (once on a loaded CI machine, a bidder's in the reference run, its kind not stored in the
     # log): a start-up clock a load cannot break (an agent's start once took over the default
@@ -102,8 +103,9 @@ def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path,
     arena("run", str(ladder), "--db", str(reference), "--jobs", "2", "--quiet")
 
     tag = uuid.uuid4().hex
-    db = tmp_path / "killed.db"
-    env = killable_env(tag, request)
+    db = store_db
+    # PostgreSQL: the killed runner's matches are another's until its lease runs out (a short one here)
+    env = {**killable_env(tag, request), "TLACHTLI_LEASE_S": "2"}
     process = start(popen, "run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=env)
     wait_for_done(db, 5, process)
     process.send_signal(signal.SIGKILL)
@@ -112,15 +114,13 @@ def test_kill_9_mid_tournament_then_rerun_matches_an_uninterrupted_run(tmp_path,
     assert 5 <= len(before) < 12
     assert wait_no_processes(tag) == [], "workers or agents outlived the killed run"
 
-    out = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet").stdout
+    out = arena("run", str(ladder), "--db", str(db), "--jobs", "2", "--quiet", env=env).stdout
     assert f"12/12 matches done, {12 - len(before)} played now" in out
     after = stored(db)
     assert sorted(after) == list(range(12))  # every scheduled match once
     assert {idx: after[idx] for idx in before} == before  # finished matches were never replayed
-    connection = sqlite3.connect(db)
-    assert connection.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 24
-    assert connection.execute("SELECT COUNT(DISTINCT idx), COUNT(*) FROM matches").fetchone() == (12, 12)
-    connection.close()
+    assert count(db, "SELECT COUNT(*) FROM seats") == (24,)
+    assert count(db, "SELECT COUNT(DISTINCT idx), COUNT(*) FROM matches") == (12, 12)
     assert table(db, ladder) == table(reference, ladder), (faults(db), faults(reference))
 
 
