@@ -426,10 +426,9 @@ class SqlStore:
                 "INSERT INTO records (match_id, codec, data) VALUES (?, 'zlib-json', ?)",
                 (match.id, encode_record(outcome.record)),
             )
-            tx.run(
-                "UPDATE matches SET status = 'done', finished = ?, seconds = ?, owner = NULL, lease = NULL"
-                " WHERE id = ?",
-                (now_text(), seconds, match.id),
+            tx.run(  # the owner stays: which runner played it
+                "UPDATE matches SET status = 'done', finished = ?, seconds = ?, owner = ?, lease = NULL WHERE id = ?",
+                (now_text(), seconds, self.owner, match.id),
             )
 
     def _lock_row(self, sql: str) -> str:

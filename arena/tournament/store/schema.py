@@ -104,8 +104,9 @@ MIGRATIONS: tuple[str | Mapping[str, str], ...] = (
     """,
     },
     # 3: several runners on one store (PostgreSQL): a running match names the runner that claimed
-    # it and until when its claim holds unless renewed (seconds since the epoch, the database's
-    # clock); a match whose lease ran out is pending again for any runner.
+    # it (a done one, the runner that stored it: host:pid:random) and until when its claim holds
+    # unless renewed (seconds since the epoch, the database's clock); a match whose lease ran out
+    # is pending again for any runner.
     """
     ALTER TABLE matches ADD COLUMN owner TEXT;
     ALTER TABLE matches ADD COLUMN lease {real};
