@@ -16,7 +16,9 @@ db_app = typer.Typer(
     help="A tournament store: upgrade its schema, copy it between SQLite and PostgreSQL (docs/store.md).",
     no_args_is_help=True,
 )
-DbArgument = Annotated[str, typer.Argument(metavar="DB", help="A SQLite file or postgresql://user@host/dbname.")]
+DbArgument = Annotated[
+    str, typer.Argument(metavar="DB", help="A SQLite file or postgresql://user@host/dbname.")
+]
 
 
 def _must_exist(db: str) -> None:
@@ -42,7 +44,9 @@ def upgrade(db: DbArgument) -> None:
 @db_app.command("copy")
 def copy(
     source: Annotated[str, typer.Argument(metavar="SRC", help="The store to copy (only read).")],
-    target: Annotated[str, typer.Argument(metavar="DST", help="A new file, or an empty PostgreSQL database.")],
+    target: Annotated[
+        str, typer.Argument(metavar="DST", help="A new file, or an empty PostgreSQL database.")
+    ],
 ) -> None:
     """Copy a tournament store, e.g. SQLite -> PostgreSQL and back: every run, match, seat and record,
     ids included, in one transaction; ratings computed from the copy are the same."""

@@ -63,8 +63,8 @@ from arena.tournament.stats.report import (
 from arena.tournament.stats.table_format import cells, columns, fixed, percent, percent_interval
 from arena.tournament.store.api import STATUSES, LadderRun, StoredMatch, StoreError
 from arena.tournament.store.base import SqlStore as Store
-from arena.tournament.store.opening import DATA_ENV
 from arena.tournament.store.doctor import check_store
+from arena.tournament.store.opening import DATA_ENV
 
 T = TypeVar("T")
 

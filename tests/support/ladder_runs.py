@@ -159,7 +159,8 @@ def stored(db: Path | str) -> dict[int, tuple]:
     """Per schedule index: the seats and the compressed record stored for it."""
     seats: dict[int, list[str]] = {}
     for idx, agent, score, rank in _rows(
-        db, "SELECT m.idx, s.agent, s.score, s.rank FROM seats s JOIN matches m ON m.id = s.match_id ORDER BY m.idx, s.seat"
+        db,
+        "SELECT m.idx, s.agent, s.score, s.rank FROM seats s JOIN matches m ON m.id = s.match_id ORDER BY m.idx, s.seat",
     ):
         seats.setdefault(idx, []).append(f"{agent}:{score}:{rank}")
     rows = _rows(db, "SELECT m.idx, r.data FROM matches m JOIN records r ON r.match_id = m.id")

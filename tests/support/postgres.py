@@ -21,7 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # Debian keeps the server's binaries off PATH, under its major version: the newest found is used
-BINS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
+BINS = sorted(
+    Path("/usr/lib/postgresql").glob("*/bin"),
+    key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+)
 TEMPLATE = "tlachtli_template"
 
 
@@ -76,7 +79,10 @@ class Server:
         if self.stopped:
             return
         self.stopped = True
-        _as_owner(self.user, [_tool("pg_ctl") or "pg_ctl", "stop", "-m", "immediate", "-w", "-D", str(self.folder / "data")])
+        _as_owner(
+            self.user,
+            [_tool("pg_ctl") or "pg_ctl", "stop", "-m", "immediate", "-w", "-D", str(self.folder / "data")],
+        )
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -98,7 +104,19 @@ def start() -> Server:
     data = folder / "data"
     done = _as_owner(
         user,
-        [_tool("initdb") or "initdb", "-D", str(data), "-U", user, "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions"],
+        [
+            _tool("initdb") or "initdb",
+            "-D",
+            str(data),
+            "-U",
+            user,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--no-instructions",
+        ],
     )
     if done.returncode:
         shutil.rmtree(folder, ignore_errors=True)
@@ -110,7 +128,20 @@ def start() -> Server:
         " -c max_connections=200 -c shared_buffers=32MB"
     )
     done = _as_owner(
-        user, [_tool("pg_ctl") or "pg_ctl", "start", "-w", "-t", "60", "-D", str(data), "-l", str(folder / "log"), "-o", options]
+        user,
+        [
+            _tool("pg_ctl") or "pg_ctl",
+            "start",
+            "-w",
+            "-t",
+            "60",
+            "-D",
+            str(data),
+            "-l",
+            str(folder / "log"),
+            "-o",
+            options,
+        ],
     )
     if done.returncode:
         log = (folder / "log").read_text() if (folder / "log").exists() else ""

@@ -15,13 +15,18 @@ RUNNERS = 4
 MATCHES = 36  # 3 pairings x 6 deals x 2 seatings
 
 
-def test_four_runners_and_a_killed_one_play_every_match_exactly_once(tmp_path, popen, request, postgres_server):
+def test_four_runners_and_a_killed_one_play_every_match_exactly_once(
+    tmp_path, popen, request, postgres_server
+):
     db = postgres_server.fresh()
     # matches of a few hundred ms, so that the killed runner has one in flight
     ladder = write_ladder(tmp_path, repeats=6, pace_ms=30, handshake_ms=60_000)
     tag = uuid.uuid4().hex
     env = {**killable_env(tag, request), "TLACHTLI_LEASE_S": "2"}
-    runners = [start(popen, "run", str(ladder), "--db", db, "--jobs", "1", "--quiet", env=env) for _ in range(RUNNERS)]
+    runners = [
+        start(popen, "run", str(ladder), "--db", db, "--jobs", "1", "--quiet", env=env)
+        for _ in range(RUNNERS)
+    ]
     killed = runners[0]
     wait_for_done(db, 1, killed)
     mine = f"%:{killed.pid}:%"
