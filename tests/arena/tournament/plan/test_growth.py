@@ -13,6 +13,7 @@ from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import make_schedule
 from arena.tournament.run.play import play_ladder
 from arena.tournament.store.api import StoreError
+from arena.tournament.store.opening import open_store
 from arena.tournament.store.sqlite import Store
 from tests.arena.tournament.store.test_store import outcome_for
 from tests.support.ladder_runs import arena
@@ -112,9 +113,9 @@ def test_an_incomparable_edit_is_refused_with_the_line_naming_it(tmp_path, edit,
         assert len(store.matches(run.id)) == 4  # nothing was added or dropped
 
 
-def test_a_removed_agent_is_retired_its_played_matches_kept_its_pending_ones_dropped(tmp_path):
+def test_a_removed_agent_is_retired_its_played_matches_kept_its_pending_ones_dropped(store_db):
     registry = discover()
-    with Store(tmp_path / "t.db") as store:
+    with open_store(store_db) as store:
         run = open_run(store, parse_ladder(text("abc"), registry))
         played = [m for m in store.pending(run.id) if "c" in m.entrants][:1]
         for match in played:
@@ -157,12 +158,12 @@ def test_a_new_version_of_a_plugin_agent_is_a_new_entrant_and_the_old_one_is_ret
     assert matches[0].spec.display_names == ("a", "b@2.0")
 
 
-def test_cli_grows_with_ladder_add_hides_retired_rows_unless_all(tmp_path):
+def test_cli_grows_with_ladder_add_hides_retired_rows_unless_all(tmp_path, store_db):
     ladder = tmp_path / "grow.toml"
     ladder.write_text(text("ab"))
-    db = str(tmp_path / "t.db")
+    db = store_db  # a SQLite file, or a PostgreSQL database
     arena("run", str(ladder), "--db", db, "--quiet")
-    added = arena("ladder", "add", str(ladder), "c=random")
+    added = arena("ladder", "add", str(ladder), "c=random", "--db", db)
     assert "added 1 agent(s)" in added.stdout and ladder.read_text().startswith(text("ab"))
     out = arena("run", str(ladder), "--db", db, "--quiet")
     assert "6/6 matches done, 4 played now" in out.stdout and "growing 'grow'" in out.stderr
