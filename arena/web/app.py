@@ -41,6 +41,7 @@ from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart
+from arena.web.threads import Threads, threaded_routes
 
 LOG = logging.getLogger("arena.web")
 
@@ -557,7 +558,7 @@ def build_app(arena: Arena, routes: Sequence[BaseRoute], hosts: Sequence[str] | 
     """The ASGI app serving ``routes`` of ``arena``: its error pages, security headers and, with
     ``hosts``, the Host check (see ``create_app``)."""
     app = Starlette(
-        routes=routes,
+        routes=threaded_routes(routes, Threads()),
         exception_handlers={views.NotFound: not_found, HTTPException: not_found, Exception: server_error},
     )
     if hosts is not None:

@@ -42,6 +42,7 @@ from arena.tournament.store.schema import Dialect
 # third of it): a killed runner's matches wait this long before another runner plays them.
 LEASE_S = 60.0
 CHUNK = 500  # ids per IN (...) list: under SQLite's bound-parameter limit
+POOL_SIZE = 8  # a PostgreSQL store's connections per process; the web's threads at once (either store)
 
 
 def lease_seconds() -> float:

@@ -7,7 +7,8 @@ migrate it once), a run is settled (created, grown) under another, and a match i
 ``SELECT ... FOR UPDATE SKIP LOCKED``. Nothing here decides anything.
 
 psycopg's pool is synchronous (its async API is asyncio's): trio code calls the store through
-``trio.to_thread.run_sync`` with ``limiter``, a CapacityLimiter the size of the pool.
+``trio.to_thread.run_sync`` with a CapacityLimiter the size of the pool (the web arena:
+arena/web/threads.py).
 """
 
 from __future__ import annotations
@@ -24,10 +25,9 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from arena.tournament.store import schema
 from arena.tournament.store.api import StoreError
-from arena.tournament.store.base import SqlStore, Tx, check_version, new_owner
+from arena.tournament.store.base import POOL_SIZE, SqlStore, Tx, check_version, new_owner
 from arena.tournament.store.schema import POSTGRESQL
 
-POOL_SIZE = 4  # connections per process: a runner uses one, the web's threads share them
 CONNECT_TIMEOUT_S = 10
 # advisory lock keys (any two fixed numbers of ours): migrating the schema, settling a run
 MIGRATE_LOCK = 0x746C6163_68746C69 & 0x7FFFFFFFFFFFFFFF
@@ -116,7 +116,6 @@ class PostgresStore(SqlStore):
         self.owner = new_owner()
         self.read_only = read_only
         self._local = threading.local()
-        self._plan_conn: psycopg.Connection[Any] | None = None
         try:
             with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S, autocommit=True) as conn:
                 version = _version(conn)
@@ -142,26 +141,13 @@ class PostgresStore(SqlStore):
             self.pool.close()
             raise connect_error(url, error) from None
         self.size = size
-        self._limiter: Any = None
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         if self.read_only:  # the web and the reports: nothing they run can write
             conn.execute("SET default_transaction_read_only = on")
 
-    @property
-    def limiter(self) -> Any:
-        """A trio CapacityLimiter the size of the pool, for ``trio.to_thread.run_sync``."""
-        if self._limiter is None:
-            import trio  # only a trio caller needs it
-
-            self._limiter = trio.CapacityLimiter(self.size)
-        return self._limiter
-
     def close(self) -> None:
         """Give the connections back to the server."""
-        if self._plan_conn is not None:
-            self._plan_conn.close()
-            self._plan_conn = None
         self.pool.close()
 
     def claim_writer(self) -> None:
