@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Annotated
 
@@ -31,7 +32,10 @@ def upgrade(db: DbArgument) -> None:
     """Bring a store's schema up to this Tlachtli's (`arena run` does it too); a newer one is refused."""
     _must_exist(db)
     with store_errors(db):
-        before = schema_version_of(db)
+        try:
+            before = schema_version_of(db)
+        except (sqlite3.Error, OSError) as error:  # a file that is no database
+            raise fail(f"cannot open {shown(db)}: {error}") from None
         if before == 0:
             raise fail(f"{shown(db)} is not a Tlachtli store; name a --db `arena run` wrote")
         if before == schema.latest():
@@ -54,5 +58,8 @@ def copy(
 
     _must_exist(source)
     with store_errors(target):
-        copied = copy_store(source, target)
+        try:
+            copied = copy_store(source, target)
+        except (sqlite3.Error, OSError) as error:  # a file that is no database, a path it cannot write
+            raise fail(f"cannot copy {shown(source)} to {shown(target)}: {error}") from None
     say(f"copied {shown(source)} to {shown(target)}: {copied.describe()}")

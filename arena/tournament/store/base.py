@@ -343,9 +343,10 @@ class SqlStore:
         )
 
     def heartbeat(self) -> None:
-        """Renew this runner's lease on its running matches (at most every third of a lease)."""
+        """Renew this runner's lease on its running matches (at most every third of a lease; an
+        exclusive store has no other runner to hold them off)."""
         lease = lease_seconds()
-        if time.monotonic() - self._beat < lease / 3:
+        if self.exclusive or time.monotonic() - self._beat < lease / 3:
             return
         self._beat = time.monotonic()
         with self.transaction() as tx:

@@ -163,6 +163,10 @@ SUBPROCESS = [
     ("submit", ["submit", "{good.toml}", "--ladder", "{fifo}", "--db", "{new_db}"], "not a regular file"),
     ("bots", ["bots", "--db", "{fifo}"], "not a database file"),
     ("serve", ["serve", "--db", "/dev/zero"], "no database at"),
+    ("db", ["db", "upgrade", "{fifo}"], "no database at"),
+    ("db", ["db", "upgrade", "{deep.json}"], "cannot open"),
+    ("db", ["db", "copy", "{deep.json}", "{new_db}"], "cannot copy"),
+    ("db", ["db", "copy", "{db}", "{fifo}"], "cannot copy"),
 ]
 
 
