@@ -29,7 +29,7 @@ def open_for_writing(db: str) -> SqlStore:
         raise fail(f"--db {db} is a folder; name a database file")
     try:
         return open_store(db)
-    except (StoreError, sqlite3.Error) as error:
+    except (StoreError, sqlite3.Error, OSError) as error:
         raise fail(f"cannot open {shown(db)}: {error}") from None
 
 
