@@ -30,13 +30,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arena.match.live import live_file, live_folder, read_live
+from arena.match.live import live_file, read_live, tournament_live_folder
 from arena.registry.plugins import PluginError, Registry, discover
 from arena.text.safe import printable
 from arena.tournament.stats import table_format
 from arena.tournament.stats.ratings import RateMemo
 from arena.tournament.store.api import DEFAULT_DB, StoreError
-from arena.tournament.store.opening import is_url, open_store
+from arena.tournament.store.opening import is_url, open_store, shown
 from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
@@ -110,7 +110,9 @@ class Arena:
 
     def __init__(self, db: str | Path, registry: Registry | None) -> None:
         self.url = str(db) if is_url(db) else None
-        self.db = Path(db) if self.url is None else Path(DEFAULT_DB)  # a URL has no file (nor live files)
+        self.db = Path(db) if self.url is None else Path(DEFAULT_DB)  # a URL names no file: unused
+        self.label = self.db.name if self.url is None else shown(self.url)  # the store, as pages name it
+        self.live_files = tournament_live_folder(str(db))  # a PostgreSQL store's runners keep no live files
         self._shared: Store | None = None
         self._registry = registry
         self.templates = Environment(
@@ -234,7 +236,9 @@ class Arena:
             summary = views.match_summary(match, hidden)
         # A running match shows what its finished page would: nothing while the deals are secret.
         summary["live"] = record is None and match.status == "running" and not hidden
-        live = read_live(live_file(live_folder(self.db), match_id)) if summary["live"] else None
+        live = (
+            read_live(live_file(self.live_files, match_id)) if summary["live"] and self.live_files else None
+        )
         return summary, record, live
 
     def _frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
@@ -284,7 +288,7 @@ class Arena:
             data = views.ladders(store)
         if _api(request):
             return JSONResponse(data)
-        return self.page("ladders.html", ladders=data, db=self.db.name)
+        return self.page("ladders.html", ladders=data, db=self.label)
 
     def ladder(self, request: Request) -> Response:
         run_id = parse_id(request.path_params["run_id"])

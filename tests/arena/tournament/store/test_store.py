@@ -213,3 +213,24 @@ def test_secret_ladder_gets_a_drawn_base_seed_kept_on_resume(store_db):
         ]
         assert open_run(store, secret).base_seed == run.base_seed  # resumed, not drawn again
         assert open_run(store, secret, new=True).base_seed != run.base_seed
+
+
+def test_arena_db_upgrade_brings_an_older_sqlite_store_up_and_refuses_a_newer_one(tmp_path):
+    from tests.support.cli import arena_in_process
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(";".join(SQLITE.migration(0) + SQLITE.migration(1)) + "; PRAGMA user_version = 2;")
+    old.close()
+    out = arena_in_process("db", "upgrade", str(path))
+    assert out.returncode == 0 and f"upgraded from version 2 to {SCHEMA_VERSION}" in out.stdout
+    assert Store.schema_version_of(path) == SCHEMA_VERSION
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    refused = arena_in_process("db", "upgrade", str(path))
+    assert (
+        refused.returncode == 2
+        and refused.stderr.count("\n") == 1
+        and "newer than this Tlachtli" in refused.stderr
+    )
