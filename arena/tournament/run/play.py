@@ -21,6 +21,7 @@ from arena.tournament.plan.runs import RunPlan, plan_run
 from arena.tournament.run.replies import Reply
 from arena.tournament.run.runner import Pool, RunReport, _Pool, _Stop, default_jobs, run_pending
 from arena.tournament.store.api import LadderRun, StoredMatch, TournamentStore
+from arena.tournament.store.base import lease_seconds
 
 if TYPE_CHECKING:
     from arena.tournament.run.cluster import ClusterTarget
@@ -132,7 +133,7 @@ def play_run(
         report.aborted += again.aborted
         report.interrupted, report.errors, report.signal = again.interrupted, again.errors, again.signal
     if not store.exclusive:
-        _play_shared_rest(store, run, ladder.name, workers, cluster, report, total)
+        _play_shared_rest(store, run, ladder.name, workers, cluster, report, total, notify)
     return RunSummary(run, report, store.counts(run.id), total, done_before, reset, workers)
 
 
@@ -147,10 +148,12 @@ def _play_shared_rest(
     cluster: str | ClusterTarget | None,
     report: RunReport,
     total: int,
+    notify: Callable[[str], None] | None,
 ) -> None:
     """On a store several runners share: once this runner's queue is empty, wait while other
     runners play the rest, and play what comes back to pending (a runner stopped, or killed and its
     lease run out), so that a run ends with every match played once. ``report`` sums it all."""
+    told = False
     while not report.interrupted and not report.errors:
         store.reset_interrupted(run.id)  # a killed runner's matches, once its lease ran out
         counts = store.counts(run.id)
@@ -158,6 +161,12 @@ def _play_shared_rest(
             return
         waiting = [match for match in store.pending(run.id) if match.status == "pending"]
         if not waiting:
+            if notify is not None and not told:
+                notify(
+                    f"waiting for {counts['running']} match(es) other runners of this store are playing "
+                    f"(a stopped runner's come back at once, a killed one's within {lease_seconds():.0f} s)"
+                )
+                told = True
             time.sleep(SHARED_POLL_S)
             continue
         pool = None

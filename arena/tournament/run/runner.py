@@ -78,7 +78,7 @@ from arena.tournament.run.replies import (
     WorkerReply,
 )
 from arena.tournament.run.worker import worker_main
-from arena.tournament.store.api import DiskFullError, StoredMatch, StoreError, TournamentStore
+from arena.tournament.store.api import AlreadyStored, DiskFullError, StoredMatch, StoreError, TournamentStore
 
 MAX_FAILURES = 3  # a match whose worker is lost this many times (over all runs) is aborted
 STOP_GRACE_S = 5.0  # after Ctrl-C or SIGTERM: how long workers get to stop their match cleanly
@@ -626,6 +626,10 @@ def _store_reply(store: TournamentStore, match: StoredMatch, reply: Done | Faile
         except DiskFullError:
             raise  # not this match's fault: the run stops (run_pending)
         except (StoreError, sqlite3.Error) as error:
+            if isinstance(error, AlreadyStored) and not store.exclusive:
+                # a shared store: this runner's lease ran out while it played (a stalled machine),
+                # and another runner played the match again and stored it first: done once
+                return False
             reply = Failed(f"{type(error).__name__}: {error}")
         else:
             report.played += 1

@@ -29,6 +29,11 @@ class StoreError(RuntimeError):
     """A database that cannot be used as asked (newer schema, edited ladder, unknown ladder)."""
 
 
+class AlreadyStored(StoreError):
+    """A match's outcome arrived after another one was stored (on a shared store: a runner whose
+    lease ran out while it played, and another runner played the match again)."""
+
+
 class DiskFullError(StoreError):
     """The disk holding the database is full: nothing is damaged, a write was refused."""
 

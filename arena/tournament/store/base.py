@@ -29,6 +29,7 @@ from arena.tournament.store import schema
 from arena.tournament.store.api import (
     DAMAGED_HINT,
     STATUSES,
+    AlreadyStored,
     LadderRun,
     MatchToStore,
     NewRun,
@@ -384,11 +385,13 @@ class SqlStore:
         True if aborted. (A Dask cluster may report several losses at once: arena/tournament/run/cluster.py.)
         """
         with self.transaction() as tx:
-            tx.run(
+            changed = tx.run(
                 "UPDATE matches SET failures = failures + ?, status = 'pending', started = NULL, owner = NULL,"
                 " lease = NULL WHERE id = ? AND status = 'running' AND (owner = ? OR owner IS NULL)",
                 (times, match_id, self.owner),
             )
+            if not changed and not self.exclusive:
+                return False  # another runner's now (this one's lease ran out): theirs to count
             row = tx.one("SELECT failures FROM matches WHERE id = ?", (match_id,))
             if row is None or row[0] < max_failures:
                 return False
@@ -415,8 +418,10 @@ class SqlStore:
         with self.transaction() as tx:
             # FOR UPDATE where the dialect has it: two runners finishing one match store it once
             done = tx.one(self._lock_row("SELECT status FROM matches WHERE id = ?"), (match.id,))
-            if done is None or done[0] in ("done", "aborted"):
-                raise StoreError(f"match {match.key} is already {done[0] if done else 'unknown'}; not stored")
+            if done is None:
+                raise StoreError(f"match {match.key} is unknown; not stored")
+            if done[0] in ("done", "aborted"):
+                raise AlreadyStored(f"match {match.key} is already {done[0]}; not stored")
             tx.many(
                 "INSERT INTO seats (match_id, seat, agent, plugin, score, rank, fault) VALUES (?,?,?,?,?,?,?)",
                 [

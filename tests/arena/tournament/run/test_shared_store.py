@@ -66,5 +66,5 @@ def test_four_runners_and_a_killed_one_play_every_match_exactly_once(
     for match_id in running:
         owner, attempts = _rows(db, f"SELECT owner, attempts FROM matches WHERE id = {match_id}")[0]
         if int(owner.split(":")[1]) != killed.pid:
-            assert int(owner.split(":")[1]) in played and attempts == 2
+            assert int(owner.split(":")[1]) in played and attempts >= 2
     assert set(by_pid) <= {runner.pid for runner in runners}
