@@ -34,6 +34,7 @@ from arena.match.live import live_file, live_folder, read_live
 from arena.registry.plugins import PluginError, Registry, discover
 from arena.text.safe import printable
 from arena.tournament.stats import table_format
+from arena.tournament.stats.ladder_tally import RunTables
 from arena.tournament.stats.ratings import RateMemo
 from arena.tournament.store.api import StoreError
 from arena.tournament.store.sqlite import Store
@@ -99,6 +100,7 @@ class Arena:
         self._ladder_locks: dict[int, threading.Lock] = {}
         self._lock = threading.Lock()
         self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
+        self.tables: dict[int, RunTables] = {}  # per run: ratings of the matches settled, the last MLE fit
         self._replays: OrderedDict[int, tuple] = OrderedDict()  # match id -> _frames(), latest last
         # running match -> (its live record's start, its frames so far, the replay's problem)
         self._live: dict[int, tuple[Any, list[Frame], str | None]] = {}
@@ -146,7 +148,7 @@ class Arena:
         if cached is not None and cached[0] == _progress_key(live):
             return cached[1]  # another request computed it while this one waited
         start = time.perf_counter()
-        view = views.ladder(store, run_id, self.memo)
+        view = views.ladder(store, run_id, self.memo, self.tables)
         view["chart"] = (
             charts.margin_chart(view["leaderboard"]) if view["solo"] else charts.rating_chart(view["history"])
         )
@@ -365,8 +367,10 @@ class Arena:
 
     def agent(self, request: Request) -> Response:
         name = request.path_params["name"]
+        page_text = request.query_params.get("page", "1").strip()
+        page = int(page_text) if re.fullmatch(r"\d{1,9}", page_text) else 1
         with self.store() as store:
-            data = views.agent(store, name)
+            data = views.agent(store, name, page)
         try:
             data["options"] = views.declared_options(self.registry(), data["plays"])
         except PluginError:  # a plugin clash: the results still show, without the options

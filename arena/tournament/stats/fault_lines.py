@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from arena.text.safe import printable
 
 if TYPE_CHECKING:
-    from arena.tournament.store.sqlite import Store
+    from arena.tournament.store.api import StoreReader
 
 SAMPLE = 5  # records read per agent and fault kind to find its most common line
 LINE_CHARS = 200  # a longer first line is cut here (with "...")
@@ -54,22 +54,12 @@ class AgentFaults:
     example: int  # the number (# in `arena matches`) of the first such match
 
 
-def agent_faults(store: Store, run_id: int) -> list[AgentFaults]:
+def agent_faults(store: StoreReader, run_id: int) -> list[AgentFaults]:
     """Every (agent, fault kind) of a ladder's done matches, most frequent first per agent."""
-    played = dict(
-        store.db.execute(
-            "SELECT s.agent, COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id"
-            " WHERE m.ladder_id = ? AND m.status = 'done' GROUP BY s.agent",
-            (run_id,),
-        ).fetchall()
-    )
     groups: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
-    for agent, fault, match_id, idx, seat in store.db.execute(
-        "SELECT s.agent, s.fault, m.id, m.idx, s.seat FROM seats s JOIN matches m ON m.id = s.match_id"
-        " WHERE m.ladder_id = ? AND m.status = 'done' AND s.fault IS NOT NULL ORDER BY m.idx",
-        (run_id,),
-    ):
-        groups.setdefault((agent, fault), []).append((match_id, idx, seat))
+    for seat in store.fault_seats(run_id):
+        groups.setdefault((seat.agent, seat.fault), []).append((seat.match_id, seat.idx, seat.seat))
+    played = store.seats_played(run_id, sorted({agent for agent, _ in groups}))
     found = []
     for (agent, fault), matches in groups.items():
         seen = [

@@ -9,11 +9,15 @@ whole interface; arena/tournament/store/sqlite.py is the embedded implementation
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.match.spec import MatchOutcome, MatchSpec
+
+if TYPE_CHECKING:
+    from arena.tournament.store.reads import AgentSeatStats, DoneMatch, FaultSeat, MatchFilter, RunProgress
 
 DEFAULT_DB = "tlachtli.db"
 STATUSES = ("pending", "running", "done", "aborted")
@@ -116,7 +120,77 @@ class MatchToStore(Protocol):
         """What the match is asked to be."""
 
 
-class TournamentStore(Protocol):
+class StoreReader(Protocol):
+    """What the pages and reports read from a store (arena/tournament/store/reads.py holds the
+    queries, shared by every backend), besides the loads of ``TournamentStore``."""
+
+    path: str
+
+    def runs(self) -> list[LadderRun]:
+        """Every run, oldest first."""
+
+    def config(self, run_id: int) -> dict[str, Any]:
+        """A run's stored config."""
+
+    def counts(self, run_id: int) -> dict[str, int]:
+        """How many of the run's matches are in each status."""
+
+    def match(self, match_id: int) -> StoredMatch | None:
+        """One match by its id, with its seats."""
+
+    def record(self, match_id: int) -> dict[str, Any] | None:
+        """The record of a done match."""
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """One read transaction: the reads inside it see one state of the store."""
+
+    def progress(self, run_id: int) -> RunProgress:
+        """A run's matches per status and its last activity."""
+
+    def progress_by_run(self) -> dict[int, RunProgress]:
+        """``progress`` of every run that holds a match."""
+
+    def running(self, run_id: int, limit: int) -> list[tuple[int, str]]:
+        """The (id, key) of the run's first ``limit`` running matches."""
+
+    def unplayed_from(self, run_id: int) -> int | None:
+        """The index of the run's first match still pending or running (None: none is)."""
+
+    def done_matches(self, run_id: int, after: int = -1, upto: int | None = None) -> Iterator[DoneMatch]:
+        """The run's done matches with ``after`` < index (<= ``upto``), in schedule order."""
+
+    def fault_seats(self, run_id: int) -> list[FaultSeat]:
+        """Every seat that forfeited in the run's done matches, in schedule order."""
+
+    def seats_played(self, run_id: int, agents: Sequence[str]) -> dict[str, int]:
+        """How many seats each of ``agents`` had in the run's done matches."""
+
+    def count_matches(self, run_id: int, chosen: MatchFilter = ...) -> int:
+        """How many of the run's matches ``chosen`` lets through."""
+
+    def match_ids(self, run_id: int, chosen: MatchFilter, limit: int, offset: int = 0) -> list[int]:
+        """One page of the run's match ids ``chosen`` lets through, in schedule order."""
+
+    def agent_seats(self, name: str) -> list[AgentSeatStats]:
+        """An agent's done matches by ladder run and seat."""
+
+    def agent_match_count(self, name: str) -> int:
+        """How many matches seat ``name``."""
+
+    def agent_match_ids(self, name: str, limit: int, offset: int = 0) -> list[int]:
+        """One page of the ids of the matches seating ``name``, latest first."""
+
+    def agent_plugins(self, name: str) -> list[str]:
+        """What played the seats of ``name``, sorted."""
+
+    def done_seconds(self) -> list[float]:
+        """How long each done match took to play (seconds), where measured."""
+
+    def record_sizes(self) -> list[int]:
+        """The stored size of every match record, in bytes."""
+
+
+class TournamentStore(StoreReader, Protocol):
     """A tournament store: saves and loads runs, matches, seats and records; decides nothing."""
 
     path: str  # where it is, for messages
@@ -210,3 +284,4 @@ class TournamentStore(Protocol):
 
     def counts(self, run_id: int) -> dict[str, int]:
         """How many of the run's matches are in each status."""
+

@@ -38,6 +38,7 @@ from arena.tournament.store.api import (
     StoredSeat,
     StoreError,
 )
+from arena.tournament.store.reads import StoreReads
 
 # Each entry upgrades the schema from version i to i + 1; append, never edit a shipped one.
 MIGRATIONS: tuple[str, ...] = (
@@ -118,6 +119,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE ladders ADD COLUMN base_seed INTEGER;  -- NULL: the seed in the ladder's config
     ALTER TABLE ladders ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;  -- 1: base_seed is never shown
     """,
+    # 3: the indexes of the pages' reads at a season's scale (arena/tournament/store/reads.py): the
+    # running matches and the first unplayed one in schedule order, the last activity, a bot's
+    # matches latest first, the matches with a fault.
+    """
+    DROP INDEX matches_status;
+    CREATE INDEX matches_status ON matches (ladder_id, status, idx);
+    CREATE INDEX matches_activity ON matches (ladder_id, finished, started);
+    DROP INDEX seats_agent;
+    CREATE INDEX seats_agent ON seats (agent, match_id);
+    CREATE INDEX seats_fault ON seats (fault, match_id) WHERE fault IS NOT NULL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -186,7 +198,7 @@ def decode_record(data: bytes) -> dict[str, Any]:
     return record
 
 
-class Store:
+class Store(StoreReads):
     """A tournament database in one SQLite file. Use as a context manager, or call ``close``."""
 
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
@@ -296,6 +308,27 @@ class Store:
             if disk_full(self.path, error):
                 raise DiskFullError(self.path, error) from None
             raise
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self.db.execute(sql, params)]
+
+    def _row(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        row = self.db.execute(sql, params).fetchone()
+        return None if row is None else tuple(row)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction (WAL: a snapshot that a writer's commits do not change until it ends);
+        inside another one, that one."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("COMMIT")
 
     def schema_version(self) -> int:
         """The schema version of the open database."""
