@@ -129,7 +129,9 @@ class TrueSkillTally:
             return False  # nothing to learn from a lone seat; an agent cannot be its own opponent
         groups = [(ratings[seat.agent],) for seat in seats]
         ranks = effective_ranks(seats)
-        updated = self.memo.rate(env, groups, ranks) if self.memo is not None else env.rate(groups, ranks=ranks)
+        updated = (
+            self.memo.rate(env, groups, ranks) if self.memo is not None else env.rate(groups, ranks=ranks)
+        )
         for seat, (rating,) in zip(seats, updated, strict=True):
             ratings[seat.agent] = rating
         return True

@@ -60,7 +60,9 @@ def done_lines(store: TournamentStore, run: LadderRun) -> Iterator[tuple[int, li
 
 def standings(store: TournamentStore, run: LadderRun) -> list[Standing]:
     """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
-    return leaderboard((lines for _, lines in done_lines(store, run)), inherits=inherited(store.config(run.id)))
+    return leaderboard(
+        (lines for _, lines in done_lines(store, run)), inherits=inherited(store.config(run.id))
+    )
 
 
 def mle_standings(store: TournamentStore, run: LadderRun) -> dict[str, MleRating]:

@@ -284,4 +284,3 @@ class TournamentStore(StoreReader, Protocol):
 
     def counts(self, run_id: int) -> dict[str, int]:
         """How many of the run's matches are in each status."""
-

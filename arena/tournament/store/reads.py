@@ -252,7 +252,8 @@ class StoreReads:
         return [
             int(row[0])
             for row in self._rows(
-                f"SELECT id FROM matches WHERE {where} ORDER BY idx LIMIT ? OFFSET ?", [*params, limit, offset]
+                f"SELECT id FROM matches WHERE {where} ORDER BY idx LIMIT ? OFFSET ?",
+                [*params, limit, offset],
             )
         ]
 
@@ -291,7 +292,9 @@ class StoreReads:
         """What played the seats of ``name`` (plugin agents, executables), sorted."""
         return [
             str(row[0])
-            for row in self._rows("SELECT DISTINCT plugin FROM seats WHERE agent = ? ORDER BY plugin", (name,))
+            for row in self._rows(
+                "SELECT DISTINCT plugin FROM seats WHERE agent = ? ORDER BY plugin", (name,)
+            )
         ]
 
     # -- figures -----------------------------------------------------------------------------------
@@ -306,4 +309,3 @@ class StoreReads:
     def record_sizes(self) -> list[int]:
         """The stored (compressed) size of every match record, in bytes."""
         return [int(row[0]) for row in self._rows("SELECT LENGTH(data) FROM records")]
-
