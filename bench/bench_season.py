@@ -328,7 +328,7 @@ def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3) -> None:
 
 
 def _all() -> Any:
-    from arena.tournament.store.reads import MatchFilter
+    from arena.tournament.store.api import MatchFilter
 
     return MatchFilter()
 

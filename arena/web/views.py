@@ -18,9 +18,8 @@ from arena.tournament.stats.ladder_tally import RunTables, seat_lines
 from arena.tournament.stats.ratings import RateMemo, inherited
 from arena.tournament.stats.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.stats.solo import solo_rows
-from arena.tournament.store.api import LadderRun, StoredMatch
+from arena.tournament.store.api import LadderRun, MatchFilter, StoredMatch
 from arena.tournament.store.api import TournamentStore as Store
-from arena.tournament.store.reads import MatchFilter
 from engine.options import OPTION_HEADERS, option_rows
 
 PAGE_SIZE = 50

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.tournament.stats.ratings import RateMemo, SeatLine, Standing, TrueSkillTally, effective_ranks
-from arena.tournament.store.api import StoreReader
-from arena.tournament.store.reads import DoneMatch
+from arena.tournament.store.api import DoneMatch, StoreReader
 
 CHART_POINTS = 150  # points drawn per agent in the rating chart (between this and twice this)
 

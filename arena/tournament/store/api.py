@@ -12,12 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from arena.match.spec import MatchOutcome, MatchSpec
-
-if TYPE_CHECKING:
-    from arena.tournament.store.reads import AgentSeatStats, DoneMatch, FaultSeat, MatchFilter, RunProgress
 
 DEFAULT_DB = "tlachtli.db"
 STATUSES = ("pending", "running", "done", "aborted")
@@ -100,6 +97,70 @@ class StoredMatch:
     reason: str | None = None  # why it was aborted
 
 
+# -- what the read queries return (arena/tournament/store/reads.py)
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """How far a ladder run is: matches per status and the time of its last activity."""
+
+    counts: dict[str, int]  # status -> matches (statuses without any are absent)
+    last: str | None  # the latest start or finish (ISO text), None before any
+
+
+@dataclass(frozen=True)
+class DoneSeat:
+    """One seat of a done match as the ratings read it."""
+
+    agent: str
+    score: int
+    rank: int
+    fault: str | None
+
+
+@dataclass(frozen=True)
+class DoneMatch:
+    """A done match's seats in seat order, with its place in the schedule and its seed (deal)."""
+
+    id: int
+    idx: int
+    seed: int
+    seats: tuple[DoneSeat, ...]
+
+
+@dataclass(frozen=True)
+class AgentSeatStats:
+    """An agent's done matches in one seat of one ladder run."""
+
+    ladder_id: int
+    seat: int
+    matches: int
+    wins: int  # first place without a fault
+    mean_score: float
+    faults: int
+
+
+@dataclass(frozen=True)
+class FaultSeat:
+    """A seat that forfeited in a done match."""
+
+    agent: str
+    fault: str
+    match_id: int
+    idx: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class MatchFilter:
+    """Which of a run's matches a list shows: played by ``agent``, with a fault (``fault``: its
+    kind, or "any"), dealt ``seed``; None: any."""
+
+    agent: str | None = None
+    fault: str | None = None
+    seed: int | None = None
+
+
 class MatchToStore(Protocol):
     """A scheduled match as the store takes it (the planner's ScheduledMatch is one)."""
 
@@ -165,7 +226,7 @@ class StoreReader(Protocol):
     def seats_played(self, run_id: int, agents: Sequence[str]) -> dict[str, int]:
         """How many seats each of ``agents`` had in the run's done matches."""
 
-    def count_matches(self, run_id: int, chosen: MatchFilter = ...) -> int:
+    def count_matches(self, run_id: int, chosen: MatchFilter = MatchFilter()) -> int:
         """How many of the run's matches ``chosen`` lets through."""
 
     def match_ids(self, run_id: int, chosen: MatchFilter, limit: int, offset: int = 0) -> list[int]:

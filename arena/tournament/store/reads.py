@@ -14,73 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Any
 
-from arena.tournament.store.api import DAMAGED_HINT, StoreError
+from arena.tournament.store.api import (
+    DAMAGED_HINT,
+    AgentSeatStats,
+    DoneMatch,
+    DoneSeat,
+    FaultSeat,
+    MatchFilter,
+    RunProgress,
+    StoreError,
+)
 
 DONE_CHUNK = 20_000  # schedule indexes read at once by ``done_matches``
-
-
-@dataclass(frozen=True)
-class RunProgress:
-    """How far a ladder run is: matches per status and the time of its last activity."""
-
-    counts: dict[str, int]  # status -> matches (statuses without any are absent)
-    last: str | None  # the latest start or finish (ISO text), None before any
-
-
-@dataclass(frozen=True)
-class DoneSeat:
-    """One seat of a done match as the ratings read it."""
-
-    agent: str
-    score: int
-    rank: int
-    fault: str | None
-
-
-@dataclass(frozen=True)
-class DoneMatch:
-    """A done match's seats in seat order, with its place in the schedule and its seed (deal)."""
-
-    id: int
-    idx: int
-    seed: int
-    seats: tuple[DoneSeat, ...]
-
-
-@dataclass(frozen=True)
-class AgentSeatStats:
-    """An agent's done matches in one seat of one ladder run."""
-
-    ladder_id: int
-    seat: int
-    matches: int
-    wins: int  # first place without a fault
-    mean_score: float
-    faults: int
-
-
-@dataclass(frozen=True)
-class FaultSeat:
-    """A seat that forfeited in a done match."""
-
-    agent: str
-    fault: str
-    match_id: int
-    idx: int
-    seat: int
-
-
-@dataclass(frozen=True)
-class MatchFilter:
-    """Which of a run's matches a list shows: played by ``agent``, with a fault (``fault``: its
-    kind, or "any"), dealt ``seed``; None: any."""
-
-    agent: str | None = None
-    fault: str | None = None
-    seed: int | None = None
 
 
 def _seat(row: Sequence[Any], where: str) -> DoneSeat:

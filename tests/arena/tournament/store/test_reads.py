@@ -17,8 +17,7 @@ from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
 from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import make_schedule
-from arena.tournament.store.api import StoreError
-from arena.tournament.store.reads import MatchFilter
+from arena.tournament.store.api import MatchFilter, StoreError
 from arena.tournament.store.sqlite import MIGRATIONS, Store
 
 ARENA = Path(__file__).resolve().parents[4] / "arena"
