@@ -86,9 +86,10 @@ def ladder(
     """A ladder page: progress, leaderboard, rating history, head-to-head matrix, faults by kind.
 
     The leaderboard rows are those of `arena leaderboard --format json` (``report.rows_with_mle``;
-    a solo ladder's are ``solo.solo_rows``, with no rating history: it is not rated). ``tables``:
-    ``kept``: what a server keeps of each run between views (its ratings are fed only the matches
-    done since; without it, every match is replayed). A field larger than SHOWN_AGENTS charts and crosses its top ones.
+    a solo ladder's are ``solo.solo_rows``, with no rating history: it is not rated). ``kept``:
+    what a server keeps of each run between views (its ratings are fed only the matches done
+    since; without it, every match is replayed). A field larger than SHOWN_AGENTS charts and
+    crosses its top agents only.
     """
     run = find_run(store, run_id)
     with store.snapshot():  # one snapshot: the progress shown is that of the results rated
@@ -106,6 +107,7 @@ def ladder(
             standings, history = tally.finished()
             rows = rows_with_mle(standings, tables.mle(store, run.id, tally.ratings.matches))
         test = _comparison(store, run)
+        faults = _faults(store, run, tally.ratings.played, tables.fault_lines)
     # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain;
     # the page lists them below it, marked, as `arena leaderboard --all` does
     retired = retired_names(config)
@@ -121,7 +123,7 @@ def ladder(
         "retired": mark_uncertain(marked, target),
         "history": {} if history is None else {agent: history.get(agent, []) for agent in agents},
         "head_to_head": tally.matrix(agents),
-        "faults": _faults(store, run),
+        "faults": faults,
         "compare": test,
     }
 
@@ -136,13 +138,15 @@ def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
     return summary(store, run)
 
 
-def _faults(store: Store, run: LadderRun) -> list[dict[str, Any]]:
+def _faults(
+    store: Store, run: LadderRun, played: dict[str, int], read: dict[int, dict[int, tuple[str, str]]]
+) -> list[dict[str, Any]]:
     """Faults by agent and kind, each with its most frequent first detail line (none while the
-    deals are secret: a bot's error may quote its hand)."""
+    deals are secret: a bot's error may quote its hand); ``played`` and ``read`` as ``agent_faults``."""
     hidden = seeds_hidden(store, run)
     return [
         {"agent": f.agent, "fault": f.fault, "count": f.count, "line": "" if hidden else f.line}
-        for f in agent_faults(store, run.id)
+        for f in agent_faults(store, run.id, played, read)
     ]
 
 

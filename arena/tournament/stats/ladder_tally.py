@@ -152,6 +152,7 @@ class RunTables:
         self.fitted_at = 0.0  # time.monotonic() of the last fit
         self.fit_seconds = 0.0
         self.fitted_done = -1  # done matches in the last fit
+        self.fault_lines: dict[int, dict[int, tuple[str, str]]] = {}  # records' fault lines read, by match id
 
     def mle(self, store: StoreReader, run_id: int, done: int) -> dict[str, Any]:
         """The order-free fit of the run's done matches, redone when ``done`` changed, but a slow

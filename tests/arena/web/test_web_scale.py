@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 from starlette.testclient import TestClient  # noqa: E402
 
+import arena.web.app as web_app  # noqa: E402
 import arena.web.views as views  # noqa: E402
 from arena.registry.plugins import discover  # noqa: E402
 from arena.tournament.plan.ladder import parse_ladder  # noqa: E402
@@ -69,3 +70,15 @@ def test_the_served_table_follows_new_results_as_a_full_replay_gives_it(season):
             finish(store, pending[n], rng)
             served = client.get(f"/api/ladders/{run_id}/leaderboard").json()
             assert served == leaderboard_rows(store, store.runs()[0])
+
+
+def test_the_ladder_page_shows_the_leaderboard_a_page_at_a_time(season, monkeypatch):
+    db, run_id = season
+    monkeypatch.setattr(web_app, "BOARD_ROWS", 2)
+    client = TestClient(create_app(db))
+    agents = [row["agent"] for row in client.get(f"/api/ladders/{run_id}/leaderboard").json()]
+    first, second = client.get(f"/ladders/{run_id}"), client.get(f"/ladders/{run_id}/board?page=2")
+    assert "page 1 of 2" in first.text and 'href="?page=2"' in first.text
+    assert f"/agents/{agents[2]}" not in first.text.split('id="board-pages"')[0].split('id="leaderboard"')[1]
+    board = second.text.split('id="leaderboard"')[1].split("</table>")[0]
+    assert f"/agents/{agents[2]}" in board and f"/agents/{agents[0]}" not in board
