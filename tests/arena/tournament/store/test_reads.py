@@ -193,3 +193,13 @@ def test_nothing_outside_the_store_runs_sql():
             if re.search(r"\.execute(many|script)?\(|\bstore\.db\.|\.cursor\(", line):
                 offenders.append(f"{path.relative_to(ARENA.parent)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def test_a_new_store_has_pages_that_hold_several_records(tmp_path):
+    with Store(tmp_path / "new.db") as store:
+        assert store.db.execute("PRAGMA page_size").fetchone()[0] == 16384
+    old = sqlite3.connect(tmp_path / "old.db")  # an existing file keeps its pages
+    old.executescript("PRAGMA page_size = 4096; " + MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    old.close()
+    with Store(tmp_path / "old.db") as store:
+        assert store.db.execute("PRAGMA page_size").fetchone()[0] == 4096
