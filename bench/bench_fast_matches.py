@@ -20,21 +20,19 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
 from pathlib import Path
 
 from arena.match.inprocess import decide_message, play_in_process
 from arena.process.limits import _own_cgroup
 from arena.process.spawn import START_ENV
 from arena.process.zygote import zygote_supported
+from arena.tournament.store.sqlite import Store
 from arena.wire.protocol import act_message, decode_body, encode
 from engine.zapotec import GAME
 from plugins.random_agent import RandomAgent
@@ -145,9 +143,7 @@ class CpuMeter:
                 print(f"bench: could not remove {self.directory}", file=sys.stderr)
 
 
-def arena_run(
-    folder: Path, matches: int, jobs: int, env: dict[str, str]
-) -> tuple[float, float | None, sqlite3.Connection]:
+def arena_run(folder: Path, matches: int, jobs: int, env: dict[str, str]) -> tuple[float, float | None, Path]:
     """Wall and CPU seconds of ``arena run`` over a fresh ladder of ``matches`` matches; its store."""
     run = f"fast-{matches}-{jobs}-{env[START_ENV]}-{next(_runs)}"  # a fresh store each time
     ladder = folder / f"{run}.toml"
@@ -171,17 +167,19 @@ def arena_run(
     subprocess.run(arena, check=True, env=env, cwd=folder, preexec_fn=meter.enter, stdout=quiet, stderr=quiet)
     wall, cpu = time.perf_counter() - started, meter.seconds()
     meter.close()
-    return wall, cpu, sqlite3.connect(db)
+    return wall, cpu, db
 
 
-def stored_parts(db: sqlite3.Connection) -> dict[str, list[float]]:
+def stored_parts(db: Path) -> dict[str, list[float]]:
     """Per match, ms, from the store: the worker's play time, the referee's match, both agents' start."""
-    seconds = [row[0] * 1000 for row in db.execute("SELECT seconds FROM matches WHERE status = 'done'")]
-    referee, start = [], []
-    for (data,) in db.execute("SELECT data FROM records"):
-        record = json.loads(zlib.decompress(data))
-        referee.append(record["duration_ms"])
-        start.append(sum(agent["handshake_ms"] or 0.0 for agent in record["agents"]))
+    with Store.read_only(db) as store:
+        seconds = [value * 1000 for value in store.done_seconds()]
+        referee, start = [], []
+        for run in store.runs():
+            for match in store.matches(run.id, statuses=("done",)):
+                record = store.record(match.id) or {}
+                referee.append(record["duration_ms"])
+                start.append(sum(agent["handshake_ms"] or 0.0 for agent in record["agents"]))
     return {"worker": seconds, "match": referee, "start": start}
 
 

@@ -34,6 +34,7 @@ from arena.match.live import live_file, read_live, tournament_live_folder
 from arena.registry.plugins import PluginError, Registry, discover
 from arena.text.safe import printable
 from arena.tournament.stats import table_format
+from arena.tournament.stats.ladder_tally import RunTables
 from arena.tournament.stats.ratings import RateMemo
 from arena.tournament.store.api import DEFAULT_DB, StoreError
 from arena.tournament.store.opening import is_url, open_store, shown
@@ -56,6 +57,7 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
 ]
 REPLAYS_KEPT = 16  # replayed matches kept in memory for the viewer's next steps
+BOARD_ROWS = 100  # leaderboard rows on a page of the ladder page (its JSON has them all)
 SLOW_VIEW_S = 0.1  # a ladder view slower than this is refreshed in the background, served stale meanwhile
 _ID = re.compile(r"\d{1,15}")  # ids are SQLite rowids; anything else (or absurdly long) is a 404
 
@@ -124,6 +126,7 @@ class Arena:
         self._ladder_locks: dict[int, threading.Lock] = {}
         self._lock = threading.Lock()
         self.memo = RateMemo()  # TrueSkill updates seen: a table after new results replays the rest
+        self.tables: dict[int, RunTables] = {}  # per run: ratings of the matches settled, the last MLE fit
         self._replays: OrderedDict[int, tuple] = OrderedDict()  # match id -> _frames(), latest last
         # running match -> (its live record's start, its frames so far, the replay's problem)
         self._live: dict[int, tuple[Any, list[Frame], str | None]] = {}
@@ -178,7 +181,7 @@ class Arena:
         if cached is not None and cached[0] == _progress_key(live):
             return cached[1]  # another request computed it while this one waited
         start = time.perf_counter()
-        view = views.ladder(store, run_id, self.memo)
+        view = views.ladder(store, run_id, self.memo, self.tables)
         view["chart"] = (
             charts.margin_chart(view["leaderboard"]) if view["solo"] else charts.rating_chart(view["history"])
         )
@@ -303,9 +306,15 @@ class Arena:
                 }
             )
         template = "ladder_board.html" if request.url.path.endswith("/board") else "ladder.html"
+        rows = view["leaderboard"]
+        pages = max(1, -(-len(rows) // BOARD_ROWS))
+        page = min(max(_page(request), 1), pages)
         return self.page(
             template,
             view=view,
+            rows=rows[(page - 1) * BOARD_ROWS : page * BOARD_ROWS],
+            page=page,
+            pages=pages,
             chart=Markup(view["chart"]),
             compare_chart=Markup(view.get("compare_chart", "")),
             columns=table_format.columns(view["solo"]),
@@ -327,9 +336,8 @@ class Arena:
         run_id = parse_id(request.path_params["run_id"])
         query = request.query_params
         seed_text = query.get("seed", "").strip()
-        page_text = query.get("page", "1").strip()
         seed = int(seed_text) if re.fullmatch(r"-?\d{1,18}", seed_text) else None
-        page = int(page_text) if re.fullmatch(r"\d{1,9}", page_text) else 1
+        page = _page(request)
         with self.store() as store:
             data = views.match_list(
                 store, run_id, query.get("agent") or None, query.get("fault") or None, seed, page
@@ -400,7 +408,7 @@ class Arena:
     def agent(self, request: Request) -> Response:
         name = request.path_params["name"]
         with self.store() as store:
-            data = views.agent(store, name)
+            data = views.agent(store, name, _page(request))
         try:
             data["options"] = views.declared_options(self.registry(), data["plays"])
         except PluginError:  # a plugin clash: the results still show, without the options
@@ -427,6 +435,12 @@ def _move_line(info: dict[str, Any], viewer: int | None) -> dict[str, Any]:
 def _progress_key(progress: dict[str, Any]) -> tuple:
     """What identifies a ladder's results: counts per status and the last activity."""
     return (tuple(sorted(progress["counts"].items())), progress["last_activity"])
+
+
+def _page(request: Request) -> int:
+    """The ``page`` query parameter (1 when absent or not a plain number)."""
+    text = request.query_params.get("page", "1").strip()
+    return int(text) if re.fullmatch(r"\d{1,9}", text) else 1
 
 
 def _api(request: Request) -> bool:

@@ -7,7 +7,6 @@ scripts read one shape. Leaderboard rows are ``report.rows_with_mle``, the docum
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from arena.match.spec import table_seats
@@ -15,17 +14,18 @@ from arena.registry.plugins import Registry
 from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.plan.secrecy import seeds_hidden
 from arena.tournament.stats.fault_lines import agent_faults, faults_by_seat
-from arena.tournament.stats.ratings import RateMemo, SeatLine, effective_ranks, inherited, leaderboard
+from arena.tournament.stats.ladder_tally import RunTables, seat_lines
+from arena.tournament.stats.ratings import RateMemo, inherited
 from arena.tournament.stats.report import ranked_by_score, rows_with_mle, run_title
 from arena.tournament.stats.solo import solo_rows
-from arena.tournament.store.api import DAMAGED_HINT, LadderRun, StoredMatch, StoreError
-from arena.tournament.store.sqlite import Store, seat_problem
+from arena.tournament.store.api import LadderRun, MatchFilter, StoredMatch
+from arena.tournament.store.api import TournamentStore as Store
 from engine.options import OPTION_HEADERS, option_rows
 
 PAGE_SIZE = 50
-AGENT_MATCHES = 100  # latest matches listed on an agent's page
-CHART_POINTS = 150  # most points drawn per agent in the rating chart
+AGENT_MATCHES = 100  # matches listed per page of an agent's page, latest first
 RUNNING_LINKS = 20  # running matches linked from a ladder's progress line, at most
+SHOWN_AGENTS = 30  # a larger field charts and crosses (head to head) only its top agents
 
 
 class NotFound(LookupError):
@@ -34,19 +34,12 @@ class NotFound(LookupError):
 
 def ladders(store: Store) -> list[dict[str, Any]]:
     """Every ladder run with its progress (done/total per status) and last activity."""
-    progress: dict[int, dict[str, Any]] = {}
-    for row in store.db.execute(
-        "SELECT ladder_id, status, COUNT(*) AS n, MAX(COALESCE(finished, started)) AS last "
-        "FROM matches GROUP BY ladder_id, status"
-    ):
-        entry = progress.setdefault(row["ladder_id"], {"counts": {}, "last": None})
-        entry["counts"][row["status"]] = row["n"]
-        if row["last"] and (entry["last"] is None or row["last"] > entry["last"]):
-            entry["last"] = row["last"]
+    progress = store.progress_by_run()
     out = []
     for run in reversed(store.runs()):
-        entry = progress.get(run.id, {"counts": {}, "last": None})
-        out.append(_run_dict(run, entry["counts"], entry["last"] or run.created))
+        found = progress.get(run.id)
+        counts = found.counts if found else {}
+        out.append(_run_dict(run, counts, (found.last if found else None) or run.created))
     return out
 
 
@@ -82,83 +75,55 @@ def find_run(store: Store, run_id: int) -> LadderRun:
 def progress(store: Store, run_id: int) -> dict[str, Any]:
     """The cheap live part of a ladder page: counts and last activity (polled every ~2 s)."""
     run = find_run(store, run_id)
-    row = store.db.execute(
-        "SELECT MAX(COALESCE(finished, started)) AS last FROM matches WHERE ladder_id = ?", (run_id,)
-    ).fetchone()
-    counts = {
-        r["status"]: r["n"]
-        for r in store.db.execute(
-            "SELECT status, COUNT(*) AS n FROM matches WHERE ladder_id = ? GROUP BY status", (run_id,)
-        )
-    }
-    running = [
-        {"id": r["id"], "key": r["key"]}
-        for r in store.db.execute(
-            "SELECT id, key FROM matches WHERE ladder_id = ? AND status = 'running' ORDER BY idx LIMIT ?",
-            (run_id, RUNNING_LINKS),
-        )
-    ]
-    return {**_run_dict(run, counts, row["last"] or run.created), "running": running}
+    found = store.progress(run_id)
+    running = [{"id": match_id, "key": key} for match_id, key in store.running(run_id, RUNNING_LINKS)]
+    return {**_run_dict(run, found.counts, found.last or run.created), "running": running}
 
 
-def done_seats(store: Store, run_id: int) -> tuple[list[list[SeatLine]], list[int]]:
-    """The seats of every done match of a run in schedule order, and each match's seed (its
-    deal), read in one query (the leaderboard's input without decoding each match's spec)."""
-    matches: list[list[SeatLine]] = []
-    seeds: list[int] = []
-    last = None
-    for row in store.db.execute(
-        "SELECT s.*, m.seed AS deal FROM seats s JOIN matches m ON m.id = s.match_id"
-        " WHERE m.ladder_id = ? AND m.status = 'done' ORDER BY m.idx, s.seat",
-        (run_id,),
-    ):
-        problem = seat_problem(row)  # a hand-edited store: one line, as the CLI's
-        if problem is not None:
-            raise StoreError(problem + DAMAGED_HINT)
-        if row["match_id"] != last:
-            matches.append([])
-            seeds.append(row["deal"])
-            last = row["match_id"]
-        matches[-1].append(SeatLine(row["agent"], row["score"], row["rank"], row["fault"]))
-    return matches, seeds
-
-
-def ladder(store: Store, run_id: int, memo: RateMemo | None = None) -> dict[str, Any]:
+def ladder(
+    store: Store, run_id: int, memo: RateMemo | None = None, kept: dict[int, RunTables] | None = None
+) -> dict[str, Any]:
     """A ladder page: progress, leaderboard, rating history, head-to-head matrix, faults by kind.
 
     The leaderboard rows are those of `arena leaderboard --format json` (``report.rows_with_mle``;
-    a solo ladder's are ``solo.solo_rows``, with no rating history: it is not rated).
+    a solo ladder's are ``solo.solo_rows``, with no rating history: it is not rated). ``kept``:
+    what a server keeps of each run between views (its ratings are fed only the matches done
+    since; without it, every match is replayed). A field larger than SHOWN_AGENTS charts and
+    crosses its top agents only.
     """
     run = find_run(store, run_id)
-    store.db.execute("BEGIN")  # one snapshot: the progress shown is that of the results rated
-    try:
+    with store.snapshot():  # one snapshot: the progress shown is that of the results rated
         live = progress(store, run_id)
-        done, seeds = done_seats(store, run.id)
-        test = _comparison(store, run)
         config = store.config(run.id)
-    finally:
-        store.db.execute("COMMIT")
-    solo = ranked_by_score(run)
-    if solo:
-        rows, history = solo_rows(zip(seeds, done, strict=True)), None  # not rated: no history
-    else:
-        rows, history = _rated(done, seeds, memo, inherited(config))
+        solo = ranked_by_score(run)
+        kept = {} if kept is None else kept
+        tables = kept.get(run.id)
+        if tables is None or tables.inherits != inherited(config):  # a grown roster: replay it all
+            tables = kept[run.id] = RunTables(run.id, memo, inherited(config))
+        tally = tables.tally.current(store)
+        if solo:  # not rated: no history
+            rows, history = solo_rows((m.seed, seat_lines(m)) for m in store.done_matches(run.id)), None
+        else:
+            standings, history = tally.finished()
+            rows = rows_with_mle(standings, tables.mle(store, run.id, tally.ratings.matches))
+        test = _comparison(store, run)
+        faults = _faults(store, run, tally.ratings.played, tables.fault_lines)
     # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain;
     # the page lists them below it, marked, as `arena leaderboard --all` does
     retired = retired_names(config)
     target = config.get("target_interval")
     marked = [row for row in without_retired(rows, retired, keep=True)[0] if row["retired"]]
     rows = mark_uncertain(without_retired(rows, retired)[0], target)
-    agents = [row["agent"] for row in rows]
+    agents = [row["agent"] for row in rows][:SHOWN_AGENTS]
     return {
         "ladder": live,
-        "rated": len(done),
+        "rated": tally.ratings.matches,
         "solo": solo,
         "leaderboard": rows,
         "retired": mark_uncertain(marked, target),
         "history": {} if history is None else {agent: history.get(agent, []) for agent in agents},
-        "head_to_head": _matrix(done, agents),
-        "faults": _faults(store, run),
+        "head_to_head": tally.matrix(agents),
+        "faults": faults,
         "compare": test,
     }
 
@@ -173,69 +138,15 @@ def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
     return summary(store, run)
 
 
-def _rated(
-    done: list[list[SeatLine]], seeds: list[int], memo: RateMemo | None, inherits: dict[str, str]
-) -> tuple[list[dict[str, Any]], dict[str, list[tuple[int, float]]]]:
-    """The rated leaderboard rows and each agent's TrueSkill rating (mu - 3 sigma) along the matches."""
-    from arena.tournament.stats.ratings_mle import (
-        mle_ratings,  # numpy and scipy load only when a ladder is shown
-    )
-
-    stride = max(1, len(done) // CHART_POINTS)
-    history: dict[str, list[tuple[int, float]]] = {}
-    count = 0
-
-    def sample(ratings: Any) -> None:
-        nonlocal count
-        count += 1
-        if count % stride == 0 or count == len(done):
-            for agent, rating in ratings.items():
-                history.setdefault(agent, []).append((count, round(rating.mu - 3 * rating.sigma, 3)))
-
-    rows = rows_with_mle(
-        leaderboard(done, after_match=sample, memo=memo, inherits=inherits),
-        mle_ratings(zip(seeds, done, strict=True)),
-    )
-    return rows, history
-
-
-def _matrix(done: list[list[SeatLine]], agents: list[str]) -> dict[str, Any]:
-    """For each ordered pair: matches both played, and how often the row agent finished ahead."""
-    met: Counter[tuple[str, str]] = Counter()
-    ahead: Counter[tuple[str, str]] = Counter()
-    for lines in done:
-        ranks = effective_ranks(lines)
-        for i, a in enumerate(lines):
-            for j, b in enumerate(lines):
-                if i != j and a.agent != b.agent:
-                    met[a.agent, b.agent] += 1
-                    ahead[a.agent, b.agent] += ranks[i] < ranks[j]
-    cells: list[list[dict[str, Any]]] = [
-        [
-            {
-                "played": met[a, b],
-                "ahead": ahead[a, b],
-                "share": round(ahead[a, b] / met[a, b], 3) if met[a, b] else None,
-            }
-            for b in agents
-        ]
-        for a in agents
-    ]
-    # met: how often two of these agents sat at one table (never in a solo ladder of one seat)
-    return {
-        "agents": agents,
-        "cells": cells,
-        "met": sum(cell["played"] for row in cells for cell in row) // 2,
-    }
-
-
-def _faults(store: Store, run: LadderRun) -> list[dict[str, Any]]:
+def _faults(
+    store: Store, run: LadderRun, played: dict[str, int], read: dict[int, dict[int, tuple[str, str]]]
+) -> list[dict[str, Any]]:
     """Faults by agent and kind, each with its most frequent first detail line (none while the
-    deals are secret: a bot's error may quote its hand)."""
+    deals are secret: a bot's error may quote its hand); ``played`` and ``read`` as ``agent_faults``."""
     hidden = seeds_hidden(store, run)
     return [
         {"agent": f.agent, "fault": f.fault, "count": f.count, "line": "" if hidden else f.line}
-        for f in agent_faults(store, run.id)
+        for f in agent_faults(store, run.id, played, read)
     ]
 
 
@@ -247,27 +158,12 @@ def match_list(
     hidden = deals_hidden(store, run_id)
     if hidden:
         seed = None  # no oracle for guessing a secret deal
-    where = "ladder_id = ?"
-    params: list[Any] = [run_id]
-    if agent:
-        where += " AND id IN (SELECT match_id FROM seats WHERE agent = ?)"
-        params.append(agent)
-    if fault == "any":
-        where += " AND id IN (SELECT match_id FROM seats WHERE fault IS NOT NULL)"
-    elif fault:
-        where += " AND id IN (SELECT match_id FROM seats WHERE fault = ?)"
-        params.append(fault)
-    if seed is not None:
-        where += " AND seed = ?"
-        params.append(seed)
-    count = store.db.execute(f"SELECT COUNT(*) FROM matches WHERE {where}", params).fetchone()[0]
+    chosen = MatchFilter(agent, fault, seed)
+    count = store.count_matches(run_id, chosen)
     pages = max(1, -(-count // PAGE_SIZE))
     page = min(max(page, 1), pages)
-    ids = store.db.execute(
-        f"SELECT id FROM matches WHERE {where} ORDER BY idx LIMIT ? OFFSET ?",
-        [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
-    ).fetchall()
-    shown = [store.match(row[0]) for row in ids]
+    ids = store.match_ids(run_id, chosen, PAGE_SIZE, (page - 1) * PAGE_SIZE)
+    shown = [store.match(match_id) for match_id in ids]
     lines = {  # why each seat forfeited, from the records of the page's matches with a fault
         m.id: faults_by_seat(store.record(m.id))
         for m in shown
@@ -323,51 +219,48 @@ def stored_match(store: Store, match_id: int) -> tuple[StoredMatch, dict[str, An
     return match, store.record(match_id) if shown else None
 
 
-def agent(store: Store, name: str) -> dict[str, Any]:
-    """An agent's results by ladder and seat, and its latest matches across ladders."""
+def agent(store: Store, name: str, page: int = 1) -> dict[str, Any]:
+    """An agent's results by ladder and seat, and one page of its matches across ladders, latest
+    first (AGENT_MATCHES a page)."""
     runs = {run.id: run for run in store.runs()}
     by_seat = []
-    for row in store.db.execute(
-        "SELECT m.ladder_id, s.seat, COUNT(*) AS n, SUM(s.rank = 1 AND s.fault IS NULL) AS wins, "
-        "AVG(s.score) AS mean_score, SUM(s.fault IS NOT NULL) AS faults FROM seats s "
-        "JOIN matches m ON m.id = s.match_id WHERE s.agent = ? AND m.status = 'done' "
-        "GROUP BY m.ladder_id, s.seat ORDER BY m.ladder_id, s.seat",
-        (name,),
-    ):
-        run = runs.get(row["ladder_id"])
+    for row in store.agent_seats(name):
+        run = runs.get(row.ladder_id)
         by_seat.append(
             {
-                "ladder": run.name if run else str(row["ladder_id"]),
-                "ladder_id": row["ladder_id"],
-                "seat": row["seat"],
-                "matches": row["n"],
-                "wins": row["wins"],
-                "mean_score": round(row["mean_score"], 3),
-                "faults": row["faults"],
+                "ladder": run.name if run else str(row.ladder_id),
+                "ladder_id": row.ladder_id,
+                "seat": row.seat,
+                "matches": row.matches,
+                "wins": row.wins,
+                "mean_score": round(row.mean_score, 3),
+                "faults": row.faults,
             }
         )
     if not by_seat:
         raise NotFound(f"no finished match of an agent named {name!r}")
-    latest = store.db.execute(
-        "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE s.agent = ? "
-        "ORDER BY m.id DESC LIMIT ?",
-        (name, AGENT_MATCHES),
-    ).fetchall()
+    count = store.agent_match_count(name)
+    pages = max(1, -(-count // AGENT_MATCHES))
+    page = min(max(page, 1), pages)
     matches = []
-    hidden = {run.id: seeds_hidden(store, run) for run in runs.values()}
-    for row in latest:
-        match = store.match(row[0])
+    hidden: dict[int, bool] = {}
+    for match_id in store.agent_match_ids(name, AGENT_MATCHES, (page - 1) * AGENT_MATCHES):
+        match = store.match(match_id)
         if match is not None:
             run = runs.get(match.ladder_id)
-            summary = match_summary(match, hidden.get(match.ladder_id, False))
+            if match.ladder_id not in hidden:
+                hidden[match.ladder_id] = run is not None and seeds_hidden(store, run)
+            summary = match_summary(match, hidden[match.ladder_id])
             matches.append(summary | {"ladder": run.name if run else str(match.ladder_id)})
-    plays = [
-        row[0]
-        for row in store.db.execute(
-            "SELECT DISTINCT plugin FROM seats WHERE agent = ? ORDER BY plugin", (name,)
-        )
-    ]
-    return {"agent": name, "by_seat": by_seat, "matches": matches, "plays": plays}
+    return {
+        "agent": name,
+        "by_seat": by_seat,
+        "matches": matches,
+        "page": page,
+        "pages": pages,
+        "count": count,
+        "plays": store.agent_plugins(name),
+    }
 
 
 def declared_options(registry: Registry, plays: list[str]) -> list[dict[str, Any]]:

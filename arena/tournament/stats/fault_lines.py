@@ -9,13 +9,14 @@ here, from a few records per agent and kind, never from every record of a ladder
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from arena.text.safe import printable
 
 if TYPE_CHECKING:
-    from arena.tournament.store.base import SqlStore as Store
+    from arena.tournament.store.api import StoreReader
 
 SAMPLE = 5  # records read per agent and fault kind to find its most common line
 LINE_CHARS = 200  # a longer first line is cut here (with "...")
@@ -54,28 +55,30 @@ class AgentFaults:
     example: int  # the number (# in `arena matches`) of the first such match
 
 
-def agent_faults(store: Store, run_id: int) -> list[AgentFaults]:
-    """Every (agent, fault kind) of a ladder's done matches, most frequent first per agent."""
-    played = dict(
-        store._rows(
-            "SELECT s.agent, COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id"
-            " WHERE m.ladder_id = ? AND m.status = 'done' GROUP BY s.agent",
-            (run_id,),
-        )
-    )
+def agent_faults(
+    store: StoreReader,
+    run_id: int,
+    played: Mapping[str, int] | None = None,
+    read: dict[int, dict[int, tuple[str, str]]] | None = None,
+) -> list[AgentFaults]:
+    """Every (agent, fault kind) of a ladder's done matches, most frequent first per agent.
+
+    ``played``: each agent's seats in the done matches, where the caller counted them already;
+    ``read``: ``faults_by_seat`` of the records read before, by match id (a server keeps it
+    between views: a record never changes once stored), filled in here.
+    """
     groups: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
-    for agent, fault, match_id, idx, seat in store._rows(
-        "SELECT s.agent, s.fault, m.id, m.idx, s.seat FROM seats s JOIN matches m ON m.id = s.match_id"
-        " WHERE m.ladder_id = ? AND m.status = 'done' AND s.fault IS NOT NULL ORDER BY m.idx",
-        (run_id,),
-    ):
-        groups.setdefault((agent, fault), []).append((match_id, idx, seat))
+    for seat in store.fault_seats(run_id):
+        groups.setdefault((seat.agent, seat.fault), []).append((seat.match_id, seat.idx, seat.seat))
+    if played is None:
+        played = store.seats_played(run_id, sorted({agent for agent, _ in groups}))
+    read = {} if read is None else read
     found = []
     for (agent, fault), matches in groups.items():
-        seen = [
-            faults_by_seat(store.record(match_id)).get(seat, ("", ""))
-            for match_id, _, seat in matches[:SAMPLE]
-        ]
+        for match_id, _, _ in matches[:SAMPLE]:
+            if match_id not in read:
+                read[match_id] = faults_by_seat(store.record(match_id))
+        seen = [read[match_id].get(seat, ("", "")) for match_id, _, seat in matches[:SAMPLE]]
         lines = Counter(line for _, line in seen if line)
         found.append(
             AgentFaults(

@@ -81,6 +81,81 @@ class RateMemo:
         return updated
 
 
+class TrueSkillTally:
+    """TrueSkill ratings and per-agent counts, fed one finished match at a time in schedule order.
+
+    ``leaderboard`` is one tally fed every match; a cache (arena/tournament/stats/ladder_tally.py)
+    keeps one and feeds it only the matches rated since, instead of replaying a whole season.
+    """
+
+    def __init__(
+        self,
+        draw_probability: float = 0.10,
+        memo: RateMemo | None = None,
+        inherits: Mapping[str, str] | None = None,
+    ) -> None:
+        self.env = trueskill.TrueSkill(draw_probability=draw_probability, backend=None)
+        self.memo = memo
+        self.inherits = dict(inherits or {})
+        self.ratings: dict[str, trueskill.Rating] = {}
+        self.played: dict[str, int] = {}
+        self.wins: dict[str, int] = {}
+        self.scores: dict[str, int] = {}
+        self.faults: dict[str, int] = {}
+        self.matches = 0  # matches fed
+
+    def copy(self) -> TrueSkillTally:
+        """An independent tally in the same state (its memo shared: it only remembers)."""
+        twin = TrueSkillTally.__new__(TrueSkillTally)
+        twin.env, twin.memo, twin.inherits, twin.matches = self.env, self.memo, self.inherits, self.matches
+        twin.ratings, twin.played, twin.wins = dict(self.ratings), dict(self.played), dict(self.wins)
+        twin.scores, twin.faults = dict(self.scores), dict(self.faults)
+        return twin
+
+    def add(self, seats: Sequence[SeatLine]) -> bool:
+        """Count one finished match and rate it; False if it teaches the ratings nothing (a lone
+        seat, an agent against itself)."""
+        env, ratings = self.env, self.ratings
+        self.matches += 1
+        for seat in seats:
+            if seat.agent not in ratings:
+                before = ratings.get(self.inherits.get(seat.agent, ""))
+                ratings[seat.agent] = env.create_rating(mu=before.mu if before is not None else env.mu)
+            self.played[seat.agent] = self.played.get(seat.agent, 0) + 1
+            self.wins[seat.agent] = self.wins.get(seat.agent, 0) + (seat.rank == 1 and seat.fault is None)
+            self.scores[seat.agent] = self.scores.get(seat.agent, 0) + seat.score
+            self.faults[seat.agent] = self.faults.get(seat.agent, 0) + (seat.fault is not None)
+        if len(seats) < 2 or len({seat.agent for seat in seats}) < len(seats):
+            return False  # nothing to learn from a lone seat; an agent cannot be its own opponent
+        groups = [(ratings[seat.agent],) for seat in seats]
+        ranks = effective_ranks(seats)
+        updated = (
+            self.memo.rate(env, groups, ranks) if self.memo is not None else env.rate(groups, ranks=ranks)
+        )
+        for seat, (rating,) in zip(seats, updated, strict=True):
+            ratings[seat.agent] = rating
+        return True
+
+    def standings(self) -> list[Standing]:
+        """The table so far, best conservative rating first."""
+        ratings = self.ratings
+        rows = sorted(ratings, key=lambda agent: (-(ratings[agent].mu - 3 * ratings[agent].sigma), agent))
+        return [
+            Standing(
+                rank=position,
+                agent=agent,
+                rating=ratings[agent].mu - 3 * ratings[agent].sigma,
+                mu=ratings[agent].mu,
+                sigma=ratings[agent].sigma,
+                matches=self.played[agent],
+                wins=self.wins[agent],
+                mean_score=self.scores[agent] / self.played[agent],
+                faults=self.faults[agent],
+            )
+            for position, agent in enumerate(rows, start=1)
+        ]
+
+
 def leaderboard(
     matches: Iterable[Sequence[SeatLine]],
     draw_probability: float = 0.10,
@@ -95,46 +170,11 @@ def leaderboard(
     agent whose mean it starts from, with the uncertainty reset (a submitted bot's new version:
     Halite's rule); replayed in schedule order, so the same results give the same table.
     """
-    env = trueskill.TrueSkill(draw_probability=draw_probability, backend=None)
-    ratings: dict[str, trueskill.Rating] = {}
-    inherits = inherits or {}
-    played: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    scores: dict[str, int] = {}
-    faults: dict[str, int] = {}
+    tally = TrueSkillTally(draw_probability, memo, inherits)
     for seats in matches:
-        for seat in seats:
-            if seat.agent not in ratings:
-                before = ratings.get(inherits.get(seat.agent, ""))
-                ratings[seat.agent] = env.create_rating(mu=before.mu if before is not None else env.mu)
-            played[seat.agent] = played.get(seat.agent, 0) + 1
-            wins[seat.agent] = wins.get(seat.agent, 0) + (seat.rank == 1 and seat.fault is None)
-            scores[seat.agent] = scores.get(seat.agent, 0) + seat.score
-            faults[seat.agent] = faults.get(seat.agent, 0) + (seat.fault is not None)
-        if len(seats) < 2 or len({seat.agent for seat in seats}) < len(seats):
-            continue  # nothing to learn from a lone seat; an agent cannot be its own opponent
-        groups = [(ratings[seat.agent],) for seat in seats]
-        ranks = effective_ranks(seats)
-        updated = memo.rate(env, groups, ranks) if memo is not None else env.rate(groups, ranks=ranks)
-        for seat, (rating,) in zip(seats, updated, strict=True):
-            ratings[seat.agent] = rating
-        if after_match is not None:
-            after_match(ratings)
-    rows = sorted(ratings, key=lambda agent: (-(ratings[agent].mu - 3 * ratings[agent].sigma), agent))
-    return [
-        Standing(
-            rank=position,
-            agent=agent,
-            rating=ratings[agent].mu - 3 * ratings[agent].sigma,
-            mu=ratings[agent].mu,
-            sigma=ratings[agent].sigma,
-            matches=played[agent],
-            wins=wins[agent],
-            mean_score=scores[agent] / played[agent],
-            faults=faults[agent],
-        )
-        for position, agent in enumerate(rows, start=1)
-    ]
+        if tally.add(seats) and after_match is not None:
+            after_match(tally.ratings)
+    return tally.standings()
 
 
 def inherited(config: Mapping[str, Any]) -> dict[str, str]:

@@ -27,13 +27,16 @@ from itertools import permutations, product
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.linalg import cho_factor, cho_solve
+from scipy.sparse import coo_matrix, csr_matrix
 from scipy.special import expit, logsumexp
 
 from arena.tournament.stats.elo import ELO_PER_NAT, Z95
 from arena.tournament.stats.ratings import SeatLine, effective_ranks
 
 PRIOR_DRAWS = 2.0
+NEWTON_STEPS = 100  # the fit stops here at the latest (it converges in about ten)
+GRADIENT_TOLERANCE = 1e-9
 MIN_DEALS_FOR_INTERVAL = 2  # one deal resampled is always itself: no spread to report
 
 
@@ -133,55 +136,79 @@ def _blocks(rated: list[tuple[int, tuple[tuple[str, int], ...]]], index: dict[st
 
 
 def _fit(blocks: list[_Block], deals: int) -> np.ndarray:
-    """The maximum a posteriori strengths, on the natural-log scale."""
+    """The maximum a posteriori strengths, on the natural-log scale.
+
+    Newton's method with a backtracking line search: the log-posterior is strictly concave (the
+    prior makes its Hessian negative definite), so each step solves one Cholesky system, which a
+    season's thousand agents afford where a trust region's eigendecompositions do not.
+    """
     n = 1 + max(int(block.orders.max()) for block in blocks)
+    theta = np.zeros(n)
+    for _ in range(NEWTON_STEPS):
+        value, gradient, hessian, _ = _log_likelihood(theta, blocks, deals, curvature=True)
+        prior_value, prior_gradient, prior_hessian = _log_prior(theta)
+        gradient = gradient + prior_gradient
+        if np.linalg.norm(gradient) < GRADIENT_TOLERANCE:
+            break
+        step = cho_solve(cho_factor(-(hessian + prior_hessian)), gradient)
+        rise = float(gradient @ step)  # the ascent the step promises (> 0)
+        size = 1.0
+        while size > 1e-10:
+            trial = theta + size * step
+            if _log_posterior(trial, blocks, deals) >= value + prior_value + 1e-4 * size * rise:
+                break
+            size /= 2
+        theta = trial
+        if np.max(np.abs(size * step)) < 1e-13:
+            break
+    return theta
 
-    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        value, scores, _ = _log_likelihood(theta, blocks, deals)
-        prior_value, prior_gradient, _ = _log_prior(theta)
-        return -(value + prior_value), -(scores.sum(axis=0) + prior_gradient)
 
-    def hessian(theta: np.ndarray) -> np.ndarray:
-        return -(_log_likelihood(theta, blocks, deals, curvature=True)[2] + _log_prior(theta)[2])
-
-    result = minimize(
-        objective, np.zeros(n), jac=True, hess=hessian, method="trust-exact", options={"gtol": 1e-9}
-    )
-    return result.x
+def _log_posterior(theta: np.ndarray, blocks: list[_Block], deals: int) -> float:
+    return _log_likelihood(theta, blocks, deals)[0] + _log_prior(theta)[0]
 
 
 def _log_likelihood(
-    theta: np.ndarray, blocks: list[_Block], deals: int, curvature: bool = False
-) -> tuple[float, np.ndarray, np.ndarray]:
-    """The Plackett-Luce log-likelihood, its gradient split by deal (deals x agents), its Hessian.
+    theta: np.ndarray, blocks: list[_Block], deals: int, curvature: bool = False, by_deal: bool = False
+) -> tuple[float, np.ndarray, np.ndarray, csr_matrix | None]:
+    """The Plackett-Luce log-likelihood, its gradient, its Hessian and (``by_deal``) the gradient
+    split by deal (deals x agents, sparse: a deal involves a few agents of a season's thousand).
 
     A ranking's log-likelihood is the sum over its places of theta(placed) - log sum exp(theta)
     over the seats not yet placed; the last seat is placed with certainty.
     """
     n = len(theta)
     value = 0.0
-    scores = np.zeros(deals * n)
+    gradient = np.zeros(n)
     hessian = np.zeros(n * n)
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    parts: list[np.ndarray] = []
     for block in blocks:
         strengths = theta[block.orders]
-        offset = block.deals[:, None] * n  # row of each ranking's deal in the flattened scores
         for place in range(block.orders.shape[1] - 1):
             rest = block.orders[:, place:]
             norm = logsumexp(strengths[:, place:], axis=1)
             value += block.weights @ (strengths[:, place] - norm)
             chance = np.exp(strengths[:, place:] - norm[:, None])  # who would be placed here
-            scores += np.bincount((offset[:, 0] + block.orders[:, place]), block.weights, deals * n)
-            scores -= np.bincount(
-                (offset + rest).ravel(), (chance * block.weights[:, None]).ravel(), deals * n
-            )
+            weighted = chance * block.weights[:, None]
+            gradient += np.bincount(block.orders[:, place], block.weights, n)
+            gradient -= np.bincount(rest.ravel(), weighted.ravel(), n)
+            if by_deal:
+                rows += [block.deals, np.repeat(block.deals, rest.shape[1])]
+                cols += [block.orders[:, place], rest.ravel()]
+                parts += [block.weights, -weighted.ravel()]
             if curvature:  # minus the covariance of the placed seat's indicator
                 pairs = (rest[:, :, None] * n + rest[:, None, :]).ravel()
-                outer = chance[:, :, None] * chance[:, None, :] * block.weights[:, None, None]
+                outer = chance[:, :, None] * weighted[:, None, :]
                 hessian += np.bincount(pairs, outer.ravel(), n * n)
-                hessian -= np.bincount(
-                    rest.ravel() * (n + 1), (chance * block.weights[:, None]).ravel(), n * n
-                )
-    return value, scores.reshape(deals, n), hessian.reshape(n, n)
+                hessian -= np.bincount(rest.ravel() * (n + 1), weighted.ravel(), n * n)
+    scores = None
+    if by_deal:  # duplicates (a deal's places and matches) are summed
+        scores = coo_matrix(
+            (np.concatenate(parts), (np.concatenate(rows), np.concatenate(cols))), shape=(deals, n)
+        ).tocsr()
+    return value, gradient, hessian.reshape(n, n), scores
 
 
 def _log_prior(theta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
@@ -198,10 +225,11 @@ def _centred_standard_errors(theta: np.ndarray, blocks: list[_Block], deals: int
     Matches of one deal share its luck, so they are not independent: the deal, not the match,
     is the unit of the variance (Liang and Zeger 1986), with the small-sample factor D / (D - 1).
     """
-    _, scores, hessian = _log_likelihood(theta, blocks, deals, curvature=True)
-    bread = np.linalg.pinv(-(hessian + _log_prior(theta)[2]))
-    meat = scores.T @ scores * deals / (deals - 1)
+    _, _, hessian, scores = _log_likelihood(theta, blocks, deals, curvature=True, by_deal=True)
+    assert scores is not None  # asked for by_deal
     n = len(theta)
-    centre = np.eye(n) - 1 / n
-    covariance = centre @ bread @ meat @ bread @ centre.T
-    return np.sqrt(np.clip(np.diag(covariance), 0, None))
+    bread = cho_solve(cho_factor(-(hessian + _log_prior(theta)[2])), np.eye(n))
+    meat = (scores.T @ scores).toarray() * deals / (deals - 1)
+    centred = bread - bread.mean(axis=0)  # (I - 1/n) @ bread: the strengths minus their mean
+    variance = np.einsum("ij,ij->i", centred @ meat, centred)  # the diagonal of centred @ meat @ centred.T
+    return np.sqrt(np.clip(variance, 0, None))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,10 +52,17 @@ def seat_lines(match: StoredMatch) -> list[SeatLine]:
     return [SeatLine(seat.agent, seat.score, seat.rank, seat.fault) for seat in match.seats]
 
 
+def done_lines(store: TournamentStore, run: LadderRun) -> Iterator[tuple[int, list[SeatLine]]]:
+    """Each done match of ``run`` as (its seed, its seats as the ratings see them), in schedule order."""
+    for match in store.done_matches(run.id):
+        yield match.seed, [SeatLine(seat.agent, seat.score, seat.rank, seat.fault) for seat in match.seats]
+
+
 def standings(store: TournamentStore, run: LadderRun) -> list[Standing]:
     """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
-    done = store.matches(run.id, statuses=("done",))
-    return leaderboard((seat_lines(match) for match in done), inherits=inherited(store.config(run.id)))
+    return leaderboard(
+        (lines for _, lines in done_lines(store, run)), inherits=inherited(store.config(run.id))
+    )
 
 
 def mle_standings(store: TournamentStore, run: LadderRun) -> dict[str, MleRating]:
@@ -64,7 +71,7 @@ def mle_standings(store: TournamentStore, run: LadderRun) -> dict[str, MleRating
         mle_ratings,  # numpy and scipy load only when a table is asked for
     )
 
-    return mle_ratings((match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",)))
+    return mle_ratings(done_lines(store, run))
 
 
 METHODS = ("trueskill", "mle")
@@ -92,9 +99,7 @@ def leaderboard_rows(
     """The leaderboard with both ratings per agent, ranked by ``method`` (a name in METHODS);
     a solo ladder's table ranks by score instead (``solo.solo_rows``; ``method`` does not apply)."""
     if ranked_by_score(run):
-        return solo_rows(
-            (match.seed, seat_lines(match)) for match in store.matches(run.id, statuses=("done",))
-        )
+        return solo_rows(done_lines(store, run))
     return rows_with_mle(standings(store, run), mle_standings(store, run), method)
 
 

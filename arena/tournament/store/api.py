@@ -11,7 +11,7 @@ with ``open_store`` (arena/tournament/store/opening.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -104,6 +104,70 @@ class StoredMatch:
     reason: str | None = None  # why it was aborted
 
 
+# -- what the read queries return (arena/tournament/store/reads.py)
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """How far a ladder run is: matches per status and the time of its last activity."""
+
+    counts: dict[str, int]  # status -> matches (statuses without any are absent)
+    last: str | None  # the latest start or finish (ISO text), None before any
+
+
+@dataclass(frozen=True)
+class DoneSeat:
+    """One seat of a done match as the ratings read it."""
+
+    agent: str
+    score: int
+    rank: int
+    fault: str | None
+
+
+@dataclass(frozen=True)
+class DoneMatch:
+    """A done match's seats in seat order, with its place in the schedule and its seed (deal)."""
+
+    id: int
+    idx: int
+    seed: int
+    seats: tuple[DoneSeat, ...]
+
+
+@dataclass(frozen=True)
+class AgentSeatStats:
+    """An agent's done matches in one seat of one ladder run."""
+
+    ladder_id: int
+    seat: int
+    matches: int
+    wins: int  # first place without a fault
+    mean_score: float
+    faults: int
+
+
+@dataclass(frozen=True)
+class FaultSeat:
+    """A seat that forfeited in a done match."""
+
+    agent: str
+    fault: str
+    match_id: int
+    idx: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class MatchFilter:
+    """Which of a run's matches a list shows: played by ``agent``, with a fault (``fault``: its
+    kind, or "any"), dealt ``seed``; None: any."""
+
+    agent: str | None = None
+    fault: str | None = None
+    seed: int | None = None
+
+
 class MatchToStore(Protocol):
     """A scheduled match as the store takes it (the planner's ScheduledMatch is one)."""
 
@@ -124,7 +188,77 @@ class MatchToStore(Protocol):
         """What the match is asked to be."""
 
 
-class TournamentStore(Protocol):
+class StoreReader(Protocol):
+    """What the pages and reports read from a store (arena/tournament/store/reads.py holds the
+    queries, shared by every backend), besides the loads of ``TournamentStore``."""
+
+    path: str
+
+    def runs(self) -> list[LadderRun]:
+        """Every run, oldest first."""
+
+    def config(self, run_id: int) -> dict[str, Any]:
+        """A run's stored config."""
+
+    def counts(self, run_id: int) -> dict[str, int]:
+        """How many of the run's matches are in each status."""
+
+    def match(self, match_id: int) -> StoredMatch | None:
+        """One match by its id, with its seats."""
+
+    def record(self, match_id: int) -> dict[str, Any] | None:
+        """The record of a done match."""
+
+    def snapshot(self) -> AbstractContextManager[None]:
+        """One read transaction: the reads inside it see one state of the store."""
+
+    def progress(self, run_id: int) -> RunProgress:
+        """A run's matches per status and its last activity."""
+
+    def progress_by_run(self) -> dict[int, RunProgress]:
+        """``progress`` of every run that holds a match."""
+
+    def running(self, run_id: int, limit: int) -> list[tuple[int, str]]:
+        """The (id, key) of the run's first ``limit`` running matches."""
+
+    def unplayed_from(self, run_id: int) -> int | None:
+        """The index of the run's first match still pending or running (None: none is)."""
+
+    def done_matches(self, run_id: int, after: int = -1, upto: int | None = None) -> Iterator[DoneMatch]:
+        """The run's done matches with ``after`` < index (<= ``upto``), in schedule order."""
+
+    def fault_seats(self, run_id: int) -> list[FaultSeat]:
+        """Every seat that forfeited in the run's done matches, in schedule order."""
+
+    def seats_played(self, run_id: int, agents: Sequence[str]) -> dict[str, int]:
+        """How many seats each of ``agents`` had in the run's done matches."""
+
+    def count_matches(self, run_id: int, chosen: MatchFilter = MatchFilter()) -> int:
+        """How many of the run's matches ``chosen`` lets through."""
+
+    def match_ids(self, run_id: int, chosen: MatchFilter, limit: int, offset: int = 0) -> list[int]:
+        """One page of the run's match ids ``chosen`` lets through, in schedule order."""
+
+    def agent_seats(self, name: str) -> list[AgentSeatStats]:
+        """An agent's done matches by ladder run and seat."""
+
+    def agent_match_count(self, name: str) -> int:
+        """How many matches seat ``name``."""
+
+    def agent_match_ids(self, name: str, limit: int, offset: int = 0) -> list[int]:
+        """One page of the ids of the matches seating ``name``, latest first."""
+
+    def agent_plugins(self, name: str) -> list[str]:
+        """What played the seats of ``name``, sorted."""
+
+    def done_seconds(self) -> list[float]:
+        """How long each done match took to play (seconds), where measured."""
+
+    def record_sizes(self) -> list[int]:
+        """The stored size of every match record, in bytes."""
+
+
+class TournamentStore(StoreReader, Protocol):
     """A tournament store: saves and loads runs, matches, seats and records; decides nothing."""
 
     path: str  # where it is, for messages

@@ -37,6 +37,7 @@ from arena.tournament.store.api import (
     StoredSeat,
     StoreError,
 )
+from arena.tournament.store.reads import StoreReads
 from arena.tournament.store.schema import Dialect
 
 # How long a runner's claim on its running matches holds without a heartbeat (renewed every
@@ -130,7 +131,7 @@ def new_owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-class SqlStore:
+class SqlStore(StoreReads):
     """The tournament store's queries over an abstract connection (see the module docstring).
 
     A subclass sets ``path``, ``dialect`` and ``exclusive`` (True: its single writer claim means no

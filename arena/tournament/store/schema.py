@@ -111,6 +111,17 @@ MIGRATIONS: tuple[str | Mapping[str, str], ...] = (
     ALTER TABLE matches ADD COLUMN owner TEXT;
     ALTER TABLE matches ADD COLUMN lease {real};
     """,
+    # 4: the indexes of the pages' reads at a season's scale (arena/tournament/store/reads.py): the
+    # running matches and the first unplayed one in schedule order, the last activity, a bot's
+    # matches latest first, the matches with a fault.
+    """
+    DROP INDEX matches_status;
+    CREATE INDEX matches_status ON matches (ladder_id, status, idx);
+    CREATE INDEX matches_activity ON matches (ladder_id, finished, started);
+    DROP INDEX seats_agent;
+    CREATE INDEX seats_agent ON seats (agent, match_id);
+    CREATE INDEX seats_fault ON seats (fault, match_id) WHERE fault IS NOT NULL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -15,7 +15,10 @@
       const now = signature(await response.json());
       const stale = board.querySelector("#progress")?.dataset.fresh === "0";
       if (last !== null && (now !== last || stale)) {
-        const fragment = await fetch(`/ladders/${ladder}/board`, { cache: "no-store" });
+        // the same page of the leaderboard as the address shows (?page=N)
+        const page = new URLSearchParams(location.search).get("page");
+        const query = page ? `?page=${encodeURIComponent(page)}` : "";
+        const fragment = await fetch(`/ladders/${ladder}/board${query}`, { cache: "no-store" });
         if (fragment.ok) {
           board.innerHTML = await fragment.text();
           tlachtliSortable(board);
