@@ -33,6 +33,7 @@ from arena.cli.newbot import NewBotError, check_name, render, write_package
 from arena.cli.serve import serve
 from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
+from arena.cli.users import register as register_user_commands
 from arena.match.record import ReplayError, ReplayStep, load_record
 from arena.match.record import replay as replay_record
 from arena.match.spec import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
@@ -534,4 +535,5 @@ app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 register_submission_commands(app)  # submit, bots
+register_user_commands(app)  # users (a competition's accounts)
 reflow_commands(app)  # last: every command's help wraps to the terminal

@@ -38,6 +38,7 @@ from arena.tournament.stats.ratings import RateMemo
 from arena.tournament.store.api import StoreError
 from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
+from arena.web.competition.site import CompetitionConfig, load_competition
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart
 
@@ -87,12 +88,14 @@ class SecurityHeaders:
 class Arena:
     """The handlers, bound to one database and one plugin registry."""
 
-    def __init__(self, db: Path, registry: Registry | None) -> None:
+    def __init__(self, db: Path, registry: Registry | None, competition: bool = False) -> None:
         self.db = Path(db)
         self._registry = registry
+        self.competition = competition  # a competition server: no bot's stderr on public pages
         self.templates = Environment(
             loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(default=True)
         )
+        self.templates.globals["competition"] = competition
         self.templates.filters["num"] = _number
         self.templates.filters["elo"] = _elo
         self._ladder_cache: dict[int, tuple[tuple, dict]] = {}
@@ -307,7 +310,8 @@ class Arena:
     def match(self, request: Request) -> Response:
         match_id = parse_id(request.path_params["match_id"])
         summary, record, steps, error = self.frames(match_id)
-        data = {"match": summary, "steps": len(steps), "replay_error": error, "record": _record_meta(record)}
+        meta = _record_meta(record, without_stderr=self.competition)  # a bot's stderr is its owner's
+        data = {"match": summary, "steps": len(steps), "replay_error": error, "record": meta}
         sheet = None
         if steps and error is None:  # replayed, so its game is installed
             sheet = score_sheet(self.registry().game(summary["game"]), steps[-1].state, summary["entrants"])
@@ -420,10 +424,15 @@ class Json(JSONResponse):
         return json.dumps(content, default=str, separators=(",", ":")).encode()
 
 
-def _record_meta(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The parts of a record the page shows besides the steps (the moves stay on the server)."""
+def _record_meta(record: dict[str, Any] | None, without_stderr: bool = False) -> dict[str, Any] | None:
+    """The parts of a record the page shows besides the steps (the moves stay on the server);
+    ``without_stderr``: the agents' stderr left out."""
     if record is None:
         return None
+    if without_stderr:
+        record = record | {
+            "agents": [{k: v for k, v in a.items() if k != "stderr"} for a in record["agents"]]
+        }
     return {
         key: record.get(key)
         for key in (
@@ -491,12 +500,18 @@ def served_hosts(host: str, extra: Sequence[str] = ()) -> list[str]:
 
 
 def create_app(
-    db: str | Path, registry: Registry | None = None, hosts: Sequence[str] | None = None
+    db: str | Path,
+    registry: Registry | None = None,
+    hosts: Sequence[str] | None = None,
+    competition: CompetitionConfig | None = None,
 ) -> Starlette:
     """The web arena over database ``db`` (opened read-only for every request); with ``hosts``
-    (``served_hosts``), a request with any other Host header is refused (400)."""
-    arena = Arena(Path(db), registry)
+    (``served_hosts``), a request with any other Host header is refused (400); with
+    ``competition``, the accounts, uploads and bot pages of a public competition too."""
+    arena = Arena(Path(db), registry, competition is not None)
+    site = load_competition(arena, Path(db), competition) if competition is not None else None
     routes = [
+        *(site.routes() if site is not None else []),
         Route("/", arena.ladders),
         Route("/api/ladders", arena.ladders),
         Route("/ladders/{run_id}", arena.ladder),
@@ -511,7 +526,9 @@ def create_app(
         Route("/api/agents/{name:path}", arena.agent),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return build_app(arena, routes, hosts)
+    app = build_app(arena, routes, hosts)
+    app.state.competition = site
+    return app
 
 
 def match_routes(arena: Arena) -> list[Route]:
