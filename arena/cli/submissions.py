@@ -51,20 +51,38 @@ def submit(
     package: Annotated[
         Path, typer.Argument(help="The bot package: a folder, .zip or .tar.gz with tlachtli.toml.")
     ],
-    ladder_file: Annotated[Path, typer.Option("--ladder", "-l", help="The ladder file it enters.")],
+    ladder_file: Annotated[
+        Path | None, typer.Option("--ladder", "-l", help="The ladder file it enters (here).")
+    ] = None,
     db: DbOption = Path(DEFAULT_DB),
     submitter: SubmitterOption = None,
+    server: Annotated[
+        str | None,
+        typer.Option("--server", metavar="URL", help="A competition server to upload to (with --token)."),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token", envvar="TLACHTLI_TOKEN", help="Your API token on --server (or $TLACHTLI_TOKEN)."
+        ),
+    ] = None,
 ) -> None:
     """Submit a bot package to a ladder: checked, built and validated in the sandbox, then active.
 
     Nothing of the package runs outside the bwrap sandbox. Ends `active` (the next `arena run`
     plays its matches) or `rejected` with one line why (exit status 1); `arena bots show ID`
-    shows its log.
+    shows its log. With --server and --token, the package is uploaded to a competition server
+    (`arena serve --competition`), which runs the same steps on its ladder.
     """
     from arena.submissions.pipeline import submit as run_pipeline
     from arena.tournament.plan.ladder import LadderError, load_ladder
     from arena.tournament.plan.submission_limits import parse_limits
 
+    if server is not None:
+        _submit_remote(package, server, token)
+        return
+    if ladder_file is None:
+        raise fail("give the ladder file it enters (--ladder LADDER), or a competition --server URL")
     who = _submitter(submitter)
     registry = load_registry()
     try:
@@ -89,6 +107,24 @@ def submit(
     say(
         f"submission {record.id}: {record.name} {record.version} is active on {ladder.name!r}; `arena run {ladder_file}` plays its matches"
     )
+
+
+def _submit_remote(package: Path, server: str, token: str | None) -> None:
+    from arena.cli.remote_submit import RemoteError, submit_remote
+
+    if not token:
+        raise fail(
+            "--server needs your API token: --token TOKEN or $TLACHTLI_TOKEN (your account page makes one)"
+        )
+    if not server.startswith(("http://", "https://")):
+        raise fail(f"--server {server!r}: give the competition's address, https://...")
+    try:
+        record = submit_remote(package, server, token, say=lambda line: say(line, err=True))
+    except RemoteError as error:
+        raise fail(str(error)) from None
+    if record["state"] != "active":
+        raise fail(f"submission {record['id']} {record['state']}: {record['reason']}", code=1)
+    say(f"submission {record['id']}: {record['name']} {record['version']} is active on {record['ladder']!r}")
 
 
 @bots_app.callback()

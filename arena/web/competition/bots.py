@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.registry.manifest import ManifestError, read_manifest
 from arena.submissions.store import Submission, SubmissionStore
 from arena.tournament.plan.secrecy import seeds_hidden
 from arena.tournament.store.bot_games import bot_game_count, bot_games, is_bot_entrant
@@ -32,6 +33,17 @@ def versions(submissions: SubmissionStore, bot: str, mine: bool) -> list[dict[st
     (the rejected with their line)."""
     shown = [r for r in submissions.all() if r.name == bot and (mine or r.state in PUBLIC_STATES)]
     return [_version(r, mine) for r in reversed(shown)]
+
+
+def description(submissions: SubmissionStore, bot: str) -> str:
+    """The one-line description in the manifest of the bot's newest version on the ladder."""
+    for record in reversed(submissions.all()):
+        if record.name == bot and record.state in PUBLIC_STATES and record.sha256:
+            try:
+                return read_manifest(submissions.package(record.sha256)).description
+            except (ManifestError, OSError):
+                return ""
+    return ""
 
 
 def _version(record: Submission, mine: bool) -> dict[str, Any]:

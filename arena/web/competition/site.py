@@ -64,7 +64,7 @@ class Competition:
         self.guard = Guard(accounts, secure)
         self.open_sign_up = open_sign_up
         self.sign_ins = RateLimit(10, 60, "sign-in attempts")
-        self.sign_ups = RateLimit(5, 3600, "new accounts from this address")
+        self.sign_ups = RateLimit(20, 3600, "new accounts from this address")
         self.upload_rate = RateLimit(10, 3600, "uploads")
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -297,6 +297,7 @@ class Competition:
         return {
             "bot": name,
             "owner": who,
+            "description": bots.description(store, name),
             "mine": mine,
             "suspended": self.accounts.bot_suspended(name),
             "versions": bots.versions(store, name, mine),
