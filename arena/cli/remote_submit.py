@@ -54,17 +54,17 @@ def submit_remote(
     record = _call(
         urllib.request.Request(f"{base}/api/submissions", data=data, headers=headers, method="POST")
     )
-    say(f"submission {record['id']}: {record['state']}")
-    seen = record["state"]
+    said = 0
     deadline = time.monotonic() + PATIENCE_S
-    while not record.get("final"):
+    while True:
+        for state in record["states"][said:]:  # every state reached since the last poll
+            say(f"submission {record['id']}: {state}")
+        said = max(said, len(record["states"]))
+        if record.get("final"):
+            return record
         if time.monotonic() > deadline:
             raise RemoteError(
                 f"submission {record['id']} is still {record['state']} after an hour; ask the operator"
             )
         time.sleep(POLL_S)
         record = _call(urllib.request.Request(f"{base}/api/submissions/{record['id']}", headers=headers))
-        if record["state"] != seen:
-            seen = record["state"]
-            say(f"submission {record['id']}: {seen}")
-    return record

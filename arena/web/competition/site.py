@@ -423,7 +423,11 @@ class Competition:
 
 
 def _submission(record: Submission, log: str) -> dict[str, Any]:
+    """A submission as its owner sees it; ``states``: each state it reached, in order (from its
+    log), so that a poll that missed one still shows it."""
+    reached = re.findall(r"^\S+ \S+  state: ([a-z]+)", log, re.MULTILINE)
     return {
+        "states": ["received", *reached] if log else [record.state],
         "id": record.id,
         "ladder": record.ladder,
         "name": record.name,

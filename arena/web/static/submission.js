@@ -11,6 +11,12 @@
     document.getElementById("version").textContent = data.version || "";
     document.getElementById("reason").textContent = data.reason || "";
     document.getElementById("log").textContent = data.log || "";
+    const states = document.getElementById("states");
+    states.replaceChildren(...data.states.map((name) => {
+      const item = document.createElement("li");
+      item.textContent = name;
+      return item;
+    }));
     if (data.final) state.dataset.final = "1";
   }
   function poll() {
