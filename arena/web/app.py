@@ -66,11 +66,19 @@ def parse_id(text: str) -> int:
     return int(text)
 
 
+# A competition's forms need their Origin: under no-referrer a browser sends "Origin: null"
+# with a form's POST, so its pages name their origin to themselves only (never to another site).
+COMPETITION_HEADERS = [
+    (name, b"same-origin" if name == b"referrer-policy" else value) for name, value in SECURITY_HEADERS
+]
+
+
 class SecurityHeaders:
     """ASGI middleware adding the CSP and friends to every response."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, headers: list[tuple[bytes, bytes]] = SECURITY_HEADERS) -> None:
         self.app = app
+        self.headers = headers
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
@@ -79,7 +87,7 @@ class SecurityHeaders:
 
         async def with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                message["headers"] = list(message.get("headers", [])) + self.headers
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -550,6 +558,6 @@ def build_app(arena: Arena, routes: Sequence[BaseRoute], hosts: Sequence[str] | 
     )
     if hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts), www_redirect=False)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, COMPETITION_HEADERS if arena.competition else SECURITY_HEADERS)
     app.state.arena = arena
     return app
