@@ -31,6 +31,7 @@ from arena.cli.compare import compare
 from arena.cli.help_text import reflow_commands
 from arena.cli.newbot import NewBotError, check_name, render, write_package
 from arena.cli.serve import serve
+from arena.cli.submissions import check_package
 from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
 from arena.cli.users import register as register_user_commands
@@ -465,12 +466,25 @@ def check(
     ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
     sandbox: Annotated[str | None, typer.Option(help=MATCH_SANDBOX_HELP)] = None,
+    ladder: Annotated[
+        Path | None,
+        typer.Option(
+            "--ladder",
+            "-l",
+            help="Run a bot package through exactly what a submission to this ladder goes through.",
+        ),
+    ] = None,
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
     Reports handshake and per-move times, protocol errors and forfeits with their cause, and
-    ends with PASS or FAIL (exit status 1).
+    ends with PASS or FAIL (exit status 1). With --ladder, a bot package goes through the
+    submission's own steps (checks, build, validation games, the ladder's limits and clocks) in a
+    throw-away folder, as a competition server would run them.
     """
+    if ladder is not None:
+        check_package(Path(agent), ladder)
+        return
     from rich.progress import Progress
 
     from arena.match.conformance import CheckReport, check_specs

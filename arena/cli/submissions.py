@@ -109,6 +109,45 @@ def submit(
     )
 
 
+def check_package(package: Path, ladder_file: Path) -> None:
+    """``arena check PACKAGE --ladder LADDER``: the pipeline of a submission to that ladder, in a
+    temporary folder (nothing is kept): the same states, limits and validation games as a server's."""
+    import tempfile
+
+    from arena.submissions.environment import installed_packages, python_version
+    from arena.submissions.pipeline import submit as run_pipeline
+    from arena.submissions.store import SubmissionStore
+    from arena.tournament.plan.ladder import LadderError, load_ladder
+    from arena.tournament.plan.submission_limits import parse_limits
+
+    registry = load_registry()
+    try:
+        ladder = load_ladder(ladder_file, registry)
+    except LadderError as error:
+        raise fail(str(error)) from None
+    if package.is_symlink() or not (package.is_dir() or package.is_file()):
+        raise fail(f"{package} is not a folder, .zip or .tar.gz file holding tlachtli.toml (a bot package)")
+    say(
+        f"python: {python_version()}; packages a bot can rely on: {len(installed_packages())} (`pip list`)",
+        err=True,
+    )
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as folder:
+        store = SubmissionStore(Path(folder) / "submissions")
+        record = run_pipeline(
+            package,
+            ladder,
+            parse_limits(ladder.submissions),
+            store,
+            getpass.getuser(),
+            registry,
+            say=lambda line: say(line, err=True),
+        )
+        if record.state != "active":
+            say(store.read_log(record.id).rstrip())
+            raise fail(f"FAIL: it would be rejected: {record.reason}", code=1)
+    say(f"PASS: {record.name} {record.version} would be active on {ladder.name!r}")
+
+
 def _submit_remote(package: Path, server: str, token: str | None) -> None:
     from arena.cli.remote_submit import RemoteError, submit_remote
 
