@@ -5,12 +5,13 @@ page with 10,000 games, and 50 players browsing while a ladder plays.
    a small Python bot (no build step) to a Zapotec 2-player ladder and polls the submission's
    JSON until it says active (checks and three validation games in the bwrap sandbox).
 2. bot page: the store of bench_web.py shaped as 2 agents x 5,000 deals x 2 seatings, so that one
-   agent, owned as a submitted bot, has 10,000 games; its page, its JSON, page 100 of its games,
-   a download page (100 games with their records) and one game's log, through Starlette's
-   TestClient (in process): cold (a fresh server, no warm-up) and warm.
+   agent, owned as a submitted bot, has 10,000 games; its page (public and its owner's), its
+   JSON, page 150 of its games, a download page (100 games with their records) and one game's
+   log, through Starlette's TestClient (in process), after the server's start-up warm-up.
 3. load: the same server process over that store while `arena run` plays another ladder into it;
    50 threads, each a player browsing for LOAD_S seconds (ladders, a ladder page, the bot's page
-   and its games, a match, the progress JSON, in turn, no pause): every latency, the errors.
+   and its games, a match, the progress JSON, in turn, THINK_S between two pages): every
+   latency (overall and the slowest page's), the errors.
 
 ``python bench/bench_competition.py`` (needs root and bubblewrap for 1). Figures: median
 (min-max), and p50/p99/max for the load.
@@ -34,14 +35,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-import bench_web  # noqa: E402
+from bench import bench_web  # noqa: E402
 
 REPEATS = 7
 USERS = 50
 LOAD_S = 30.0
+THINK_S = 1.0  # a player's pause between two pages (a person clicking quickly)
 PASSWORD = "bench password 1"
 BOT = """
 from arena.bot import Agent
@@ -207,39 +208,33 @@ def bot_page(folder: Path) -> tuple[Path, Path, int]:
     submissions = SubmissionStore(submissions_folder(db))
     submissions.create()
     submissions.save(Submission(1, "bench-web", "owner", name="agent-0", version="1", state="active"))
-    config = CompetitionConfig(ladder)
-
-    def owner_client() -> TestClient:
-        client = TestClient(create_app(db, None, None, config), base_url="http://127.0.0.1")
-        site = client.app.state.competition  # type: ignore[attr-defined]
-        if site.accounts.user("owner") is None:
-            site.accounts.add_user("owner", PASSWORD)
-        token, _ = site.accounts.open_session("owner")
-        client.cookies.set("tl_session", token)
-        return client
-
+    app = create_app(db, None, None, CompetitionConfig(ladder))
+    start = time.perf_counter()
+    app.state.arena.warm_up()  # as `arena serve` does at start, before anyone asks
+    print(f"server start-up warm-up (the ladder's ratings from scratch): {time.perf_counter() - start:.2f} s")
+    site = app.state.competition
+    site.accounts.add_user("owner", PASSWORD)
+    owner = TestClient(app, base_url="http://127.0.0.1")
+    owner.cookies.set("tl_session", site.accounts.open_session("owner")[0])
+    public = TestClient(app, base_url="http://127.0.0.1")
     match_id = synthetic.match_id
     cases = (
-        ("bot page (public)", "/bots/agent-0", False),
-        ("bot page (owner)", "/bots/agent-0", True),
-        ("bot JSON", "/api/bots/agent-0", False),
-        ("bot page, page 100", "/bots/agent-0?page=100", True),
-        ("game log (owner)", f"/bots/agent-0/games/{match_id}", True),
-        ("download page", "/api/bots/agent-0/games?page=50", True),
+        ("bot page (public)", "/bots/agent-0", public),
+        ("bot page (owner)", "/bots/agent-0", owner),
+        ("bot JSON", "/api/bots/agent-0", public),
+        ("bot page, page 150", "/bots/agent-0?page=150", owner),
+        ("game log (owner)", f"/bots/agent-0/games/{match_id}", owner),
+        ("download page", "/api/bots/agent-0/games?page=50", owner),
     )
-    for label, url, owner in cases:
-        cold, warm = [], []
+    for label, url, client in cases:
+        times: list[float] = []
         for _ in range(REPEATS):
-            client = owner_client()
-            if not owner:
-                client.cookies.clear()
-            for into in (cold, warm):
-                start = time.perf_counter()
-                response = client.get(url)
-                into.append((time.perf_counter() - start) * 1000)
-                if response.status_code != 200:
-                    raise SystemExit(f"{url}: HTTP {response.status_code} {response.text[:200]}")
-        print(f"{label:20} cold {figure(cold)}   warm {figure(warm)}")
+            start = time.perf_counter()
+            response = client.get(url)
+            times.append((time.perf_counter() - start) * 1000)
+            if response.status_code != 200:
+                raise SystemExit(f"{url}: HTTP {response.status_code} {response.text[:200]}")
+        print(f"{label:20} {figure(times)}")
     return db, ladder, match_id
 
 
@@ -265,6 +260,7 @@ def browsing(db: Path, ladder: Path, match_id: int, folder: Path) -> None:
         "/api/ladders/1/progress",
     ]
     latencies: list[float] = []
+    by_path: dict[str, list[float]] = {path: [] for path in paths}
     errors: list[str] = []
     lock = threading.Lock()
     stop = time.monotonic() + LOAD_S
@@ -283,9 +279,13 @@ def browsing(db: Path, ladder: Path, match_id: int, folder: Path) -> None:
                     errors.append(f"{path}: {error}")
             with lock:
                 latencies.append((time.perf_counter() - start) * 1000)
+                by_path[path].append(latencies[-1])
+            time.sleep(THINK_S)
 
     try:
-        time.sleep(3)  # the runner under way
+        for path in paths:  # the server's start-up warm-up done (a first visitor waits for it)
+            with urllib.request.urlopen(base + path, timeout=600) as response:
+                response.read()
         threads = [threading.Thread(target=user, args=(i,)) for i in range(USERS)]
         for thread in threads:
             thread.start()
@@ -297,13 +297,22 @@ def browsing(db: Path, ladder: Path, match_id: int, folder: Path) -> None:
         server.terminate()
         server.wait(60)
     ordered = sorted(latencies)
-    p50 = ordered[len(ordered) // 2]
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     print(
-        f"{USERS} players browsing {LOAD_S:.0f} s while `arena run` plays: {len(ordered)} requests "
-        f"({len(ordered) / LOAD_S:.0f}/s), p50 {p50:.0f} ms, p99 {p99:.0f} ms, max {ordered[-1]:.0f} ms, "
+        f"{USERS} players browsing {LOAD_S:.0f} s ({THINK_S:.0f} s between pages) while `arena run` plays: "
+        f"{len(ordered)} requests ({len(ordered) / LOAD_S:.0f}/s), {percentiles(ordered)}, "
         f"errors {len(errors)}" + (f" (first: {errors[0]})" if errors else "")
     )
+    for path, times in by_path.items():
+        print(f"  {path:28} {percentiles(sorted(times))}")
+
+
+def percentiles(ordered: list[float]) -> str:
+    """p50, p99 and max of sorted latencies (ms)."""
+    if not ordered:
+        return "no request"
+    p50 = ordered[len(ordered) // 2]
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"p50 {p50:.0f} ms, p99 {p99:.0f} ms, max {ordered[-1]:.0f} ms"
 
 
 def main() -> None:

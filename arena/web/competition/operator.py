@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from arena.accounts.store import Accounts
-from arena.submissions.pipeline import withdraw
 from arena.submissions.store import SubmissionStore
 
 
@@ -16,7 +15,6 @@ def set_bot_suspended(accounts: Accounts, submissions: SubmissionStore, bot: str
     taken = 0
     for record in submissions.all():
         if record.name == bot and record.state == "active":
-            withdraw(submissions, record)
-            submissions.log(record.id, "withdrawn: the bot was suspended by the operator")
+            submissions.move(record, "withdrawn", "the bot was suspended by the operator")
             taken += 1
     return taken

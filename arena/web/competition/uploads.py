@@ -11,6 +11,8 @@ pipeline, which runs in one background thread: uploads wait their turn in state 
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import AsyncGenerator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -70,13 +72,45 @@ async def read_form(request: Request, body: bytes) -> tuple[dict[str, str], byte
     return fields, data
 
 
+class CachedSubmissions(SubmissionStore):
+    """The submissions folder, its records read again only when the folder changed: every page
+    of a bot asks who owns it, and reading thousands of records per request would dominate.
+
+    A record is saved by writing a temporary file and renaming it, so the records folder's
+    modification time moves with every change. The time is coarse (the kernel's tick), so a
+    listing is kept only once the folder has been still for ``QUIET_NS``: any later change
+    then gets a later time.
+    """
+
+    QUIET_NS = 50_000_000
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(folder)
+        self._cached: tuple[int, list[Submission]] | None = None
+        self._lock = threading.Lock()
+
+    def all(self) -> list[Submission]:
+        try:
+            changed = self.records.stat().st_mtime_ns
+        except OSError:
+            return super().all()
+        with self._lock:
+            if self._cached is not None and self._cached[0] == changed:
+                return list(self._cached[1])
+        found = super().all()
+        if time.time_ns() - changed > self.QUIET_NS:
+            with self._lock:
+                self._cached = (changed, found)
+        return list(found)
+
+
 class Uploads:
     """The competition's ladder and its submissions: ``start`` takes an upload's bytes."""
 
     def __init__(self, db: Path, ladder: Ladder, registry: Registry, accounts: Accounts) -> None:
         self.ladder = ladder
         self.limits: SubmissionLimits = parse_limits(ladder.submissions)
-        self.store = SubmissionStore(submissions_folder(db))
+        self.store = CachedSubmissions(submissions_folder(db))
         self.registry = registry
         self.accounts = accounts
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="submissions")
