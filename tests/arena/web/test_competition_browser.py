@@ -1,7 +1,8 @@
 """A public competition in a real browser (Playwright driving the system's Chromium): a player
 signs up, uploads a bot and watches its states, sees a rejected upload's line, reads their bot's
 page and a game's log (its stderr, markup shown as text), signs out; another player sees the
-same bot's page without its private parts."""
+same bot's page without its private parts. `TLACHTLI_WEB_SHOTS=docs` writes docs/web.md's
+`web-submission-rejected.png`, `web-bot.png` and `web-bot-log.png`."""
 
 from __future__ import annotations
 
@@ -87,6 +88,7 @@ def test_a_player_from_sign_up_to_a_games_log_and_another_players_view(competiti
     ana.goto(url + "/bots/anabot")
     assert ana.locator("#rating-chart svg").count() == 1
     assert ana.locator("#games tbody tr").count() > 0
+    shot(ana, "web-bot.png", tmp_path)
     ana.click("#games tbody tr >> nth=0 >> text=log")
     assert HOSTILE in ana.inner_text("pre.stderr")  # as text, not run
     shot(ana, "web-bot-log.png", tmp_path)

@@ -7,6 +7,11 @@ from __future__ import annotations
 import re
 import select
 import socket
+import ssl
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +25,7 @@ from arena.process.sandbox import bwrap_works  # noqa: E402
 from tests.support.bot_packages import write_package  # noqa: E402
 from tests.support.cli import arena_in_process  # noqa: E402
 from tests.support.competition import HOST, build_competition, client, competition_app, csrf, sign_up  # noqa: E402
-from tests.support.web_store import served  # noqa: E402
+from tests.support.web_store import free_port, served, stop_server  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap")
 
@@ -129,3 +134,47 @@ def test_arena_submit_uploads_to_the_server_with_a_token(server, tmp_path):
     assert wrong.returncode == 2 and "401" in wrong.stderr and "Traceback" not in wrong.stderr
     missing = arena_in_process("submit", str(package), "--server", server["url"])
     assert missing.returncode == 2 and "--token" in missing.stderr
+
+
+def test_arena_serve_competition_serves_tls_itself_with_secure_cookies(server, tmp_path):
+    pytest.importorskip(
+        "cryptography", reason="`arena cluster init` (the certificates) needs the cluster extra"
+    )
+    made = arena_in_process("cluster", "init", str(tmp_path / "tls"))
+    assert made.returncode == 0, made.stderr
+    cert, key = tmp_path / "tls" / "scheduler.pem", tmp_path / "tls" / "scheduler-key.pem"
+    db, ladder = server["folder"] / "tlachtli.db", server["folder"] / "open.toml"
+    port = free_port()
+    command = [sys.executable, "-m", "arena.cli", "serve", "--db", str(db), "--port", str(port)]
+    command += ["--competition", str(ladder), "--certfile", str(cert), "--keyfile", str(key)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        context = ssl.create_default_context(cafile=str(tmp_path / "tls" / "ca.pem"))
+        context.check_hostname = False  # the cluster's certificate names no host; its CA is checked
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"https://127.0.0.1:{port}/signup", context=context, timeout=5
+                ) as page:
+                    cookies = page.headers.get_all("set-cookie")
+                    break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, stop_server(process)
+                time.sleep(0.3)
+        assert any(c.startswith("tl_csrf=") and "Secure" in c and "HttpOnly" in c for c in cookies)
+        with pytest.raises(OSError):  # plain http is not answered on a TLS port
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/signup", timeout=5).read()
+    finally:
+        said = stop_server(process)
+    assert f"at https://127.0.0.1:{port}/ (the competition on" in said
+
+
+def test_arena_serve_competition_bad_input_is_one_line(server, tmp_path):
+    db = server["folder"] / "tlachtli.db"
+    missing = arena_in_process("serve", "--db", str(db), "--competition", str(tmp_path / "nope.toml"))
+    assert missing.returncode == 2 and "error:" in missing.stderr and "Traceback" not in missing.stderr
+    half = arena_in_process(
+        "serve", "--db", str(db), "--competition", str(server["folder"] / "open.toml"), "--certfile", str(db)
+    )
+    assert half.returncode == 2 and "give both --certfile and --keyfile" in half.stderr
