@@ -195,7 +195,7 @@ def bot_page(folder: Path) -> tuple[Path, Path, int]:
 
     from arena.submissions.store import Submission, SubmissionStore, submissions_folder
     from arena.web.app import create_app
-    from arena.web.competition.site import CompetitionConfig
+    from arena.web.competition.config import CompetitionConfig
 
     bench_web.AGENTS, bench_web.DEALS = 2, 5000  # one pairing: agent-0 plays all 10,000 matches
     start = time.perf_counter()

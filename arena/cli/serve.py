@@ -70,7 +70,7 @@ def serve(
 
         from arena.tournament.plan.ladder import LadderError
         from arena.web.app import create_app, served_hosts
-        from arena.web.competition.site import CompetitionConfig
+        from arena.web.competition.config import CompetitionConfig
     except ImportError as error:
         raise fail(
             f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"

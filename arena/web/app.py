@@ -38,7 +38,7 @@ from arena.tournament.stats.ratings import RateMemo
 from arena.tournament.store.api import StoreError
 from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
-from arena.web.competition.site import CompetitionConfig, load_competition
+from arena.web.competition.config import CompetitionConfig
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart
 
@@ -517,7 +517,12 @@ def create_app(
     (``served_hosts``), a request with any other Host header is refused (400); with
     ``competition``, the accounts, uploads and bot pages of a public competition too."""
     arena = Arena(Path(db), registry, competition is not None)
-    site = load_competition(arena, Path(db), competition) if competition is not None else None
+    site = None
+    if competition is not None:
+        # imported here: a read-only server (and `arena play --watch`) needs none of it (argon2 ...)
+        from arena.web.competition.site import load_competition
+
+        site = load_competition(arena, Path(db), competition)
     routes = [
         *(site.routes() if site is not None else []),
         Route("/", arena.ladders),

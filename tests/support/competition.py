@@ -31,7 +31,7 @@ def build_competition(folder: Path) -> tuple[Path, Path]:
 def competition_app(db: Path, ladder: Path, **config: Any) -> Any:
     """The app `arena serve --competition LADDER --db DB` serves (Host checked as on 127.0.0.1)."""
     from arena.web.app import create_app, served_hosts
-    from arena.web.competition.site import CompetitionConfig
+    from arena.web.competition.config import CompetitionConfig
 
     return create_app(db, None, served_hosts("127.0.0.1"), CompetitionConfig(ladder, **config))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from arena.submissions.store import Submission
 from arena.tournament.plan.ladder import load_ladder
 from arena.web import charts, views
 from arena.web.competition import bots
+from arena.web.competition.config import CompetitionConfig
 from arena.web.competition.guard import Guard, RateLimit, Refused
 from arena.web.competition.operator import set_bot_suspended
 from arena.web.competition.uploads import Uploads, read_body, read_form
@@ -449,15 +449,6 @@ def _number(text: str) -> int:
 
 def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
-
-
-@dataclass(frozen=True)
-class CompetitionConfig:
-    """What `arena serve --competition` was given."""
-
-    ladder_file: Path  # the ladder that uploads enter
-    secure: bool = False  # served over TLS (by Hypercorn or a proxy): Secure cookies
-    open_sign_up: bool = True  # anyone may make an account (else only `arena users add`)
 
 
 def load_competition(arena: Any, db: Path, config: CompetitionConfig) -> Competition:
