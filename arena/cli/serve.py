@@ -50,7 +50,10 @@ def serve(
     ] = None,
     behind_https: Annotated[
         bool,
-        typer.Option("--behind-https", help="A proxy serves it over https: cookies are marked Secure."),
+        typer.Option(
+            "--behind-https",
+            help="A proxy serves it over https: cookies are marked Secure, its X-Forwarded-For names the player.",
+        ),
     ] = False,
     sign_up: Annotated[
         bool,
@@ -95,7 +98,7 @@ def serve(
         config.certfile, config.keyfile = str(certfile), str(keyfile)
     setup = None
     if competition is not None:
-        setup = CompetitionConfig(competition, certfile is not None or behind_https, sign_up)
+        setup = CompetitionConfig(competition, certfile is not None or behind_https, sign_up, behind_https)
     try:
         app = create_app(db, load_registry(), served_hosts(host, allow_host or ()), setup)
     except LadderError as error:

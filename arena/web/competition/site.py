@@ -57,12 +57,14 @@ class Competition:
         uploads: Uploads,
         secure: bool = False,
         open_sign_up: bool = True,
+        proxied: bool = False,
     ) -> None:
         self.arena = arena  # arena.web.app.Arena: its store, templates and ladder views
         self.accounts = accounts
         self.uploads = uploads
         self.guard = Guard(accounts, secure)
         self.open_sign_up = open_sign_up
+        self.proxied = proxied
         self.sign_ins = RateLimit(10, 60, "sign-in attempts")
         self.sign_ups = RateLimit(20, 3600, "new accounts from this address")
         self.upload_rate = RateLimit(10, 3600, "uploads")
@@ -127,6 +129,15 @@ class Competition:
             Route("/operator", answers(self.operator), methods=["GET", "POST"]),
         ]
 
+    def client_address(self, request: Request) -> str:
+        """Whom a rate limit counts: the peer's address, or behind a proxy the address the proxy
+        added last to X-Forwarded-For (what a client wrote before it is not trusted)."""
+        if self.proxied:
+            forwarded = request.headers.get("x-forwarded-for", "").split(",")[-1].strip()
+            if forwarded:
+                return forwarded
+        return request.client.host if request.client else "unknown"
+
     # -- accounts ----------------------------------------------------------------------------------
 
     async def sign_up(self, request: Request) -> Response:
@@ -141,7 +152,7 @@ class Competition:
             check_name(name)
         except AccountError as error:
             return self._anonymous_form(request, "signup.html", 400, error=str(error), name="")
-        self.sign_ups.hit(f"ip:{_client(request)}")
+        self.sign_ups.hit(f"ip:{self.client_address(request)}")
         try:
             await run_in_threadpool(self.accounts.add_user, name, password)
         except AccountError as error:
@@ -157,7 +168,7 @@ class Competition:
         self.guard.check_form(request, fields.get("csrf"), None)
         name, password = fields.get("name", "").strip()[:64], fields.get("password", "")
         # before the password is hashed: a flood costs no argon2 work
-        self.sign_ins.hit(f"ip:{_client(request)}", f"name:{name}")
+        self.sign_ins.hit(f"ip:{self.client_address(request)}", f"name:{name}")
         user = await run_in_threadpool(self.accounts.check_password, name, password)
         if user is None:
             return self._anonymous_form(
@@ -182,7 +193,7 @@ class Competition:
             return self._anonymous_form(request, "welcome.html", link=link)
         fields = await self.form(request)
         self.guard.check_form(request, fields.get("csrf"), None)
-        self.sign_ins.hit(f"ip:{_client(request)}")
+        self.sign_ins.hit(f"ip:{self.client_address(request)}")
         password = fields.get("password", "")
         if len(password) < 10:
             return self._anonymous_form(
@@ -447,14 +458,10 @@ def _number(text: str) -> int:
     return int(text)
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def load_competition(arena: Any, db: Path, config: CompetitionConfig) -> Competition:
     """The competition of ``config`` over tournament database ``db`` (LadderError for a bad ladder)."""
     registry = arena.registry()
     ladder = load_ladder(config.ladder_file, registry)
     accounts = SqliteAccounts(accounts_folder(db))
     uploads = Uploads(db, ladder, registry, accounts)
-    return Competition(arena, accounts, uploads, config.secure, config.open_sign_up)
+    return Competition(arena, accounts, uploads, config.secure, config.open_sign_up, config.proxied)

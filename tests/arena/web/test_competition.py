@@ -270,6 +270,28 @@ def test_a_thousand_sign_in_attempts_are_rate_limited(site):
     assert late.status_code == 429 and "try again in" in late.text and late.headers["retry-after"].isdigit()
 
 
+def test_behind_a_proxy_each_player_has_their_own_sign_in_window_and_a_forged_one_gains_nothing(site):
+    def attempts(app: Any, forwarded: str) -> list[int]:
+        browser = client(app)
+        token = csrf(browser.get("/signin").text)
+        headers = {"origin": HOST, "x-forwarded-for": forwarded}
+        return [
+            browser.post(
+                "/signin", data={"name": f"n{i}", "password": "x" * 10, "csrf": token}, headers=headers
+            ).status_code
+            for i in range(11)
+        ]
+
+    # behind the proxy, the address it added last counts: two players, two windows
+    proxied = competition_app(site["db"], site["ladder"], proxied=True)
+    assert attempts(proxied, "198.51.100.7")[-1] == 429
+    assert attempts(proxied, "198.51.100.7, 203.0.113.9")[:10] == [401] * 10
+    # served directly, a forged X-Forwarded-For is ignored: the peer's address counts
+    direct = competition_app(site["db"], site["ladder"])
+    assert attempts(direct, "198.51.100.1")[:10] == [401] * 10
+    assert attempts(direct, "198.51.100.2")[0] == 429
+
+
 def test_stored_markup_in_names_descriptions_and_stderr_is_shown_as_text(site, tmp_path):
     ana = site["ana"]
     # a description with markup, shown as text on the bot's page
