@@ -75,7 +75,7 @@ def _send_until_refused(url: str, head: bytes, chunked: bool) -> tuple[int, byte
                 break
             try:
                 connection.sendall(frame)
-            except (BrokenPipeError, ConnectionResetError):
+            except OSError:  # closed by the server (or no longer read: the timeout)
                 break
             sent += CHUNK
         try:
