@@ -19,11 +19,12 @@ from tests.support.bot_packages import write_package  # noqa: E402
 from tests.support.browser import NEEDS_CHROMIUM, open_page, playwright_api, shot  # noqa: E402
 from tests.support.cli import arena_in_process  # noqa: E402
 from tests.support.competition import HOSTILE, PASSWORD, archive, build_competition, competition_app  # noqa: E402
-from tests.support.web_store import served  # noqa: E402
+from tests.support.web_store import WEB_STORE, served  # noqa: E402
 
 expect = playwright_api().expect
 pytestmark = [
     NEEDS_CHROMIUM,
+    WEB_STORE,  # on the worker of the other browser tests: one Chromium per parallel run
     pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap"),
 ]
 
