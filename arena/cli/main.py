@@ -32,8 +32,10 @@ from arena.cli.db import db_app
 from arena.cli.help_text import reflow_commands
 from arena.cli.newbot import NewBotError, check_name, render, write_package
 from arena.cli.serve import serve
+from arena.cli.submissions import check_package
 from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
+from arena.cli.users import register as register_user_commands
 from arena.match.record import ReplayError, ReplayStep, load_record
 from arena.match.record import replay as replay_record
 from arena.match.spec import DEFAULT_HUMAN_CLOCK_S, HUMAN, MatchSpec, SeatResult
@@ -465,12 +467,25 @@ def check(
     ] = None,
     move_ms: Annotated[int, typer.Option(min=1, help="Clock per decision, in milliseconds.")] = 1000,
     sandbox: Annotated[str | None, typer.Option(help=MATCH_SANDBOX_HELP)] = None,
+    ladder: Annotated[
+        Path | None,
+        typer.Option(
+            "--ladder",
+            "-l",
+            help="Run a bot package through exactly what a submission to this ladder goes through.",
+        ),
+    ] = None,
 ) -> None:
     """Conformance run for bot authors: short matches against random in every seat count and seat.
 
     Reports handshake and per-move times, protocol errors and forfeits with their cause, and
-    ends with PASS or FAIL (exit status 1).
+    ends with PASS or FAIL (exit status 1). With --ladder, a bot package goes through the
+    submission's own steps (checks, build, validation games, the ladder's limits and clocks) in a
+    throw-away folder, as a competition server would run them.
     """
+    if ladder is not None:
+        check_package(Path(agent), ladder)
+        return
     from rich.progress import Progress
 
     from arena.match.conformance import CheckReport, check_specs
@@ -536,4 +551,5 @@ app.add_typer(db_app, name="db")  # arena db upgrade, arena db copy
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 register_submission_commands(app)  # submit, bots
+register_user_commands(app)  # users (a competition's accounts)
 reflow_commands(app)  # last: every command's help wraps to the terminal

@@ -33,18 +33,46 @@ def serve(
             help="Another name the server is reached by (repeatable); any other Host header gets 400.",
         ),
     ] = None,
+    competition: Annotated[
+        Path | None,
+        typer.Option(
+            "--competition",
+            metavar="LADDER",
+            help="Serve a public competition on this ladder file: accounts, uploads, bot pages (docs/web.md).",
+        ),
+    ] = None,
+    certfile: Annotated[
+        Path | None, typer.Option("--certfile", help="TLS certificate (PEM): serve https itself.")
+    ] = None,
+    keyfile: Annotated[
+        Path | None, typer.Option("--keyfile", help="TLS private key (PEM) of --certfile.")
+    ] = None,
+    behind_https: Annotated[
+        bool,
+        typer.Option(
+            "--behind-https",
+            help="A proxy serves it over https: cookies are marked Secure, its X-Forwarded-For names the player.",
+        ),
+    ] = False,
+    sign_up: Annotated[
+        bool,
+        typer.Option("--sign-up/--no-sign-up", help="Anyone may make an account (else `arena users add`)."),
+    ] = True,
 ) -> None:
     """Serve the web arena: ladders, live leaderboards, match lists and a replay viewer.
 
     The database is opened read-only, so this runs beside a writing `arena run`; no page can
-    change a result. Open the printed address in a browser; Ctrl-C stops the server.
+    change a result. With --competition, players sign up, upload bots to that ladder and read
+    their bots' logs. Open the printed address in a browser; Ctrl-C stops the server.
     """
     try:  # the web stack loads only for `arena serve`: every other command starts faster without it
         import trio
         from hypercorn.config import Config
         from hypercorn.trio import serve as hypercorn_serve
 
+        from arena.tournament.plan.ladder import LadderError
         from arena.web.app import create_app, served_hosts
+        from arena.web.competition.config import CompetitionConfig
     except ImportError as error:
         raise fail(
             f"the web arena needs its extra: pip install -e '.[web]' ({error.name} is missing)"
@@ -57,14 +85,29 @@ def serve(
         raise fail(f"cannot open {shown(db)}: {error}") from None
     except Exception as error:  # sqlite3.DatabaseError: not a database
         raise fail(f"cannot open {shown(db)}: {error}") from None
+    if (certfile is None) != (keyfile is None):
+        raise fail("give both --certfile and --keyfile (or neither)")
+    for path in (certfile, keyfile):
+        if path is not None and not path.is_file():
+            raise fail(f"no file at {path}")
     config = Config()
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
     config.accesslog = None
-    app = create_app(db, load_registry(), served_hosts(host, allow_host or ()))
+    if certfile is not None and keyfile is not None:
+        config.certfile, config.keyfile = str(certfile), str(keyfile)
+    setup = None
+    if competition is not None:
+        setup = CompetitionConfig(competition, certfile is not None or behind_https, sign_up, behind_https)
+    try:
+        app = create_app(db, load_registry(), served_hosts(host, allow_host or ()), setup)
+    except (LadderError, StoreError) as error:  # StoreError: a PostgreSQL store without TLACHTLI_DATA
+        raise fail(str(error)) from None
     # Ratings of big ladders take seconds to compute from scratch: do it before anyone asks.
     threading.Thread(target=app.state.arena.warm_up, name="warm-up", daemon=True).start()
     address = f"[{host}]" if ":" in host else host
-    typer.echo(f"serving {shown(db)} at http://{address}:{port}/ (read-only; Ctrl-C stops)", err=True)
+    scheme = "https" if certfile is not None else "http"
+    what = f"the competition on {competition}" if competition is not None else "read-only"
+    typer.echo(f"serving {shown(db)} at {scheme}://{address}:{port}/ ({what}; Ctrl-C stops)", err=True)
 
     async def stop_on_signal() -> None:
         # Ctrl-C or SIGTERM ends the server gracefully (a KeyboardInterrupt raised inside

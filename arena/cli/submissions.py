@@ -64,20 +64,38 @@ def submit(
     package: Annotated[
         Path, typer.Argument(help="The bot package: a folder, .zip or .tar.gz with tlachtli.toml.")
     ],
-    ladder_file: Annotated[Path, typer.Option("--ladder", "-l", help="The ladder file it enters.")],
+    ladder_file: Annotated[
+        Path | None, typer.Option("--ladder", "-l", help="The ladder file it enters (here).")
+    ] = None,
     db: DbOption = DEFAULT_DB,
     submitter: SubmitterOption = None,
+    server: Annotated[
+        str | None,
+        typer.Option("--server", metavar="URL", help="A competition server to upload to (with --token)."),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token", envvar="TLACHTLI_TOKEN", help="Your API token on --server (or $TLACHTLI_TOKEN)."
+        ),
+    ] = None,
 ) -> None:
     """Submit a bot package to a ladder: checked, built and validated in the sandbox, then active.
 
     Nothing of the package runs outside the bwrap sandbox. Ends `active` (the next `arena run`
     plays its matches) or `rejected` with one line why (exit status 1); `arena bots show ID`
-    shows its log.
+    shows its log. With --server and --token, the package is uploaded to a competition server
+    (`arena serve --competition`), which runs the same steps on its ladder.
     """
     from arena.submissions.pipeline import submit as run_pipeline
     from arena.tournament.plan.ladder import LadderError, load_ladder
     from arena.tournament.plan.submission_limits import parse_limits
 
+    if server is not None:
+        _submit_remote(package, server, token)
+        return
+    if ladder_file is None:
+        raise fail("give the ladder file it enters (--ladder LADDER), or a competition --server URL")
     who = _submitter(submitter)
     registry = load_registry()
     try:
@@ -102,6 +120,63 @@ def submit(
     say(
         f"submission {record.id}: {record.name} {record.version} is active on {ladder.name!r}; `arena run {ladder_file}` plays its matches"
     )
+
+
+def check_package(package: Path, ladder_file: Path) -> None:
+    """``arena check PACKAGE --ladder LADDER``: the pipeline of a submission to that ladder, in a
+    temporary folder (nothing is kept): the same states, limits and validation games as a server's."""
+    import tempfile
+
+    from arena.submissions.environment import installed_packages, python_version
+    from arena.submissions.pipeline import submit as run_pipeline
+    from arena.submissions.store import SubmissionStore
+    from arena.tournament.plan.ladder import LadderError, load_ladder
+    from arena.tournament.plan.submission_limits import parse_limits
+
+    registry = load_registry()
+    try:
+        ladder = load_ladder(ladder_file, registry)
+    except LadderError as error:
+        raise fail(str(error)) from None
+    if package.is_symlink() or not (package.is_dir() or package.is_file()):
+        raise fail(f"{package} is not a folder, .zip or .tar.gz file holding tlachtli.toml (a bot package)")
+    say(
+        f"python: {python_version()}; packages a bot can rely on: {len(installed_packages())} (`pip list`)",
+        err=True,
+    )
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as folder:
+        store = SubmissionStore(Path(folder) / "submissions")
+        record = run_pipeline(
+            package,
+            ladder,
+            parse_limits(ladder.submissions),
+            store,
+            getpass.getuser(),
+            registry,
+            say=lambda line: say(line, err=True),
+        )
+        if record.state != "active":
+            say(store.read_log(record.id).rstrip())
+            raise fail(f"FAIL: it would be rejected: {record.reason}", code=1)
+    say(f"PASS: {record.name} {record.version} would be active on {ladder.name!r}")
+
+
+def _submit_remote(package: Path, server: str, token: str | None) -> None:
+    from arena.cli.remote_submit import RemoteError, submit_remote
+
+    if not token:
+        raise fail(
+            "--server needs your API token: --token TOKEN or $TLACHTLI_TOKEN (your account page makes one)"
+        )
+    if not server.startswith(("http://", "https://")):
+        raise fail(f"--server {server!r}: give the competition's address, https://...")
+    try:
+        record = submit_remote(package, server, token, say=lambda line: say(line, err=True))
+    except RemoteError as error:
+        raise fail(str(error)) from None
+    if record["state"] != "active":
+        raise fail(f"submission {record['id']} {record['state']}: {record['reason']}", code=1)
+    say(f"submission {record['id']}: {record['name']} {record['version']} is active on {record['ladder']!r}")
 
 
 @bots_app.callback()

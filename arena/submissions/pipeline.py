@@ -41,15 +41,19 @@ def submit(
     submitter: str,
     registry: Registry,
     say: Callable[[str], None] = lambda line: None,
+    record: Submission | None = None,
+    admit: Callable[[str], str | None] = lambda name: None,
 ) -> Submission:
     """Take the package at ``source`` through every state for ``ladder``; its final record
-    (active, or rejected with its reason). ``say`` hears each state as it is reached."""
-    record = store.new(ladder.name, submitter)
+    (active, or rejected with its reason). ``say`` hears each state as it is reached.
+    ``record``: one made already by ``store.new`` (a web upload shows its id before it runs);
+    ``admit``: the front end's word on the bot's name once read (a reason refuses it: suspended)."""
+    record = record or store.new(ladder.name, submitter)
     store.log(record.id, f"received from {submitter} for ladder {ladder.name!r}")
     say(f"submission {record.id}: received")
     work = store.packages / f".unpacking-{record.id}"
     try:
-        record = _pipeline(record, source, ladder, limits, store, registry, work, say)
+        record = _pipeline(record, source, ladder, limits, store, registry, work, say, admit)
     except (PackageRejected, ManifestError, ValidationFailed) as error:
         record = _reject(store, record, str(error))
     except OSError as error:  # the arena's own disk or folders, not the package: said as such
@@ -84,6 +88,7 @@ def _pipeline(
     registry: Registry,
     work: Path,
     say: Callable[[str], None],
+    admit: Callable[[str], str | None],
 ) -> Submission:
     try:
         check_sandbox("bwrap")
@@ -98,6 +103,9 @@ def _pipeline(
     root = package_root(work)
     manifest = read_manifest(root)
     _check_entry(manifest, record, ladder, limits, store, registry)
+    refused = admit(manifest.name)
+    if refused:
+        raise PackageRejected(refused)
     record = store.move(replace(record, name=manifest.name, version=manifest.version, sha256=sha), "checked")
     say(f"submission {record.id}: checked ({manifest.name} {manifest.version})")
     target = store.package(sha)

@@ -40,6 +40,7 @@ from arena.tournament.store.api import DEFAULT_DB, StoreError
 from arena.tournament.store.opening import is_url, open_store, shown
 from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
+from arena.web.competition.config import CompetitionConfig
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart
 from arena.web.threads import Threads, threaded_routes
@@ -69,11 +70,19 @@ def parse_id(text: str) -> int:
     return int(text)
 
 
+# A competition's forms need their Origin: under no-referrer a browser sends "Origin: null"
+# with a form's POST, so its pages name their origin to themselves only (never to another site).
+COMPETITION_HEADERS = [
+    (name, b"same-origin" if name == b"referrer-policy" else value) for name, value in SECURITY_HEADERS
+]
+
+
 class SecurityHeaders:
     """ASGI middleware adding the CSP and friends to every response."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, headers: list[tuple[bytes, bytes]] = SECURITY_HEADERS) -> None:
         self.app = app
+        self.headers = headers
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
@@ -82,7 +91,7 @@ class SecurityHeaders:
 
         async def with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                message["headers"] = list(message.get("headers", [])) + self.headers
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -110,16 +119,18 @@ class _Kept:
 class Arena:
     """The handlers, bound to one database and one plugin registry."""
 
-    def __init__(self, db: str | Path, registry: Registry | None) -> None:
+    def __init__(self, db: str | Path, registry: Registry | None, competition: bool = False) -> None:
         self.url = str(db) if is_url(db) else None
         self.db = Path(db) if self.url is None else Path(DEFAULT_DB)  # a URL names no file: unused
         self.label = self.db.name if self.url is None else shown(self.url)  # the store, as pages name it
         self.live_files = tournament_live_folder(str(db))  # a PostgreSQL store's runners keep no live files
         self._shared: Store | None = None
         self._registry = registry
+        self.competition = competition  # a competition server: no bot's stderr on public pages
         self.templates = Environment(
             loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(default=True)
         )
+        self.templates.globals["competition"] = competition
         self.templates.filters["num"] = _number
         self.templates.filters["elo"] = _elo
         self._ladder_cache: dict[int, tuple[tuple, dict]] = {}
@@ -349,7 +360,8 @@ class Arena:
     def match(self, request: Request) -> Response:
         match_id = parse_id(request.path_params["match_id"])
         summary, record, steps, error = self.frames(match_id)
-        data = {"match": summary, "steps": len(steps), "replay_error": error, "record": _record_meta(record)}
+        meta = _record_meta(record, without_stderr=self.competition)  # a bot's stderr is its owner's
+        data = {"match": summary, "steps": len(steps), "replay_error": error, "record": meta}
         sheet = None
         if steps and error is None:  # replayed, so its game is installed
             sheet = score_sheet(self.registry().game(summary["game"]), steps[-1].state, summary["entrants"])
@@ -468,10 +480,15 @@ class Json(JSONResponse):
         return json.dumps(content, default=str, separators=(",", ":")).encode()
 
 
-def _record_meta(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The parts of a record the page shows besides the steps (the moves stay on the server)."""
+def _record_meta(record: dict[str, Any] | None, without_stderr: bool = False) -> dict[str, Any] | None:
+    """The parts of a record the page shows besides the steps (the moves stay on the server);
+    ``without_stderr``: the agents' stderr left out."""
     if record is None:
         return None
+    if without_stderr:
+        record = record | {
+            "agents": [{k: v for k, v in a.items() if k != "stderr"} for a in record["agents"]]
+        }
     return {
         key: record.get(key)
         for key in (
@@ -539,12 +556,23 @@ def served_hosts(host: str, extra: Sequence[str] = ()) -> list[str]:
 
 
 def create_app(
-    db: str | Path, registry: Registry | None = None, hosts: Sequence[str] | None = None
+    db: str | Path,
+    registry: Registry | None = None,
+    hosts: Sequence[str] | None = None,
+    competition: CompetitionConfig | None = None,
 ) -> Starlette:
     """The web arena over database ``db`` (opened read-only for every request); with ``hosts``
-    (``served_hosts``), a request with any other Host header is refused (400)."""
-    arena = Arena(db, registry)
+    (``served_hosts``), a request with any other Host header is refused (400); with
+    ``competition``, the accounts, uploads and bot pages of a public competition too."""
+    arena = Arena(db, registry, competition is not None)
+    site = None
+    if competition is not None:
+        # imported here: a read-only server (and `arena play --watch`) needs none of it (argon2 ...)
+        from arena.web.competition.site import load_competition
+
+        site = load_competition(arena, db, competition)
     routes = [
+        *(site.routes() if site is not None else []),
         Route("/", arena.ladders),
         Route("/api/ladders", arena.ladders),
         Route("/ladders/{run_id}", arena.ladder),
@@ -559,7 +587,9 @@ def create_app(
         Route("/api/agents/{name:path}", arena.agent),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return build_app(arena, routes, hosts)
+    app = build_app(arena, routes, hosts)
+    app.state.competition = site
+    return app
 
 
 def match_routes(arena: Arena) -> list[Route]:
@@ -581,6 +611,6 @@ def build_app(arena: Arena, routes: Sequence[BaseRoute], hosts: Sequence[str] | 
     )
     if hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts), www_redirect=False)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, COMPETITION_HEADERS if arena.competition else SECURITY_HEADERS)
     app.state.arena = arena
     return app

@@ -20,6 +20,7 @@ WINGS = (
     "arena/tournament/stats/",
     "arena/tournament/plan/",
     "arena/submissions/",
+    "arena/accounts/",
     "arena/tournament/run/",
     "arena/web/",
     "arena/cli/",

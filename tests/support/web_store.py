@@ -180,10 +180,11 @@ def stop_server(process: subprocess.Popen) -> str:
 
 
 @contextmanager
-def served(db: Path) -> Iterator[str]:
+def served(db: Path, app: Any = None) -> Iterator[str]:
     """The web arena over ``db`` as `arena serve` serves it (Hypercorn's trio worker, the same app
     and Host check), but in a thread of this process: its address, while inside.
 
+    ``app``: another app to serve (a competition's) instead of ``create_app(db)``.
     For tests about the pages, not the server process (test_web.py keeps a real `arena serve`):
     no new Python to start, and nothing the leak guard could find left over.
     """
@@ -199,7 +200,7 @@ def served(db: Path) -> Iterator[str]:
         config.bind = [f"fd://{os.dup(listener.fileno())}"]  # Hypercorn owns (and closes) the copy
     config.accesslog = None
     config.loglevel = "WARNING"  # not its start-up lines
-    app = create_app(db, None, served_hosts("127.0.0.1"))
+    app = app if app is not None else create_app(db, None, served_hosts("127.0.0.1"))
     running: dict[str, Any] = {}
     ready = threading.Event()
 

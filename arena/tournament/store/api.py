@@ -227,6 +227,12 @@ class StoreReader(Protocol):
     def done_matches(self, run_id: int, after: int = -1, upto: int | None = None) -> Iterator[DoneMatch]:
         """The run's done matches with ``after`` < index (<= ``upto``), in schedule order."""
 
+    def bot_match_count(self, bot: str) -> int:
+        """How many finished matches submitted bot ``bot`` played, any version."""
+
+    def bot_match_ids(self, bot: str, limit: int, offset: int = 0) -> list[int]:
+        """One page of the ids of ``bot``'s finished matches (any version), latest first."""
+
     def fault_seats(self, run_id: int) -> list[FaultSeat]:
         """Every seat that forfeited in the run's done matches, in schedule order."""
 

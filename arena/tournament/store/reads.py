@@ -46,6 +46,22 @@ def _seat(row: Sequence[Any], where: str) -> DoneSeat:
     return DoneSeat(agent, score, rank, fault)
 
 
+# A submitted bot plays as ``bot`` and, from its second version on, as ``bot@version``
+# (docs/submissions.md): ``bot`` itself, or a name from "bot@" up to (not including) "botA" ("A"
+# follows "@"), a range the index on seats.agent answers (a LIKE would scan the table).
+_BOT_SEATS = "(agent = ? OR (agent >= ? AND agent < ?))"
+
+
+def bot_seat_names(bot: str) -> tuple[str, str, str]:
+    """The parameters of ``_BOT_SEATS`` for ``bot``."""
+    return bot, bot + "@", bot + "A"
+
+
+def is_bot_entrant(bot: str, agent: str) -> bool:
+    """Whether the seat's agent ``agent`` is a version of submitted bot ``bot``."""
+    return agent == bot or agent.startswith(bot + "@")
+
+
 class StoreReads:
     """Read queries shared by every backend (see the module's docstring)."""
 
@@ -232,6 +248,22 @@ class StoreReads:
             for row in self._rows(
                 "SELECT DISTINCT match_id FROM seats WHERE agent = ? ORDER BY match_id DESC LIMIT ? OFFSET ?",
                 (name, limit, offset),
+            )
+        ]
+
+    def bot_match_count(self, bot: str) -> int:
+        """How many finished matches submitted bot ``bot`` played, any version (``bot``, ``bot@V``)."""
+        row = self._row(f"SELECT COUNT(DISTINCT match_id) FROM seats WHERE {_BOT_SEATS}", bot_seat_names(bot))
+        return int(row[0]) if row is not None else 0
+
+    def bot_match_ids(self, bot: str, limit: int, offset: int = 0) -> list[int]:
+        """One page of the ids of ``bot``'s finished matches (any version), latest first. Seats are
+        stored with a result and dropped with it (``take_back``), so the seats alone name them."""
+        return [
+            int(row[0])
+            for row in self._rows(
+                f"SELECT DISTINCT match_id FROM seats WHERE {_BOT_SEATS} ORDER BY match_id DESC LIMIT ? OFFSET ?",
+                (*bot_seat_names(bot), limit, offset),
             )
         ]
 

@@ -193,8 +193,8 @@ def test_the_read_queries_are_portable_sql():
 def test_nothing_outside_the_store_runs_sql():
     offenders = []
     for path in ARENA.rglob("*.py"):
-        if (ARENA / "tournament" / "store") in path.parents:
-            continue
+        if (ARENA / "tournament" / "store") in path.parents or path == ARENA / "accounts" / "store.py":
+            continue  # the tournament store, and the accounts' own
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             if re.search(r"\.execute(many|script)?\(|\bstore\.db\.|\.cursor\(", line):
                 offenders.append(f"{path.relative_to(ARENA.parent)}:{number}: {line.strip()}")
@@ -205,7 +205,9 @@ def test_a_new_store_has_pages_that_hold_several_records(tmp_path):
     with Store(tmp_path / "new.db") as store:
         assert store.db.execute("PRAGMA page_size").fetchone()[0] == 16384
     old = sqlite3.connect(tmp_path / "old.db")  # an existing file keeps its pages
-    old.executescript("PRAGMA page_size = 4096; " + ";".join(SQLITE.migration(0)) + "; PRAGMA user_version = 1;")
+    old.executescript(
+        "PRAGMA page_size = 4096; " + ";".join(SQLITE.migration(0)) + "; PRAGMA user_version = 1;"
+    )
     old.close()
     with Store(tmp_path / "old.db") as store:
         assert store.db.execute("PRAGMA page_size").fetchone()[0] == 4096

@@ -1,0 +1,1 @@
+"""A competition's accounts: users, passwords, sessions, API tokens, the operator's switches."""
