@@ -143,14 +143,17 @@ def shown_commands(docs: list[Path] = DOCS) -> list[tuple[str, list[str]]]:
 
     Left out: the rest of a block after a step this test cannot take (a `pip install`, which
     tests/arena/cli/test_newbot.py plays out; a cluster address this machine lacks, which
-    tests/arena/tournament/run/test_cluster.py replaces with a real TLS cluster), and `arena serve`, which runs until
-    stopped (tests/arena/web/test_web.py starts a real one).
+    tests/arena/tournament/run/test_cluster.py replaces with a real TLS cluster; a PostgreSQL server
+    it lacks, which the store tests start for real: tests/support/postgres.py), and `arena serve`,
+    which runs until stopped (tests/arena/web/test_web.py starts a real one).
     """
     found = []
     for path in docs:
         for block in blocks(path, "sh"):
             for line in block.replace("\\\n", " ").splitlines():  # a command continued over lines is one
-                if line.startswith("pip install") or "tcp://" in line or "tls://" in line:
+                if line.startswith("pip install") or any(
+                    scheme in line for scheme in ("tcp://", "tls://", "postgresql://")
+                ):
                     break
                 for part in line.split("&&"):
                     words = shlex.split(part, comments=True)

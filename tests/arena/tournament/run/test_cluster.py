@@ -33,7 +33,6 @@ from arena.tournament.store.sqlite import Store
 from tests.support import cli, rogue_workers
 from tests.support.ladder_runs import (
     SLOW,
-    _rows,
     attack_ladder,
     start,
     statuses,
@@ -73,21 +72,24 @@ def arena(*args: str) -> subprocess.CompletedProcess:
     return cli.arena(*args)  # the read commands in this process, `run` a real one: tests/support/cli.py
 
 
-def stored(db: Path | str) -> dict:
-    """Every stored match: status, seats and record (timings left out), by schedule index (a
-    SQLite file or a PostgreSQL URL)."""
-    from arena.tournament.store.sqlite import decode_record
+def stored(db: Path) -> dict:
+    """Every stored match: status, seats and record (timings left out), by schedule index."""
+    connection = sqlite3.connect(db)
+    try:
+        matches = {
+            idx: {"status": status, "seats": [], "records": []}
+            for idx, status in connection.execute("SELECT idx, status FROM matches")
+        }
+        for idx, *seat in connection.execute(
+            "SELECT idx, seat, agent, plugin, score, rank, fault FROM seats JOIN matches ON id = match_id"
+        ):
+            matches[idx]["seats"].append(tuple(seat))
+        from arena.tournament.store.sqlite import decode_record
 
-    matches = {
-        idx: {"status": status, "seats": [], "records": []}
-        for idx, status in _rows(db, "SELECT idx, status FROM matches")
-    }
-    for idx, *seat in _rows(
-        db, "SELECT idx, seat, agent, plugin, score, rank, fault FROM seats JOIN matches ON id = match_id"
-    ):
-        matches[idx]["seats"].append(tuple(seat))
-    for idx, data in _rows(db, "SELECT idx, data FROM records JOIN matches ON id = match_id"):
-        matches[idx]["records"].append(_untimed(decode_record(data)))
+        for idx, data in connection.execute("SELECT idx, data FROM records JOIN matches ON id = match_id"):
+            matches[idx]["records"].append(_untimed(decode_record(data)))
+    finally:
+        connection.close()
     for match in matches.values():
         match["seats"].sort()
     return matches
@@ -105,10 +107,10 @@ def _untimed(value):
     return value
 
 
-def test_a_cluster_run_stores_the_same_matches_and_leaderboard_as_a_local_run(tmp_path, store_db):
+def test_a_cluster_run_stores_the_same_matches_and_leaderboard_as_a_local_run(tmp_path):
     ladder = tmp_path / "eq.toml"
     ladder.write_text(LADDER)
-    local, dask = tmp_path / "local.db", store_db  # the cluster's results through its submitter: either store
+    local, dask = tmp_path / "local.db", tmp_path / "dask.db"
     assert arena("run", str(ladder), "--db", str(local), "--jobs", "2", "-q").returncode == 0
     run = arena("run", str(ladder), "--db", str(dask), "--cluster", "local:2", "-q")
     assert run.returncode == 0, run.stderr
