@@ -30,6 +30,7 @@ from arena.cli.common import (
 from arena.cli.compare import compare
 from arena.cli.help_text import reflow_commands
 from arena.cli.newbot import NewBotError, check_name, render, write_package
+from arena.cli.season import season_app
 from arena.cli.serve import serve
 from arena.cli.submissions import register as register_submission_commands
 from arena.cli.tournament import register as register_tournament_commands
@@ -534,4 +535,5 @@ app.add_typer(cluster_app, name="cluster")  # arena cluster init
 app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 register_submission_commands(app)  # submit, bots
+app.add_typer(season_app, name="season")  # arena season start|status|stop|final
 reflow_commands(app)  # last: every command's help wraps to the terminal

@@ -36,6 +36,7 @@ from arena.cli.interrupts import interrupted_once
 from arena.cli.ladder_file import ladder_app
 from arena.text.files import INT64, waits_for_a_reader
 from arena.text.safe import printable
+from arena.tournament.formats import FORMATS
 from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.plan.runs import plan_run
@@ -291,6 +292,8 @@ def run(
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
+    if FORMATS[ladder.format].service:
+        raise _fail(f"ladder {ladder.name!r} is a season: run it with `arena season start {ladder_file}`")
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)

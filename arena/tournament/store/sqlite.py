@@ -34,6 +34,7 @@ from arena.tournament.store.api import (
     LadderRun,
     MatchToStore,
     NewRun,
+    SeasonEvent,
     StoredMatch,
     StoredSeat,
     StoreError,
@@ -117,6 +118,22 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX matches_status ON matches (ladder_id, status);
     ALTER TABLE ladders ADD COLUMN base_seed INTEGER;  -- NULL: the seed in the ladder's config
     ALTER TABLE ladders ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;  -- 1: base_seed is never shown
+    """,
+    # 3: seasons (a ladder run as a service): the log a restart replays, and the live state
+    """
+    CREATE TABLE season_events (
+        seq INTEGER PRIMARY KEY,
+        ladder_id INTEGER NOT NULL REFERENCES ladders (id),
+        at INTEGER NOT NULL,          -- matches scheduled before it
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL            -- JSON
+    );
+    CREATE INDEX season_events_ladder ON season_events (ladder_id, seq);
+    CREATE TABLE season_state (
+        ladder_id INTEGER PRIMARY KEY REFERENCES ladders (id),
+        data TEXT NOT NULL,           -- JSON
+        updated TEXT NOT NULL
+    );
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -580,6 +597,41 @@ class Store:
         counts = dict.fromkeys(STATUSES, 0)
         counts.update({row["status"]: row["n"] for row in rows})
         return counts
+
+    # -- seasons -----------------------------------------------------------------------------
+
+    def add_season_event(self, run_id: int, at: int, kind: str, data: dict[str, Any]) -> None:
+        """Append one entry to the run's season log."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO season_events (ladder_id, at, kind, data) VALUES (?, ?, ?, ?)",
+                (run_id, at, kind, json.dumps(data, sort_keys=True)),
+            )
+
+    def season_events(self, run_id: int) -> list[SeasonEvent]:
+        """The run's season log, oldest first."""
+        rows = self.db.execute(
+            "SELECT seq, at, kind, data FROM season_events WHERE ladder_id = ? ORDER BY seq", (run_id,)
+        )
+        return [SeasonEvent(row["seq"], row["at"], row["kind"], json.loads(row["data"])) for row in rows]
+
+    def save_season_state(self, run_id: int, state: dict[str, Any]) -> None:
+        """Replace the season's live state (what `arena season status` and the web show)."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO season_state (ladder_id, data, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT (ladder_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+                (run_id, json.dumps(state, sort_keys=True), _now()),
+            )
+
+    def season_state(self, run_id: int) -> dict[str, Any] | None:
+        """The season's live state as last saved (with ``updated``, when), or None."""
+        row = self.db.execute(
+            "SELECT data, updated FROM season_state WHERE ladder_id = ?", (run_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return {**json.loads(row["data"]), "updated": row["updated"]}
 
 
 def _insert_matches(
