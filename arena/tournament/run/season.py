@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.match.live import live_file, remove_live_folder, remove_quietly, tournament_live_folder
-from arena.tournament.plan.growth import stored_roster
+from arena.tournament.plan.growth import GrowthError, RosterEntry, config_json, plan_growth
 from arena.tournament.plan.ladder import Ladder
-from arena.tournament.plan.runs import grow_run, plan_run
+from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.season import policy_data, replay, season_match, unrecorded
 from arena.tournament.plan.season_keys import SeasonSettings, season_settings
 from arena.tournament.plan.season_table import published_ratings
@@ -96,8 +96,10 @@ class SeasonService:
 
     def open(self) -> None:
         """Claim the store, settle the run and rebuild the book from its log."""
-        plan = plan_run(self.store, self.ladder)
-        self.run = plan.run
+        self.store.claim_writer()  # before any write: two services of one season would play it twice
+        if self.store.latest_run(self.ladder.name) is None:
+            open_run(self.store, self.ladder)
+        self.run, roster = grow_season(self.store, self.ladder)
         self.report.run = self.run
         events = self.store.season_events(self.run.id)
         if not events:
@@ -111,7 +113,7 @@ class SeasonService:
         for match in unrecorded(self.book, matches):  # stored, then killed before it was logged
             self.rate(match)
         self.previous = self.store.season_state(self.run.id) or {}
-        self.sync(stored_roster(self.store.config(self.run.id)))
+        self.sync(roster)
         self.store.reset_interrupted(self.run.id)
         self.queue = self.store.pending(self.run.id)
 
@@ -126,7 +128,7 @@ class SeasonService:
 
     # -- the field ------------------------------------------------------------------------------
 
-    def sync(self, roster: list[Any]) -> None:
+    def sync(self, roster: list[RosterEntry]) -> None:
         """Join the roster's active entrants the book lacks; withdraw those it no longer lists."""
         listed = {entry.name: entry for entry in roster if entry.active}
         playing = set(self.book.playing())
@@ -160,14 +162,13 @@ class SeasonService:
         if ladder.digest == self.ladder.digest and ladder.entrants == self.ladder.entrants:
             return
         try:
-            grown = grow_run(self.store, ladder)
+            _, roster = grow_season(self.store, ladder)
         except StoreError as error:
             self.say(f"warning: {error}; the season plays on as it was")
             self.ladder = ladder  # said once, not every few seconds
             return
         self.ladder = ladder
-        if grown is not None:
-            self.sync(list(grown[1].roster))
+        self.sync(roster)
 
     # -- scheduling -------------------------------------------------------------------------------
 
@@ -366,6 +367,33 @@ class SeasonService:
         if live is not None:
             remove_live_folder(live)
         self.save("finished" if self.book.ended else "stopped")
+
+
+def grow_season(store: TournamentStore, ladder: Ladder) -> tuple[LadderRun, list[RosterEntry]]:
+    """Bring the season's stored roster up to ``ladder`` (its file and submissions now): new
+    entrants and versions added, those no longer listed retired. Unlike a ladder's growth
+    (arena/tournament/plan/runs.py: grow_run), a retired bot's pending matches are kept: each was
+    drawn by the matchmaker, and a replay of the season's log needs every one. StoreError for an
+    edit that would make the season's games incomparable."""
+    run = store.latest_run(ladder.name)
+    assert run is not None
+    try:
+        growth = plan_growth(store.config(run.id), ladder, (), 0, store.next_index(run.id))
+    except GrowthError as error:
+        raise StoreError(
+            f"season {ladder.name!r} in {store.path}: {error}. Restore that, or start a new season under "
+            "another name"
+        ) from None
+    if growth.changed or run.digest != ladder.digest:
+        store.update_run(
+            run.id,
+            digest=ladder.digest,
+            source=ladder.source,
+            config=config_json(ladder, growth.roster),
+            retired=(),
+            matches=(),
+        )
+    return run, list(growth.roster)
 
 
 def run_season(

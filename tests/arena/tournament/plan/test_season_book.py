@@ -45,7 +45,9 @@ def error_of(extra: str, registry, text: str = SEASON) -> str:
 
 def test_a_season_ladder_keeps_its_table_and_refuses_bad_keys_at_their_line(registry):
     ladder = parse_ladder(
-        SEASON.format(extra='[season]\nseats = [2, 3]\nplacement_games = 4\nfinal_at = "2030-01-01T00:00:00Z"\n'),
+        SEASON.format(
+            extra='[season]\nseats = [2, 3]\nplacement_games = 4\nfinal_at = "2030-01-01T00:00:00Z"\n'
+        ),
         registry,
     )
     assert ladder.format == "season" and ladder.season["placement_games"] == 4
@@ -54,7 +56,9 @@ def test_a_season_ladder_keeps_its_table_and_refuses_bad_keys_at_their_line(regi
     )
     assert "key 'tau' in [season] must be a number" in error_of('[season]\ntau = "lots"\n', registry)
     assert "final_at = 'soon' is not a time" in error_of('[season]\nfinal_at = "soon"\n', registry)
-    assert "s.toml:7: [season]: seats must be counts from 2 to 4" in error_of("[season]\nseats = [2, 5]\n", registry)
+    assert "s.toml:7: [season]: seats must be counts from 2 to 4" in error_of(
+        "[season]\nseats = [2, 5]\n", registry
+    )
     assert "suspend_errors cannot exceed suspend_window" in error_of(
         "[season]\nsuspend_errors = 5\nsuspend_window = 2\n", registry
     )
