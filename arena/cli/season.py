@@ -176,9 +176,13 @@ def _status_line(run: LadderRun, state: dict[str, Any]) -> str:
 
 
 def _alive(pid: Any) -> bool:
+    """Whether the service ``pid`` runs (one that ended but is not reaped yet does not)."""
     import psutil
 
-    return isinstance(pid, int) and psutil.pid_exists(pid)
+    try:
+        return isinstance(pid, int) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def _ask(ladder: str, db: Path, what: str) -> tuple[LadderRun, dict[str, Any]]:

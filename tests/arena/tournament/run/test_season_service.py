@@ -135,7 +135,8 @@ def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tm
     )
     left_at = state(db)["scheduled"]
     wait_until(lambda: state(db).get("scheduled", 0) >= left_at + 6, process, log, "matches after they left")
-    assert arena_in_process("season", "stop", "season", "--db", str(db)).returncode == 0
+    stopped = arena_in_process("season", "stop", "season", "--db", str(db))
+    assert stopped.returncode == 0, (stopped.stderr, log.read_text())
     assert process.wait(60) == 0, log.read_text()
     assert wait_no_processes(tag) == []
 
