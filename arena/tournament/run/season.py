@@ -90,6 +90,7 @@ class SeasonService:
         self.in_flight: dict[int, StoredMatch] = {}
         self.pool: _Pool | None = None
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
+        self.began = time.time()
         self.final_requested = False
 
     # -- opening ----------------------------------------------------------------------------
@@ -238,6 +239,9 @@ class SeasonService:
         result = self.book.record(match)
         for name, why in result.suspended.items():
             self.say(f"suspended: {name}: {why}")
+        maker = self.book.maker
+        if maker.final_top is not None and maker.final_played >= maker.policy.final_budget:
+            self.maybe_end()  # the budget is spent: no fit needed to know
 
     # -- the final phase ----------------------------------------------------------------------
 
@@ -263,10 +267,10 @@ class SeasonService:
         maker = self.book.maker
         if maker.final_top is None or self.book.ended is not None:
             return
-        fits = published_ratings(self.store.matches(self.run.id, ("done",)))
+        spent = maker.final_played >= maker.policy.final_budget
+        fits = {} if spent else published_ratings(self.store.matches(self.run.id, ("done",)))
         order = sorted(maker.final_top, key=lambda name: (-fits[name].elo if name in fits else 0.0, name))
-        if maker.final_over(fits, order):
-            spent = maker.final_played >= maker.policy.final_budget
+        if spent or maker.final_over(fits, order):
             why = (
                 f"the final budget of {maker.policy.final_budget} games is spent"
                 if spent
@@ -301,7 +305,8 @@ class SeasonService:
             "in_flight": len(self.in_flight),
             "queue": len(self.queue),
             "counts": counts,
-            "per_minute": round(len(self.finished) / 5, 2),
+            # over the last 5 minutes, or since this start if that is less
+            "per_minute": round(60 * len(self.finished) / max(1.0, min(300.0, now - self.began)), 2),
             "history": [list(sample) for sample in self.history],
             "voided": self.book.voided,
             "playing": self.book.playing(),
