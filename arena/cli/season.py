@@ -13,7 +13,7 @@ from arena.cli.common import announce_sandbox, say, stderr_console, table, use_s
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.interrupts import interrupted_once
-from arena.cli.tournament import DbOption, _fit_memory, _open_existing, _store_errors, _with_submissions
+from arena.cli.tournament import DbOption, _fit_memory, _open_existing, _store_errors, grown_by_submissions
 from arena.tournament.formats import FORMATS
 from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.store.api import DEFAULT_DB, LadderRun, StoreError
@@ -36,7 +36,7 @@ def _load(ladder_file: Path, db: Path, sandbox: str) -> Ladder:
         raise LadderError(
             f"{ladder_file}: format {ladder.format!r} is not a season; play it with `arena run {ladder_file}`"
         )
-    return _with_submissions(ladder, db, sandbox)
+    return grown_by_submissions(ladder, db, sandbox)
 
 
 @season_app.command()

@@ -107,6 +107,15 @@ OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write
 
 def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
     """``ladder`` grown by its active submitted bots (arena/submissions/), which run only under bwrap."""
+    try:
+        return grown_by_submissions(ladder, db, sandbox)
+    except LadderError as error:
+        raise _fail(str(error)) from None
+
+
+def grown_by_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
+    """``_with_submissions``, a LadderError where the sandbox cannot run them (a running season
+    reads the submissions again and again: it says so once, and plays on)."""
     from arena.process.zygote import PACKAGES_ENV
     from arena.submissions.entrants import with_submissions
     from arena.submissions.store import SubmissionStore, submissions_folder
@@ -115,7 +124,7 @@ def _with_submissions(ladder: Ladder, db: Path, sandbox: str) -> Ladder:
     grown = with_submissions(ladder, store)
     if grown is not ladder:
         if sandbox != "bwrap":
-            raise _fail(
+            raise LadderError(
                 f"ladder {ladder.name!r} has submitted bots: they run only in the bwrap sandbox, not {sandbox!r}"
             )
         os.environ[PACKAGES_ENV] = str(store.packages)  # the workers' one zygote holds them (zygote.py)

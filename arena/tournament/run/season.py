@@ -64,7 +64,6 @@ class SeasonReport:
     ended: str | None = None  # why the season ended (its final phase settled), if it did
     signal: int | None = None
     errors: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
 
 class SeasonService:
@@ -91,7 +90,7 @@ class SeasonService:
         self.pool: _Pool | None = None
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.began = time.time()
-        self.final_requested = False
+        self.warned: set[str] = set()
 
     # -- opening ----------------------------------------------------------------------------
 
@@ -108,7 +107,7 @@ class SeasonService:
             self.log("start", {"policy": policy_data(self.settings.policy), "seed": seed})
             events = self.store.season_events(self.run.id)
         elif events[0].data["policy"] != policy_data(self.settings.policy):
-            self.note("the [season] knobs changed in the file: a season keeps those it started with")
+            self.warn("the [season] knobs changed in the file: a season keeps those it started with")
         matches = self.store.matches(self.run.id)
         self.book = replay(events, matches)
         for match in unrecorded(self.book, matches):  # stored, then killed before it was logged
@@ -123,9 +122,11 @@ class SeasonService:
         at = self.book.scheduled if kind != "start" else 0
         self.store.add_season_event(self.run.id, at, kind, data)
 
-    def note(self, line: str) -> None:
-        self.report.notes.append(line)
-        self.say(line)
+    def warn(self, line: str) -> None:
+        """Say a warning once (the file is read again every few seconds)."""
+        if line not in self.warned:
+            self.warned.add(line)
+            self.say(f"warning: {line}")
 
     # -- the field ------------------------------------------------------------------------------
 
@@ -158,18 +159,23 @@ class SeasonService:
         try:
             ladder = self.load()
         except Exception as error:  # a file being edited, a bad edit: the season plays on
-            self.say(f"warning: the ladder was not read again ({error}); the season plays on as it was")
+            self.warn(f"the ladder was not read again ({error}); the season plays on as it was")
             return
         if ladder.digest == self.ladder.digest and ladder.entrants == self.ladder.entrants:
             return
         try:
             _, roster = grow_season(self.store, ladder)
         except StoreError as error:
-            self.say(f"warning: {error}; the season plays on as it was")
-            self.ladder = ladder  # said once, not every few seconds
+            self.warn(f"{error}; the season plays on as it was")
             return
         self.ladder = ladder
         self.sync(roster)
+        try:
+            self.settings = season_settings(ladder.season, ladder.players)  # a new final_at holds
+        except ValueError:
+            return  # the ladder file's validation refused it already
+        if self.settings.policy != self.book.maker.policy:
+            self.warn("the [season] knobs changed in the file: a season keeps those it started with")
 
     # -- scheduling -------------------------------------------------------------------------------
 
