@@ -135,6 +135,11 @@ def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tm
     )
     left_at = state(db)["scheduled"]
     wait_until(lambda: state(db).get("scheduled", 0) >= left_at + 6, process, log, "matches after they left")
+    asked = arena_in_process("season", "final", str(ladder), "--db", str(db))
+    assert asked.returncode == 0 and "the final phase begins within seconds" in asked.stdout
+    wait_until(lambda: state(db).get("phase") == "final", process, log, "the final phase")
+    final_at = state(db)["scheduled"]
+    wait_until(lambda: state(db).get("scheduled", 0) >= final_at + 4, process, log, "final games")
     stopped = arena_in_process("season", "stop", "season", "--db", str(db))
     assert stopped.returncode == 0, (stopped.stderr, log.read_text())
     assert process.wait(60) == 0, log.read_text()
@@ -162,6 +167,13 @@ def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tm
             assert all(name not in group_of(match.key) for match in matches if match.idx >= at)
         rows = {row.agent: row for row in season_table(matches, saved)}
         assert rows["bidder"].status == "withdrawn" and rows["rand-1"].status == "active"
+        final = next(event for event in events if event.kind == "final")
+        assert set(final.data["top"]) == {"rand-1", "rand-2"}  # the top K of those still playing
+        assert all(set(group_of(match.key)) <= {"rand-1", "rand-2"} for match in matches if match.idx >= final.at)
+    shown = arena_in_process("season", "status", "season", "--db", str(db))
+    assert shown.returncode == 0, shown.stderr
+    assert "season: stopped, final phase" in shown.stdout and "2 restart(s) after a crash" in shown.stdout
+    assert "withdrawn" in shown.stdout and "separated" in shown.stdout
 
 
 def test_hostile_bots_are_voided_then_suspended_with_one_line_why(tmp_path, popen):
