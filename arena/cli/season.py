@@ -14,6 +14,7 @@ from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.interrupts import interrupted_once
 from arena.cli.tournament import DbOption, _fit_memory, _open_existing, _store_errors, grown_by_submissions
+from arena.registry.plugins import Registry
 from arena.tournament.formats import FORMATS
 from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.store.api import DEFAULT_DB, LadderRun, StoreError
@@ -29,9 +30,9 @@ LadderFile = Annotated[Path, typer.Argument(metavar="LADDER", help="The season's
 LadderName = Annotated[str, typer.Argument(metavar="LADDER", help="The season's ladder file or its name.")]
 
 
-def _load(ladder_file: Path, db: Path, sandbox: str) -> Ladder:
+def _load(ladder_file: Path, db: Path, sandbox: str, registry: Registry) -> Ladder:
     """The ladder as its file and its active submissions are now; a LadderError for a bad file."""
-    ladder = load_ladder(ladder_file, _registry())
+    ladder = load_ladder(ladder_file, registry)
     if not FORMATS[ladder.format].service:
         raise LadderError(
             f"{ladder_file}: format {ladder.format!r} is not a season; play it with `arena run {ladder_file}`"
@@ -66,13 +67,14 @@ def start(
         from arena.tournament.run.season import run_season
     if db.is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
+    registry = _registry()  # once: the file is read again every few seconds, the plugins are not
     try:
-        first = load_ladder(ladder_file, _registry())
+        first = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
     in_force = use_sandbox(sandbox, first.sandbox)
     try:
-        ladder = _load(ladder_file, db, in_force)
+        ladder = _load(ladder_file, db, in_force, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
     _fit_memory(ladder, jobs)
@@ -88,7 +90,9 @@ def start(
 
     with _store_errors(db), store:
         try:
-            report = run_season(store, lambda: _load(ladder_file, db, in_force), jobs=jobs, say=tell)
+            report = run_season(
+                store, lambda: _load(ladder_file, db, in_force, registry), jobs=jobs, say=tell
+            )
         except StoreError as error:
             raise _fail(str(error)) from None
     say(
