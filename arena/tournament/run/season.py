@@ -134,17 +134,20 @@ class SeasonService:
         """Join the roster's active entrants the book lacks; withdraw those it no longer lists."""
         listed = {entry.name: entry for entry in roster if entry.active}
         playing = set(self.book.playing())
+        locked: set[str] = set()  # the final phase: a new version waits, its predecessor plays on
         for name, entry in listed.items():
             if name in playing:
                 continue
             if self.book.final:
-                continue  # the final phase: submissions are locked
+                locked.add(entry.inherits or "")
+                self.warn(f"the final phase has begun: {name} does not join (submissions are locked)")
+                continue
             self.log("join", {"name": name, "inherits": entry.inherits})
             self.book.apply(
                 self.book_event("join", {"name": name, "inherits": entry.inherits}), lambda i: None
             )
             self.say(f"joined: {name}" + (f" (inherits {entry.inherits}'s rating)" if entry.inherits else ""))
-        for name in sorted(playing - set(listed)):
+        for name in sorted(playing - set(listed) - locked):
             self.log("withdraw", {"name": name})
             self.book.apply(self.book_event("withdraw", {"name": name}), lambda i: None)
             self.say(f"withdrawn: {name}")

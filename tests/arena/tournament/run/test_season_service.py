@@ -169,7 +169,9 @@ def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tm
         assert rows["bidder"].status == "withdrawn" and rows["rand-1"].status == "active"
         final = next(event for event in events if event.kind == "final")
         assert set(final.data["top"]) == {"rand-1", "rand-2"}  # the top K of those still playing
-        assert all(set(group_of(match.key)) <= {"rand-1", "rand-2"} for match in matches if match.idx >= final.at)
+        assert all(
+            set(group_of(match.key)) <= {"rand-1", "rand-2"} for match in matches if match.idx >= final.at
+        )
     shown = arena_in_process("season", "status", "season", "--db", str(db))
     assert shown.returncode == 0, shown.stderr
     assert "season: stopped, final phase" in shown.stdout and "2 restart(s) after a crash" in shown.stdout
@@ -237,3 +239,33 @@ def test_season_commands_refuse_what_they_cannot_do_in_one_line(tmp_path):
     assert status.returncode == 2 and "no season named 'nope'" in status.stderr
     stop = arena_in_process("season", "stop", "season", "--db", str(db), cwd=tmp_path)
     assert stop.returncode == 2 and "is not a season (format 'round-robin')" in stop.stderr
+
+
+def test_in_the_final_phase_the_field_is_locked_but_a_bot_may_still_leave(tmp_path):
+    from dataclasses import replace
+
+    from arena.registry.plugins import discover
+    from arena.tournament.plan.growth import RosterEntry
+    from arena.tournament.plan.ladder import load_ladder
+    from arena.tournament.run.season import SeasonService
+
+    ladder = write(tmp_path / "s.toml", "final_top = 2", extra='sandbox = "none"\n')
+    said: list[str] = []
+    with Store(tmp_path / "s.db") as store:
+        service = SeasonService(store, lambda: load_ladder(ladder, discover()), 1, said.append)
+        service.open()
+        assert service.book.playing() == ["rand-1", "rand-2", "bidder"]
+        service.book.apply(service.book_event("final", {"top": ["bidder", "rand-1"]}), lambda i: None)
+        roster = list(service.roster.values())
+        old = next(entry for entry in roster if entry.name == "bidder")
+        upgraded = [
+            *(replace(entry, active=entry.name != "bidder") for entry in roster),
+            RosterEntry("bidder@2", "bidder", "prize-bidder", version="2", inherits="bidder"),
+            RosterEntry("late", "late", "random"),
+        ]
+        service.sync(upgraded)  # a new version and a newcomer wait; the old version plays on
+        assert service.book.playing() == ["rand-1", "rand-2", "bidder"] and old.active
+        assert "warning: the final phase has begun: late does not join (submissions are locked)" in said
+        service.sync([replace(entry, active=entry.name == "rand-1") for entry in roster])
+        assert service.book.playing() == ["rand-1"]  # withdrawn ones leave, final or not
+        assert [event.kind for event in store.season_events(service.run.id)].count("withdraw") == 2
