@@ -100,6 +100,10 @@ def start(
         + (f", {report.aborted} aborted" if report.aborted else "")
         + (f"; the season is over: {report.ended}" if report.ended else "; stopped, start it again to go on")
     )
+    for line in report.errors:
+        say(f"error: {line}", err=True)
+    if report.errors:
+        raise typer.Exit(1)
     if report.signal is not None and not report.ended:
         raise typer.Exit(128 + report.signal)  # 130 for Ctrl-C, 143 for SIGTERM
 

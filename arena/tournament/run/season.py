@@ -91,6 +91,7 @@ class SeasonService:
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.began = time.time()
         self.warned: set[str] = set()
+        self.stillborn = 0  # workers in a row that died before starting their match
 
     # -- opening ----------------------------------------------------------------------------
 
@@ -233,10 +234,18 @@ class SeasonService:
         if isinstance(reply, Failed | Lost):
             began = not isinstance(reply, Lost) or reply.began
             reason = reply.error if isinstance(reply, Failed) else reply.reason
-            if not began:  # died starting: not the match's fault
+            if not began:  # died starting: not the match's fault, but a broken setup stops the season
                 self.store.mark_pending([match.id])
                 self.queue.insert(0, match)
-            elif self.store.record_lost_worker(match.id, reason, MAX_FAILURES):
+                self.stillborn += 1
+                if self.stillborn >= MAX_FAILURES * self.jobs:
+                    self.report.errors.append(
+                        f"{self.stillborn} worker processes in a row died before starting a match (last: "
+                        f"{reason}); nothing was played by them, the season stopped"
+                    )
+                return
+            self.stillborn = 0
+            if self.store.record_lost_worker(match.id, reason, MAX_FAILURES):
                 self.report.aborted += 1
                 self.say(f"match {match.idx} aborted: {reason}")
             else:
@@ -345,7 +354,7 @@ class SeasonService:
         self.save("running")
         next_state = next_reload = time.monotonic()
         next_final = time.monotonic() + FINAL_CHECK_EVERY_S
-        while not stop.count and not stop_file.exists():
+        while not stop.count and not stop_file.exists() and not self.report.errors:
             now = time.monotonic()
             if now >= next_reload:
                 next_reload = now + RELOAD_EVERY_S
