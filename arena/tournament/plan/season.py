@@ -7,13 +7,18 @@ every scheduled match is a stored match. Replaying the log through a fresh ``Mat
 the same seed, asking it for the next group wherever a stored match was scheduled, gives the
 state the service had, bit for bit: so a season killed at any moment resumes as if it had never
 stopped. A group that does not replay as stored means the policy changed under a season.
+Every so often the log also takes a ``checkpoint`` of the whole state, and a replay starts from
+the last one (a long season restarts in seconds, not in the time its every game takes to rate).
 
 Pure: no store, no engine, no clock.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -26,6 +31,9 @@ from arena.tournament.plan.matchmaking import Matchmaker, MatchmakingPolicy, Rec
 from arena.tournament.plan.schedule import ScheduledMatch, match_seed
 from arena.tournament.stats.ratings import SeatLine
 from arena.tournament.store.api import SeasonEvent, StoredMatch
+
+# the matchmaker's arrays, as a checkpoint packs them
+ARRAYS = ("mu", "sigma", "games", "scheduled", "last", "active", "meetings", "recent_seats", "final_games")
 
 
 class ReplayError(ValueError):
@@ -61,7 +69,8 @@ class SeasonBook:
 
     maker: Matchmaker
     withdrawn: set[str] = field(default_factory=set)
-    recorded: set[int] = field(default_factory=set)  # schedule indexes whose result was recorded
+    # schedule indexes drawn and not yet recorded (in flight, aborted, or killed before logged)
+    open: set[int] = field(default_factory=set)
     voided: int = 0
     ended: str | None = None  # why the season ended (the final phase settled), once it did
     suspensions: list[tuple[str, str]] = field(default_factory=list)  # (bot, why), in order
@@ -102,6 +111,8 @@ class SeasonBook:
         group = self.maker.next_group()
         if group is None:
             self.maker.rng.bit_generator.state = state
+        else:
+            self.open.add(self.maker.tick - 1)
         return group
 
     def apply(self, event: SeasonEvent, match: Callable[[int], StoredMatch | None]) -> Recorded | None:
@@ -131,6 +142,54 @@ class SeasonBook:
             self.ended = data["why"]
         return None
 
+    def checkpoint(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (the log's ``checkpoint`` entry): a replay starts from
+        the last one instead of the season's first game."""
+        maker = self.maker
+        packed = io.BytesIO()
+        np.savez_compressed(packed, *(getattr(maker, name) for name in ARRAYS))
+        return {
+            "arrays": base64.b64encode(packed.getvalue()).decode(),
+            "names": list(maker.names),
+            "recent": [list(seat) for seat in maker.recent],
+            "errors": [[bool(error) for error in errors] for errors in maker.errors],
+            "suspended": dict(maker.suspended),
+            "tick": int(maker.tick),
+            "final_top": maker.final_top,
+            "final_played": int(maker.final_played),
+            "rng": maker.rng.bit_generator.state,
+            "withdrawn": sorted(self.withdrawn),
+            "open": sorted(self.open),
+            "voided": self.voided,
+            "ended": self.ended,
+            "suspensions": [list(pair) for pair in self.suspensions],
+        }
+
+    @classmethod
+    def restore(cls, start: Mapping[str, Any], data: Mapping[str, Any]) -> SeasonBook:
+        """The book a ``checkpoint`` entry holds (``start``: the log's first entry)."""
+        book = cls.start(start)
+        maker = book.maker
+        with np.load(io.BytesIO(base64.b64decode(data["arrays"]))) as arrays:
+            for k, name in enumerate(ARRAYS):
+                setattr(maker, name, arrays[f"arr_{k}"])
+        maker.names = list(data["names"])
+        maker.index = {name: i for i, name in enumerate(maker.names)}
+        maker.recent = deque((int(tick), int(bot)) for tick, bot in data["recent"])
+        maker.errors = [deque(errors, maxlen=maker.policy.suspend_window) for errors in data["errors"]]
+        maker.suspended = dict(data["suspended"])
+        maker.tick = int(data["tick"])
+        maker.final_top = data["final_top"]
+        maker.final_played = int(data["final_played"])
+        maker.env = maker.open_env if maker.final_top is None else maker.final_env
+        maker.rng.bit_generator.state = data["rng"]
+        book.withdrawn = set(data["withdrawn"])
+        book.open = set(data["open"])
+        book.voided = int(data["voided"])
+        book.ended = data["ended"]
+        book.suspensions = [(name, why) for name, why in data["suspensions"]]
+        return book
+
     def record(self, match: StoredMatch) -> Recorded:
         """Rate a done match (its seats found by name in the matchmaker's group order)."""
         group = group_of(match.key)
@@ -138,7 +197,7 @@ class SeasonBook:
         places = [by_name[name].rank for name in group]
         errors = [by_name[name].fault is not None for name in group]
         result = self.maker.record(group, places, errors)
-        self.recorded.add(match.idx)
+        self.open.discard(match.idx)
         self.voided += result.voided
         self.suspensions.extend(result.suspended.items())
         return result
@@ -162,7 +221,7 @@ class SeasonBook:
                 [list(errors) for errors in maker.errors],
                 maker.rng.bit_generator.state,
                 sorted(self.withdrawn),
-                sorted(self.recorded),
+                sorted(self.open),
                 self.ended,
             )
         )
@@ -176,19 +235,23 @@ def replay(events: Sequence[SeasonEvent], matches: Iterable[StoredMatch]) -> Sea
     if not events or events[0].kind != "start":
         raise ReplayError("the season's log does not begin with its start")
     by_index = {match.idx: match for match in matches}
-    book = SeasonBook.start(events[0].data)
+    last = max((k for k, event in enumerate(events) if event.kind == "checkpoint"), default=0)
+    if last:
+        book = SeasonBook.restore(events[0].data, events[last].data)
+    else:
+        book = SeasonBook.start(events[0].data)
 
     def schedule_until(count: int) -> None:
         while book.scheduled < count:
             stored = by_index.get(book.scheduled)
-            group = book.maker.next_group()
+            group = book.next_group()
             if stored is None or group != group_of(stored.key):
                 raise ReplayError(
                     f"match {book.scheduled - 1 if group else book.scheduled} does not replay: stored "
                     f"{group_of(stored.key) if stored else None}, drawn {group} (was the matchmaking changed?)"
                 )
 
-    for event in events[1:]:
+    for event in events[last + 1 :]:
         schedule_until(event.at)
         book.apply(event, by_index.get)
     schedule_until(len(by_index))
@@ -199,7 +262,7 @@ def unrecorded(book: SeasonBook, matches: Iterable[StoredMatch]) -> list[StoredM
     """Done matches the log has not recorded yet (the service was killed between storing one and
     logging it), in schedule order: the service records them now."""
     return sorted(
-        (match for match in matches if match.status == "done" and match.idx not in book.recorded),
+        (match for match in matches if match.status == "done" and match.idx in book.open),
         key=lambda match: match.idx,
     )
 

@@ -1,7 +1,8 @@
 """A season ladder's ``[season]`` table: the matchmaking knobs and when the final phase begins.
 
 Every key of ``MatchmakingPolicy`` (arena/tournament/plan/matchmaking.py) may be set, plus
-``final_at``, the UTC time the final phase begins by itself. docs/ladders.md (*Seasons*) lists
+``final_at``, the UTC time the final phase begins by itself, and ``checkpoint_every``, the
+results between two checkpoints of the season's state (a restart replays at most these). docs/ladders.md (*Seasons*) lists
 them. A misspelt key is refused with the nearest known name.
 """
 
@@ -20,7 +21,8 @@ KNOB_TYPES: dict[str, tuple[type, ...]] = {
     f.name: (list,) if f.name == "seats" else (int,) if isinstance(f.default, int) else (int, float)
     for f in fields(MatchmakingPolicy)
 }
-SEASON_KEYS: dict[str, tuple[type, ...]] = {**KNOB_TYPES, "final_at": (str,)}
+SEASON_KEYS: dict[str, tuple[type, ...]] = {**KNOB_TYPES, "final_at": (str,), "checkpoint_every": (int,)}
+CHECKPOINT_EVERY = 1000  # results between two checkpoints of the season's state, by default
 
 
 class SeasonKeyError(ValueError):
@@ -37,6 +39,7 @@ class SeasonSettings:
 
     policy: MatchmakingPolicy
     final_at: datetime | None = None  # the final phase begins at this UTC time (None: by command)
+    checkpoint_every: int = CHECKPOINT_EVERY  # a restart replays at most this many results
 
 
 def nearest(key: str, known: Mapping[str, Any]) -> str:
@@ -87,4 +90,7 @@ def season_settings(table: Mapping[str, Any], players: int) -> SeasonSettings:
                 "final_at",
                 f'final_at = {table["final_at"]!r} is not a time: write it as "2026-12-24T18:00:00Z" (UTC)',
             ) from None
-    return SeasonSettings(policy, final_at)
+    every = table.get("checkpoint_every", CHECKPOINT_EVERY)
+    if every < 1:
+        raise SeasonKeyError("checkpoint_every", f"checkpoint_every must be at least 1, got {every}")
+    return SeasonSettings(policy, final_at, every)

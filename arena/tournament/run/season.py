@@ -92,6 +92,7 @@ class SeasonService:
         self.began = time.time()
         self.warned: set[str] = set()
         self.stillborn = 0  # workers in a row that died before starting their match
+        self.rated = 0  # results rated since this start
 
     # -- opening ----------------------------------------------------------------------------
 
@@ -252,9 +253,12 @@ class SeasonService:
                 self.queue.insert(0, match)
 
     def rate(self, match: StoredMatch) -> None:
-        """Log and rate a stored result; say who it suspended."""
+        """Log and rate a stored result; say who it suspended; a checkpoint now and then."""
         self.log("record", {"idx": match.idx})
         result = self.book.record(match)
+        self.rated += 1
+        if self.rated % self.settings.checkpoint_every == 0:
+            self.log("checkpoint", self.book.checkpoint())
         for name, why in result.suspended.items():
             self.say(f"suspended: {name}: {why}")
         maker = self.book.maker

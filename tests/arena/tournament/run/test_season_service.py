@@ -107,7 +107,8 @@ def kill9(process: subprocess.Popen, tag: str) -> None:
 
 @pytest.mark.skipif(not bwrap_works(), reason="submitted bots run only under bubblewrap")
 def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tmp_path, popen, request):
-    ladder = write(tmp_path / "season.toml", "seats = [2, 3]\nplacement_games = 3\nnearest = 4")
+    knobs = "seats = [2, 3]\nplacement_games = 3\nnearest = 4\ncheckpoint_every = 7"
+    ladder = write(tmp_path / "season.toml", knobs)
     db, log = tmp_path / "season.db", tmp_path / "season.log"
     tag = uuid.uuid4().hex
     env = killable_env(tag, request)
@@ -124,7 +125,7 @@ def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tm
     kill9(process, tag)
 
     process = start(popen, ladder, db, env, log)
-    write(ladder, "seats = [2, 3]\nplacement_games = 3\nnearest = 4", agents="")  # the bidder leaves
+    write(ladder, knobs, agents="")  # the bidder leaves
     submissions = SubmissionStore(tmp_path / "submissions")
     withdraw(submissions, next(r for r in submissions.all() if r.version == "2.0"))
     wait_until(
@@ -159,6 +160,7 @@ def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tm
         # the state the service ended with is what an uninterrupted replay of its log gives
         assert replay(events, matches).fingerprint() == saved["fingerprint"]
         assert (saved["starts"], saved["restarts"], saved["status"]) == (3, 2, "stopped")
+        assert sum(event.kind == "checkpoint" for event in events) >= 3  # the restarts replayed from one
         joins = {event.data["name"]: event.data["inherits"] for event in events if event.kind == "join"}
         assert joins["pkgbot@2.0"] == "pkgbot" and joins["pkgbot"] is None
         withdrawals = {event.data["name"]: event.at for event in events if event.kind == "withdraw"}
