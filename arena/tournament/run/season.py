@@ -367,7 +367,7 @@ class SeasonService:
             if now >= next_final:
                 next_final = now + FINAL_CHECK_EVERY_S
                 self.maybe_end()
-            if self.book.ended is not None and not self.in_flight:
+            if self.book.ended is not None and not self.in_flight and not self.queue:
                 break
             self.fill()
             for match, reply in self.pool.events(POLL_S):
