@@ -60,6 +60,9 @@ def test_a_season_ladder_keeps_its_table_and_refuses_bad_keys_at_their_line(regi
     assert "s.toml:7: [season]: seats must be counts from 2 to 4" in error_of(
         "[season]\nseats = [2, 5]\n", registry
     )
+    assert "checkpoint_every must be at least 1, got 0" in error_of(
+        "[season]\ncheckpoint_every = 0\n", registry
+    )
     assert "suspend_errors cannot exceed suspend_window" in error_of(
         "[season]\nsuspend_errors = 5\nsuspend_window = 2\n", registry
     )
