@@ -31,6 +31,7 @@ from arena.cli.compare import compare
 from arena.cli.db import db_app
 from arena.cli.help_text import reflow_commands
 from arena.cli.newbot import NewBotError, check_name, render, write_package
+from arena.cli.season import season_app
 from arena.cli.serve import serve
 from arena.cli.submissions import check_package
 from arena.cli.submissions import register as register_submission_commands
@@ -552,4 +553,5 @@ app.command()(compare)
 app.command()(serve)  # the web arena (arena/web/)
 register_submission_commands(app)  # submit, bots
 register_user_commands(app)  # users (a competition's accounts)
+app.add_typer(season_app, name="season")  # arena season start|status|stop|final
 reflow_commands(app)  # last: every command's help wraps to the terminal

@@ -117,9 +117,12 @@ def submit(
         raise fail(
             f"submission {record.id} rejected: {record.reason} (its log: arena bots show {record.id})", code=1
         )
-    say(
-        f"submission {record.id}: {record.name} {record.version} is active on {ladder.name!r}; `arena run {ladder_file}` plays its matches"
+    player = (
+        "its running season takes it in within seconds"
+        if ladder.format == "season"
+        else f"`arena run {ladder_file}` plays its matches"
     )
+    say(f"submission {record.id}: {record.name} {record.version} is active on {ladder.name!r}; {player}")
 
 
 def check_package(package: Path, ladder_file: Path) -> None:
@@ -246,7 +249,8 @@ def withdraw(
     submitter: SubmitterOption = None,
     db: CommandDbOption = None,
 ) -> None:
-    """Withdraw a submission: off its ladder at the next `arena run` (its matches played stay)."""
+    """Withdraw a submission: off its ladder at the next `arena run`, or within seconds from a running
+    season (its matches played stay)."""
     from arena.submissions.pipeline import withdraw as withdraw_record
 
     db = _db(context, db)

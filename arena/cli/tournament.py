@@ -44,6 +44,7 @@ from arena.cli.stores import (
 )
 from arena.text.files import INT64, waits_for_a_reader
 from arena.text.safe import printable
+from arena.tournament.formats import FORMATS
 from arena.tournament.plan.growth import mark_uncertain, retired_names, without_retired
 from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.plan.runs import plan_run
@@ -103,6 +104,15 @@ OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write
 
 def _with_submissions(ladder: Ladder, db: str, sandbox: str) -> Ladder:
     """``ladder`` grown by its active submitted bots (arena/submissions/), which run only under bwrap."""
+    try:
+        return grown_by_submissions(ladder, db, sandbox)
+    except LadderError as error:
+        raise _fail(str(error)) from None
+
+
+def grown_by_submissions(ladder: Ladder, db: str | Path, sandbox: str) -> Ladder:
+    """``_with_submissions``, a LadderError where the sandbox cannot run them (a running season
+    reads the submissions again and again: it says so once, and plays on)."""
     from arena.process.zygote import PACKAGES_ENV
     from arena.submissions.entrants import with_submissions
     from arena.submissions.store import SubmissionStore, submissions_folder
@@ -113,7 +123,7 @@ def _with_submissions(ladder: Ladder, db: str, sandbox: str) -> Ladder:
     grown = with_submissions(ladder, store)
     if grown is not ladder:
         if sandbox != "bwrap":
-            raise _fail(
+            raise LadderError(
                 f"ladder {ladder.name!r} has submitted bots: they run only in the bwrap sandbox, not {sandbox!r}"
             )
         os.environ[PACKAGES_ENV] = str(store.packages)  # the workers' one zygote holds them (zygote.py)
@@ -270,6 +280,8 @@ def run(
         ladder = load_ladder(ladder_file, registry)
     except LadderError as error:
         raise _fail(str(error)) from None
+    if FORMATS[ladder.format].service:
+        raise _fail(f"ladder {ladder.name!r} is a season: run it with `arena season start {ladder_file}`")
     if not is_url(db) and Path(db).is_dir():
         raise _fail(f"--db {db} is a folder; name a database file")
     in_force = use_sandbox(sandbox, ladder.sandbox)

@@ -48,6 +48,7 @@ class TournamentFormat:
     shared_deals: bool = False  # every group plays the same deals, so scores compare across groups
     in_ladder_files: bool = True  # may be named by ``format =`` in a ladder file
     adaptive: bool = False  # plays rounds it picks from the results so far (arena/tournament/plan/swiss.py)
+    service: bool = False  # runs until stopped, as `arena season start` (arena/tournament/run/season.py)
 
     def meeting_groups(
         self, entrants: Sequence[Any], players: int, challenger: str | None
@@ -101,6 +102,16 @@ FORMATS: dict[str, TournamentFormat] = {
             lambda agents, players: math.comb(agents, players),
             keys=("target_interval", "max_matches"),
             adaptive=True,
+        ),
+        # A competition that runs until stopped: matches drawn one at a time by the season's
+        # matchmaking (arena/tournament/plan/matchmaking.py), its knobs in the [season] table.
+        TournamentFormat(
+            "season",
+            _every_combination,
+            lambda agents, players: math.comb(agents, players),
+            keys=("season",),
+            adaptive=True,
+            service=True,
         ),
         TournamentFormat("compare", None, None, shared_deals=True, in_ladder_files=False),
     )

@@ -43,6 +43,7 @@ from arena.web import charts, views
 from arena.web.competition.config import CompetitionConfig
 from arena.web.replay import Frame, draw, extend_frames, replay_frames
 from arena.web.scoresheet import score_sheet, sheet_chart
+from arena.web.season_view import games_chart, season_view
 from arena.web.threads import Threads, threaded_routes
 
 LOG = logging.getLogger("arena.web")
@@ -417,6 +418,14 @@ class Arena:
             }
         )
 
+    def season(self, request: Request) -> Response:
+        run_id = parse_id(request.path_params["run_id"])
+        with self.store() as store:
+            view = season_view(store, run_id)
+        if _api(request):
+            return JSONResponse(view)
+        return self.page("season.html", **view, chart=Markup(games_chart(view["games"])))
+
     def agent(self, request: Request) -> Response:
         name = request.path_params["name"]
         with self.store() as store:
@@ -583,6 +592,8 @@ def create_app(
         Route("/ladders/{run_id}/matches", arena.matches),
         Route("/api/ladders/{run_id}/matches", arena.matches),
         *match_routes(arena),
+        Route("/seasons/{run_id}", arena.season),
+        Route("/api/seasons/{run_id}", arena.season),
         Route("/agents/{name:path}", arena.agent),
         Route("/api/agents/{name:path}", arena.agent),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -25,8 +25,13 @@ def colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
-def rating_chart(history: dict[str, list[tuple[int, float]]]) -> str:
-    """Each agent's conservative rating (mu - 3 sigma) after each rated match, one line per agent."""
+def rating_chart(
+    history: dict[str, list[tuple[int, float]]],
+    title: str = "rating (mu - 3 sigma) after each match",
+    unit: str = "matches",
+) -> str:
+    """Each agent's conservative rating (mu - 3 sigma) after each rated match, one line per agent
+    (or any other ``title``d series over ``unit``s: a season's games per bot)."""
     points = [point for series in history.values() for point in series]
     if not points:
         return document(WIDTH, 40, [text(10, 24, "no rated match yet", 12)], "rating chart: no data")
@@ -45,7 +50,7 @@ def rating_chart(history: dict[str, list[tuple[int, float]]]) -> str:
         text(LEFT - 4, TOP + 10, f"{high:.1f}", 10, "end"),
         text(LEFT - 4, TOP + plot_h, f"{low:.1f}", 10, "end"),
         text(LEFT, HEIGHT - 8, "0", 10),
-        text(LEFT + plot_w, HEIGHT - 8, f"{last} matches", 10, "end"),
+        text(LEFT + plot_w, HEIGHT - 8, f"{last} {unit}", 10, "end"),
     ]
     if low < 0 < high:
         body.append(f'<polyline points="{at(0, 0)} {at(last, 0)}" fill="none" stroke="#ddd"/>')
@@ -60,7 +65,7 @@ def rating_chart(history: dict[str, list[tuple[int, float]]]) -> str:
             f'<rect x="{WIDTH - RIGHT + 12}" y="{TOP + 16 * index}" width="10" height="10" fill="{colour(index)}"/>'
         )
         body.append(text(WIDTH - RIGHT + 26, TOP + 16 * index + 9, agent[:24], 11))
-    return document(WIDTH, HEIGHT, body, "rating (mu - 3 sigma) after each match")
+    return document(WIDTH, HEIGHT, body, title)
 
 
 def _scale(low: float, high: float, start: float, length: float, flip: bool = False):

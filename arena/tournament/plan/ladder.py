@@ -51,6 +51,7 @@ TOP_KEYS: dict[str, type | tuple[type, ...]] = {
     "target_interval": (int, float),  # swiss only (see arena/tournament/plan/swiss.py)
     "max_matches": int,  # swiss only
     "submissions": dict,  # what submitted bots may be (arena/tournament/plan/submission_limits.py)
+    "season": dict,  # season only: matchmaking knobs (arena/tournament/plan/season_keys.py)
 }
 KEY_KINDS = {
     "seed": f'an integer or "{SECRET_SEED}"',
@@ -115,6 +116,7 @@ class Ladder:
     digest: str = ""
     source: str = ""
     submissions: dict[str, Any] = field(default_factory=dict)  # the [submissions] table (limits)
+    season: dict[str, Any] = field(default_factory=dict)  # the [season] table (a season's knobs)
     sprt: dict[str, float] | None = (
         None  # an `arena compare` run's test (elo0, elo1, alpha, beta), for the web view
     )
@@ -316,6 +318,7 @@ class _Validator:
             if "concurrency" in data
             else None,
             submissions=self.submissions(),
+            season=self.season(fmt, players, low, game.max_players),
             digest=content_digest(data),
             source=self.source,
             **self.adaptive_keys(fmt),
@@ -342,6 +345,28 @@ class _Validator:
         problem = limits_problem(table)
         if problem:
             raise self.fail(("submissions",), problem)
+        return dict(table)
+
+    def season(self, fmt: str, players: int, low: int, high: int) -> dict[str, Any]:
+        """The ``[season]`` table, checked (arena/tournament/plan/season_keys.py); refused with
+        any other format."""
+        from arena.tournament.plan.season_keys import SeasonKeyError, season_settings
+
+        if "season" not in self.data:
+            return {}
+        if "season" not in FORMATS[fmt].keys:
+            raise self.fail(("season",), f"table [season] is only used with format = '{owner('season')}'")
+        table = self.data["season"]
+        try:
+            settings = season_settings(table, players)
+        except SeasonKeyError as error:
+            raise self.fail(("season", error.key) if error.key else ("season",), str(error)) from None
+        outside = [n for n in settings.policy.seats if not low <= n <= high]
+        if outside:
+            raise self.fail(
+                ("season", "seats"),
+                f"[season] seats {outside} are outside the game's {low} to {high} players",
+            )
         return dict(table)
 
     def adaptive_keys(self, fmt: str) -> dict[str, Any]:

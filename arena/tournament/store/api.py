@@ -168,6 +168,18 @@ class MatchFilter:
     seed: int | None = None
 
 
+@dataclass(frozen=True)
+class SeasonEvent:
+    """One entry of a season's log (arena/tournament/run/season.py): what changed its field or
+    its ratings, in order. ``at`` is how many of the run's matches were scheduled before it, so
+    a replay interleaves the log with the scheduled matches exactly as they happened."""
+
+    seq: int
+    at: int
+    kind: str  # start, join, withdraw, record, final, end
+    data: dict[str, Any]
+
+
 class MatchToStore(Protocol):
     """A scheduled match as the store takes it (the planner's ScheduledMatch is one)."""
 
@@ -366,3 +378,16 @@ class TournamentStore(StoreReader, Protocol):
 
     def counts(self, run_id: int) -> dict[str, int]:
         """How many of the run's matches are in each status."""
+
+    # -- seasons (a ladder that runs as a service: arena/tournament/run/season.py)
+    def add_season_event(self, run_id: int, at: int, kind: str, data: dict[str, Any]) -> None:
+        """Append one entry to the run's season log."""
+
+    def season_events(self, run_id: int) -> list[SeasonEvent]:
+        """The run's season log, oldest first."""
+
+    def save_season_state(self, run_id: int, state: dict[str, Any]) -> None:
+        """Replace the season's live state (what `arena season status` and the web show)."""
+
+    def season_state(self, run_id: int) -> dict[str, Any] | None:
+        """The season's live state as last saved, or None."""

@@ -33,6 +33,7 @@ from arena.tournament.store.api import (
     LadderRun,
     MatchToStore,
     NewRun,
+    SeasonEvent,
     StoredMatch,
     StoredSeat,
     StoreError,
@@ -509,6 +510,39 @@ class SqlStore(StoreReads):
         counts.update({row[0]: row[1] for row in rows})
         return counts
 
+    # -- seasons (a ladder that runs as a service: arena/tournament/run/season.py) --------------
+
+    def add_season_event(self, run_id: int, at: int, kind: str, data: dict[str, Any]) -> None:
+        """Append one entry to the run's season log."""
+        with self.transaction() as tx:
+            tx.run(
+                "INSERT INTO season_events (ladder_id, at, kind, data) VALUES (?, ?, ?, ?)",
+                (run_id, at, kind, json.dumps(data, sort_keys=True)),
+            )
+
+    def season_events(self, run_id: int) -> list[SeasonEvent]:
+        """The run's season log, oldest first."""
+        rows = self._rows(
+            "SELECT id, at, kind, data FROM season_events WHERE ladder_id = ? ORDER BY id", (run_id,)
+        )
+        return [SeasonEvent(seq, at, kind, json.loads(data)) for seq, at, kind, data in rows]
+
+    def save_season_state(self, run_id: int, state: dict[str, Any]) -> None:
+        """Replace the season's live state (what `arena season status` and the web show)."""
+        with self.transaction() as tx:
+            tx.run(
+                "INSERT INTO season_state (ladder_id, data, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT (ladder_id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+                (run_id, json.dumps(state, sort_keys=True), now_text()),
+            )
+
+    def season_state(self, run_id: int) -> dict[str, Any] | None:
+        """The season's live state as last saved (with ``updated``, when), or None."""
+        row = self._row("SELECT data, updated FROM season_state WHERE ladder_id = ?", (run_id,))
+        if row is None:
+            return None
+        return {**json.loads(row[0]), "updated": row[1]}
+
     # -- whole tables, for `arena db copy` -----------------------------------------------------
 
     def table_rows(self, table: str) -> tuple[list[str], Iterator[tuple]]:
@@ -516,7 +550,9 @@ class SqlStore(StoreReads):
         with self._reading() as tx:
             tx.all(f"SELECT * FROM {table} WHERE 1 = 0")
             columns = [column[0] for column in tx.cursor.description]  # type: ignore[attr-defined]
-        order = "match_id, seat" if table == "seats" else "match_id" if table == "records" else "id"
+        order = {"seats": "match_id, seat", "records": "match_id", "season_state": "ladder_id"}.get(
+            table, "id"
+        )
 
         def rows() -> Iterator[tuple]:
             last: tuple | None = None

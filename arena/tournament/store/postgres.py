@@ -221,7 +221,7 @@ class PostgresStore(SqlStore):
 
     def after_copy(self, tx: Tx) -> None:
         """Move the id sequences past the ids a copy inserted as they were."""
-        for table in ("ladders", "matches"):
+        for table in ("ladders", "matches", "season_events"):
             tx.run(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
             )

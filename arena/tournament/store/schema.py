@@ -122,6 +122,23 @@ MIGRATIONS: tuple[str | Mapping[str, str], ...] = (
     CREATE INDEX seats_agent ON seats (agent, match_id);
     CREATE INDEX seats_fault ON seats (fault, match_id) WHERE fault IS NOT NULL;
     """,
+    # 5: seasons (a ladder run as a service, arena/tournament/run/season.py): the log a restart
+    # replays, and the live state `arena season status` and the web show
+    """
+    CREATE TABLE season_events (
+        id {serial},
+        ladder_id {int} NOT NULL REFERENCES ladders (id),
+        at {int} NOT NULL,            -- matches scheduled before it
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL            -- JSON
+    );
+    CREATE INDEX season_events_ladder ON season_events (ladder_id, id);
+    CREATE TABLE season_state (
+        ladder_id {int} PRIMARY KEY REFERENCES ladders (id),
+        data TEXT NOT NULL,           -- JSON
+        updated TEXT NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -131,7 +148,14 @@ def latest() -> int:
     return len(MIGRATIONS)
 
 
-TABLES = ("ladders", "matches", "seats", "records")  # in the order a copy fills them
+TABLES = (
+    "ladders",
+    "matches",
+    "seats",
+    "records",
+    "season_events",
+    "season_state",
+)  # in the order a copy fills them
 
 
 @dataclass(frozen=True)

@@ -140,9 +140,19 @@ def test_copy_round_trips_sqlite_postgresql_sqlite_with_every_row_identical(
     original = str(tmp_path / "original.db")
     with open_store(original) as store:
         run_id = play_some(store, ladder, 3)  # and one match pending: the copy holds it too
+        store.add_season_event(run_id, 0, "start", {"seed": 5})
+        store.add_season_event(run_id, 2, "join", {"name": "x"})
+        store.save_season_state(run_id, {"status": "running"})
     url = postgres_server.fresh()
     back = str(tmp_path / "back.db")
-    assert copy_store(original, url).rows == {"ladders": 1, "matches": 4, "seats": 6, "records": 3}
+    assert copy_store(original, url).rows == {
+        "ladders": 1,
+        "matches": 4,
+        "seats": 6,
+        "records": 3,
+        "season_events": 2,
+        "season_state": 1,
+    }
     assert arena_in_process("db", "copy", url, back).returncode == 0
     assert rows_of(original) == rows_of(url) == rows_of(back)
     for db in (url, back):
@@ -151,6 +161,8 @@ def test_copy_round_trips_sqlite_postgresql_sqlite_with_every_row_identical(
             # ids go on after the copied ones: a new run is stored beside them
             other = parse_ladder(LADDER.replace("pg-test", "pg-more"), discover(), source="more.toml")
             assert open_run(store, other).id == run_id + 1
+            store.add_season_event(run_id, 3, "record", {"idx": 3})  # the log's ids go on too
+            assert [event.kind for event in store.season_events(run_id)] == ["start", "join", "record"]
     for command in ("leaderboard", "export"):
         outputs = {
             arena_in_process(command, "-l", "pg-test", "--db", db, "--format", "json").stdout
