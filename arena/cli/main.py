@@ -481,7 +481,7 @@ def check(
 
     Reports handshake and per-move times, protocol errors and forfeits with their cause, and
     ends with PASS or FAIL (exit status 1). With --ladder, a bot package goes through the
-    submission's own steps (checks, build, validation games, the ladder's limits and clocks) in a
+    submission's own steps (checks, build, validation games, with that ladder's limits and clocks) in a
     throw-away folder, as a competition server would run them.
     """
     if ladder is not None:

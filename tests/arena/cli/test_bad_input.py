@@ -168,8 +168,9 @@ def _sql(statement: str):
 
 def _overwrite_pages(db: Path) -> None:
     with open(db, "r+b") as handle:
-        handle.seek(4096)
-        handle.write(b"\xff" * 8192)
+        page = int.from_bytes(handle.read(18)[16:18], "big")  # the header's page size
+        handle.seek(page)  # pages 2 and 3: tables' b-trees
+        handle.write(b"\xff" * 2 * page)
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,12 @@ IN_PROCESS = [
         "nested more than 32 deep",
     ),
     ("bots", ["bots", "--db", "{db}", "show", BIG], "no submission " + BIG),
+    ("season", ["season", "start", "{fifo}", "--db", "{new_db}"], "not a regular file"),
+    ("season", ["season", "start", "{huge.toml}", "--db", "{new_db}"], "too big for a ladder file"),
+    ("season", ["season", "status", "\x1b[2J" + "x" * 10_000, "--db", "{db}"], "no season named"),
+    ("season", ["season", "final", "good", "--db", "{db}"], "is not a season"),
+    ("users", ["users", "add", "\x1b[2J" + "x" * 10_000, "--db", "{db}"], "a user name is"),
+    ("users", ["users", "list", "--db", "{fifo}"], "not a database file"),
 ]
 
 # The same, where the old code hung or read until memory ran out: a subprocess under a timeout.
