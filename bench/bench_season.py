@@ -231,11 +231,11 @@ def write_season(
 # -- figures ---------------------------------------------------------------------------------------
 
 
-def percentiles(values: Sequence[float]) -> str:
+def percentiles(values: Sequence[float], count: bool = True) -> str:
     ordered = sorted(values)
     p50 = ordered[len(ordered) // 2]
     p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
-    return f"p50 {p50:8.1f} ms  p99 {p99:8.1f} ms  (n={len(ordered)})"
+    return f"p50 {p50:7.1f} ms  p99 {p99:7.1f} ms" + (f"  (n={len(ordered)})" if count else "")
 
 
 def store_size(db: str, matches: int, store: Any) -> str:
@@ -332,21 +332,25 @@ class Series:
         """A thousand consecutive matches from a random place of the run."""
         return store.match_ids(run_id, _all(), 1000, self.rng.randrange(max(1, done - 1000)))
 
-    def timed(self, url: str) -> float:
-        t = time.perf_counter()
+    def timed(self, url: str) -> tuple[float, float]:
+        """Wall-clock and CPU milliseconds of one request (CPU: of this whole process, so a
+        background refresh running meanwhile counts too)."""
+        t, cpu = time.perf_counter(), time.process_time()
         response = self.client.get(url)
-        elapsed = (time.perf_counter() - t) * 1000
+        elapsed, used = (time.perf_counter() - t) * 1000, (time.process_time() - cpu) * 1000
         if response.status_code != 200:
             raise SystemExit(f"error: {url}: HTTP {response.status_code}")
-        return elapsed
+        return elapsed, used
 
     def __call__(self, label: str, urls: Callable[[int], str], writer: LiveWriter | None = None) -> None:
-        times = []
+        walls, cpus = [], []
         for n in range(self.requests):
             if writer is not None and n % WRITE_EVERY == 0:
                 writer.one()  # a live season: the ladder view refreshes as it would
-            times.append(self.timed(urls(n)))
-        print(f"{label:34} {percentiles(times)}", flush=True)
+            wall, cpu = self.timed(urls(n))
+            walls.append(wall)
+            cpus.append(cpu)
+        print(f"{label:34} {percentiles(walls)}; CPU {percentiles(cpus, count=False)}", flush=True)
 
     def store_pages(self, store: Any, run_id: int, done: int, bots: Sequence[str]) -> None:
         """The pages whose cost is the store's: a bot's, a match's, a step, the lists."""
