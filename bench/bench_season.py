@@ -231,11 +231,11 @@ def write_season(
 # -- figures ---------------------------------------------------------------------------------------
 
 
-def percentiles(values: Sequence[float]) -> str:
+def percentiles(values: Sequence[float], count: bool = True) -> str:
     ordered = sorted(values)
     p50 = ordered[len(ordered) // 2]
     p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
-    return f"p50 {p50:8.1f} ms  p99 {p99:8.1f} ms  (n={len(ordered)})"
+    return f"p50 {p50:7.1f} ms  p99 {p99:7.1f} ms" + (f"  (n={len(ordered)})" if count else "")
 
 
 def store_size(db: str, matches: int, store: Any) -> str:
@@ -250,8 +250,9 @@ def store_size(db: str, matches: int, store: Any) -> str:
     )
 
 
-def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3) -> None:
-    """Every latency figure on the season in ``db`` (which it extends by a few results)."""
+def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3, ratings: bool = True) -> None:
+    """Every latency figure on the season in ``db`` (which it extends by a few results); without
+    ``ratings``, only the pages that do not rate (no recomputation, no leaderboard)."""
     from starlette.testclient import TestClient
 
     from arena.registry.plugins import discover
@@ -265,6 +266,9 @@ def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3) -> None:
     done = store.counts(run.id)["done"]
     print(f"== season of {done} matches in {db}")
     print(store_size(db, done, store))
+    if not ratings:
+        pages(db, store, run, done, requests)
+        return
     started, cpu = time.perf_counter(), time.process_time()
     table = standings(store, run)
     print(
@@ -288,56 +292,75 @@ def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3) -> None:
         f" ({time.process_time() - cpu:.1f} s CPU)"
     )
 
-    rng = random.Random(7)
-    season = Season(len({row.agent.split("@")[0] for row in table}), done, seed=2)
-    bots = [row.agent for row in table]
-    match_ids = store.match_ids(run.id, _all(), 1000, rng.randrange(max(1, done - 1000)))
-    writer = LiveWriter(store, run.id, season, match_ids)
-
-    def timed(url: str) -> float:
-        t = time.perf_counter()
-        response = client.get(url)
-        elapsed = (time.perf_counter() - t) * 1000
-        if response.status_code != 200:
-            raise SystemExit(f"error: {url}: HTTP {response.status_code}")
-        return elapsed
-
-    def series(label: str, urls: Callable[[int], str], live: bool = False) -> None:
-        times = []
-        for n in range(requests):
-            if live and n % WRITE_EVERY == 0:
-                writer.one()
-            times.append(timed(urls(n)))
-        print(f"{label:34} {percentiles(times)}")
-
-    series("leaderboard page (live)", lambda n: f"/ladders/{run.id}", live=True)
-    series("leaderboard JSON (live)", lambda n: f"/api/ladders/{run.id}/leaderboard", live=True)
-    series("bot page", lambda n: f"/agents/{rng.choice(bots)}")
-    series("match page", lambda n: f"/matches/{rng.choice(match_ids)}")
-    series("replay step", lambda n: f"/api/matches/{match_ids[n % 8]}/steps/{rng.randrange(1, 40)}")
-    series("ladder list", lambda n: "/")
-    pages = max(1, done // 50)
-    series("match list, a page", lambda n: f"/ladders/{run.id}/matches?page={rng.randrange(1, pages + 1)}")
+    series = Series(client, requests)
+    field = len({row.agent.split("@")[0] for row in table})
+    writer = LiveWriter(store, run.id, Season(field, done, seed=2), series.match_ids(store, run.id, done))
+    series("leaderboard page (live)", lambda n: f"/ladders/{run.id}", writer)
+    series("leaderboard JSON (live)", lambda n: f"/api/ladders/{run.id}/leaderboard", writer)
+    series.store_pages(store, run.id, done, [row.agent for row in table])
     store.close()
     times = []
+    arena = str(Path(sys.executable).with_name("arena"))
     for _ in range(cli_runs):  # a process: it rates every match again, with nothing kept
         t = time.perf_counter()
-        subprocess.run(
-            [
-                str(Path(sys.executable).with_name("arena")),
-                "leaderboard",
-                "--db",
-                db,
-                "season",
-                "--format",
-                "json",
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        command = [arena, "leaderboard", "--db", db, "season", "--format", "json"]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         times.append((time.perf_counter() - t) * 1000)
     if times:
         print(f"{'`arena leaderboard` (a process)':34} {percentiles(times)}")
+
+
+def pages(db: str, store: Any, run: Any, done: int, requests: int) -> None:
+    """The pages that do not rate: a bot's, a match's, a replay step, the ladder list, the match list."""
+    from starlette.testclient import TestClient
+
+    from arena.registry.plugins import discover
+    from arena.web.app import create_app
+
+    bots = sorted({seat.agent for m in store.done_matches(run.id, upto=2000) for seat in m.seats})
+    Series(TestClient(create_app(db, discover())), requests).store_pages(store, run.id, done, bots)
+    store.close()
+
+
+class Series:
+    """Timed requests through one client, printed as one line of percentiles."""
+
+    def __init__(self, client: Any, requests: int) -> None:
+        self.client, self.requests, self.rng = client, requests, random.Random(7)
+
+    def match_ids(self, store: Any, run_id: int, done: int) -> list[int]:
+        """A thousand consecutive matches from a random place of the run."""
+        return store.match_ids(run_id, _all(), 1000, self.rng.randrange(max(1, done - 1000)))
+
+    def timed(self, url: str) -> tuple[float, float]:
+        """Wall-clock and CPU milliseconds of one request (CPU: of this whole process, so a
+        background refresh running meanwhile counts too)."""
+        t, cpu = time.perf_counter(), time.process_time()
+        response = self.client.get(url)
+        elapsed, used = (time.perf_counter() - t) * 1000, (time.process_time() - cpu) * 1000
+        if response.status_code != 200:
+            raise SystemExit(f"error: {url}: HTTP {response.status_code}")
+        return elapsed, used
+
+    def __call__(self, label: str, urls: Callable[[int], str], writer: LiveWriter | None = None) -> None:
+        walls, cpus = [], []
+        for n in range(self.requests):
+            if writer is not None and n % WRITE_EVERY == 0:
+                writer.one()  # a live season: the ladder view refreshes as it would
+            wall, cpu = self.timed(urls(n))
+            walls.append(wall)
+            cpus.append(cpu)
+        print(f"{label:34} {percentiles(walls)}; CPU {percentiles(cpus, count=False)}", flush=True)
+
+    def store_pages(self, store: Any, run_id: int, done: int, bots: Sequence[str]) -> None:
+        """The pages whose cost is the store's: a bot's, a match's, a step, the lists."""
+        rng, match_ids = self.rng, self.match_ids(store, run_id, done)
+        self("bot page", lambda n: f"/agents/{rng.choice(bots)}")
+        self("match page", lambda n: f"/matches/{rng.choice(match_ids)}")
+        self("replay step", lambda n: f"/api/matches/{match_ids[n % 8]}/steps/{rng.randrange(1, 40)}")
+        self("ladder list", lambda n: "/")
+        last = max(1, done // 50)
+        self("match list, a page", lambda n: f"/ladders/{run_id}/matches?page={rng.randrange(1, last + 1)}")
 
 
 def _all() -> Any:
@@ -445,6 +468,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--writer-matches", type=int, default=600, help="matches per throughput figure")
     parser.add_argument("--requests", type=int, default=REQUESTS)
     parser.add_argument("--cli-runs", type=int, default=3, help="timed `arena leaderboard` runs (0: none)")
+    parser.add_argument("--no-ratings", action="store_true", help="measure only the pages that do not rate")
     args = parser.parse_args([] if argv is None else argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -455,7 +479,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             keep = [int(n) for n in args.keep_at.split(",") if n.strip()]
             build(db, args.bots, args.matches, keep, records)
         if args.command in ("all", "measure"):
-            measure(db, args.requests, args.cli_runs)
+            measure(db, args.requests, args.cli_runs, not args.no_ratings)
         if args.command in ("all", "writers"):
             target = (
                 args.db + "-writers" if args.db and "://" not in args.db else args.db or str(folder / "w.db")

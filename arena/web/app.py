@@ -325,6 +325,7 @@ class Arena:
             template,
             view=view,
             rows=rows[(page - 1) * BOARD_ROWS : page * BOARD_ROWS],
+            limit=BOARD_ROWS,  # rows of the retired and the faults tables (the JSON has them all)
             page=page,
             pages=pages,
             chart=Markup(view["chart"]),

@@ -12,6 +12,7 @@ from arena.match.spec import table_seats
 from arena.text.files import TextFileError, read_utf8
 from arena.tournament.formats import FORMATS
 from arena.tournament.stats.elo import wilson_interval
+from arena.tournament.stats.ladder_tally import seat_lines as done_seat_lines
 from arena.tournament.stats.ratings import SeatLine, Standing, effective_ranks, inherited, leaderboard
 from arena.tournament.stats.solo import solo_rows
 from arena.tournament.store.api import LadderRun, StoredMatch, TournamentStore
@@ -55,7 +56,7 @@ def seat_lines(match: StoredMatch) -> list[SeatLine]:
 def done_lines(store: TournamentStore, run: LadderRun) -> Iterator[tuple[int, list[SeatLine]]]:
     """Each done match of ``run`` as (its seed, its seats as the ratings see them), in schedule order."""
     for match in store.done_matches(run.id):
-        yield match.seed, [SeatLine(seat.agent, seat.score, seat.rank, seat.fault) for seat in match.seats]
+        yield match.seed, done_seat_lines(match)
 
 
 def standings(store: TournamentStore, run: LadderRun) -> list[Standing]:
