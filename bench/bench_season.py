@@ -9,7 +9,8 @@ each with a real record: a sample of matches is first played for real by the ref
 agents, the same game), and each synthetic match stores one of them with its seat count.
 
 Figures (each run prints them):
-- store size per match and in all (the SQLite file; records' compressed bytes apart);
+- store size per match and in all (the SQLite file, or a PostgreSQL store's tables by
+  pg_total_relation_size; records' compressed bytes apart);
 - insert throughput (matches/s) with 1, 4 and 16 writer processes at once, each its own run;
 - latency p50 / p99 of the leaderboard page and its JSON, a bot's page, a match page, a replay
   step, the ladder list, a deep page of the match list, and `arena leaderboard` (a process);
@@ -62,7 +63,7 @@ def open_store(target: str) -> Any:
     """The store at ``target`` (a SQLite file, or a server's URL where that backend is installed):
     the one place this bench opens a store."""
     try:
-        from arena.tournament.store import open_store as opener  # type: ignore[attr-defined]
+        from arena.tournament.store.opening import open_store as opener
     except ImportError:  # a Tlachtli with the SQLite store only
         if "://" in target:
             raise SystemExit(f"error: this Tlachtli has no store for {target!r}; give --db a file") from None
@@ -242,12 +243,30 @@ def store_size(db: str, matches: int, store: Any) -> str:
     sizes = store.record_sizes()
     records = sum(sizes)
     if "://" in db:
-        return f"records {records / max(1, len(sizes)):.0f} B a match (compressed)"
+        total = server_size(db)
+        return (
+            f"store {total / 1e6:.1f} MB for {matches} matches: {total / max(1, matches):.0f} B a match"
+            f" (pg_total_relation_size of its tables), of which its record"
+            f" {records / max(1, len(sizes)):.0f} B (compressed)"
+        )
     total = sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
     return (
         f"store {total / 1e6:.1f} MB for {matches} matches: {total / max(1, matches):.0f} B a match, of which"
         f" its record {records / max(1, len(sizes)):.0f} B (compressed)"
     )
+
+
+def server_size(url: str) -> int:
+    """Bytes of a PostgreSQL store's tables with their indexes and TOAST (pg_total_relation_size)."""
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        row = connection.execute(
+            "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+            " JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE c.relkind IN ('r', 'm') AND n.nspname = current_schema()"
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3, ratings: bool = True) -> None:

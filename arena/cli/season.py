@@ -13,13 +13,14 @@ from arena.cli.common import announce_sandbox, say, stderr_console, table, use_s
 from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.interrupts import interrupted_once
-from arena.cli.stores import DbOption, open_for_writing
+from arena.cli.stores import DbOption, open_for_writing, store_errors
 from arena.cli.tournament import _fit_memory, _open_existing, _store_errors, grown_by_submissions
 from arena.registry.plugins import Registry
 from arena.tournament.formats import FORMATS
 from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
 from arena.tournament.store.api import DEFAULT_DB, LadderRun, StoreError
 from arena.tournament.store.base import SqlStore
+from arena.tournament.store.opening import data_folder
 
 season_app = typer.Typer(
     help="Run a season: a ladder that plays until stopped while bots join, update and leave "
@@ -77,6 +78,8 @@ def start(
     except LadderError as error:
         raise _fail(str(error)) from None
     _fit_memory(ladder, jobs)
+    with store_errors(db):  # before anything is written: a PostgreSQL store's control files need it
+        data_folder(db)
     store = open_for_writing(db)
     announce_sandbox(in_force, always=True)
     console = stderr_console()
@@ -197,7 +200,10 @@ def _ask(ladder: str, db: str, what: str) -> tuple[LadderRun, dict[str, Any]]:
     with _store_errors(db), store:
         run = _season_run(store, ladder)
         state = store.season_state(run.id) or {}
-    control_file(db, run.id, what).touch()
+    with store_errors(db, also=(OSError,)):  # no TLACHTLI_DATA, or a folder we may not write
+        asked = control_file(db, run.id, what)
+        asked.parent.mkdir(parents=True, exist_ok=True)  # a PostgreSQL store's data folder may be new
+        asked.touch()
     return run, state
 
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from arena.registry.plugins import discover  # noqa: E402
 from arena.tournament.plan.ladder import load_ladder  # noqa: E402
 from arena.tournament.run.season import run_season  # noqa: E402
-from arena.tournament.store.sqlite import Store  # noqa: E402
+from arena.tournament.store.opening import DATA_ENV, open_store  # noqa: E402
 from arena.web.app import create_app  # noqa: E402
 
 # The final phase is due from the start and has a small budget: the season ends by itself.
@@ -56,20 +56,22 @@ agent = "fault-crash"
 
 
 @pytest.fixture
-def season_db(tmp_path: Path) -> Path:
+def season_db(tmp_path: Path, store_db: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A season that ran to its end, on either store."""
     ladder = tmp_path / "season.toml"
     ladder.write_text(SEASON)
-    db = tmp_path / "season.db"
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))  # a PostgreSQL store's control files
+    db = store_db
     lines: list[str] = []
-    with Store(db) as store:
+    with open_store(db) as store:
         report = run_season(store, lambda: load_ladder(ladder, discover()), jobs=2, say=lines.append)
     assert report.ended == "the final budget of 12 games is spent", lines
     return db
 
 
-def test_the_season_page_shows_the_service_the_table_and_the_final_phase(season_db: Path):
+def test_the_season_page_shows_the_service_the_table_and_the_final_phase(season_db: str):
     client = TestClient(create_app(season_db), raise_server_exceptions=False)
-    with Store(season_db) as store:
+    with open_store(season_db) as store:
         run = store.latest_run("web-season")
         assert run is not None
         done = store.counts(run.id)["done"]

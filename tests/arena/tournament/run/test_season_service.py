@@ -20,6 +20,7 @@ from arena.submissions.pipeline import withdraw
 from arena.submissions.store import SubmissionStore
 from arena.tournament.plan.season import group_of, replay
 from arena.tournament.plan.season_table import season_table
+from arena.tournament.store.opening import DATA_ENV, is_url, open_store
 from arena.tournament.store.sqlite import Store
 from tests.support.bot_packages import submit_package, write_package
 from tests.support.cli import arena_in_process
@@ -57,7 +58,7 @@ def write(path: Path, knobs: str, agents: str = BIDDER, extra: str = "") -> Path
     return path
 
 
-def start(popen, ladder: Path, db: Path, env: dict, log: Path) -> subprocess.Popen:
+def start(popen, ladder: Path, db: Path | str, env: dict, log: Path) -> subprocess.Popen:
     """`arena season start` in the background; its lines go to ``log`` (a pipe nobody reads
     would fill and stop it)."""
     out = log.open("a")
@@ -82,9 +83,14 @@ def query(db: Path, sql: str, *params) -> list[tuple]:
         connection.close()
 
 
-def state(db: Path) -> dict:
-    rows = query(db, "SELECT data FROM season_state")
-    return json.loads(rows[0][0]) if rows else {}
+def state(db: Path | str) -> dict:
+    """The service's live state as it last saved it ({} before it has)."""
+    if not is_url(db):
+        rows = query(Path(db), "SELECT data FROM season_state")
+        return json.loads(rows[0][0]) if rows else {}
+    with open_store(db, read_only=True) as store:  # the same table, read through the server store
+        run = store.latest_run("season")
+        return (store.season_state(run.id) or {}) if run else {}
 
 
 def games_of(db: Path, agent: str) -> int:
@@ -180,7 +186,8 @@ def test_a_season_takes_joins_upgrades_and_withdrawals_and_survives_two_kills(tm
     assert "withdrawn" in shown.stdout and "separated" in shown.stdout
 
 
-def test_hostile_bots_are_voided_then_suspended_with_one_line_why(tmp_path, popen):
+def test_hostile_bots_are_voided_then_suspended_with_one_line_why(tmp_path, popen, store_db, monkeypatch):
+    """On either store: a PostgreSQL one keeps its control files in its data folder."""
     knobs = "placement_games = 2\nsuspend_errors = 2\nsuspend_window = 4"
     hostile = (
         '\n[[agents]]\nname = "crasher"\nagent = "fault-crash"\n'
@@ -192,20 +199,28 @@ def test_hostile_bots_are_voided_then_suspended_with_one_line_why(tmp_path, pope
         agents=hostile,
         extra='sandbox = "none"\n[clock]\nmove_ms = 300\nbank_ms = 1\n',
     )
-    db, log = tmp_path / "hostile.db", tmp_path / "hostile.log"
+    db, log = store_db, tmp_path / "hostile.log"
     tag = uuid.uuid4().hex
-    process = start(popen, ladder, db, tagged_env(tag), log)
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))  # `season stop` below reads it too
+    env = tagged_env(tag)
+    process = start(popen, ladder, db, env, log)
     wait_until(lambda: len(state(db).get("suspended", {})) == 2, process, log, "both suspensions")
     wait_until(lambda: state(db).get("counts", {}).get("done", 0) >= 12, process, log, "honest games after")
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(60) == 128 + signal.SIGTERM
+    if is_url(db):  # stopped by its control file, which lives in the data folder
+        stopped = arena_in_process("season", "stop", "season", "--db", db)
+        assert stopped.returncode == 0, (stopped.stderr, log.read_text())
+        assert process.wait(60) == 0, log.read_text()
+    else:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 128 + signal.SIGTERM
     assert wait_no_processes(tag) == []
 
     lines = log.read_text()
     assert "suspended: crasher: 2 errors in its last 2 games" in lines
     assert "suspended: sleeper: 2 errors in its last 2 games" in lines
-    with Store(db) as store:
+    with open_store(db) as store:
         run = store.latest_run("season")
+        assert run is not None
         matches = store.matches(run.id, ("done",))
         saved = store.season_state(run.id)
         assert saved is not None
@@ -224,9 +239,13 @@ def test_hostile_bots_are_voided_then_suspended_with_one_line_why(tmp_path, pope
     assert rows["rand-1"].elo is not None and rows["rand-1"].voided == 0
 
 
-def test_season_commands_refuse_what_they_cannot_do_in_one_line(tmp_path):
+def test_season_commands_refuse_what_they_cannot_do_in_one_line(tmp_path, monkeypatch):
     ladder = write(tmp_path / "s.toml", "placement_games = 2")
     db = tmp_path / "s.db"
+    monkeypatch.delenv(DATA_ENV, raising=False)  # refused before any server is reached
+    nowhere = arena_in_process("season", "start", str(ladder), "--db", "postgresql://u@/x?host=/nonexistent")
+    assert nowhere.returncode == 2 and f"set {DATA_ENV}=DIR" in nowhere.stderr
+    assert "Traceback" not in nowhere.stderr
     ran = arena_in_process("run", str(ladder), "--db", str(db), cwd=tmp_path)
     assert ran.returncode == 2 and "is a season: run it with `arena season start" in ran.stderr
     plain = tmp_path / "plain.toml"
