@@ -205,6 +205,11 @@ def report(
 
 def fit(args) -> None:
     from sklearn.neural_network import MLPRegressor  # the `train` extra: play needs numpy only
+    from threadpoolctl import threadpool_limits  # scikit-learn's own dependency
+
+    # one BLAS thread: matrices this small lose more to threads fighting over a shared machine's
+    # cores than they gain (a fit took ten times as long with the default threads)
+    threadpool_limits(1)
 
     data = load(args.game, args.data)
     held = (data["game"] % 5) == 0
