@@ -86,7 +86,7 @@ def play_game(
     state = target.game.setup(len(agents), seed, options)
     players = len(agents) + (1 if options else 0)
     for seat, agent in enumerate(agents):
-        agent.setup(hello_message(target.game, seat, players, options, {"seed": seed + seat}))
+        agent.setup(dict(hello_message(target.game, seat, players, options, {"seed": seed + seat})))
     sampler = Random(seed * 31 + 5)
     rows: list[np.ndarray] = []
     banked: list[np.ndarray] = []
@@ -100,8 +100,10 @@ def play_game(
             banked.append(points)
             seats.append(np.arange(len(points)))
         step += 1
-        message = decide_message(state, seat, step)
-        state.apply(seat, agents[seat].act(message["obs"], message))
+        message: dict[str, Any] = dict(decide_message(state, seat, step))
+        choice = agents[seat].act(message["obs"], message)
+        assert isinstance(choice, int)  # these agents answer with the option alone
+        state.apply(seat, choice)
     scores = np.asarray(state.result().scores, dtype=float)
     seat_of = np.concatenate(seats) if seats else np.zeros(0, dtype=int)
     width = len(names(game))
@@ -118,7 +120,7 @@ def play_game(
 def _job(
     game: str, kind: str, seed: int, epsilon: float, sample: float, turns: int, path: str
 ) -> tuple[str, int]:
-    data = play_game(game, kind, seed, epsilon, sample, turns)
+    data: dict[str, Any] = play_game(game, kind, seed, epsilon, sample, turns)
     temporary = path + ".part.npz"
     np.savez_compressed(temporary, **data)
     os.replace(temporary, path)  # a stopped run leaves no half-written game behind
@@ -141,10 +143,10 @@ def generate(args) -> None:
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [pool.submit(_job, *job) for job in jobs]
         for future in as_completed(futures):
-            path, count = future.result()
+            written, count = future.result()
             done += 1
             print(
-                f"  {done}/{len(jobs)} {Path(path).name}: {count} rows, {time.perf_counter() - started:.0f} s",
+                f"  {done}/{len(jobs)} {Path(written).name}: {count} rows, {time.perf_counter() - started:.0f} s",
                 file=sys.stderr,
                 flush=True,
             )
