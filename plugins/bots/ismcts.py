@@ -163,18 +163,18 @@ OPTIONS: Schema = {
         "min": 1,
         "help": "the prior's greedy's keep (default: its top)",
     },
+    "prior_plies": {
+        "type": "int",
+        "default": None,
+        "min": 1,
+        "help": "the prior's greedy's plies (default: greedy's own)",
+    },
     "network": {
         "type": "str",
         "default": "none",
         "choices": list(NETWORK_USES),
         "help": "where the game's learned value network replaces the evaluator's tables: at the playout "
         "cut-off (and the reward's centre), in the prior's greedy, both, or none",
-    },
-    "prior_plies": {
-        "type": "int",
-        "default": None,
-        "min": 1,
-        "help": "the prior's greedy's plies (default: greedy's own)",
     },
 }
 
