@@ -26,8 +26,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@# uv installs in ~6 s what pip installs in ~40 (its bytecode is compiled below), pip's newest
 	@# release with it; pip where uv cannot.
-	($(PY) -m pip install --quiet uv && $(PY) -m uv pip install --quiet --python $(PY) --upgrade pip -e '.[dev,rl,web,cluster,postgres]') || \
-		($(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev,rl,web,cluster,postgres]')
+	($(PY) -m pip install --quiet uv && $(PY) -m uv pip install --quiet --python $(PY) --upgrade pip -e '.[dev,rl,web,cluster,postgres,train]') || \
+		($(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev,rl,web,cluster,postgres,train]')
 	@# Bytecode up front: agent processes start per match, in a sandbox that cannot write it. All of
 	@# site-packages but what no process of the suite or of a match imports (tests, type checkers,
 	@# installers): compiled on first use by a process that can write it, if ever.

@@ -11,7 +11,7 @@ Pairings: ismcts vs Teotibot, vs Cocijobot (normal), vs flatmc (2 players, both 
 seatings of each deal), vs a rival ismcts (``ismcts-ismcts``: "last round's ismcts",
 the code and evaluator tables of ``--rival-commit``, by default the bots of commit 3f100e2
 (bench/rival.py), at 1000 iterations unless ``--rival-option`` says otherwise; both seatings);
-greedy vs random (both seatings) and vs each automaton. A deal is a seed:
+greedy vs random (both seatings) and vs each automaton; the value agent vs each automaton. A deal is a seed:
 every run plays deal ``d`` with the same game seed and agent seeds, so two runs (two versions,
 two option sets) on the same deals are paired, and ``--paired-with`` gives the per-deal
 difference of margins with its standard error (far tighter than comparing two win rates).
@@ -58,15 +58,24 @@ from plugins.bots import greedy as greedy_bot  # noqa: E402
 from plugins.bots import ismcts as ismcts_bot  # noqa: E402
 from plugins.bots.greedy import GreedyAgent  # noqa: E402
 from plugins.bots.ismcts import ISMCTSAgent  # noqa: E402
+from plugins.bots.value_agent import SPEC as VALUE_SPEC  # noqa: E402
+from plugins.bots.value_agent import ValueAgent  # noqa: E402
 from plugins.flat_mc_agent import FlatMonteCarloAgent  # noqa: E402
 from plugins.random_agent import RandomAgent  # noqa: E402
 
 GAMES: dict[str, Game] = {"teotihuacan": TEOTIHUACAN, "zapotec": ZAPOTEC}
 AUTOMATA = {"teotihuacan": ("teotibot", {}), "zapotec": ("cocijobot", {"difficulty": "normal"})}
-PAIRINGS = ("ismcts-automaton", "ismcts-flatmc", "ismcts-ismcts", "greedy-random", "greedy-automaton")
-# Without --pairing, all but ismcts-ismcts: its 1000-iteration rival alone would take ``make bench``
-# (10 deals, both games) about half an hour of one core.
-DEFAULT_PAIRINGS = tuple(p for p in PAIRINGS if p != "ismcts-ismcts")
+PAIRINGS = (
+    "ismcts-automaton",
+    "ismcts-flatmc",
+    "ismcts-ismcts",
+    "greedy-random",
+    "greedy-automaton",
+    "value-automaton",
+)
+# Without --pairing, all but ismcts-ismcts and value-automaton: the 1000-iteration rival alone would
+# take ``make bench`` (10 deals, both games) about half an hour of one core; the value agent is a yardstick.
+DEFAULT_PAIRINGS = tuple(p for p in PAIRINGS if p not in ("ismcts-ismcts", "value-automaton"))
 # The rival of ismcts-ismcts: last round's search (no greedy prior) at the budget docs/bots.md measures against.
 RIVAL_ISMCTS = {"iterations": 1000, "prior": 0}
 FLATMC_PLAYOUTS = {"teotihuacan": 16, "zapotec": 160}  # as bench_flat_mc plays it
@@ -196,7 +205,8 @@ class Plan:
 
 
 def bot_factory(pairing: str) -> Callable[[], Agent]:
-    return ISMCTSAgent if pairing.startswith("ismcts") else GreedyAgent
+    bot = pairing.split("-")[0]
+    return {"ismcts": ISMCTSAgent, "value": ValueAgent}.get(bot, GreedyAgent)
 
 
 def play_deal(plan: Plan, deal: int) -> DealResult:
@@ -447,6 +457,9 @@ def main(argv: list[str] | None = None) -> None:
         "--greedy-option", action="append", default=[], metavar="KEY=VALUE", help="a greedy option"
     )
     parser.add_argument(
+        "--value-option", action="append", default=[], metavar="KEY=VALUE", help="a value agent option"
+    )
+    parser.add_argument(
         "--game-option",
         action="append",
         default=[],
@@ -499,6 +512,7 @@ def main(argv: list[str] | None = None) -> None:
             "clock": False,
             **parse_agent_settings(args.greedy_option, "--greedy-option", greedy_bot.SPEC),
         }
+        value = parse_agent_settings(args.value_option, "--value-option", VALUE_SPEC)
         game_options = parse_agent_settings(args.game_option, "--game-option")
         rival = {**RIVAL_ISMCTS, **parse_agent_settings(args.rival_option, "--rival-option")}
     except typer.Exit as stop:
@@ -515,7 +529,7 @@ def main(argv: list[str] | None = None) -> None:
         for game_id in args.game or sorted(GAMES):
             for pairing in pairings:
                 playouts = args.flatmc_playouts or FLATMC_PLAYOUTS[game_id]
-                options = ismcts if pairing.startswith("ismcts") else greedy
+                options = {"ismcts": ismcts, "value": value}.get(pairing.split("-")[0], greedy)
                 plan = Plan(pairing, game_id, options, game_options, playouts, rival, commit, rival_dir)
                 run(plan, deals, args.workers, args.save, args.paired_with)
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from random import Random
 from typing import Any, TypeVar
 
@@ -67,6 +68,8 @@ from .tuning import ISMCTS_POLICIES, by_game, tuning_for
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_DEPTH = 40  # playout decisions before the evaluator is asked, if its EvaluatorSpec gives no depth
 DEFAULT_SCALE = 10.0  # reward scale (a typical score margin) for games without an evaluator
+# where the learned value network (plugins/bots/value_net.py) stands in for the evaluator's tables
+NETWORK_USES = ("none", "cutoff", "prior", "both")
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.2-0.6 measured: docs/bots.md)
 DEFAULT_DECAY = 0.0  # the weight a "mast" table's counts keep into the next decision (0: a fresh table)
@@ -166,6 +169,13 @@ OPTIONS: Schema = {
         "min": 1,
         "help": "the prior's greedy's plies (default: greedy's own)",
     },
+    "network": {
+        "type": "str",
+        "default": "none",
+        "choices": list(NETWORK_USES),
+        "help": "where the game's learned value network replaces the evaluator's tables: at the playout "
+        "cut-off (and the reward's centre), in the prior's greedy, both, or none",
+    },
 }
 
 
@@ -264,6 +274,7 @@ class ISMCTSAgent(Agent):
         self.count: Counter = option_count
         self.labels: Labeller = option_labels
         self.evaluator: EvaluatorSpec | None = None
+        self.network = "none"  # where the learned value network replaces the tables (NETWORK_USES)
         self.iterations: int | None = None
         self.time_ms: int | None = None
         self.exploration = DEFAULT_EXPLORATION
@@ -313,6 +324,10 @@ class ISMCTSAgent(Agent):
         self.game = find_game(hello["game"])
         self.count, self.labels = option_counter(self.game), option_labeller(self.game)
         self.evaluator = find_evaluator(hello["game"])
+        self.network = options.get("network", "none")
+        learned = self.learned_evaluator(hello["game"]) if self.network != "none" else None
+        if learned is not None and self.network in ("cutoff", "both"):
+            self.evaluator = learned
         self.policy = options.get("policy", default_policy(self.evaluator, hello))
         if self.evaluator is not None:
             self.scale = self.evaluator.scale
@@ -347,6 +362,17 @@ class ISMCTSAgent(Agent):
             self.greedy = GreedyAgent()
             self.greedy.setup({**hello, "agent_options": given})
             self.greedy.scale = self.scale
+            if learned is not None and self.network in ("prior", "both"):
+                self.greedy.evaluator = learned
+
+    def learned_evaluator(self, game: str) -> EvaluatorSpec:
+        """The game's evaluator with its learned network in place of the tables (the ``network``
+        option); a game without either is refused with one line."""
+        from . import value_net  # numpy: only where the option asks for the network
+
+        if self.evaluator is None or not value_net.has_network(game):
+            raise ValueError(f"ismcts: game {game!r} has no value network, so 'network' must be none")
+        return replace(self.evaluator, evaluate=value_net.evaluator(game))
 
     # ---- deciding ------------------------------------------------------------------------------
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:

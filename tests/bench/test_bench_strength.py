@@ -207,6 +207,22 @@ def test_paired_with_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
     assert str(stopped.value).startswith("error: --paired-with")
 
 
+def test_the_value_agent_plays_the_automaton_on_deals_that_replay() -> None:
+    plan = Plan("value-automaton", "zapotec", {"look": "step"}, {}, 160)
+    first = play_all(plan, range(2), workers=1)
+    assert [(d.deal, d.games) for d in first] == [
+        (d.deal, d.games) for d in play_all(plan, range(2), workers=1)
+    ]
+    assert [len(d.games) for d in first] == [1, 1] and first[0].mine[1] > 0  # its decisions were counted
+
+
+def test_a_value_option_it_does_not_declare_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--pairing", "value-automaton", "--value-option", "plys=2"])
+    assert stopped.value.code != 0
+    assert "plys" in capsys.readouterr().err
+
+
 def test_a_malformed_option_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["--greedy-option", "samples"])
