@@ -31,7 +31,6 @@ import math
 import multiprocessing
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -454,7 +453,9 @@ def build(
             kept = kept_name(db, marks.pop(0))
             for suffix in ("", "-wal"):  # between two commits: the file and its log are one state
                 if os.path.exists(db + suffix):
-                    shutil.copyfile(db + suffix, kept + suffix)
+                    # copied by another process: closing a file this process opened would drop
+                    # its SQLite locks (POSIX), and the next reader to close would delete the log
+                    subprocess.run(["cp", "--", db + suffix, kept + suffix], check=True)
             print(f"kept a copy at {done} matches: {kept}", flush=True)
 
     write_season(store, run.id, season, records, 0, matches, checkpoint, mark_running=False)
