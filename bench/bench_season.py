@@ -19,7 +19,7 @@ Figures (each run prints them):
 
 `make bench` runs it small (BOTS bots, SMALL matches, in a temporary folder). A big run:
     python bench/bench_season.py build --db season.db --bots 1000 --matches 1000000 --keep-at 10000,100000
-    python bench/bench_season.py measure --db season.db          (also on each season.db-10000 kept)
+    python bench/bench_season.py measure --db season.db          (also on each season-10000.db kept)
     python bench/bench_season.py writers --db writers.db
 ``--db`` takes what ``open_store`` opens (a file; a server's URL where that backend is installed).
 """
@@ -32,7 +32,6 @@ import math
 import multiprocessing
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -450,6 +449,12 @@ def writers(db: str, counts: Sequence[int], matches: int, records: dict[int, lis
 # -- commands --------------------------------------------------------------------------------------
 
 
+def kept_name(db: str, count: int) -> str:
+    """The copy of ``db`` kept at ``count`` matches: season.db -> season-10000.db."""
+    path = Path(db)
+    return str(path.with_name(f"{path.stem}-{count}{path.suffix}"))
+
+
 def build(
     db: str, bots: int, matches: int, keep_at: Sequence[int], records: dict[int, list[dict[str, Any]]]
 ) -> None:
@@ -464,10 +469,12 @@ def build(
             rate = done / (time.perf_counter() - started)
             print(f"{done} matches stored, {rate:.0f} matches/s", flush=True)
         while marks and done >= marks[0] and "://" not in db:
-            kept = f"{db}-{marks.pop(0)}"
+            kept = kept_name(db, marks.pop(0))
             for suffix in ("", "-wal"):  # between two commits: the file and its log are one state
                 if os.path.exists(db + suffix):
-                    shutil.copyfile(db + suffix, kept + suffix)
+                    # copied by another process: closing a file this process opened would drop
+                    # its SQLite locks (POSIX), and the next reader to close would delete the log
+                    subprocess.run(["cp", "--", db + suffix, kept + suffix], check=True)
             print(f"kept a copy at {done} matches: {kept}", flush=True)
 
     write_season(store, run.id, season, records, 0, matches, checkpoint, mark_running=False)
@@ -482,7 +489,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--db", help="the store: a file, or a server's URL (default: a temporary file)")
     parser.add_argument("--bots", type=int, default=BOTS)
     parser.add_argument("--matches", type=int, default=SMALL)
-    parser.add_argument("--keep-at", default="", help="match counts at which to keep a copy (DB-COUNT)")
+    parser.add_argument("--keep-at", default="", help="match counts at which to keep a copy (NAME-COUNT.db)")
     parser.add_argument("--writers", default="1,4,16", help="writer processes at once, one figure each")
     parser.add_argument("--writer-matches", type=int, default=600, help="matches per throughput figure")
     parser.add_argument("--requests", type=int, default=REQUESTS)
@@ -500,9 +507,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.command in ("all", "measure"):
             measure(db, args.requests, args.cli_runs, not args.no_ratings)
         if args.command in ("all", "writers"):
-            target = (
-                args.db + "-writers" if args.db and "://" not in args.db else args.db or str(folder / "w.db")
-            )
+            # a store of its own, unless named (a server's: each writer adds its own run to it)
+            target = args.db if args.command == "writers" and args.db else str(folder / "writers.db")
             counts = [int(n) for n in args.writers.split(",") if n.strip()]
             writers(target, counts, args.writer_matches, records)
 

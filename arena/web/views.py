@@ -159,7 +159,9 @@ def match_list(
     if hidden:
         seed = None  # no oracle for guessing a secret deal
     chosen = MatchFilter(agent, fault, seed)
-    count = store.count_matches(run_id, chosen)
+    live = progress(store, run_id)
+    # unfiltered, the count is the progress line's total: a season's matches are counted once
+    count = live["total"] if chosen == MatchFilter() else store.count_matches(run_id, chosen)
     pages = max(1, -(-count // PAGE_SIZE))
     page = min(max(page, 1), pages)
     ids = store.match_ids(run_id, chosen, PAGE_SIZE, (page - 1) * PAGE_SIZE)
@@ -170,7 +172,7 @@ def match_list(
         if m is not None and not hidden and any(seat.fault for seat in m.seats)
     }
     return {
-        "ladder": progress(store, run_id),
+        "ladder": live,
         "filters": {"agent": agent, "fault": fault, "seed": seed},
         "page": page,
         "pages": pages,

@@ -168,9 +168,10 @@ def _sql(statement: str):
 
 def _overwrite_pages(db: Path) -> None:
     with open(db, "r+b") as handle:
-        page = int.from_bytes(handle.read(18)[16:18], "big")  # the header's page size
-        handle.seek(page)  # pages 2 and 3: tables' b-trees
-        handle.write(b"\xff" * 2 * page)
+        handle.seek(16)
+        size = int.from_bytes(handle.read(2), "big")  # the page size, from the file's header
+        handle.seek(size)  # the second and third pages: the first tables' roots
+        handle.write(b"\xff" * 2 * size)
 
 
 @pytest.mark.parametrize(
