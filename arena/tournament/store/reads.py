@@ -7,7 +7,7 @@ portable: ``?`` placeholders, no functions of one database, booleans counted wit
 same text runs on SQLite and PostgreSQL. Nothing outside arena/tournament/store/ runs SQL.
 
 Lists that grow with a season (a ladder's matches, an agent's matches) are read one page at a
-time; the queries are served by the indexes of the schema's third migration (sqlite.py).
+time; the queries are served by the indexes a migration of the schema adds (schema.py).
 """
 
 from __future__ import annotations
