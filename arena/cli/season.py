@@ -14,7 +14,7 @@ from arena.cli.common import fail as _fail
 from arena.cli.common import load_registry as _registry
 from arena.cli.interrupts import interrupted_once
 from arena.cli.stores import DbOption, open_for_writing, store_errors
-from arena.cli.tournament import _fit_memory, _open_existing, _store_errors, grown_by_submissions
+from arena.cli.tournament import JobsOption, _fit_memory, _open_existing, _store_errors, grown_by_submissions
 from arena.registry.plugins import Registry
 from arena.tournament.formats import FORMATS
 from arena.tournament.plan.ladder import Ladder, LadderError, load_ladder
@@ -46,15 +46,7 @@ def _load(ladder_file: Path, db: str, sandbox: str, registry: Registry) -> Ladde
 def start(
     ladder_file: LadderFile,
     db: DbOption = DEFAULT_DB,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            help="Matches played at once; default: the ladder's concurrency, else the cores.",
-        ),
-    ] = None,
+    jobs: JobsOption = None,
     sandbox: Annotated[
         str | None, typer.Option(help="bwrap or none (default: the ladder's, else the strongest available).")
     ] = None,

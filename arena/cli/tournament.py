@@ -99,6 +99,15 @@ LadderOption = Annotated[
     str | None,
     typer.Option("--ladder", "-l", help="Ladder name or .toml file; default: the most recently run ladder."),
 ]
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        help="Matches played at once; default: the ladder's concurrency, else the cores.",
+    ),
+]
 OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")]
 
 
@@ -173,15 +182,7 @@ def run(
     ladder_file: Annotated[
         Path, typer.Argument(metavar="LADDER", help="The ladder TOML file (see docs/ladders.md).")
     ],
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            help="Matches played at once; default: the ladder's concurrency, else the cores.",
-        ),
-    ] = None,
+    jobs: JobsOption = None,
     db: DbOption = DEFAULT_DB,
     new: Annotated[
         bool,
