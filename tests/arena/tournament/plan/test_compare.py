@@ -215,7 +215,8 @@ def arena(*args: str) -> subprocess.CompletedProcess:
 def test_compare_accepts_h1_for_the_scripted_bidder_stores_its_matches_and_resumes(tmp_path):
     db = tmp_path / "compare.db"
     args = ["compare", "prize-bidder", "random", "-g", "goofspiel", "-o", "cards=5", "--elo1", "200"]
-    args += ["--db", str(db), "--jobs", "2", "--name", "bid-vs-rand"]
+    # a fixed seed: a drawn one can deal a run whose interval's low end is not finite
+    args += ["--db", str(db), "--jobs", "2", "--name", "bid-vs-rand", "--seed", "1"]
     first = arena(*args, "--json")
     assert first.returncode == 0, first.stderr
     result = json.loads(first.stdout)
@@ -371,7 +372,20 @@ def test_compare_prints_the_hint_and_its_page_shows_it(tmp_path):
     from arena.web.app import create_app
 
     db = tmp_path / "compare.db"
-    args = ["compare", "random", "prize-bidder", "-g", "goofspiel", "-o", "cards=5", "--max-deals", "8"]
+    # a fixed seed: on some drawn ones 8 deals leave the interval reaching +0, and no hint is due
+    args = [
+        "compare",
+        "random",
+        "prize-bidder",
+        "-g",
+        "goofspiel",
+        "-o",
+        "cards=5",
+        "--max-deals",
+        "8",
+        "--seed",
+        "1",
+    ]
     shown = arena(*args, "--db", str(db), "--jobs", "1", "-q")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()  # ... the verdict, its hint, the seed drawn
