@@ -77,24 +77,19 @@ def mle_ratings(matches: Iterable[tuple[Any, Sequence[SeatLine]]]) -> dict[str, 
     The results are sorted into a canonical order first, so the input order cannot change
     the table, not even in the last bit of a float.
     """
-    rated = sorted((deal, _ranking(seats)) for deal, seats in matches if _ratable(seats))
-    agents = sorted({agent for _, ranking in rated for agent, _ in ranking})
-    if not agents:
+    results = _Results.collect(matches)
+    if not results.agents:
         return {}
+    blocks = results.blocks()
+    agents, deals = results.agents, len(results.deals)
+    played = np.bincount(results.agent_column, minlength=len(agents))
     index = {agent: i for i, agent in enumerate(agents)}
-    deals = sorted({deal for deal, _ in rated})
-    deal_index = {deal: i for i, deal in enumerate(deals)}
-    blocks = _blocks([(deal_index[deal], ranking) for deal, ranking in rated], index)
-    played = np.zeros(len(agents), dtype=int)
-    for _, ranking in rated:
-        for agent, _ in ranking:
-            played[index[agent]] += 1
 
-    theta = _fit(blocks, len(deals))
+    theta = _fit(blocks, deals)
     elo = ELO_PER_NAT * (theta - theta.mean())
     low = high = [None] * len(agents)
-    if len(deals) >= MIN_DEALS_FOR_INTERVAL:
-        spread = Z95 * ELO_PER_NAT * _centred_standard_errors(theta, blocks, len(deals))
+    if deals >= MIN_DEALS_FOR_INTERVAL:
+        spread = Z95 * ELO_PER_NAT * _centred_standard_errors(theta, blocks, deals)
         low, high = (elo - spread).tolist(), (elo + spread).tolist()
     return {
         agent: MleRating(agent, float(elo[i]), low[i], high[i], int(played[i])) for agent, i in index.items()
@@ -105,34 +100,100 @@ def _ratable(seats: Sequence[SeatLine]) -> bool:
     return len(seats) >= 2 and len({seat.agent for seat in seats}) == len(seats)
 
 
-def _ranking(seats: Sequence[SeatLine]) -> tuple[tuple[str, int], ...]:
-    """The match as (agent, effective rank) pairs, best first: which seat was whose is irrelevant."""
-    pairs = zip((seat.agent for seat in seats), effective_ranks(seats), strict=True)
-    return tuple(sorted(pairs, key=lambda pair: (pair[1], pair[0])))
-
-
-def _orders(ranking: tuple[tuple[str, int], ...]) -> list[tuple[str, ...]]:
-    """Every strict order consistent with ``ranking``: tied seats in each of their orders."""
-    groups: dict[int, list[str]] = {}
-    for agent, rank in ranking:
+def _orders(ranking: Sequence[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """Every strict order consistent with ``ranking`` ((rank, agent) pairs, best first): tied
+    seats in each of their orders."""
+    groups: dict[int, list[int]] = {}
+    for rank, agent in ranking:
         groups.setdefault(rank, []).append(agent)
     choices = [list(permutations(groups[rank])) for rank in sorted(groups)]
     return [tuple(agent for part in parts for agent in part) for parts in product(*choices)]
 
 
-def _blocks(rated: list[tuple[int, tuple[tuple[str, int], ...]]], index: dict[str, int]) -> list[_Block]:
-    by_size: dict[int, tuple[list, list, list]] = {}
-    for deal, ranking in rated:
-        orders = _orders(ranking)
-        rows, weights, deals = by_size.setdefault(len(ranking), ([], [], []))
-        for order in orders:
-            rows.append([index[agent] for agent in order])
-            weights.append(1 / len(orders))
-            deals.append(deal)
-    return [
-        _Block(np.array(rows, dtype=int), np.array(weights), np.array(deals, dtype=int))
-        for _, (rows, weights, deals) in sorted(by_size.items())
-    ]
+@dataclass
+class _Results:
+    """The ratable results as arrays, in a canonical order (by deal, then by the ranking read as
+    (agent, rank) pairs best first), so that no input order can change a sum's last bit.
+
+    A season's million results are read in one Python pass and ordered and grouped by numpy.
+    """
+
+    agents: list[str]  # sorted: an agent's index orders as its name
+    deals: list[Any]  # sorted
+    deal_of: np.ndarray  # (matches,) deal index, canonical order
+    size_of: np.ndarray  # (matches,) seats
+    agent_of: np.ndarray  # (matches, most seats) agent index best first, -1 past its seats
+    rank_of: np.ndarray  # (matches, most seats) effective rank, -1 past its seats
+    tied: np.ndarray  # (matches,) bool: two seats share a rank
+    agent_column: np.ndarray  # every seat's agent index (for the counts)
+
+    @classmethod
+    def collect(cls, matches: Iterable[tuple[Any, Sequence[SeatLine]]]) -> _Results:
+        deal_list: list[Any] = []
+        names: list[str] = []
+        ranks: list[int] = []
+        sizes: list[int] = []
+        for deal, seats in matches:
+            if not _ratable(seats):
+                continue
+            pairs = sorted(zip(effective_ranks(seats), (seat.agent for seat in seats), strict=True))
+            deal_list.append(deal)
+            sizes.append(len(pairs))
+            for rank, agent in pairs:
+                ranks.append(rank)
+                names.append(agent)
+        agents = sorted(set(names))
+        deals = sorted(set(deal_list))
+        count, most = len(sizes), max(sizes, default=0)
+        index = {agent: i for i, agent in enumerate(agents)}
+        deal_index = {deal: i for i, deal in enumerate(deals)}
+        size_of = np.array(sizes, dtype=np.int64)
+        agent_column = np.array([index[name] for name in names], dtype=np.int64)
+        # seats laid out in a (matches, most seats) grid, -1 where a match has fewer
+        row = np.repeat(np.arange(count), size_of)
+        col = np.arange(len(names)) - np.repeat(np.cumsum(size_of) - size_of, size_of)
+        agent_of = np.full((count, most), -1, dtype=np.int64)
+        rank_of = np.full((count, most), -1, dtype=np.int64)
+        agent_of[row, col] = agent_column
+        rank_of[row, col] = np.array(ranks, dtype=np.int64)
+        deal_of = np.array([deal_index[deal] for deal in deal_list], dtype=np.int64)
+        # canonical order: deal, then (agent, rank) place by place; a shorter ranking first (-1)
+        keys = [deal_of]
+        for place in range(most):
+            keys += [agent_of[:, place], rank_of[:, place]]
+        order = np.lexsort(keys[::-1]) if count else np.arange(0)
+        agent_of, rank_of = agent_of[order], rank_of[order]
+        tied = (
+            np.any((rank_of[:, 1:] == rank_of[:, :-1]) & (rank_of[:, 1:] >= 0), axis=1)
+            if most > 1
+            else np.zeros(count, dtype=bool)
+        )
+        return cls(agents, deals, deal_of[order], size_of[order], agent_of, rank_of, tied, agent_column)
+
+    def blocks(self) -> list[_Block]:
+        """One block per seat count, its rows in the canonical order; a match with ties spread
+        over each order of its tied seats, each weighing its share."""
+        found = []
+        for size in np.unique(self.size_of).tolist():
+            chosen = np.flatnonzero(self.size_of == size)
+            agents, tied = self.agent_of[chosen, :size], self.tied[chosen]
+            spread: dict[int, list[tuple[int, ...]]] = {
+                int(i): _orders(
+                    list(zip(self.rank_of[chosen[i], :size].tolist(), agents[i].tolist(), strict=True))
+                )
+                for i in np.flatnonzero(tied)
+            }
+            counts = np.ones(len(chosen), dtype=np.int64)
+            for i, orders in spread.items():
+                counts[i] = len(orders)
+            starts = np.cumsum(counts) - counts
+            rows = np.empty((int(counts.sum()), size), dtype=int)
+            rows[starts[~tied]] = agents[~tied]
+            for i, orders in spread.items():
+                rows[starts[i] : starts[i] + counts[i]] = orders
+            weights = np.repeat(1 / counts, counts)
+            found.append(_Block(rows, weights, np.repeat(self.deal_of[chosen], counts)))
+        return found
 
 
 def _fit(blocks: list[_Block], deals: int) -> np.ndarray:

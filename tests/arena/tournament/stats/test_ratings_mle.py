@@ -64,6 +64,35 @@ def test_order_of_results_does_not_change_the_table_but_does_change_trueskill():
     assert forward != backward
 
 
+def test_mixed_seat_counts_ties_and_forfeits_in_any_order_give_the_same_bits():
+    rng = random.Random(4)
+    names = sorted(TRUE_ELO)
+    matches = []
+    for deal in range(300):
+        group = rng.sample(names, rng.choice((2, 3, 4)))
+        seats = [  # ranks drawn with repeats: ties of two, three or all seats
+            SeatLine(name, 0, rng.randint(1, len(group)), "timeout" if rng.random() < 0.05 else None)
+            for name in group
+        ]
+        matches.append((deal % 97, seats))  # deals shared by several matches
+    shuffled = list(matches)
+    rng.shuffle(shuffled)
+    assert mle_ratings(shuffled) == mle_ratings(matches)  # exactly, intervals included
+
+
+def test_a_tie_counts_as_each_order_of_the_tied_seats_at_its_share():
+    tied = [SeatLine("a", 0, 1), SeatLine("b", 0, 2), SeatLine("c", 0, 2)]
+    orders = [
+        [SeatLine("a", 0, 1), SeatLine("b", 0, 2), SeatLine("c", 0, 3)],
+        [SeatLine("a", 0, 1), SeatLine("c", 0, 2), SeatLine("b", 0, 3)],
+    ]
+    rest = simulated_ladder(seed=5, deals=40, seats=3, strength={"a": 0.0, "b": 50.0, "c": -50.0})
+    with_ties = mle_ratings([*rest, (100, tied), (101, tied)])
+    spelt_out = mle_ratings([*rest, (100, orders[0]), (101, orders[1])])
+    for name in "abc":
+        assert with_ties[name].elo == pytest.approx(spelt_out[name].elo, abs=1e-9)
+
+
 def test_a_draw_is_half_a_win_each():
     two = [SeatLine("a", 0, 1), SeatLine("b", 0, 2)]
     drawn = [SeatLine("a", 0, 1), SeatLine("b", 0, 1)]
