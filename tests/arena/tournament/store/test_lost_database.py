@@ -79,13 +79,16 @@ def test_a_table_gone_under_the_leaderboard_is_one_line_on_either_store(store_db
     assert expected in one_error_line(out.stderr) and "seats" in out.stderr
 
 
-def test_a_database_gone_before_the_command_is_one_line(postgres_server):
+def test_a_database_gone_before_the_command_is_one_line(postgres_server, tmp_path):
     url = postgres_server.fresh()
     played_store(url)
     cut_off(postgres_server, url)
-    out = arena_in_process("leaderboard", "--db", url)
-    assert out.returncode == 2
-    assert "cannot use the PostgreSQL database" in one_error_line(out.stderr)
+    ladder = tmp_path / "lost.toml"
+    ladder.write_text(LADDER)
+    for command in (["leaderboard"], ["run", str(ladder)]):
+        out = arena_in_process(*command, "--db", url)
+        assert out.returncode == 2
+        assert "cannot use the PostgreSQL database" in one_error_line(out.stderr)
     with pytest.raises(DatabaseError):
         open_store(url, read_only=True)
 
