@@ -545,10 +545,10 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 async def store_unavailable(request: Request, exc: Exception) -> Response:
-    # The database is down or refused a read (a PostgreSQL server restarting, say): the visitor
+    # The database is down or refused a read (a PostgreSQL server restarting, a damaged file): the visitor
     # may try again; what failed goes to the server's log only (it names the database).
     LOG.error("%s %s: %s", request.method, printable(request.url.path, newlines=False), exc)
-    message = "the tournament store cannot be read just now; try again in a moment"
+    message = "the tournament store cannot be read now (the server's log says why); try again later"
     return (
         JSONResponse({"error": message}, status_code=503)
         if _api(request)

@@ -120,12 +120,38 @@ def test_the_web_answers_503_while_its_database_is_away_and_recovers(postgres_se
     cut_off(postgres_server, url)  # the pool's connection is ended under it
     page = client.get("/")
     assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
-    assert "cannot be read just now" in page.text and "postgresql://" not in page.text
+    assert "tournament store cannot be read now" in page.text and "postgresql://" not in page.text
     postgres_server.admin(allow)
     assert client.get("/api/ladders").status_code == 200  # the pool connected again
     cut_off(postgres_server, url)
     api = client.get("/api/ladders")
-    assert api.status_code == 503 and "cannot be read just now" in api.json()["error"]
+    assert api.status_code == 503 and "tournament store cannot be read now" in api.json()["error"]
     postgres_server.admin(allow)
     answer = client.get("/api/ladders")
     assert answer.status_code == 200 and answer.json()[0]["name"] == "lost"
+
+
+def test_the_web_answers_503_for_a_store_it_cannot_read_on_either_backend(store_db):
+    pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+    from starlette.testclient import TestClient
+
+    from arena.web.app import create_app
+
+    played_store(store_db)
+    client = TestClient(create_app(store_db), raise_server_exceptions=False)
+    assert client.get("/api/ladders").status_code == 200
+    if store_db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(store_db, autocommit=True) as conn:
+            conn.execute("DROP TABLE ladders CASCADE")
+    else:
+        with sqlite3.connect(store_db) as conn:
+            conn.execute("PRAGMA foreign_keys = OFF")
+            conn.execute("DROP TABLE ladders")
+        conn.close()
+    for url in ("/", "/api/ladders"):
+        answer = client.get(url)
+        assert answer.status_code == 503, (url, answer.text)
+        assert "tournament store cannot be read now" in answer.text
+        assert "no such table" not in answer.text and "does not exist" not in answer.text  # the log's
