@@ -133,7 +133,7 @@ def compare(
         raise fail(str(error)) from None
     workers = jobs or default_jobs()
     store = open_for_writing(db)
-    with store_errors(db), store:
+    with store_errors(), store:
         run = _open(store, comparison, new_run, db)
         comparison = with_run_seed(comparison, run)
         store.reset_interrupted(run.id)

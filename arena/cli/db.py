@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +10,7 @@ import typer
 from arena.cli.common import fail, say
 from arena.cli.stores import store_errors
 from arena.tournament.store import schema
+from arena.tournament.store.api import DatabaseError
 from arena.tournament.store.opening import is_url, open_store, schema_version_of, shown
 
 db_app = typer.Typer(
@@ -31,10 +31,10 @@ def _must_exist(db: str) -> None:
 def upgrade(db: DbArgument) -> None:
     """Bring a store's schema up to this Tlachtli's (`arena run` does it too); a newer one is refused."""
     _must_exist(db)
-    with store_errors(db):
+    with store_errors():
         try:
             before = schema_version_of(db)
-        except (sqlite3.Error, OSError) as error:  # a file that is no database
+        except (DatabaseError, OSError) as error:  # a file that is no database, a server that is down
             raise fail(f"cannot open {shown(db)}: {error}") from None
         if before == 0:
             raise fail(f"{shown(db)} is not a Tlachtli store; name a --db `arena run` wrote")
@@ -57,9 +57,9 @@ def copy(
     from arena.tournament.store.copy import copy_store
 
     _must_exist(source)
-    with store_errors(target):
+    with store_errors():
         try:
             copied = copy_store(source, target)
-        except (sqlite3.Error, OSError) as error:  # a file that is no database, a path it cannot write
+        except (DatabaseError, OSError) as error:  # a file that is no database, a path it cannot write
             raise fail(f"cannot copy {shown(source)} to {shown(target)}: {error}") from None
     say(f"copied {shown(source)} to {shown(target)}: {copied.describe()}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -44,13 +43,13 @@ def _check_roster(ladder: Ladder, db: str) -> None:
         return
     try:
         store = open_store(db, read_only=True)
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         return  # not a readable store: `arena run` says so itself
     try:
         run = store.latest_run(ladder.name)
         if run is not None:
             plan_roster(stored_roster(store.config(run.id)), ladder)
-    except (StoreError, sqlite3.Error):
+    except StoreError:
         return
     finally:
         store.close()

@@ -70,7 +70,7 @@ def start(
     except LadderError as error:
         raise _fail(str(error)) from None
     _fit_memory(ladder, jobs)
-    with store_errors(db):  # before anything is written: a PostgreSQL store's control files need it
+    with store_errors():  # before anything is written: a PostgreSQL store's control files need it
         data_folder(db)
     store = open_for_writing(db)
     announce_sandbox(in_force, always=True)
@@ -79,7 +79,7 @@ def start(
     def tell(line: str) -> None:
         console.print(f"[dim]{time.strftime('%H:%M:%S')}[/dim] {line}", markup=True, highlight=False)
 
-    with _store_errors(db), store:
+    with _store_errors(), store:
         try:
             report = run_season(
                 store, lambda: _load(ladder_file, db, in_force, registry), jobs=jobs, say=tell
@@ -126,7 +126,7 @@ def status(
     from arena.tournament.plan.season_table import season_table
 
     store = _open_existing(db)
-    with _store_errors(db), store:
+    with _store_errors(), store:
         run = _season_run(store, ladder)
         state = store.season_state(run.id) or {}
         rows = season_table(store.matches(run.id, ("done",)), state)
@@ -189,10 +189,10 @@ def _ask(ladder: str, db: str, what: str) -> tuple[LadderRun, dict[str, Any]]:
     from arena.tournament.run.season import control_file
 
     store = _open_existing(db)
-    with _store_errors(db), store:
+    with _store_errors(), store:
         run = _season_run(store, ladder)
         state = store.season_state(run.id) or {}
-    with store_errors(db, also=(OSError,)):  # no TLACHTLI_DATA, or a folder we may not write
+    with store_errors(also=(OSError,)):  # no TLACHTLI_DATA, or a folder we may not write
         asked = control_file(db, run.id, what)
         asked.parent.mkdir(parents=True, exist_ok=True)  # a PostgreSQL store's data folder may be new
         asked.touch()

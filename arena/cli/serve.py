@@ -81,9 +81,7 @@ def serve(
         raise fail(f"no database at {db} (run a ladder first: `arena run LADDER --db {db}`)")
     try:
         open_store(db, read_only=True).close()
-    except (StoreError, OSError) as error:
-        raise fail(f"cannot open {shown(db)}: {error}") from None
-    except Exception as error:  # sqlite3.DatabaseError: not a database
+    except (StoreError, OSError) as error:  # e.g. a file that is no database, a server that is down
         raise fail(f"cannot open {shown(db)}: {error}") from None
     if (certfile is None) != (keyfile is None):
         raise fail("give both --certfile and --keyfile (or neither)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import fail
-from arena.tournament.store.api import DAMAGED_HINT, DEFAULT_DB, DiskFullError, StoreError
+from arena.tournament.store.api import DEFAULT_DB, StoreError
 from arena.tournament.store.base import SqlStore
 from arena.tournament.store.opening import is_url, open_store, schema_version_of, shown
 
@@ -29,7 +28,7 @@ def open_for_writing(db: str) -> SqlStore:
         raise fail(f"--db {db} is a folder; name a database file")
     try:
         return open_store(db)
-    except (StoreError, sqlite3.Error, OSError) as error:
+    except (StoreError, OSError) as error:
         raise fail(f"cannot open {shown(db)}: {error}") from None
 
 
@@ -44,28 +43,17 @@ def open_existing(db: str, *, read_only: bool = False) -> SqlStore:
         if schema_version_of(db) == 0:
             raise fail(f"{shown(db)} is not a Tlachtli database (no ladder has been run in it); {hint}")
         return open_store(db, read_only=read_only)
-    except (StoreError, sqlite3.Error, OSError) as error:  # e.g. a file that is not a database
+    except (StoreError, OSError) as error:  # e.g. a file that is not a database
         raise fail(f"cannot open {shown(db)}: {error}") from None
 
 
 @contextmanager
-def store_errors(db: str, also: tuple[type[Exception], ...] = ()) -> Iterator[None]:
-    """Turn store errors (a damaged database, a full disk, a lost server) into one clear line."""
-    from arena.tournament.store.sqlite import disk_full
-
+def store_errors(also: tuple[type[Exception], ...] = ()) -> Iterator[None]:
+    """Turn store errors (a damaged database, a full disk, a lost server: each store raises its
+    driver's errors as StoreError) into one clear line."""
     try:
         yield
     except StoreError as error:
         raise fail(str(error)) from None
     except also as error:
         raise fail(str(error)) from None
-    except sqlite3.Error as error:  # overwritten pages, a dropped table, ... or a full disk
-        if disk_full(str(db), error):
-            raise fail(str(DiskFullError(str(db), error))) from None
-        raise fail(f"{db} is damaged ({error}){DAMAGED_HINT}") from None
-    except Exception as error:
-        if type(error).__module__.startswith("psycopg"):  # the server went away, a query was refused
-            raise fail(
-                f"{shown(db)}: {str(error).strip().splitlines()[0] if str(error).strip() else error}"
-            ) from None
-        raise

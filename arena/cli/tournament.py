@@ -168,14 +168,14 @@ def _seeds_hidden(store: Store, ladder_run: LadderRun) -> bool:
     return seeds_hidden(store, ladder_run)
 
 
-def _guard(action: Callable[[], None], db: str) -> None:
+def _guard(action: Callable[[], None]) -> None:
     """Turn report and store errors (a damaged database too) into one clear line with exit status 2."""
-    with _store_errors(db):
+    with _store_errors():
         action()
 
 
-def _store_errors(db: str) -> AbstractContextManager[None]:
-    return store_errors(db, also=(ReportError,))
+def _store_errors() -> AbstractContextManager[None]:
+    return store_errors(also=(ReportError,))
 
 
 def run(
@@ -290,7 +290,7 @@ def run(
     if not cluster:
         _fit_memory(ladder, jobs)
     store = open_for_writing(db)
-    with _store_errors(db), store:
+    with _store_errors(), store:
         try:
             plan = plan_run(store, ladder, new=new)  # resumed, grown or new: settled before playing
             summary = play_run(
@@ -438,7 +438,7 @@ def leaderboard(
                     f"target_interval = {config['target_interval']:g} Elo"
                 )
 
-    _guard(show, db)
+    _guard(show)
 
 
 def _leaderboard_table(rows: list[dict], solo: bool, wide: bool) -> str:
@@ -504,7 +504,7 @@ def matches(
                 for line in why.splitlines():
                     say(f"  #{idx} {line}")
 
-    _guard(show, db)
+    _guard(show)
 
 
 def _why(match: StoredMatch, record: dict | None) -> str:
@@ -559,7 +559,7 @@ def head_to_head_command(
             headers = ["agent", "ahead", "level", "score rate", "95% interval (Wilson)", "mean score"]
             say(table(rows, headers=headers))
 
-    _guard(show, db)
+    _guard(show)
 
 
 def export(
@@ -582,7 +582,7 @@ def export(
         if _emit(text, output):
             typer.echo(f"wrote {len(rows)} rows to {output}", err=True)
 
-    _guard(write, db)
+    _guard(write)
 
 
 def record(
@@ -609,7 +609,7 @@ def record(
         text = json.dumps(data, indent=1) + "\n"
         _emit(text, output)
 
-    _guard(write, db)
+    _guard(write)
 
 
 def doctor(db_arg: DbArg = None, db: DbOption = DEFAULT_DB) -> None:

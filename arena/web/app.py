@@ -11,7 +11,6 @@ import ipaddress
 import json
 import logging
 import re
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -36,7 +35,7 @@ from arena.text.safe import printable
 from arena.tournament.stats import table_format
 from arena.tournament.stats.ladder_tally import RunTables
 from arena.tournament.stats.ratings import RateMemo
-from arena.tournament.store.api import DEFAULT_DB, StoreError
+from arena.tournament.store.api import DEFAULT_DB, DatabaseError, StoreError
 from arena.tournament.store.opening import is_url, open_store, shown
 from arena.tournament.store.sqlite import Store
 from arena.web import charts, views
@@ -210,7 +209,7 @@ class Arena:
         try:
             with self.store() as store:
                 self._compute(store, run_id)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             pass  # the next request tries again
         finally:
             run_lock.release()
@@ -222,7 +221,7 @@ class Arena:
             with self.store() as store:
                 for run in store.runs():
                     self.ladder_view(store, run.id)
-        except (StoreError, sqlite3.Error):
+        except StoreError:
             pass  # e.g. the database is being replaced: pages compute on demand instead
 
     def frames(self, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None, list[Frame], str | None]:
@@ -545,6 +544,21 @@ async def server_error(request: Request, exc: Exception) -> Response:
     )
 
 
+async def store_unavailable(request: Request, exc: Exception) -> Response:
+    # The database is down or refused a read (a PostgreSQL server restarting, a damaged file): the visitor
+    # may try again; what failed goes to the server's log only (it names the database).
+    LOG.error("%s %s: %s", request.method, printable(request.url.path, newlines=False), exc)
+    message = "the tournament store cannot be read now (the server's log says why); try again later"
+    return (
+        JSONResponse({"error": message}, status_code=503)
+        if _api(request)
+        else HTMLResponse(
+            f'<!doctype html><title>503</title><p>{message}</p><p><a href="/">ladders</a></p>',
+            status_code=503,
+        )
+    )
+
+
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 
@@ -619,7 +633,12 @@ def build_app(arena: Arena, routes: Sequence[BaseRoute], hosts: Sequence[str] | 
     ``hosts``, the Host check (see ``create_app``)."""
     app = Starlette(
         routes=threaded_routes(routes, Threads()),
-        exception_handlers={views.NotFound: not_found, HTTPException: not_found, Exception: server_error},
+        exception_handlers={
+            views.NotFound: not_found,
+            HTTPException: not_found,
+            DatabaseError: store_unavailable,
+            Exception: server_error,
+        },
     )
     if hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts), www_redirect=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from arena.tournament.formats import FORMATS
 from arena.tournament.plan.growth import (
@@ -25,6 +26,7 @@ from arena.tournament.plan.growth import (
 from arena.tournament.plan.ladder import Ladder
 from arena.tournament.plan.schedule import ScheduledMatch, iter_schedule
 from arena.tournament.store.api import LadderRun, NewRun, StoreError, TournamentStore
+from arena.tournament.store.base import lease_seconds
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,45 @@ def plan_run(store: TournamentStore, ladder: Ladder, new: bool = False) -> RunPl
     grown to the file as it is now, or a new one (``new``, or no run yet); see ``open_run``."""
     store.claim_writer()  # before any write: two runs of one ladder at once would play it twice
     with store.planning():  # several runners of a shared store settle one run, one at a time
+        joined = run_in_play(store, ladder) if new else None
+        if joined is not None:  # --new given to several runners: the first one's new run, shared
+            return RunPlan(joined, ladder)
         grown = None if new else grow_run(store, ladder)
         if grown is not None:
             return RunPlan(grown[0], grown[1].ladder, grown[1])
         return RunPlan(open_run(store, ladder, new=new), ladder)
+
+
+def run_in_play(store: TournamentStore, ladder: Ladder) -> LadderRun | None:
+    """On a store several runners share: the latest run of ``ladder``, from the same file, that a
+    runner is playing now, for a runner started with ``--new`` to join rather than start another.
+    In play: one of its matches is held under a live lease, or it was created, or a match of it
+    started or finished, within a lease (``TLACHTLI_LEASE_S``); and it is not played out. None on
+    a store with one writer (SQLite: its single writer claim refused the second runner already)."""
+    if store.exclusive:
+        return None
+    latest = store.latest_run(ladder.name)
+    if latest is None or latest.digest != ladder.digest:
+        return None
+    store.reset_interrupted(latest.id)  # a killed runner's claims whose lease ran out: not in play
+    progress = store.progress(latest.id)
+    if progress.counts.get("running"):
+        return latest
+    if not progress.counts.get("pending") and not _more_rounds(store, latest, ladder):
+        return None  # played out: --new starts another run
+    last = max(filter(None, (latest.created, progress.last)))
+    at = datetime.fromisoformat(last)
+    age = (datetime.now(UTC) - (at if at.tzinfo else at.replace(tzinfo=UTC))).total_seconds()
+    return latest if age <= lease_seconds() else None
+
+
+def _more_rounds(store: TournamentStore, run: LadderRun, ladder: Ladder) -> bool:
+    """Whether an adaptive run (swiss) with nothing pending would plan another round."""
+    if not FORMATS[ladder.format].adaptive:
+        return False
+    from arena.tournament.plan.swiss import plan_round  # trueskill loads only for a swiss ladder
+
+    return bool(plan_round(store.matches(run.id), run, ladder))
 
 
 def open_run(

@@ -250,21 +250,34 @@ def play_swiss(
     play_round: Callable[[list[StoredMatch]], RunReport],
 ) -> RunReport:
     """Play a swiss run round by round until it is over; ``play_round`` plays a round's pending
-    matches (a run interrupted mid-round finishes that round first). The reports are summed."""
+    matches (a run interrupted mid-round finishes that round first). The reports are summed.
+
+    On a store several runners share, each round is planned once, by the runner that finds the
+    previous one settled (under the store's planning lock); a runner whose share of a round is
+    played waits for the others' matches (a killed runner's come back once its lease runs out)."""
     from arena.tournament.plan.swiss import plan_round  # trueskill loads only for a swiss ladder
 
     total = RunReport()
     while True:
         pending = store.pending(run.id)
         if not pending:
-            store.add_matches(run.id, plan_round(store.matches(run.id), run, ladder))
+            with store.planning():  # another runner may have planned it while this one waited
+                if not store.pending(run.id):
+                    store.add_matches(run.id, plan_round(store.matches(run.id), run, ladder))
             pending = store.pending(run.id)
         if not pending:
             return total
-        report = play_round(pending)
+        waiting = [match for match in pending if match.status == "pending"]
+        if not waiting:  # the round's last matches are other runners' (a shared store)
+            time.sleep(SHARED_POLL_S)
+            store.reset_interrupted(run.id)
+            continue
+        report = play_round(waiting)
         _add(total, report)
-        if report.interrupted or report.errors or not (report.played or report.aborted):
+        if report.interrupted or report.errors:
             return total
+        if not (report.played or report.aborted) and store.exclusive:
+            return total  # nothing could be played: a rerun tries again
 
 
 def _add(total: RunReport, report: RunReport) -> None:

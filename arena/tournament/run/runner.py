@@ -30,7 +30,6 @@ import multiprocessing
 import multiprocessing.connection as mp_connection
 import os
 import signal
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -625,7 +624,7 @@ def _store_reply(store: TournamentStore, match: StoredMatch, reply: Done | Faile
             store.record_outcome(match, reply.outcome, reply.seconds)
         except DiskFullError:
             raise  # not this match's fault: the run stops (run_pending)
-        except (StoreError, sqlite3.Error) as error:
+        except StoreError as error:
             if isinstance(error, AlreadyStored) and not store.exclusive:
                 # a shared store: this runner's lease ran out while it played (a stalled machine),
                 # and another runner played the match again and stored it first: done once

@@ -29,6 +29,13 @@ class StoreError(RuntimeError):
     """A database that cannot be used as asked (newer schema, edited ladder, unknown ladder)."""
 
 
+class DatabaseError(StoreError):
+    """The database failed or refused a command: a damaged or unreadable SQLite file, a PostgreSQL
+    server that is down, went away or refused a query. Each store turns its driver's errors
+    (sqlite3.Error, psycopg.Error) into this at its boundary, so that no caller outside the store
+    names a driver: ``except StoreError`` covers every backend, with one line to show."""
+
+
 class AlreadyStored(StoreError):
     """A match's outcome arrived after another one was stored (on a shared store: a runner whose
     lease ran out while it played, and another runner played the match again)."""

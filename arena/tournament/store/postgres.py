@@ -13,6 +13,7 @@ arena/web/threads.py).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from psycopg.rows import RowMaker
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from arena.tournament.store import schema
-from arena.tournament.store.api import StoreError
+from arena.tournament.store.api import DatabaseError, StoreError
 from arena.tournament.store.base import POOL_SIZE, SqlStore, Tx, check_version, new_owner
 from arena.tournament.store.schema import POSTGRESQL
 
@@ -33,6 +34,9 @@ CONNECT_TIMEOUT_S = 10
 MIGRATE_LOCK = 0x746C6163_68746C69 & 0x7FFFFFFFFFFFFFFF
 PLAN_LOCK = MIGRATE_LOCK - 1
 VERSION_TABLE = "tlachtli_schema"
+# The pool logs each failed reconnection; a command that fails says why in one line (StoreError),
+# so they are not printed again (a program that configures logging still gets them).
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 
 def is_postgres_url(db: str) -> bool:
@@ -76,13 +80,34 @@ def _row_factory(cursor: psycopg.Cursor[Any]) -> RowMaker[Row]:
     return lambda values: Row(values, index)
 
 
-def connect_error(url: str, error: BaseException) -> StoreError:
-    """One line for a server that cannot be reached or refuses us."""
-    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return StoreError(
-        f"cannot use the PostgreSQL database {shown(url)} ({reason}); check that the server runs, the "
-        "database exists and the URL's user may use it"
+def _reason(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def connect_error(url: str, error: BaseException) -> DatabaseError:
+    """One line for a server that cannot be reached, went away or refuses us."""
+    return DatabaseError(
+        f"cannot use the PostgreSQL database {shown(url)} ({_reason(error)}); check that the server runs, "
+        "the database exists and the URL's user may use it"
     )
+
+
+def failure(url: str, error: psycopg.Error) -> DatabaseError:
+    """The store's own error for what psycopg raised: a lost or refusing server (``connect_error``),
+    or a command the database refused."""
+    if isinstance(error, psycopg.OperationalError):  # the connection, the pool (PoolTimeout), the server
+        return connect_error(url, error)
+    return DatabaseError(f"the PostgreSQL database {shown(url)} refused a command ({_reason(error)})")
+
+
+@contextmanager
+def translated(url: str) -> Iterator[None]:
+    """Raise what psycopg raises inside as the store's own error (``failure``): no caller outside
+    the store names the driver."""
+    try:
+        yield
+    except psycopg.Error as error:
+        raise failure(url, error) from error
 
 
 def schema_version_at(url: str) -> int:
@@ -130,6 +155,7 @@ class PostgresStore(SqlStore):
             url,
             min_size=1,
             max_size=size,
+            timeout=CONNECT_TIMEOUT_S,  # a command waits this long for a connection, then fails
             kwargs={"autocommit": True, "row_factory": _row_factory, "connect_timeout": CONNECT_TIMEOUT_S},
             configure=self._configure,
             open=False,
@@ -162,17 +188,18 @@ class PostgresStore(SqlStore):
         """Hold other runners of this store off while this one settles a run (creates or grows
         it): four runners started at once then share one run. A session advisory lock, on a
         connection of its own (the kernel and the server drop it if this process dies)."""
-        conn = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT_S, autocommit=True)
-        try:
-            conn.execute("SELECT pg_advisory_lock(%s)", (PLAN_LOCK,))
-            yield
-        finally:
-            conn.close()  # ends the session: the lock goes with it
+        with translated(self.url):
+            conn = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT_S, autocommit=True)
+            try:
+                conn.execute("SELECT pg_advisory_lock(%s)", (PLAN_LOCK,))
+                yield
+            finally:
+                conn.close()  # ends the session: the lock goes with it
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """One atomic write: committed on success, rolled back on any error."""
-        with self.pool.connection() as conn, conn.transaction():
+        with translated(self.url), self.pool.connection() as conn, conn.transaction():
             yield Tx(conn.cursor(), self.dialect)
 
     @contextmanager
@@ -181,7 +208,7 @@ class PostgresStore(SqlStore):
         if getattr(self._local, "conn", None) is not None:
             yield
             return
-        with self.pool.connection() as conn:
+        with translated(self.url), self.pool.connection() as conn:
             with conn.transaction():
                 conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 self._local.conn = conn
@@ -194,9 +221,10 @@ class PostgresStore(SqlStore):
     def _reading(self) -> Iterator[Tx]:
         conn = getattr(self._local, "conn", None)
         if conn is not None:
-            yield Tx(conn.cursor(), self.dialect)
+            with translated(self.url):
+                yield Tx(conn.cursor(), self.dialect)
             return
-        with self.pool.connection() as conn:
+        with translated(self.url), self.pool.connection() as conn:
             yield Tx(conn.cursor(), self.dialect)
 
     def _claim(self, tx: Tx, match_id: int) -> bool:
@@ -211,12 +239,12 @@ class PostgresStore(SqlStore):
 
     def schema_version(self) -> int:
         """The schema version of the open database."""
-        with self.pool.connection() as conn:
+        with translated(self.url), self.pool.connection() as conn:
             return _version(conn)
 
     def migrate(self) -> None:
         """Bring the schema up to the latest version (``arena db upgrade``)."""
-        with self.pool.connection() as conn:
+        with translated(self.url), self.pool.connection() as conn:
             _migrate(conn)
 
     def after_copy(self, tx: Tx) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO
 
 from arena.tournament.store import schema
-from arena.tournament.store.api import DEFAULT_DB, DiskFullError, StoreError
+from arena.tournament.store.api import DAMAGED_HINT, DEFAULT_DB, DatabaseError, DiskFullError, StoreError
 from arena.tournament.store.base import (
     SqlStore,
     Tx,
@@ -75,6 +75,26 @@ def disk_full(path: str, error: BaseException) -> bool:
     return False
 
 
+def failure(path: str, error: sqlite3.Error, opening: bool = False) -> StoreError:
+    """The store's own error for what sqlite3 raised at ``path``: a full disk, or a database that
+    cannot be used (``opening``: just the reason, the caller says "cannot open"; else the whole line)."""
+    if disk_full(path, error):
+        return DiskFullError(path, error)
+    if opening:
+        return DatabaseError(str(error))
+    return DatabaseError(f"{path} is damaged ({error}){DAMAGED_HINT}")
+
+
+@contextmanager
+def translated(path: str, opening: bool = False) -> Iterator[None]:
+    """Raise what sqlite3 raises inside as the store's own error (``failure``): no caller outside
+    the store names the driver."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        raise failure(path, error, opening) from error
+
+
 def _private_file(path: str) -> None:
     """Create the store readable by its owner only (0600; SQLite gives its -wal and -shm files the
     same mode): it holds a secret base seed, and bots run under other uids. An existing store of
@@ -103,7 +123,8 @@ class Store(SqlStore):
         self.path = str(path)
         self.owner = new_owner()
         _private_file(self.path)
-        self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        with translated(self.path, opening=True):
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self._writer_lock: IO[bytes] | None = None
         self._snapshots = 0
@@ -118,8 +139,9 @@ class Store(SqlStore):
             self.db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as error:
             self.db.close()
-            if disk_full(self.path, error):
-                raise DiskFullError(self.path, error) from None
+            raise failure(self.path, error, opening=True) from error
+        except StoreError:  # a newer schema, or a migration's write refused: translated already
+            self.db.close()
             raise
 
     @classmethod
@@ -129,12 +151,18 @@ class Store(SqlStore):
         store = cls.__new__(cls)
         store.path = str(path)
         store.owner = new_owner()
-        store.db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=30)
+        with translated(store.path, opening=True):
+            store.db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=30)
         store.db.row_factory = sqlite3.Row
         store._writer_lock = None
         store._snapshots = 0
         store._lock = threading.RLock()
-        version = store.schema_version()
+        try:
+            with translated(store.path, opening=True):  # e.g. "file is not a database"
+                version = store.db.execute("PRAGMA user_version").fetchone()[0]
+        except StoreError:
+            store.close()
+            raise
         if not 0 < version <= SCHEMA_VERSION:
             store.close()
             raise StoreError(
@@ -146,11 +174,12 @@ class Store(SqlStore):
     def schema_version_of(path: str | Path) -> int:
         """The schema version of an existing database file, read without writing anything
         (0: an empty file, or a database Tlachtli never wrote)."""
-        db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=30)
-        try:
-            return db.execute("PRAGMA user_version").fetchone()[0]
-        finally:
-            db.close()
+        with translated(str(path), opening=True):
+            db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True, timeout=30)
+            try:
+                return db.execute("PRAGMA user_version").fetchone()[0]
+            finally:
+                db.close()
 
     def close(self) -> None:
         """Close the connection (and give up the writer claim, if any)."""
@@ -215,14 +244,12 @@ class Store(SqlStore):
                         self.db.execute("ROLLBACK")
                     raise
             except sqlite3.Error as error:
-                if disk_full(self.path, error):
-                    raise DiskFullError(self.path, error) from None
-                raise
+                raise failure(self.path, error) from error
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Every read inside sees one state of the file (one read transaction); nests."""
-        with self._lock:
+        with self._lock, translated(self.path):
             outer = self._snapshots == 0 and not self.db.in_transaction
             if outer:
                 self.db.execute("BEGIN")
@@ -236,12 +263,13 @@ class Store(SqlStore):
 
     @contextmanager
     def _reading(self) -> Iterator[Tx]:
-        with self._lock:
+        with self._lock, translated(self.path):
             yield Tx(self.db.cursor(), self.dialect)
 
     def schema_version(self) -> int:
         """The schema version of the open database."""
-        return self.db.execute("PRAGMA user_version").fetchone()[0]
+        with translated(self.path):
+            return self.db.execute("PRAGMA user_version").fetchone()[0]
 
     def migrate(self) -> None:
         """Bring the schema up to SCHEMA_VERSION; refuse a database written by a newer Tlachtli."""

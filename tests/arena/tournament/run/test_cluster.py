@@ -125,6 +125,23 @@ def test_a_cluster_run_stores_the_same_matches_and_leaderboard_as_a_local_run(tm
     assert again.returncode == 0 and "0 played now" in again.stdout
 
 
+def test_a_cluster_writes_its_results_to_a_postgresql_store_each_match_once(tmp_path, postgres_server):
+    from arena.tournament.store.copy import copy_store
+
+    ladder = tmp_path / "eq.toml"
+    ladder.write_text(LADDER)
+    local, url = tmp_path / "local.db", postgres_server.fresh()
+    assert arena("run", str(ladder), "--db", str(local), "--jobs", "2", "-q").returncode == 0
+    run = arena("run", str(ladder), "--db", url, "--cluster", "local:2", "-q")
+    assert run.returncode == 0, run.stderr
+    assert "eq: 6/6 matches done, 6 played now" in run.stdout
+    # the workers' results came through the submitter into PostgreSQL: each match once, as played locally
+    copy_store(url, str(tmp_path / "copied.db"))  # read back through the store, not the workers
+    copied = stored(tmp_path / "copied.db")
+    assert all(m["status"] == "done" and len(m["records"]) == 1 for m in copied.values())
+    assert copied == stored(local)
+
+
 def failures(db: Path) -> list[int]:
     connection = sqlite3.connect(db)
     try:

@@ -9,7 +9,16 @@ import signal
 import time
 import uuid
 
-from tests.support.ladder_runs import _rows, count, killable_env, start, stored, wait_for_done, write_ladder
+from tests.support.ladder_runs import (
+    _rows,
+    count,
+    killable_env,
+    start,
+    stored,
+    tagged_env,
+    wait_for_done,
+    write_ladder,
+)
 
 RUNNERS = 4
 MATCHES = 24  # 3 pairings x 4 deals x 2 seatings
@@ -68,3 +77,70 @@ def test_four_runners_and_a_killed_one_play_every_match_exactly_once(
         if int(owner.split(":")[1]) != killed.pid:
             assert int(owner.split(":")[1]) in played and attempts >= 2
     assert set(by_pid) <= {runner.pid for runner in runners}
+
+
+def _runners(popen, count: int, *args: str, env: dict) -> list[str]:
+    """``count`` `arena ARGS` started at once; the stdout of each, all of them having succeeded."""
+    started = [start(popen, *args, env=env) for _ in range(count)]
+    outs = []
+    for runner in started:
+        out, err = runner.communicate(timeout=240)
+        assert runner.returncode == 0, err
+        outs.append(out)
+    return outs
+
+
+def _played_once(db: str, run_id: int) -> int:
+    """The run's matches, each of them done with its seats and record, every index once."""
+    total, done, indexes = count(
+        db,
+        f"SELECT COUNT(*), SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), COUNT(DISTINCT idx) FROM matches WHERE ladder_id = {run_id}",
+    )
+    assert total == done == indexes
+    assert count(
+        db, f"SELECT COUNT(*) FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.ladder_id = {run_id}"
+    ) == (2 * total,)
+    assert count(
+        db, f"SELECT COUNT(*) FROM records r JOIN matches m ON m.id = r.match_id WHERE m.ladder_id = {run_id}"
+    ) == (total,)
+    return total
+
+
+def test_runners_started_with_new_share_the_one_new_run(tmp_path, popen, postgres_server):
+    db = postgres_server.fresh()
+    ladder = write_ladder(tmp_path, repeats=2)  # 12 matches
+    env = {**tagged_env(uuid.uuid4().hex)}
+    _runners(popen, 1, "run", str(ladder), "--db", db, "--jobs", "1", "--quiet", env=env)  # a finished run
+    outs = _runners(popen, 3, "run", str(ladder), "--db", db, "--jobs", "1", "--quiet", "--new", env=env)
+    runs = _rows(db, "SELECT id FROM ladders ORDER BY id")
+    assert len(runs) == 2  # the finished one, and one new run the three runners shared
+    assert _played_once(db, runs[0][0]) == _played_once(db, runs[1][0]) == 12
+    assert sum(int(re.search(r"(\d+) played now", out).group(1)) for out in outs) == 12
+
+
+SWISS = """\
+format = "swiss"
+max_matches = 30
+"""
+
+
+def test_runners_of_a_swiss_ladder_plan_each_round_once(tmp_path, popen, postgres_server):
+    db = postgres_server.fresh()
+    path = write_ladder(tmp_path, repeats=1)
+    path.write_text(path.read_text().replace("players = 2\n", "players = 2\n" + SWISS))
+    env = {**tagged_env(uuid.uuid4().hex)}
+    alone = str(tmp_path / "alone.db")  # the same ladder played by one runner on SQLite
+    _runners(popen, 1, "run", str(path), "--db", alone, "--jobs", "2", "--quiet", env=env)
+    outs = _runners(popen, 3, "run", str(path), "--db", db, "--jobs", "1", "--quiet", "--new", env=env)
+    assert count(db, "SELECT COUNT(*) FROM ladders") == (1,)
+    total = _played_once(db, 1)
+    assert 6 <= total <= 30
+    played = [int(re.search(r"(\d+) played now", out).group(1)) for out in outs]
+    assert sum(played) == total
+    # swiss plans each round from the results so far, and each match's result follows from its
+    # seed: one runner and three sharing the run play the same matches, no round planned twice
+    keys = "SELECT idx, key, seed FROM matches ORDER BY idx"
+    assert _rows(db, keys) == _rows(alone, keys)
+    assert {idx: seats for idx, (seats, _) in stored(db).items()} == {
+        idx: seats for idx, (seats, _) in stored(alone).items()
+    }

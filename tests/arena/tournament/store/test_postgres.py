@@ -12,7 +12,7 @@ import pytest
 from arena.match.spec import MatchOutcome, SeatResult
 from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
-from arena.tournament.plan.runs import open_run
+from arena.tournament.plan.runs import open_run, plan_run
 from arena.tournament.store import schema
 from arena.tournament.store.api import StoreError
 from arena.tournament.store.copy import copy_store
@@ -132,6 +132,28 @@ def test_one_match_is_claimed_by_one_runner_and_its_put_back_is_its_own(postgres
         first.record_outcome(match, outcome)
         with pytest.raises(StoreError, match="already done"):
             second.record_outcome(match, outcome)  # a runner whose lease had lapsed: refused
+
+
+def test_new_joins_the_run_another_runner_is_playing_and_only_that(postgres_server, ladder, monkeypatch):
+    monkeypatch.setenv("TLACHTLI_LEASE_S", "30")
+    url = postgres_server.fresh()
+    with open_store(url) as first, open_store(url) as second, open_store(url) as third:
+        run = plan_run(first, ladder, new=True).run
+        assert plan_run(second, ladder, new=True).run.id == run.id  # just created: the same run
+        match = first.pending(run.id)[0]
+        assert first.mark_running(match.id)
+        first.heartbeat()
+        old = "2000-01-01T00:00:00+00:00"
+        with first.transaction() as tx:  # long ago, but a match is still held under a live lease
+            tx.run(f"UPDATE ladders SET created = '{old}' WHERE id = {run.id}")
+            tx.run(f"UPDATE matches SET started = '{old}' WHERE ladder_id = {run.id}")
+        assert plan_run(third, ladder, new=True).run.id == run.id
+        with first.transaction() as tx:  # its runner killed, the lease run out: nobody plays it
+            tx.run(f"UPDATE matches SET lease = 0 WHERE id = {match.id}")
+        fresh = plan_run(third, ladder, new=True).run
+        assert fresh.id != run.id and first.counts(run.id)["running"] == 0
+        edited = parse_ladder(LADDER.replace("seed = 3", "seed = 4"), discover(), source="pg.toml")
+        assert plan_run(second, edited, new=True).run.id not in (run.id, fresh.id)  # another file
 
 
 def test_copy_round_trips_sqlite_postgresql_sqlite_with_every_row_identical(

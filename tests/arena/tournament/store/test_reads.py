@@ -190,15 +190,29 @@ def test_the_read_queries_are_portable_sql():
     assert re.findall(r"SUM\((?!CASE)", queries) == []  # PostgreSQL cannot SUM a comparison
 
 
-def test_nothing_outside_the_store_runs_sql():
+def lines_outside_the_stores(pattern: str) -> list[str]:
+    """Each line of arena/ outside the stores that matches ``pattern``. The stores: the tournament
+    store, and the accounts wing's own SQLite file (users and sessions, arena/accounts/store.py:
+    a store of its own, which keeps its driver to itself too)."""
     offenders = []
     for path in ARENA.rglob("*.py"):
         if (ARENA / "tournament" / "store") in path.parents or path == ARENA / "accounts" / "store.py":
-            continue  # the tournament store, and the accounts' own
+            continue
         for number, line in enumerate(path.read_text().splitlines(), start=1):
-            if re.search(r"\.execute(many|script)?\(|\bstore\.db\.|\.cursor\(", line):
+            if re.search(pattern, line):
                 offenders.append(f"{path.relative_to(ARENA.parent)}:{number}: {line.strip()}")
-    assert offenders == []
+    return offenders
+
+
+def test_nothing_outside_the_store_runs_sql():
+    assert lines_outside_the_stores(r"\.execute(many|script)?\(|\bstore\.db\.|\.cursor\(") == []
+
+
+def test_nothing_outside_the_store_names_a_database_driver():
+    """Each store raises its driver's errors as StoreError (DatabaseError): a caller that caught
+    sqlite3.Error would let a PostgreSQL failure through as a traceback."""
+    driver = r"^\s*(import|from)\s+(sqlite3|psycopg\w*)\b|\b(sqlite3|psycopg\w*)\.(\w+\.)*\w*Error\b"
+    assert lines_outside_the_stores(driver) == []
 
 
 def test_a_new_store_has_pages_that_hold_several_records(tmp_path):
