@@ -10,8 +10,9 @@ ratings is a loop of float arithmetic instead of thousands of small objects a ma
 Ratings are ``Skill`` pairs holding what a ``trueskill.Rating``'s ``mu`` and ``sigma`` read;
 ``skill(mu, sigma)`` gives the pair that ``trueskill.Rating(mu, sigma)`` would read back (the
 library stores precision and precision-adjusted mean, so a value may move in its last bit).
-A condition the library answers with an exception (a result too unlikely for float precision)
-is handed to the library itself, so it raises the same error.
+The rare match where a message's precision reaches zero or infinity, or where the library raises
+(a result too unlikely for float precision), is handed to the library itself: its numbers, its
+error.
 """
 
 from __future__ import annotations
@@ -134,8 +135,9 @@ class FfaRater:
         try:
             return self._rate(ratings, ranks)
         except (_Unrated, ZeroDivisionError):
-            groups = [(trueskill.Rating(r.mu, r.sigma),) for r in ratings]
-            return [Skill(r.mu, r.sigma) for (r,) in self.env.rate(groups, ranks=list(ranks))]
+            # the library reads only a rating's mu and sigma: a Skill serves as one, unrounded
+            rated = self.env.rate([(rating,) for rating in ratings], ranks=list(ranks))
+            return [Skill(r.mu, r.sigma) for (r,) in rated]
 
     def _rate(self, ratings: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
         n = len(ratings)
