@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from arena.tournament.stats.trueskill_ffa import FfaRater, Skill
 
@@ -22,6 +22,19 @@ class SeatLine:
     score: int
     rank: int
     fault: str | None = None
+
+
+class RatedSeat(Protocol):
+    """What the ratings read of a seat: a ``SeatLine``, or a seat as the store reads it back."""
+
+    @property
+    def agent(self) -> str: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def fault(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -53,7 +66,7 @@ class Standing:
         }
 
 
-def effective_ranks(seats: Sequence[SeatLine]) -> list[int]:
+def effective_ranks(seats: Sequence[RatedSeat]) -> list[int]:
     """Ranks for rating: seats that did not forfeit keep their order; forfeits tie for last."""
     clean = sorted({seat.rank for seat in seats if seat.fault is None})
     dense = {rank: position for position, rank in enumerate(clean)}
@@ -118,7 +131,7 @@ class TrueSkillTally:
         twin.scores, twin.faults = dict(self.scores), dict(self.faults)
         return twin
 
-    def add(self, seats: Sequence[SeatLine]) -> bool:
+    def add(self, seats: Sequence[RatedSeat]) -> bool:
         """Count one finished match and rate it; False if it teaches the ratings nothing (a lone
         seat, an agent against itself)."""
         rater, ratings = self.rater, self.ratings
@@ -161,7 +174,7 @@ class TrueSkillTally:
 
 
 def leaderboard(
-    matches: Iterable[Sequence[SeatLine]],
+    matches: Iterable[Sequence[RatedSeat]],
     draw_probability: float = 0.10,
     after_match: Callable[[Mapping[str, Skill]], None] | None = None,
     memo: RateMemo | None = None,

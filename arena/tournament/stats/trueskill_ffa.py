@@ -17,6 +17,7 @@ error.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -51,9 +52,11 @@ def skill(mu: float, sigma: float) -> Skill:
     return Skill(tau / pi, _sqrt(1 / pi))
 
 
-def _erfc(x: float) -> float:
-    # the library's erfc (a Chebyshev fit, ~1e-7), term for term: math.erfc gives other numbers
-    z = abs(x)
+def _cdf(x: float) -> float:
+    """The library's cdf: 0.5 * erfc(-x / sqrt 2) with its own erfc, a Chebyshev fit (~1e-7)
+    that math.erfc does not reproduce; written out term for term, in its order."""
+    y = -x / _SQRT2
+    z = abs(y)
     t = 1.0 / (1.0 + z / 2.0)
     # fmt: off
     r = t * _exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
@@ -64,11 +67,7 @@ def _erfc(x: float) -> float:
         )))
     )))
     # fmt: on
-    return 2.0 - r if x < 0 else r
-
-
-def _cdf(x: float) -> float:
-    return 0.5 * _erfc(-x / _SQRT2)
+    return 0.5 * (2.0 - r if y < 0 else r)
 
 
 def _pdf(x: float) -> float:
@@ -79,31 +78,38 @@ class _Unrated(Exception):
     """The library raises here: let it, with its own message."""
 
 
-def _truncate(div_pi: float, div_tau: float, margin: float, tie: bool) -> tuple[float, float]:
-    """The truncation factor's message (library: TruncateFactor.up with v/w win or draw)."""
-    sqrt_pi = _sqrt(div_pi)
-    diff = div_tau / sqrt_pi
-    draw_margin = margin * sqrt_pi
-    if tie:
-        abs_diff = abs(diff)
-        a, b = draw_margin - abs_diff, -draw_margin - abs_diff
-        denom = _cdf(a) - _cdf(b)
-        if not denom:
-            raise _Unrated
-        pdf_a, pdf_b = _pdf(a), _pdf(b)
-        v = (pdf_b - pdf_a) / denom
-        w = v**2 + (a * pdf_a - b * pdf_b) / denom
-        if diff < 0:
-            v = v * -1
-    else:
-        x = diff - draw_margin
-        denom = _cdf(x)
-        v = (_pdf(x) / denom) if denom else -x
-        w = v * (v + x)
-        if not 0 < w < 1:
-            raise _Unrated
-    scale = 1.0 - w
-    return div_pi / scale, (div_tau + sqrt_pi * v) / scale
+def _draw_vw(diff: float, draw_margin: float) -> tuple[float, float]:
+    """The library's v_draw and w_draw of a tied pair (w first raises where the library does)."""
+    abs_diff = abs(diff)
+    a, b = draw_margin - abs_diff, -draw_margin - abs_diff
+    denom = _cdf(a) - _cdf(b)
+    if not denom:
+        raise _Unrated
+    pdf_a, pdf_b = _pdf(a), _pdf(b)
+    v = (pdf_b - pdf_a) / denom
+    w = v**2 + (a * pdf_a - b * pdf_b) / denom
+    return (v * -1 if diff < 0 else v), w
+
+
+Step = tuple[int, int, bool, int, int, int, int]
+
+
+@functools.cache
+def _chain(differences: int) -> tuple[list[Step], list[Step]]:
+    """The library's schedule over the chain of rank differences, as steps: one pass, then the
+    ends' pass. A step is (difference j, the side it then sends to: 1 the team ranked below it, 0
+    the one above, -1 none; whether j is recomputed and cut first; the other team and the index
+    of j's message to it; the team sent to and the index of j's message to it). Difference j's
+    messages to its teams sit at 2j (team j) and 2j+1 (team j+1)."""
+
+    def step(j: int, side: int, cut: bool) -> Step:
+        return (j, side, cut, j + 1 - side, 2 * j + 1 - side, j + side, 2 * j + side)
+
+    ends = [step(0, 0, False), step(differences - 1, 1, False)]
+    if differences == 1:
+        return [step(0, -1, True)], ends
+    forth = [step(j, 1, True) for j in range(differences - 1)]
+    return forth + [step(j, 0, True) for j in range(differences - 1, 0, -1)], ends
 
 
 class FfaRater:
@@ -140,111 +146,113 @@ class FfaRater:
             return [Skill(r.mu, r.sigma) for (r,) in rated]
 
     def _rate(self, ratings: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
+        # One-player teams make the factor graph a chain: each player's skill, performance and
+        # team performance, and between neighbours in rank order a difference with its
+        # truncation. Every variable is kept as the library keeps it, a value updated by
+        # dividing out a factor's old message and multiplying in its new one (pi, tau added
+        # and subtracted in that order), so the rounding is the library's too. A precision of
+        # zero divides by zero here: rate() then asks the library.
         n = len(ratings)
         if n < 2 or len(ranks) != n:
             raise ValueError("a match needs two or more players and one rank each")
         order = sorted(range(n), key=ranks.__getitem__)  # stable, as the library sorts
         variance, dynamic2, margin = self.variance, self.dynamic2, self.margin
-        # the downward pass: prior (skill plus dynamics), performance, team performance
+        sqrt, exp, cdf = _sqrt, _exp, _cdf
+        # downward: skill prior (with the dynamics), performance, team performance
         prior_pi, prior_tau, perf_pi, perf_tau, team_pi, team_tau = [], [], [], [], [], []
         for i in order:
             mu, sigma = ratings[i]
-            pi0 = _sqrt(sigma**2 + dynamic2) ** -2
+            pi0 = sqrt(sigma**2 + dynamic2) ** -2
             tau0 = pi0 * mu
             a = 1.0 / (1.0 + variance * pi0)
             p, t = a * pi0, a * tau0
-            big_p = 1.0 / (1 / p)  # SumFactor of one term: pi = 1 / (1 / pi)
+            big_p = 1.0 / (1 / p)  # a sum factor of one term: pi = 1 / (1 / pi)
             prior_pi.append(pi0)
             prior_tau.append(tau0)
             perf_pi.append(p)
             perf_tau.append(t)
             team_pi.append(big_p)
             team_tau.append(big_p * (t / p))
-        # the team-performance variables as the schedule updates them (values, not products)
-        tp_pi, tp_tau = list(team_pi), list(team_tau)
+        tp_pi, tp_tau = list(team_pi), list(team_tau)  # the team-performance variables' values
         k = n - 1
         ties = [ranks[order[j]] == ranks[order[j + 1]] for j in range(k)]
-        # messages: from difference j to its left (team j) and right (team j+1) term
-        left_pi, left_tau = [0.0] * k, [0.0] * k
-        right_pi, right_tau = [0.0] * k, [0.0] * k
-        # each difference variable: its value, the message from its sum and from its truncation
-        d_pi, d_tau = [0.0] * k, [0.0] * k
-        sum_pi, sum_tau = [0.0] * k, [0.0] * k
-        cut_pi, cut_tau = [0.0] * k, [0.0] * k
-
-        def down(j: int) -> None:
-            # difference j = team j - team j+1, from the messages the two teams send it
-            p1, t1 = tp_pi[j] - left_pi[j], tp_tau[j] - left_tau[j]
-            p2, t2 = tp_pi[j + 1] - right_pi[j], tp_tau[j + 1] - right_tau[j]
-            mu = (t1 / p1 if p1 else p1) - (t2 / p2 if p2 else p2)
-            pi = 1.0 / (1 / p1 + 1 / p2)
-            tau = pi * mu
-            d_pi[j] = (d_pi[j] - sum_pi[j]) + pi
-            d_tau[j] = (d_tau[j] - sum_tau[j]) + tau
-            sum_pi[j], sum_tau[j] = pi, tau
-
-        def up(j: int) -> float:
-            # the truncation's message to difference j; returns how far the variable moved
-            dp, dt = d_pi[j], d_tau[j]
-            pi, tau = _truncate(dp - cut_pi[j], dt - cut_tau[j], margin, ties[j])
-            cut_pi[j] = (pi + cut_pi[j]) - dp
-            cut_tau[j] = (tau + cut_tau[j]) - dt
-            d_pi[j], d_tau[j] = pi, tau
-            pi_delta = abs(dp - pi)
-            return 0.0 if pi_delta == _INF else max(abs(dt - tau), _sqrt(pi_delta))
-
-        def to_left(j: int) -> None:
-            # team j = difference j + team j+1
-            p1, t1 = d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j]
-            p2, t2 = tp_pi[j + 1] - right_pi[j], tp_tau[j + 1] - right_tau[j]
-            mu = 1.0 * (t1 / p1 if p1 else p1) + 1.0 * (t2 / p2 if p2 else p2)
-            pi = 1.0 / (1.0 / p1 + 1.0 / p2)
-            tau = pi * mu
-            tp_pi[j] = (tp_pi[j] - left_pi[j]) + pi
-            tp_tau[j] = (tp_tau[j] - left_tau[j]) + tau
-            left_pi[j], left_tau[j] = pi, tau
-
-        def to_right(j: int) -> None:
-            # team j+1 = team j - difference j
-            p1, t1 = tp_pi[j] - left_pi[j], tp_tau[j] - left_tau[j]
-            p2, t2 = d_pi[j] - sum_pi[j], d_tau[j] - sum_tau[j]
-            mu = 1.0 * (t1 / p1 if p1 else p1) + -1.0 * (t2 / p2 if p2 else p2)
-            pi = 1.0 / (1.0 / p1 + 1.0 / p2)
-            tau = pi * mu
-            i = j + 1
-            tp_pi[i] = (tp_pi[i] - right_pi[j]) + pi
-            tp_tau[i] = (tp_tau[i] - right_tau[j]) + tau
-            right_pi[j], right_tau[j] = pi, tau
-
-        for _ in range(ITERATIONS):
-            if k == 1:
-                down(0)
-                delta = up(0)
-            else:
-                delta = 0.0
-                for j in range(k - 1):
-                    down(j)
-                    delta = max(delta, up(j))
-                    to_right(j)
-                for j in range(k - 1, 0, -1):
-                    down(j)
-                    delta = max(delta, up(j))
-                    to_left(j)
-            if delta <= MIN_DELTA:
+        # difference j's messages to team j (at 2j) and to team j+1 (at 2j+1)
+        m_pi, m_tau = [0.0] * (2 * k), [0.0] * (2 * k)
+        # each difference's value, its sum factor's message, its truncation's message
+        d_pi, d_tau, s_pi, s_tau, c_pi, c_tau = ([0.0] * k for _ in range(6))
+        # passes over the chain until it settles (at most ITERATIONS), then one last pass that
+        # only sends both ends' messages to their teams
+        chain, ends = _chain(k)
+        steps, passes, lone = chain, 0, k == 1
+        inv_sqrt_2pi = _INV_SQRT_2PI
+        while True:
+            delta = 0.0
+            for j, side, cut, other, o, team, at in steps:
+                if cut:
+                    # down: difference j = team j - team j+1
+                    p1, t1 = tp_pi[j] - m_pi[2 * j], tp_tau[j] - m_tau[2 * j]
+                    p2, t2 = tp_pi[j + 1] - m_pi[2 * j + 1], tp_tau[j + 1] - m_tau[2 * j + 1]
+                    pi = 1.0 / (1 / p1 + 1 / p2)
+                    tau = pi * (t1 / p1 - t2 / p2)
+                    dp = (d_pi[j] - s_pi[j]) + pi
+                    dt = (d_tau[j] - s_tau[j]) + tau
+                    s_pi[j], s_tau[j] = pi, tau
+                    # up from the truncation: the outcome (a win or a tie) cuts the difference
+                    div_pi, div_tau = dp - c_pi[j], dt - c_tau[j]
+                    sqrt_pi = sqrt(div_pi)
+                    diff, draw_margin = div_tau / sqrt_pi, margin * sqrt_pi
+                    if ties[j]:
+                        v, w = _draw_vw(diff, draw_margin)
+                    else:
+                        x = diff - draw_margin
+                        denom = cdf(x)
+                        v = (inv_sqrt_2pi * exp(-(x**2 / 2)) / denom) if denom else -x
+                        w = v * (v + x)
+                        if not 0 < w < 1:
+                            raise _Unrated
+                    scale = 1.0 - w
+                    pi, tau = div_pi / scale, (div_tau + sqrt_pi * v) / scale
+                    c_pi[j] = (pi + c_pi[j]) - dp
+                    c_tau[j] = (tau + c_tau[j]) - dt
+                    d_pi[j], d_tau[j] = pi, tau
+                    # how far the difference moved; the pass's largest (max() semantics)
+                    pi_delta = abs(dp - pi)
+                    if pi_delta == _INF:
+                        moved = 0.0
+                    else:
+                        moved, root = abs(dt - tau), sqrt(pi_delta)
+                        if root > moved:
+                            moved = root
+                    if moved > delta or lone:  # a lone difference's move counts as it is
+                        delta = moved
+                    if side < 0:
+                        continue
+                # send: difference j's message to a team, from its own and the other team's:
+                # side 0, team j = difference + team j+1; side 1, team j+1 = team j - difference
+                pd, td = d_pi[j] - s_pi[j], d_tau[j] - s_tau[j]
+                po, to = tp_pi[other] - m_pi[o], tp_tau[other] - m_tau[o]
+                pi = 1.0 / (1.0 / po + 1.0 / pd)  # in either order: float addition commutes
+                md = td / pd
+                tau = pi * (to / po + md if side == 0 else to / po - md)
+                tp_pi[team] = (tp_pi[team] - m_pi[at]) + pi
+                tp_tau[team] = (tp_tau[team] - m_tau[at]) + tau
+                m_pi[at], m_tau[at] = pi, tau
+            if steps is ends:
                 break
-        to_left(0)
-        to_right(k - 1)
-        # the upward pass: team performance -> performance -> skill
+            passes += 1
+            if delta <= MIN_DELTA or passes == ITERATIONS:
+                steps = ends
+        # upward: team performance -> performance -> skill
         result: list[Skill] = [Skill(0.0, 0.0)] * n
-        for s, i in enumerate(order):
-            p1, t1 = tp_pi[s] - team_pi[s], tp_tau[s] - team_tau[s]
-            mu = 1.0 * (t1 / p1 if p1 else p1)
+        for at, i in enumerate(order):
+            p1, t1 = tp_pi[at] - team_pi[at], tp_tau[at] - team_tau[at]
             pi = 1.0 / (1.0 / p1)
-            tau = pi * mu
-            m_pi = (perf_pi[s] + pi) - perf_pi[s]
-            m_tau = (perf_tau[s] + tau) - perf_tau[s]
-            a = 1.0 / (1.0 + variance * m_pi)
-            r_pi = prior_pi[s] + a * m_pi
-            r_tau = prior_tau[s] + a * m_tau
-            result[i] = skill(r_tau / r_pi, _sqrt(1 / r_pi))
+            tau = pi * (1.0 * (t1 / p1))
+            m_pi_, m_tau_ = (perf_pi[at] + pi) - perf_pi[at], (perf_tau[at] + tau) - perf_tau[at]
+            a = 1.0 / (1.0 + variance * m_pi_)
+            r_pi = prior_pi[at] + a * m_pi_
+            # read back as the library's Rating(mu, sigma) holds it
+            pi = sqrt(1 / r_pi) ** -2
+            tau = pi * ((prior_tau[at] + a * m_tau_) / r_pi)
+            result[i] = Skill(tau / pi, sqrt(1 / pi))
         return result
