@@ -134,20 +134,26 @@ class TrueSkillTally:
     def add(self, seats: Sequence[RatedSeat]) -> bool:
         """Count one finished match and rate it; False if it teaches the ratings nothing (a lone
         seat, an agent against itself)."""
-        rater, ratings = self.rater, self.ratings
+        rater, ratings, inherits = self.rater, self.ratings, self.inherits
+        played, wins, scores, faults = self.played, self.wins, self.scores, self.faults
         self.matches += 1
+        forfeits = False
         for seat in seats:
-            if seat.agent not in ratings:
-                before = ratings.get(self.inherits.get(seat.agent, ""))
-                ratings[seat.agent] = rater.create(before.mu if before is not None else None)
-            self.played[seat.agent] = self.played.get(seat.agent, 0) + 1
-            self.wins[seat.agent] = self.wins.get(seat.agent, 0) + (seat.rank == 1 and seat.fault is None)
-            self.scores[seat.agent] = self.scores.get(seat.agent, 0) + seat.score
-            self.faults[seat.agent] = self.faults.get(seat.agent, 0) + (seat.fault is not None)
+            agent, fault = seat.agent, seat.fault
+            if agent not in ratings:
+                before = ratings.get(inherits.get(agent, ""))
+                ratings[agent] = rater.create(before.mu if before is not None else None)
+            played[agent] = played.get(agent, 0) + 1
+            wins[agent] = wins.get(agent, 0) + (seat.rank == 1 and fault is None)
+            scores[agent] = scores.get(agent, 0) + seat.score
+            faults[agent] = faults.get(agent, 0) + (fault is not None)
+            forfeits = forfeits or fault is not None
         if len(seats) < 2 or len({seat.agent for seat in seats}) < len(seats):
             return False  # nothing to learn from a lone seat; an agent cannot be its own opponent
         skills = [ratings[seat.agent] for seat in seats]
-        ranks = effective_ranks(seats)
+        # TrueSkill reads ranks only by their order and ties: the stored ranks give the same
+        # update as the dense ones unless a forfeit must move a seat last
+        ranks = effective_ranks(seats) if forfeits else [seat.rank for seat in seats]
         updated = self.memo.rate(rater, skills, ranks) if self.memo is not None else rater.rate(skills, ranks)
         for seat, rating in zip(seats, updated, strict=True):
             ratings[seat.agent] = rating
