@@ -50,6 +50,7 @@ import trueskill
 from arena.tournament.stats.elo import Z95
 from arena.tournament.stats.ratings import SeatLine
 from arena.tournament.stats.ratings_mle import MleRating
+from arena.tournament.stats.trueskill_ffa import FfaRater, skill
 
 GOLDEN = (math.sqrt(5) - 1) / 2  # the golden ratio's fraction: the most evenly spreading step
 
@@ -177,10 +178,8 @@ class Matchmaker:
     def __init__(self, policy: MatchmakingPolicy, seed: int = 0) -> None:
         self.policy = policy
         self.rng = np.random.default_rng(seed)
-        self.open_env = trueskill.TrueSkill(
-            draw_probability=policy.draw_probability, tau=policy.tau, backend=None
-        )
-        self.final_env = trueskill.TrueSkill(draw_probability=policy.draw_probability, tau=0.0, backend=None)
+        self.open_env = FfaRater(draw_probability=policy.draw_probability, tau=policy.tau)
+        self.final_env = FfaRater(draw_probability=policy.draw_probability, tau=0.0)
         self.env = self.open_env
         self.names: list[str] = []
         self.index: dict[str, int] = {}
@@ -212,7 +211,7 @@ class Matchmaker:
             raise ValueError(f"{name!r} has joined already")
         self.index[name] = len(self.names)
         self.names.append(name)
-        fresh = self.env.create_rating()
+        fresh = self.env.create()
         self.mu = np.append(self.mu, fresh.mu)
         self.sigma = np.append(self.sigma, fresh.sigma)
         self.games = np.append(self.games, 0)
@@ -336,10 +335,11 @@ class Matchmaker:
             raise ValueError("a game needs one place and one error flag per seat, each bot once")
         voided = any(errors)
         ranks = [1 if error else 0 for error in errors] if voided else list(places)
-        teams = [(trueskill.Rating(float(self.mu[i]), float(self.sigma[i])),) for i in bots]
-        updated = self.env.rate(teams, ranks=ranks)
+        # as trueskill.Rating(mu, sigma) holds them: the same numbers as the library's, bit for bit
+        skills = [skill(float(self.mu[i]), float(self.sigma[i])) for i in bots]
+        updated = self.env.rate(skills, ranks)
         suspended = {}
-        for i, error, (rating,) in zip(bots, errors, updated, strict=True):
+        for i, error, rating in zip(bots, errors, updated, strict=True):
             self.errors[i].append(bool(error))
             if voided and not error:
                 continue  # an innocent seat of a voided game: nothing counts

@@ -56,7 +56,7 @@ class LadderTally:
 
     def add(self, match: DoneMatch) -> None:
         """Feed one done match (after every match of a lower index)."""
-        lines = seat_lines(match)
+        lines = match.seats
         self.last_idx = match.idx
         ranks = effective_ranks(lines)
         for i, a in enumerate(lines):

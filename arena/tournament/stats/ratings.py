@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-import trueskill
+from arena.tournament.stats.trueskill_ffa import FfaRater, Skill
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,19 @@ class SeatLine:
     score: int
     rank: int
     fault: str | None = None
+
+
+class RatedSeat(Protocol):
+    """What the ratings read of a seat: a ``SeatLine``, or a seat as the store reads it back."""
+
+    @property
+    def agent(self) -> str: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def fault(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -53,7 +66,7 @@ class Standing:
         }
 
 
-def effective_ranks(seats: Sequence[SeatLine]) -> list[int]:
+def effective_ranks(seats: Sequence[RatedSeat]) -> list[int]:
     """Ranks for rating: seats that did not forfeit keep their order; forfeits tie for last."""
     clean = sorted({seat.rank for seat in seats if seat.fault is None})
     dense = {rank: position for position, rank in enumerate(clean)}
@@ -69,15 +82,16 @@ class RateMemo:
     LIMIT = 1_000_000  # entries kept before starting afresh (a few hundred bytes each)
 
     def __init__(self) -> None:
-        self.updates: dict[tuple, list] = {}
+        self.updates: dict[tuple, list[Skill]] = {}
 
-    def rate(self, env: trueskill.TrueSkill, groups: list, ranks: list[int]) -> list:
+    def rate(self, rater: FfaRater, skills: list[Skill], ranks: list[int]) -> list[Skill]:
+        """``rater.rate(skills, ranks)``, remembered."""
         if len(self.updates) >= self.LIMIT:
             self.updates.clear()
-        key = (env.draw_probability, tuple((g[0].mu, g[0].sigma) for g in groups), tuple(ranks))
+        key = (rater.draw_probability, tuple(skills), tuple(ranks))
         updated = self.updates.get(key)
         if updated is None:
-            updated = self.updates[key] = env.rate(groups, ranks=ranks)
+            updated = self.updates[key] = rater.rate(skills, ranks)
         return updated
 
 
@@ -94,10 +108,10 @@ class TrueSkillTally:
         memo: RateMemo | None = None,
         inherits: Mapping[str, str] | None = None,
     ) -> None:
-        self.env = trueskill.TrueSkill(draw_probability=draw_probability, backend=None)
+        self.rater = FfaRater(draw_probability=draw_probability)
         self.memo = memo
         self.inherits = dict(inherits or {})
-        self.ratings: dict[str, trueskill.Rating] = {}
+        self.ratings: dict[str, Skill] = {}
         self.played: dict[str, int] = {}
         self.wins: dict[str, int] = {}
         self.scores: dict[str, int] = {}
@@ -107,32 +121,41 @@ class TrueSkillTally:
     def copy(self) -> TrueSkillTally:
         """An independent tally in the same state (its memo shared: it only remembers)."""
         twin = TrueSkillTally.__new__(TrueSkillTally)
-        twin.env, twin.memo, twin.inherits, twin.matches = self.env, self.memo, self.inherits, self.matches
+        twin.rater, twin.memo, twin.inherits, twin.matches = (
+            self.rater,
+            self.memo,
+            self.inherits,
+            self.matches,
+        )
         twin.ratings, twin.played, twin.wins = dict(self.ratings), dict(self.played), dict(self.wins)
         twin.scores, twin.faults = dict(self.scores), dict(self.faults)
         return twin
 
-    def add(self, seats: Sequence[SeatLine]) -> bool:
+    def add(self, seats: Sequence[RatedSeat]) -> bool:
         """Count one finished match and rate it; False if it teaches the ratings nothing (a lone
         seat, an agent against itself)."""
-        env, ratings = self.env, self.ratings
+        rater, ratings, inherits = self.rater, self.ratings, self.inherits
+        played, wins, scores, faults = self.played, self.wins, self.scores, self.faults
         self.matches += 1
+        forfeits = False
         for seat in seats:
-            if seat.agent not in ratings:
-                before = ratings.get(self.inherits.get(seat.agent, ""))
-                ratings[seat.agent] = env.create_rating(mu=before.mu if before is not None else env.mu)
-            self.played[seat.agent] = self.played.get(seat.agent, 0) + 1
-            self.wins[seat.agent] = self.wins.get(seat.agent, 0) + (seat.rank == 1 and seat.fault is None)
-            self.scores[seat.agent] = self.scores.get(seat.agent, 0) + seat.score
-            self.faults[seat.agent] = self.faults.get(seat.agent, 0) + (seat.fault is not None)
+            agent, fault = seat.agent, seat.fault
+            if agent not in ratings:
+                before = ratings.get(inherits.get(agent, ""))
+                ratings[agent] = rater.create(before.mu if before is not None else None)
+            played[agent] = played.get(agent, 0) + 1
+            wins[agent] = wins.get(agent, 0) + (seat.rank == 1 and fault is None)
+            scores[agent] = scores.get(agent, 0) + seat.score
+            faults[agent] = faults.get(agent, 0) + (fault is not None)
+            forfeits = forfeits or fault is not None
         if len(seats) < 2 or len({seat.agent for seat in seats}) < len(seats):
             return False  # nothing to learn from a lone seat; an agent cannot be its own opponent
-        groups = [(ratings[seat.agent],) for seat in seats]
-        ranks = effective_ranks(seats)
-        updated = (
-            self.memo.rate(env, groups, ranks) if self.memo is not None else env.rate(groups, ranks=ranks)
-        )
-        for seat, (rating,) in zip(seats, updated, strict=True):
+        skills = [ratings[seat.agent] for seat in seats]
+        # TrueSkill reads ranks only by their order and ties: the stored ranks give the same
+        # update as the dense ones unless a forfeit must move a seat last
+        ranks = effective_ranks(seats) if forfeits else [seat.rank for seat in seats]
+        updated = self.memo.rate(rater, skills, ranks) if self.memo is not None else rater.rate(skills, ranks)
+        for seat, rating in zip(seats, updated, strict=True):
             ratings[seat.agent] = rating
         return True
 
@@ -157,9 +180,9 @@ class TrueSkillTally:
 
 
 def leaderboard(
-    matches: Iterable[Sequence[SeatLine]],
+    matches: Iterable[Sequence[RatedSeat]],
     draw_probability: float = 0.10,
-    after_match: Callable[[Mapping[str, trueskill.Rating]], None] | None = None,
+    after_match: Callable[[Mapping[str, Skill]], None] | None = None,
     memo: RateMemo | None = None,
     inherits: Mapping[str, str] | None = None,
 ) -> list[Standing]:

@@ -61,8 +61,9 @@ def done_lines(store: TournamentStore, run: LadderRun) -> Iterator[tuple[int, li
 
 def standings(store: TournamentStore, run: LadderRun) -> list[Standing]:
     """The leaderboard of ``run``, recomputed from its done matches in schedule order."""
+    # the seats as read: a season is millions of them, copied into nothing on the way
     return leaderboard(
-        (lines for _, lines in done_lines(store, run)), inherits=inherited(store.config(run.id))
+        (match.seats for match in store.done_matches(run.id)), inherits=inherited(store.config(run.id))
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from arena.match.spec import MatchOutcome, MatchSpec
 
@@ -122,9 +122,8 @@ class RunProgress:
     last: str | None  # the latest start or finish (ISO text), None before any
 
 
-@dataclass(frozen=True)
-class DoneSeat:
-    """One seat of a done match as the ratings read it."""
+class DoneSeat(NamedTuple):
+    """One seat of a done match as the ratings read it (a tuple: a season reads millions)."""
 
     agent: str
     score: int

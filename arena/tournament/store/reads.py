@@ -146,7 +146,7 @@ class StoreReads:
     def _done_between(self, run_id: int, after: int, upto: int) -> Iterator[DoneMatch]:
         current: list[Any] | None = None
         seats: list[DoneSeat] = []
-        for match_id, idx, seed, seat, *line in self._rows(
+        for match_id, idx, seed, seat, agent, score, rank, fault in self._rows(
             "SELECT m.id, m.idx, m.seed, s.seat, s.agent, s.score, s.rank, s.fault FROM matches m"
             " JOIN seats s ON s.match_id = m.id WHERE m.ladder_id = ? AND m.status = 'done'"
             " AND m.idx > ? AND m.idx <= ? ORDER BY m.idx, s.seat",
@@ -156,7 +156,15 @@ class StoreReads:
                 if current is not None:
                     yield DoneMatch(current[0], current[1], current[2], tuple(seats))
                 current, seats = [match_id, idx, seed], []
-            seats.append(_seat(line, f"match {match_id} seat {seat!r}"))
+            if (
+                type(agent) is str
+                and type(score) is int
+                and type(rank) is int
+                and (fault is None or type(fault) is str)
+            ):
+                seats.append(DoneSeat(agent, score, rank, fault))  # the usual row: checked without a call
+            else:
+                seats.append(_seat((agent, score, rank, fault), f"match {match_id} seat {seat!r}"))
         if current is not None:
             yield DoneMatch(current[0], current[1], current[2], tuple(seats))
 
