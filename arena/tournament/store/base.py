@@ -91,9 +91,10 @@ class Tx:
         self.cursor.execute(self.dialect.sql(sql), tuple(params))
         return self.cursor.rowcount
 
-    def many(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
-        """Execute a statement once per parameter row."""
+    def many(self, sql: str, params: Iterable[Sequence[Any]]) -> int:
+        """Execute a statement once per parameter row; how many rows it changed in all."""
         self.cursor.executemany(self.dialect.sql(sql), params)
+        return self.cursor.rowcount
 
     def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a query."""
@@ -273,9 +274,11 @@ class SqlStore(StoreReads):
                     )
                     if gone.intersection(json.loads(row[1]))
                 ]
+                deleted = 0
                 for start in range(0, len(dropped), CHUNK):
                     chunk = dropped[start : start + CHUNK]
-                    tx.run(f"DELETE FROM matches WHERE id IN ({_marks(chunk)})", chunk)
+                    deleted += tx.run(f"DELETE FROM matches WHERE id IN ({_marks(chunk)})", chunk)
+                tx.run("UPDATE ladders SET match_count = match_count - ? WHERE id = ?", (deleted, run_id))
             _insert_matches(tx, run_id, matches)
 
     def held_matches(self, run_id: int) -> list[tuple[str, list[str]]]:
@@ -306,12 +309,7 @@ class SqlStore(StoreReads):
         """Add the scheduled matches the run does not hold yet (an open-ended run such as
         `arena compare` given a larger --max-deals); returns how many were added."""
         with self.transaction() as tx:
-            count = "SELECT COUNT(*) FROM matches WHERE ladder_id = ?"
-            before = tx.one(count, (run_id,))
-            _insert_matches(tx, run_id, schedule, or_ignore=True)
-            after = tx.one(count, (run_id,))
-            assert before is not None and after is not None
-            return after[0] - before[0]
+            return _insert_matches(tx, run_id, schedule, or_ignore=True)
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -503,11 +501,8 @@ class SqlStore(StoreReads):
 
     def counts(self, run_id: int) -> dict[str, int]:
         """How many of the run's matches are in each status."""
-        rows = self._records(
-            "SELECT status, COUNT(*) AS n FROM matches WHERE ladder_id = ? GROUP BY status", (run_id,)
-        )
         counts = dict.fromkeys(STATUSES, 0)
-        counts.update({row[0]: row[1] for row in rows})
+        counts.update(self.progress(run_id).counts)
         return counts
 
     # -- seasons (a ladder that runs as a service: arena/tournament/run/season.py) --------------
@@ -589,9 +584,10 @@ def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
 
 
-def _insert_matches(tx: Tx, run_id: int, schedule: Iterable[MatchToStore], or_ignore: bool = False) -> None:
-    """Insert ``schedule`` as pending matches of the run; with ``or_ignore``, skip indexes it has."""
-    tx.many(
+def _insert_matches(tx: Tx, run_id: int, schedule: Iterable[MatchToStore], or_ignore: bool = False) -> int:
+    """Insert ``schedule`` as pending matches of the run; with ``or_ignore``, skip indexes it has.
+    How many were inserted (the run's match count follows)."""
+    added = tx.many(
         "INSERT INTO matches (ladder_id, idx, key, seed, spec, entrants) VALUES (?,?,?,?,?,?)"
         + (" ON CONFLICT (ladder_id, idx) DO NOTHING" if or_ignore else ""),
         (  # a generator: a large schedule is never held whole in memory
@@ -606,6 +602,8 @@ def _insert_matches(tx: Tx, run_id: int, schedule: Iterable[MatchToStore], or_ig
             for match in schedule
         ),
     )
+    tx.run("UPDATE ladders SET match_count = match_count + ? WHERE id = ?", (added, run_id))
+    return added
 
 
 def _run(row: Row) -> LadderRun:

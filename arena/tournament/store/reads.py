@@ -18,6 +18,7 @@ from typing import Any
 
 from arena.tournament.store.api import (
     DAMAGED_HINT,
+    STATUSES,
     AgentSeatStats,
     DoneMatch,
     DoneSeat,
@@ -26,6 +27,9 @@ from arena.tournament.store.api import (
     RunProgress,
     StoreError,
 )
+
+# the statuses of a match not done yet, as SQL (few at any time: counted, unlike the done ones)
+_OPEN = ", ".join(f"'{status}'" for status in STATUSES if status != "done")
 
 DONE_CHUNK = 20_000  # schedule indexes read at once by ``done_matches``
 
@@ -81,13 +85,25 @@ class StoreReads:
 
     def progress(self, run_id: int) -> RunProgress:
         """A run's matches per status and its last activity (index lookups, not a table scan)."""
-        counts = {
-            str(status): int(n)
-            for status, n in self._rows(
-                "SELECT status, COUNT(*) FROM matches WHERE ladder_id = ? GROUP BY status", (run_id,)
-            )
-        }
-        return RunProgress(counts, self._last_activity(run_id))
+        return RunProgress(self._status_counts(run_id), self._last_activity(run_id))
+
+    def _status_counts(self, run_id: int) -> dict[str, int]:
+        # Only the matches not done are counted (an index range each); the done ones are the rest
+        # of the count the run keeps, read by the same statement, so of the same state.
+        total, counts = 0, {}
+        for status, n in self._rows(
+            "SELECT 'all', match_count FROM ladders WHERE id = ?"
+            " UNION ALL SELECT status, COUNT(*) FROM matches"
+            f" WHERE ladder_id = ? AND status IN ({_OPEN}) GROUP BY status",
+            (run_id, run_id),
+        ):
+            if status == "all":
+                total = int(n)
+            elif n:
+                counts[str(status)] = int(n)
+        if total > sum(counts.values()):
+            counts["done"] = total - sum(counts.values())
+        return counts
 
     def _last_activity(self, run_id: int) -> str | None:
         # The latest of COALESCE(finished, started), as two lookups in the (ladder_id, finished,
@@ -101,12 +117,8 @@ class StoreReads:
 
     def progress_by_run(self) -> dict[int, RunProgress]:
         """``progress`` of every run that holds a match."""
-        counts: dict[int, dict[str, int]] = {}
-        for run_id, status, n in self._rows(
-            "SELECT ladder_id, status, COUNT(*) FROM matches GROUP BY ladder_id, status"
-        ):
-            counts.setdefault(int(run_id), {})[str(status)] = int(n)
-        return {run_id: RunProgress(found, self._last_activity(run_id)) for run_id, found in counts.items()}
+        held = [int(row[0]) for row in self._rows("SELECT id FROM ladders WHERE match_count > 0 ORDER BY id")]
+        return {run_id: self.progress(run_id) for run_id in held}
 
     def running(self, run_id: int, limit: int) -> list[tuple[int, str]]:
         """The (id, key) of the run's first ``limit`` running matches, in schedule order."""
@@ -213,6 +225,8 @@ class StoreReads:
 
     def count_matches(self, run_id: int, chosen: MatchFilter = MatchFilter()) -> int:
         """How many of the run's matches ``chosen`` lets through."""
+        if chosen == MatchFilter():  # every match: the count the run keeps
+            return sum(self._status_counts(run_id).values())
         where, params = self._where(run_id, chosen)
         row = self._row(f"SELECT COUNT(*) FROM matches WHERE {where}", params)
         return int(row[0]) if row is not None else 0

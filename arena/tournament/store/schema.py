@@ -139,6 +139,13 @@ MIGRATIONS: tuple[str | Mapping[str, str], ...] = (
         updated TEXT NOT NULL
     );
     """,
+    # 6: how many matches a run holds (any status), kept by every insert and delete, so that a
+    # run's progress counts only its matches not done yet: a season's million done ones are
+    # never counted again
+    """
+    ALTER TABLE ladders ADD COLUMN match_count {int} NOT NULL DEFAULT 0;
+    UPDATE ladders SET match_count = (SELECT COUNT(*) FROM matches WHERE matches.ladder_id = ladders.id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import time
@@ -183,6 +184,7 @@ def test_a_version_1_database_is_migrated_with_its_results_kept(tmp_path, ladder
         assert (match.status, match.seed, match.failures, match.reason) == ("done", 9, 0, None)
         assert match.seats[0].score == 3
         assert store.latest_run("x").base_seed is None
+        assert store.counts(1)["done"] == 1  # the run's kept match count is filled in
         assert store.db.execute("PRAGMA foreign_key_check").fetchall() == []
 
 
@@ -234,3 +236,47 @@ def test_arena_db_upgrade_brings_an_older_sqlite_store_up_and_refuses_a_newer_on
         and refused.stderr.count("\n") == 1
         and "newer than this Tlachtli" in refused.stderr
     )
+
+
+def test_progress_counts_follow_every_insert_delete_and_status_change(store_db, ladder):
+    """Only the matches not done are counted; the done ones are the rest of the count a run keeps,
+    which every path that adds or drops a match must keep right."""
+    with open_store(store_db) as store:
+        run = open_run(store, ladder)
+        schedule = make_schedule(ladder)
+
+        def counted() -> dict[str, int]:  # the plain way: every match counted
+            return {
+                str(status): int(n)
+                for status, n in store._rows(
+                    "SELECT status, COUNT(*) FROM matches WHERE ladder_id = ? GROUP BY status", (run.id,)
+                )
+            }
+
+        def agree() -> None:
+            assert store.progress(run.id).counts == counted()
+            assert store.count_matches(run.id) == sum(counted().values())
+            assert {k: v for k, v in store.counts(run.id).items() if v} == counted()
+            assert store.progress_by_run()[run.id].counts == counted()
+
+        agree()
+        assert store.add_matches(run.id, schedule[:3]) == 0  # held already: nothing added
+        agree()
+        first, second, third = store.pending(run.id)[:3]
+        store.mark_running(first.id)
+        store.record_outcome(first, outcome_for(first, [5, 3]))
+        store.mark_running(second.id)
+        store.record_lost_worker(third.id, "lost", max_failures=1, times=1)
+        store.mark_running(third.id)
+        assert store.record_lost_worker(third.id, "lost", max_failures=1)
+        agree()
+        assert set(counted()) == {"done", "running", "pending", "aborted"}
+        store.take_back([first.id])
+        agree()
+        extra = [dataclasses.replace(m, index=m.index + len(schedule), key=f"{m.key}+") for m in schedule[:2]]
+        assert store.add_matches(run.id, extra) == 2
+        agree()
+        config = json.dumps(store.config(run.id))
+        store.update_run(run.id, digest="d2", source="s", config=config, retired=["c"], matches=[])
+        agree()
+        assert all("c" not in m.entrants for m in store.pending(run.id))
