@@ -1,9 +1,8 @@
 """The exact end-game search (plugins/bots/endgame.py) and ``ismcts``'s ``endgame`` option.
 
 Its values are checked against a brute force over every line of the rest of the game, on end
-positions of both games reached by seeded random play; then its budget, the fallback to the
-normal search, the replay of a whole seeded game, and the end-game bench's forked arms against
-whole games.
+positions of both games reached by seeded random play; then its budget and the fallback to the
+normal search (tests/bench/test_bench_endgame.py replays whole seeded games with it).
 """
 
 from __future__ import annotations
@@ -13,8 +12,7 @@ from random import Random
 
 import pytest
 
-from arena.match.inprocess import decide_message, hello_message, play_in_process
-from bench import bench_endgame
+from arena.match.inprocess import decide_message, hello_message
 from engine.api import Game, State
 from engine.playout import option_count
 from engine.teotihuacan import GAME as TEOTIHUACAN
@@ -184,22 +182,3 @@ def test_ismcts_endgame_options_are_declared_and_checked():
     for bad in ({"endgame_nodes": 0}, {"endgame_samples": 0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             SPEC.check_options(bad)
-
-
-def solo_game(options: dict, deal: int) -> tuple[list[int], ISMCTSAgent]:
-    agent = ISMCTSAgent()
-    state = play_in_process(
-        ZAPOTEC, [agent], 1000 + deal, options=SOLO["zapotec"], agent_options=[{**options, "seed": deal}]
-    )
-    return list(state.result().scores), agent
-
-
-def test_a_seeded_game_with_the_exact_search_replays_and_the_benchs_fork_is_that_game():
-    options = {"iterations": 20, "endgame": True, "endgame_nodes": 2000}
-    first, agent = solo_game(options, 4)
-    again, _ = solo_game(options, 4)
-    assert first == again and agent.solved > 0
-    off, _ = solo_game({"iterations": 20}, 4)
-    row = bench_endgame.play_deal("zapotec", 4, {"iterations": 20, "endgame_nodes": 2000})
-    assert row["on"][1] == first[0] - first[1] and row["off"][1] == off[0] - off[1]
-    assert row["solved"] == agent.solved
