@@ -27,6 +27,13 @@ it where its iterations disagree (docs/bots.md: in Teotihuacan, 3000 visits of g
 play-outs at 300 iterations, +7.5 to +8.7 VP a game against Teotibot over the search before; in
 2-player games, the play-outs modelling the rival's turns, +20 VP against last round's ismcts).
 
+End game (``endgame``, off by default): in the game's last round (``plugins/bots/endgame.py``:
+``near_end``) a decision is first tried exactly: on each of ``endgame_samples`` sampled states
+the rest of the game is searched to its final scores (max-n; alpha-beta with two seats), and the
+option with the best mean final margin is played. Where one sample's rest needs more than
+``endgame_nodes`` moves, the search below decides as usual. The exact search draws its samples
+from its own generator, so until it first decides, a game plays as it would without it.
+
 Subtree reuse: when the agent decides twice in a row (the decide id is the previous one plus
 one: nobody else was asked in between, e.g. the small decisions of one Teotihuacan turn), the
 child of its previous choice becomes the new root; its statistics came from samples in which
@@ -60,6 +67,7 @@ from engine.playout import (
 from plugins.flat_mc_agent import find_game
 
 from .clock import think_ms
+from .endgame import OutOfReach, Solver, near_end
 from .evaluators import find_evaluator, seat_margin, seat_reward
 from .greedy import GreedyAgent
 from .mast import MoveAverages
@@ -73,6 +81,8 @@ NETWORK_USES = ("none", "cutoff", "prior", "both")
 GUIDED_SAMPLE = 3  # options an evaluator-guided playout compares at each step
 DEFAULT_EPSILON = 0.6  # a "mast" playout's share of random moves (0.2-0.6 measured: docs/bots.md)
 DEFAULT_DECAY = 0.0  # the weight a "mast" table's counts keep into the next decision (0: a fresh table)
+DEFAULT_ENDGAME_NODES = 5_000  # the exact end-game search's moves a sample
+DEFAULT_ENDGAME_SAMPLES = 8  # sampled states the exact end-game search solves a decision
 CARRY = 100  # reward "mean": the playouts the previous decision's mean margin counts as in the next
 
 # Its agent options, declared (engine/options.py): the arena refuses any other before a match.
@@ -168,6 +178,24 @@ OPTIONS: Schema = {
         "default": None,
         "min": 1,
         "help": "the prior's greedy's plies (default: greedy's own)",
+    },
+    "endgame": {
+        "type": "bool",
+        "default": False,
+        "help": "in the game's last round, search the rest of each sampled game exactly (within "
+        "endgame_nodes) and play the option with the best mean final margin over endgame_samples samples",
+    },
+    "endgame_nodes": {
+        "type": "int",
+        "default": DEFAULT_ENDGAME_NODES,
+        "min": 1,
+        "help": "the exact search's budget of moves a sample; past it the decision is searched as usual",
+    },
+    "endgame_samples": {
+        "type": "int",
+        "default": DEFAULT_ENDGAME_SAMPLES,
+        "min": 1,
+        "help": "sampled states the exact search solves a decision",
     },
     "network": {
         "type": "str",
@@ -300,6 +328,13 @@ class ISMCTSAgent(Agent):
         # ``prior``: greedy's value of each root option counts as this many visits (0 = none).
         self.prior = 0
         self.greedy: GreedyAgent | None = None
+        # ``endgame``: the exact search of the last round (plugins/bots/endgame.py), or None
+        self.solver: Solver | None = None
+        # the exact search's own draws: trying it leaves the search's stream as it was, so a game
+        # with ``endgame`` plays as one without it up to the first decision it solves
+        self.endgame_rng = Random(0)
+        self.endgame_samples = DEFAULT_ENDGAME_SAMPLES
+        self.game_id = ""
         self.root: Node | None = None
         self.last_id: int | None = None
         self.last_key: tuple | None = None
@@ -307,6 +342,7 @@ class ISMCTSAgent(Agent):
         self.total_iterations = 0
         self.reused = 0
         self.mismatches = 0
+        self.solved = 0  # decisions the exact end-game search made
 
     def setup(self, hello: dict[str, Any]) -> None:
         # checked against OPTIONS, as the arena checks them (a bench or test may call this directly)
@@ -322,6 +358,7 @@ class ISMCTSAgent(Agent):
         self.margin_sums, self.margin_count = None, 0
         self.reuse = options.get("reuse", True)
         self.game = find_game(hello["game"])
+        self.game_id = hello["game"]
         self.count, self.labels = option_counter(self.game), option_labeller(self.game)
         self.evaluator = find_evaluator(hello["game"])
         self.network = options.get("network", "none")
@@ -346,6 +383,14 @@ class ISMCTSAgent(Agent):
                 f"ismcts: game {hello['game']!r} has no evaluator (tlachtli_evaluators), so 'depth' "
                 "must be 0, 'policy' random and 'reward' win"
             )
+        self.solver = None
+        if options.get("endgame", False):
+            # Move ordering pays only where a rival's choices can be cut (plugins/bots/endgame.py).
+            order = self.evaluator.evaluate if self.evaluator and rivals_decide(hello) else None
+            nodes = options.get("endgame_nodes", DEFAULT_ENDGAME_NODES)
+            self.solver = Solver(nodes, hello.get("players", 1), self.count, order)
+            self.endgame_samples = options.get("endgame_samples", DEFAULT_ENDGAME_SAMPLES)
+            self.endgame_rng = Random(f"endgame {options.get('seed', self.seat)}")
         tune = tuning_for(hello["game"])
         prior = tune.ismcts_prior if self.evaluator else 0
         self.prior = options.get("prior", prior)
@@ -379,6 +424,12 @@ class ISMCTSAgent(Agent):
         started = time.perf_counter()
         options = decision["options"]
         keys = option_keys(self.seat, [option.get("label", "") for option in options])
+        if self.solver is not None and len(options) > 1:
+            solved = self.solve_end(observation, len(options))
+            if solved is not None:
+                # No tree was grown: the next decision starts a fresh one.
+                self.root, self.last_key, self.last_id = None, None, decision.get("id")
+                return solved
         root = self.next_root(decision.get("id"))
         # A "gain" reward is centred on the position now, at every decision: a reused subtree's
         # statistics were gathered around an earlier centre and only serve as a prior. (Kept for
@@ -398,6 +449,37 @@ class ISMCTSAgent(Agent):
         self.root, self.last_key, self.last_id = root, keys[choice], decision.get("id")
         if len(options) > 1:
             self.explain(search_info(root, keys[choice]))
+        return choice
+
+    def solve_end(self, observation: dict, count: int) -> int | None:
+        """``endgame``: in the game's last round, the option with the best mean exact final
+        margin over ``endgame_samples`` sampled states (the first on a tie); None where the game
+        is not near its end or a sample's rest is past the node budget (then the search decides)."""
+        assert self.game is not None and self.solver is not None  # setup() came first
+        sample = observation_sampler(self.game, observation)
+        totals = [0.0] * count
+        solved = 0
+        for _ in range(self.endgame_samples * 2):  # a few spare draws for samples off the decision
+            state = sample(self.endgame_rng)
+            if self.seat not in state.to_act() or self.count(state, self.seat) != count:
+                continue
+            if not near_end(self.game_id, state):
+                return None
+            try:
+                margins = self.solver.option_margins(state, self.seat)
+            except OutOfReach:
+                return None
+            totals = [total + margin for total, margin in zip(totals, margins, strict=True)]
+            solved += 1
+            if solved == self.endgame_samples:
+                break
+        if not solved:
+            return None
+        choice = max(range(count), key=lambda i: (totals[i], -i))
+        self.solved += 1
+        self.explain(
+            f"exact end-game search over {solved} samples: mean final margin {totals[choice] / solved:+.1f}"
+        )
         return choice
 
     def mean_margins(self) -> list[float] | None:
