@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from random import Random
 from typing import Any, TypeVar
@@ -362,7 +363,9 @@ class ISMCTSAgent(Agent):
         self.count, self.labels = option_counter(self.game), option_labeller(self.game)
         self.evaluator = find_evaluator(hello["game"])
         self.network = options.get("network", "none")
-        learned = self.learned_evaluator(hello["game"]) if self.network != "none" else None
+        learned = (
+            self.learned_evaluator(hello["game"], hello.get("options")) if self.network != "none" else None
+        )
         if learned is not None and self.network in ("cutoff", "both"):
             self.evaluator = learned
         self.policy = options.get("policy", default_policy(self.evaluator, hello))
@@ -410,14 +413,14 @@ class ISMCTSAgent(Agent):
             if learned is not None and self.network in ("prior", "both"):
                 self.greedy.evaluator = learned
 
-    def learned_evaluator(self, game: str) -> EvaluatorSpec:
-        """The game's evaluator with its learned network in place of the tables (the ``network``
-        option); a game without either is refused with one line."""
+    def learned_evaluator(self, game: str, played: Mapping[str, Any] | None) -> EvaluatorSpec:
+        """The game's evaluator with its learned network for the match's options ``played`` in
+        place of the tables (the ``network`` option); a game without either is refused with one line."""
         from . import value_net  # numpy: only where the option asks for the network
 
-        if self.evaluator is None or not value_net.has_network(game):
+        if self.evaluator is None or not value_net.has_network(game, played):
             raise ValueError(f"ismcts: game {game!r} has no value network, so 'network' must be none")
-        return replace(self.evaluator, evaluate=value_net.evaluator(game))
+        return replace(self.evaluator, evaluate=value_net.evaluator(game, played))
 
     # ---- deciding ------------------------------------------------------------------------------
     def act(self, observation: dict[str, Any], decision: dict[str, Any]) -> int:

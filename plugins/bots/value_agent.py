@@ -1,7 +1,8 @@
 """``value``: a look-ahead of one decision over the learned value function; milliseconds a decision.
 
 For each option of its decision the agent plays the option in a state sampled from its
-observation and values the position with the game's shipped network (plugins/bots/value_net.py):
+observation and values the position with the game's shipped network (plugins/bots/value_net.py;
+Teotihuacan with Late Preclassic modules has its own):
 right after the option (``look`` "step"), or where its turn ends with each later decision of the
 turn the option best one step ahead (``look`` "turn", ``greedy``'s look-ahead with ``plies`` 1).
 It plays the option with the best estimated margin over the best other seat (ties to the lowest
@@ -60,8 +61,8 @@ class ValueAgent(GreedyAgent):
         from . import value_net  # numpy: only in a process that plays this agent, not at plugin discovery
 
         options = SPEC.check_options(hello.get("agent_options", {}))
-        game = hello["game"]
-        if not value_net.has_network(game):
+        game, played = hello["game"], hello.get("options")
+        if not value_net.has_network(game, played):
             raise ValueError(f"value: game {game!r} has no value network (see docs/bots.md)")
         self.look = options.get("look", "turn")
         # greedy's look-ahead alone: one ply, no play-outs, never cut short by the clock
@@ -75,7 +76,7 @@ class ValueAgent(GreedyAgent):
             as_greedy["seed"] = options["seed"]
         super().setup({**hello, "agent_options": as_greedy})
         assert self.evaluator is not None  # greedy's setup refuses a game without one
-        self.evaluator = replace(self.evaluator, evaluate=value_net.evaluator(game))
+        self.evaluator = replace(self.evaluator, evaluate=value_net.evaluator(game, played))
 
     def value_of(self, state: State, choice: int, plies: int | None = None, turn: Any = None) -> float:
         if self.look == "step":

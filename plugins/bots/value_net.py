@@ -1,11 +1,12 @@
 """The learned value function: a small multilayer perceptron per game, run in numpy.
 
 The network reads one row of ``value_features.seat_features`` per seat and predicts what the
-seat's final score adds to the points it has banked; ``evaluator(game)`` turns it into an
+seat's final score adds to the points it has banked; ``evaluator(game, options)`` turns it into an
 evaluator (``state -> one estimated final score per seat``) that ``greedy``, ``ismcts`` and the
 ``value`` agent use as they use the linear tables.
 
-Its weights ship in the package (plugins/bots/weights/value-GAME.npz, a few tens of kB), made
+Its weights ship in the package (plugins/bots/weights/value-KIND.npz, a few tens of kB, KIND a
+game or ``teotihuacan-modules`` for Teotihuacan with Late Preclassic modules), made
 by bench/train_value.py (``fit``: scikit-learn's MLPRegressor, the ``train`` extra). Play needs
 numpy only: the forward pass below is the regressor's (ReLU hidden layers, a linear output, the
 inputs standardised by the training rows' mean and spread), one matrix product a layer for all
@@ -14,7 +15,7 @@ seats at once. Each game's file is read once per process.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -22,14 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from .value_features import names, seat_features
+from .value_features import kind, names, seat_features
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 
 
-def weights_path(game: str) -> Path:
-    """Where ``game``'s network is shipped."""
-    return WEIGHTS / f"value-{game}.npz"
+def weights_path(rows: str) -> Path:
+    """Where the network over feature rows of kind ``rows`` (a game, or
+    ``value_features.KINDS``) is shipped."""
+    return WEIGHTS / f"value-{rows}.npz"
 
 
 @dataclass(frozen=True)
@@ -86,34 +88,37 @@ class ValueNet:
 
 
 @cache
-def network(game: str) -> ValueNet | None:
-    """``game``'s shipped network, read once per process (None: none ships for it). A file whose
-    columns are not today's features is refused: the features changed since it was trained."""
-    path = weights_path(game)
+def network(rows: str) -> ValueNet | None:
+    """The shipped network over rows of kind ``rows`` (a game, or ``value_features.KINDS``),
+    read once per process (None: none ships for it). A file whose columns are not today's
+    features is refused: the features changed since it was trained."""
+    path = weights_path(rows)
     if not path.exists():
         return None
     net = ValueNet.load(path)
-    if list(net.columns) != names(game):
+    if list(net.columns) != names(rows):
         raise ValueError(f"{path.name} was trained on other features: retrain it (bench/train_value.py)")
     return net
 
 
-def has_network(game: str) -> bool:
-    """Whether a network ships for ``game``."""
-    return weights_path(game).exists()
+def has_network(game: str, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether a network ships for ``game`` played with ``options`` (the match's game options)."""
+    return weights_path(kind(game, options)).exists()
 
 
-def evaluator(game: str) -> Callable[[Any], list[float]]:
-    """The network as an evaluator for ``game``: a state -> every seat's estimated final score
-    (the final scores themselves once the game is over)."""
-    net = network(game)
+def evaluator(game: str, options: Mapping[str, Any] | None = None) -> Callable[[Any], list[float]]:
+    """The network as an evaluator for ``game`` played with ``options`` (Teotihuacan's modules
+    pick their own network): a state -> every seat's estimated final score (the final scores
+    themselves once the game is over)."""
+    rows = kind(game, options)
+    net = network(rows)
     if net is None:
-        raise ValueError(f"no value network ships for {game!r}")
+        raise ValueError(f"no value network ships for {rows!r}")
 
     def evaluate(state: Any) -> list[float]:
         if state.terminal():
             return [float(s) for s in state.result().scores]
-        banked, rows = seat_features(game, state)
-        return (banked + net.predict(rows)).tolist()
+        banked, features = seat_features(rows, state)
+        return (banked + net.predict(features)).tolist()
 
     return evaluate

@@ -40,3 +40,74 @@ def test_generate_resumes_and_fit_reports_the_network_against_the_tables(tmp_pat
 def test_fit_without_games_is_one_error_line(tmp_path: Path):
     with pytest.raises(SystemExit, match=r"^error: no zapotec games in .*: run `generate` first$"):
         main(["fit", "--game", "zapotec", "--data", str(tmp_path)])
+
+
+def test_module_games_keep_their_setting_and_one_network_is_fitted_over_every_setting(tmp_path: Path, capsys):
+    out = tmp_path / "games"
+    for setting, count in (("all", "3"), ("seasons", "2")):
+        main(
+            [
+                "generate",
+                "--game",
+                "teotihuacan",
+                "--modules",
+                setting,
+                "--games",
+                count,
+                "--kinds",
+                "solo-greedy",
+                "--out",
+                str(out),
+            ]
+        )
+    files = sorted(p.name for p in out.glob("*.npz"))
+    # a setting's seeds: 1,000,000 times its modules' bit mask above --first-seed (all: 31)
+    assert files == [f"teotihuacan+all-solo-greedy-{31400000 + i}.npz" for i in range(3)] + [
+        f"teotihuacan+seasons-solo-greedy-{4400000 + i}.npz" for i in range(2)
+    ]
+    with np.load(out / files[0]) as game:
+        assert list(game["columns"]) == names("teotihuacan-modules")
+    capsys.readouterr()
+    main(
+        [
+            "fit",
+            "--game",
+            "teotihuacan",
+            "--modules",
+            "any",
+            "--data",
+            str(out),
+            "--epochs",
+            "3",
+            "--hidden",
+            "8",
+        ]
+    )
+    report = capsys.readouterr().out
+    assert "modules all:" in report and "modules seasons:" in report and "RMSE network" in report
+    main(
+        [
+            "fit",
+            "--game",
+            "teotihuacan",
+            "--modules",
+            "seasons",
+            "--data",
+            str(out),
+            "--epochs",
+            "3",
+            "--hidden",
+            "8",
+        ]
+    )
+    report = capsys.readouterr().out
+    assert report.count(" of 1 games") == 2 and "modules all:" not in report  # (4400000 held out)
+    with pytest.raises(SystemExit, match=r"^error: no teotihuacan games in "):
+        main(["fit", "--game", "teotihuacan", "--data", str(out)])  # the base game's: none there
+
+
+def test_a_bad_modules_setting_is_one_error_line(tmp_path: Path):
+    with pytest.raises(SystemExit, match=r"^error: --modules: option 'modules': unknown module 'pyramids'"):
+        main(["generate", "--game", "teotihuacan", "--modules", "pyramids", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit, match=r"^error: --modules is Teotihuacan's .*: leave it out$"):
+        main(["fit", "--game", "zapotec", "--modules", "all", "--data", str(tmp_path)])
