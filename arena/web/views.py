@@ -107,7 +107,7 @@ def ladder(
             standings, history = tally.finished()
             rows = rows_with_mle(standings, tables.mle(store, run.id, tally.ratings.matches))
         test = _comparison(store, run)
-        faults = _faults(store, run, tally.ratings.played, tables.fault_lines)
+        faults = _faults(store, run, tally.ratings.played, tables.fault_lines, tally.faulted)
     # as `arena leaderboard`: retired entrants leave the table, a swiss ladder marks what is uncertain;
     # the page lists them below it, marked, as `arena leaderboard --all` does
     retired = retired_names(config)
@@ -139,14 +139,19 @@ def _comparison(store: Store, run: LadderRun) -> dict[str, Any] | None:
 
 
 def _faults(
-    store: Store, run: LadderRun, played: dict[str, int], read: dict[int, dict[int, tuple[str, str]]]
+    store: Store,
+    run: LadderRun,
+    played: dict[str, int],
+    read: dict[int, dict[int, tuple[str, str]]],
+    faulted: dict[tuple[str, str], list[tuple[int, int, int]]],
 ) -> list[dict[str, Any]]:
     """Faults by agent and kind, each with its most frequent first detail line (none while the
-    deals are secret: a bot's error may quote its hand); ``played`` and ``read`` as ``agent_faults``."""
+    deals are secret: a bot's error may quote its hand); ``played``, ``read`` and ``faulted`` as
+    ``agent_faults``."""
     hidden = seeds_hidden(store, run)
     return [
         {"agent": f.agent, "fault": f.fault, "count": f.count, "line": "" if hidden else f.line}
-        for f in agent_faults(store, run.id, played, read)
+        for f in agent_faults(store, run.id, played, read, faulted)
     ]
 
 

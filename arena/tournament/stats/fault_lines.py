@@ -60,16 +60,24 @@ def agent_faults(
     run_id: int,
     played: Mapping[str, int] | None = None,
     read: dict[int, dict[int, tuple[str, str]]] | None = None,
+    faulted: Mapping[tuple[str, str], list[tuple[int, int, int]]] | None = None,
 ) -> list[AgentFaults]:
     """Every (agent, fault kind) of a ladder's done matches, most frequent first per agent.
 
     ``played``: each agent's seats in the done matches, where the caller counted them already;
     ``read``: ``faults_by_seat`` of the records read before, by match id (a server keeps it
-    between views: a record never changes once stored), filled in here.
+    between views: a record never changes once stored), filled in here; ``faulted``: the forfeits
+    by (agent, kind) as (match id, schedule index, seat) in schedule order, where the caller
+    gathered them as it rated (a server's tally: a season's are not read again at every view).
     """
-    groups: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
-    for seat in store.fault_seats(run_id):
-        groups.setdefault((seat.agent, seat.fault), []).append((seat.match_id, seat.idx, seat.seat))
+    groups: Mapping[tuple[str, str], list[tuple[int, int, int]]]
+    if faulted is None:
+        found_seats: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
+        for seat in store.fault_seats(run_id):
+            found_seats.setdefault((seat.agent, seat.fault), []).append((seat.match_id, seat.idx, seat.seat))
+        groups = found_seats
+    else:
+        groups = faulted
     if played is None:
         played = store.seats_played(run_id, sorted({agent for agent, _ in groups}))
     read = {} if read is None else read

@@ -36,6 +36,8 @@ class LadderTally:
     last_idx: int = -1  # the schedule index of the last match fed
     met: Counter[tuple[str, str]] = field(default_factory=Counter)
     ahead: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # (agent, fault kind) -> (match id, schedule index, seat) of each forfeit, in schedule order
+    faulted: dict[tuple[str, str], list[tuple[int, int, int]]] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, memo: RateMemo | None, inherits: dict[str, str]) -> LadderTally:
@@ -52,12 +54,16 @@ class LadderTally:
             self.last_idx,
             self.met.copy(),
             self.ahead.copy(),
+            {kind: list(seats) for kind, seats in self.faulted.items()},
         )
 
     def add(self, match: DoneMatch) -> None:
         """Feed one done match (after every match of a lower index)."""
         lines = match.seats
         self.last_idx = match.idx
+        for number, line in enumerate(lines):
+            if line.fault is not None:
+                self.faulted.setdefault((line.agent, line.fault), []).append((match.id, match.idx, number))
         ranks = effective_ranks(lines)
         for i, a in enumerate(lines):
             for j, b in enumerate(lines):

@@ -12,6 +12,7 @@ from arena.registry.plugins import discover
 from arena.tournament.plan.ladder import parse_ladder
 from arena.tournament.plan.runs import open_run
 from arena.tournament.plan.schedule import make_schedule
+from arena.tournament.stats.fault_lines import agent_faults
 from arena.tournament.stats.ladder_tally import LadderTally, SettledTally
 from arena.tournament.stats.ratings import leaderboard
 from arena.tournament.stats.report import done_lines, standings
@@ -37,6 +38,7 @@ def same_tables(a: LadderTally, b: LadderTally) -> None:
     assert a.ratings.standings() == b.ratings.standings()
     assert a.finished()[1] == b.finished()[1]
     assert a.met == b.met and a.ahead == b.ahead
+    assert a.faulted == b.faulted
 
 
 def test_results_out_of_order_give_the_tables_of_a_full_replay(season):
@@ -55,6 +57,9 @@ def test_results_out_of_order_give_the_tables_of_a_full_replay(season):
     same_tables(final, full(store, run))
     assert final.ratings.standings() == standings(store, run)
     assert final.ratings.standings() == leaderboard(lines for _, lines in done_lines(store, run))
+    # the forfeits gathered as it rated are those the store lists, and make the same faults table
+    assert final.faulted and sum(map(len, final.faulted.values())) == len(store.fault_seats(run.id))
+    assert agent_faults(store, run.id, faulted=final.faulted) == agent_faults(store, run.id)
 
 
 def test_a_result_taken_back_is_replayed_from_scratch(season):
