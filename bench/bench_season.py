@@ -268,9 +268,12 @@ def server_size(url: str) -> int:
     return int(row[0]) if row else 0
 
 
-def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3, ratings: bool = True) -> None:
+def measure(
+    db: str, requests: int = REQUESTS, cli_runs: int = 3, ratings: bool = True, recompute: bool = True
+) -> None:
     """Every latency figure on the season in ``db`` (which it extends by a few results); without
-    ``ratings``, only the pages that do not rate (no recomputation, no leaderboard)."""
+    ``ratings``, only the pages that do not rate (no recomputation, no leaderboard); without
+    ``recompute``, not the timed recomputation of every rating (the server still warms up)."""
     from starlette.testclient import TestClient
 
     from arena.registry.plugins import discover
@@ -287,18 +290,19 @@ def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3, ratings: bool 
     if not ratings:
         pages(db, store, run, done, requests)
         return
-    started, cpu = time.perf_counter(), time.process_time()
-    table = standings(store, run)
-    print(
-        f"recompute TrueSkill of every match: {time.perf_counter() - started:.1f} s"
-        f" ({time.process_time() - cpu:.1f} s CPU; {len(table)} agents)"
-    )
-    started, cpu = time.perf_counter(), time.process_time()
-    mle_standings(store, run)
-    print(
-        f"recompute MLE of every match:       {time.perf_counter() - started:.1f} s"
-        f" ({time.process_time() - cpu:.1f} s CPU)"
-    )
+    if recompute:
+        started, cpu = time.perf_counter(), time.process_time()
+        table = standings(store, run)
+        print(
+            f"recompute TrueSkill of every match: {time.perf_counter() - started:.1f} s"
+            f" ({time.process_time() - cpu:.1f} s CPU; {len(table)} agents)"
+        )
+        started, cpu = time.perf_counter(), time.process_time()
+        mle_standings(store, run)
+        print(
+            f"recompute MLE of every match:       {time.perf_counter() - started:.1f} s"
+            f" ({time.process_time() - cpu:.1f} s CPU)"
+        )
 
     registry = discover()
     app = create_app(db, registry)
@@ -311,11 +315,12 @@ def measure(db: str, requests: int = REQUESTS, cli_runs: int = 3, ratings: bool 
     )
 
     series = Series(client, requests)
-    field = len({row.agent.split("@")[0] for row in table})
+    bots = played_bots(store, run)
+    field = len({entry["base"] for entry in store.config(run.id)["roster"]})
     writer = LiveWriter(store, run.id, Season(field, done, seed=2), series.match_ids(store, run.id, done))
     series("leaderboard page (live)", lambda n: f"/ladders/{run.id}", writer)
     series("leaderboard JSON (live)", lambda n: f"/api/ladders/{run.id}/leaderboard", writer)
-    series.store_pages(store, run.id, done, [row.agent for row in table])
+    series.store_pages(store, run.id, done, bots)
     store.close()
     times = []
     arena = str(Path(sys.executable).with_name("arena"))
@@ -335,9 +340,14 @@ def pages(db: str, store: Any, run: Any, done: int, requests: int) -> None:
     from arena.registry.plugins import discover
     from arena.web.app import create_app
 
-    bots = sorted({seat.agent for m in store.done_matches(run.id, upto=2000) for seat in m.seats})
+    bots = played_bots(store, run)
     Series(TestClient(create_app(db, discover())), requests).store_pages(store, run.id, done, bots)
     store.close()
+
+
+def played_bots(store: Any, run: Any) -> list[str]:
+    """The bots of the season's first matches (a bot's page is timed on one of them)."""
+    return sorted({seat.agent for m in store.done_matches(run.id, upto=2000) for seat in m.seats})
 
 
 class Series:
@@ -495,6 +505,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--requests", type=int, default=REQUESTS)
     parser.add_argument("--cli-runs", type=int, default=3, help="timed `arena leaderboard` runs (0: none)")
     parser.add_argument("--no-ratings", action="store_true", help="measure only the pages that do not rate")
+    parser.add_argument(
+        "--no-recompute", action="store_true", help="skip the timed recomputation of every rating"
+    )
     args = parser.parse_args([] if argv is None else argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -505,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             keep = [int(n) for n in args.keep_at.split(",") if n.strip()]
             build(db, args.bots, args.matches, keep, records)
         if args.command in ("all", "measure"):
-            measure(db, args.requests, args.cli_runs, not args.no_ratings)
+            measure(db, args.requests, args.cli_runs, not args.no_ratings, not args.no_recompute)
         if args.command in ("all", "writers"):
             # a store of its own, unless named (a server's: each writer adds its own run to it)
             target = args.db if args.command == "writers" and args.db else str(folder / "writers.db")

@@ -146,6 +146,8 @@ class SettledTally:
 
 MLE_EVERY_S = 60.0  # a slow fit (a season's) is redone at most this often; a fast one at every change
 MLE_SLOW_S = 1.0  # a fit slower than this is a slow one
+MLE_SHARE = 10  # ... and at most once per this many times its own duration: a server whose fit
+# takes a minute (a million matches) spends at most a tenth of its time refitting
 
 
 class RunTables:
@@ -162,13 +164,16 @@ class RunTables:
 
     def mle(self, store: StoreReader, run_id: int, done: int) -> dict[str, Any]:
         """The order-free fit of the run's done matches, redone when ``done`` changed, but a slow
-        fit at most every MLE_EVERY_S seconds (its figures lag by at most that)."""
+        fit at most every MLE_EVERY_S seconds or MLE_SHARE times its duration, whichever is longer
+        (its figures lag by at most that, plus the fit's own time)."""
         from arena.tournament.stats.ratings_mle import (
             mle_ratings,  # numpy and scipy load only when a ladder is shown
         )
 
         now = time.monotonic()
-        due = self.fit_seconds < MLE_SLOW_S or now - self.fitted_at >= MLE_EVERY_S
+        due = self.fit_seconds < MLE_SLOW_S or now - self.fitted_at >= max(
+            MLE_EVERY_S, MLE_SHARE * self.fit_seconds
+        )
         if self.fits is None or (done != self.fitted_done and due):
             self.fits = mle_ratings((m.seed, seat_lines(m)) for m in store.done_matches(run_id))
             self.fitted_at, self.fitted_done = now, done

@@ -88,3 +88,27 @@ def test_a_long_season_keeps_a_bounded_chart_ending_at_its_last_match(season, mo
     assert 3 <= len(counts) <= 2 * 3 + 1
     assert counts[-1] == tally.rated == 29
     assert counts == sorted(counts)
+
+
+def test_a_slow_mle_fit_is_redone_at_most_once_a_minute_and_a_tenth_of_the_time(season, monkeypatch):
+    store, run = season
+    rng = random.Random(6)
+    pending = store.pending(run.id)
+    clock = [1000.0]
+    monkeypatch.setattr(tally_module.time, "monotonic", lambda: clock[0])
+    tables = tally_module.RunTables(run.id, None, {})
+    for match in pending[:6]:
+        finish(store, match, rng)
+    first = tables.mle(store, run.id, 6)
+    assert tables.mle(store, run.id, 6) is first  # nothing new: kept
+    finish(store, pending[6], rng)
+    second = tables.mle(store, run.id, 7)
+    assert second is not first  # a fast fit is redone at every change
+    tables.fit_seconds = 30.0  # as a season's fit takes: at most every 10 x 30 s
+    for match in pending[7:9]:
+        finish(store, match, rng)
+    clock[0] += 299
+    assert tables.mle(store, run.id, 9) is second  # stale: its figures lag
+    clock[0] += 2
+    third = tables.mle(store, run.id, 9)
+    assert third is not second and third["a"].matches > second["a"].matches
