@@ -17,20 +17,14 @@ from plugins.bots.teotihuacan_eval import evaluate as tables
 from plugins.bots.value_agent import ValueAgent
 from plugins.bots.value_features import MODULES_KIND, kind, names, seat_features
 from plugins.random_agent import RandomAgent
+from tests.plugins.bots.test_value import midgame as game_midgame
 
 SETTINGS = [*MODULES, "all"]
 
 
 def midgame(players: int, options: dict, moves: int = 80, seed: int = 5):
     """A state ``moves`` random decisions into a seeded Teotihuacan game."""
-    state = TEOTIHUACAN.setup(players, seed, options)
-    rng = Random(seed)
-    for _ in range(moves):
-        if not state.to_act():
-            break
-        seat = state.to_act()[0]
-        state.apply(seat, rng.randrange(len(state.decision(seat).options)))
-    return state
+    return game_midgame(TEOTIHUACAN, players, options, moves, seed)
 
 
 def test_the_modules_pick_their_own_kind_of_rows_and_the_base_game_keeps_its_own():
