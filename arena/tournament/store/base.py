@@ -502,7 +502,7 @@ class SqlStore(StoreReads):
     def counts(self, run_id: int) -> dict[str, int]:
         """How many of the run's matches are in each status."""
         counts = dict.fromkeys(STATUSES, 0)
-        counts.update(self.progress(run_id).counts)
+        counts.update(self._status_counts(run_id))
         return counts
 
     # -- seasons (a ladder that runs as a service: arena/tournament/run/season.py) --------------
