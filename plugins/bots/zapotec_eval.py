@@ -115,7 +115,7 @@ PLAYER["house_rounds"] = 1.0
 # up pay more than tiles spread out, which ``grid_t`` (tiles times turns) cannot tell apart. Per
 # income still to come, ``INCOME_LINE`` VP per tile on the best line of each basic resource
 # (the mean of the three: which card comes is not known). 1.0: +4.8 VP a game for greedy against
-# Cocijobot (0.6 and 1.4 within 0.3 VP of it; docs/bots.md, How we got here).
+# Cocijobot (0.6 and 1.4 within 0.3 VP of it; docs/bots.md, What each default is worth).
 INCOME_LINE = 1.0
 
 _PLAYER_W = tuple(PLAYER[name] for name in FEATURES)
