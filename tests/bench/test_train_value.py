@@ -68,39 +68,28 @@ def test_module_games_keep_their_setting_and_one_network_is_fitted_over_every_se
     with np.load(out / files[0]) as game:
         assert list(game["columns"]) == names("teotihuacan-modules")
     capsys.readouterr()
-    main(
-        [
-            "fit",
-            "--game",
-            "teotihuacan",
-            "--modules",
-            "any",
-            "--data",
-            str(out),
-            "--epochs",
-            "3",
-            "--hidden",
-            "8",
-        ]
-    )
-    report = capsys.readouterr().out
+
+    def fit(setting: str) -> str:
+        main(
+            [
+                "fit",
+                "--game",
+                "teotihuacan",
+                "--modules",
+                setting,
+                "--data",
+                str(out),
+                "--epochs",
+                "3",
+                "--hidden",
+                "8",
+            ]
+        )
+        return capsys.readouterr().out
+
+    report = fit("any")
     assert "modules all:" in report and "modules seasons:" in report and "RMSE network" in report
-    main(
-        [
-            "fit",
-            "--game",
-            "teotihuacan",
-            "--modules",
-            "seasons",
-            "--data",
-            str(out),
-            "--epochs",
-            "3",
-            "--hidden",
-            "8",
-        ]
-    )
-    report = capsys.readouterr().out
+    report = fit("seasons")
     assert report.count(" of 1 games") == 2 and "modules all:" not in report  # (4400000 held out)
     with pytest.raises(SystemExit, match=r"^error: no teotihuacan games in "):
         main(["fit", "--game", "teotihuacan", "--data", str(out)])  # the base game's: none there
